@@ -1,0 +1,80 @@
+"""The ``p2pcards`` command line.
+
+Every user-facing failure ends as one sentence on standard error and a non-zero exit status,
+never a traceback: exit 1 for a verification failure, 2 for bad usage or input, 3 for a network
+or peer failure.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from collections.abc import Callable, Sequence
+
+from . import __version__
+from .games.base import GameError
+
+EXIT_INVALID = 1
+EXIT_USAGE = 2
+EXIT_NETWORK = 3
+
+
+class UserError(Exception):
+    """A problem to report to the user as one sentence, with an exit status."""
+
+    def __init__(self, message: str, status: int = EXIT_USAGE) -> None:
+        super().__init__(message)
+        self.status = status
+
+
+def _cmd_rules(args: argparse.Namespace) -> int:
+    from .rules_text import describe_game, list_games
+
+    lines = describe_game(args.game) if args.game else list_games()
+    print("\n".join(lines))
+    return 0
+
+
+Handler = Callable[[argparse.Namespace], int]
+
+
+def build_parser() -> argparse.ArgumentParser:
+    """The argument parser with every subcommand."""
+    parser = argparse.ArgumentParser(
+        prog="p2pcards",
+        description="Play Italian card games peer to peer, with no server and no trusted dealer.",
+    )
+    parser.add_argument("--version", action="version", version=f"p2pcards {__version__}")
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND")
+
+    rules = sub.add_parser("rules", help="list games, or a game's presets and flags")
+    rules.add_argument("game", nargs="?", help="a game name, e.g. scopa")
+    rules.set_defaults(handler=_cmd_rules)
+
+    for register in _EXTRA_COMMANDS:
+        register(sub)
+    return parser
+
+
+_EXTRA_COMMANDS: list[Callable[[argparse._SubParsersAction[argparse.ArgumentParser]], None]] = []
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Run the command line; returns the exit status."""
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    handler: Handler | None = getattr(args, "handler", None)
+    if handler is None:
+        parser.print_help()
+        return EXIT_USAGE
+    try:
+        return handler(args)
+    except UserError as exc:
+        print(f"p2pcards: {exc}", file=sys.stderr)
+        return exc.status
+    except GameError as exc:
+        print(f"p2pcards: {exc}", file=sys.stderr)
+        return EXIT_USAGE
+    except KeyboardInterrupt:
+        print("p2pcards: interrupted", file=sys.stderr)
+        return 130
