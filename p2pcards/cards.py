@@ -125,7 +125,9 @@ def _parse_any(code: str) -> Card:
         raise BadCardCode(f"card code must be text, got {type(code).__name__} {code!r}")
     found = _ALL_BY_CODE.get(code)
     if found is None:
-        raise BadCardCode(f"{code!r} is not a card code (expected e.g. '7D', 'AC', 'KB', 'TS2', 'X1')")
+        raise BadCardCode(
+            f"{code!r} is not a card code (expected e.g. '7D', 'AC', 'KB', 'TS2', 'X1')"
+        )
     return found
 
 

@@ -202,7 +202,9 @@ class Action:
         amount = data.get("amount", 0)
         if raw_card is not None and not isinstance(raw_card, str):
             raise GameError("action field 'card' must be a card code")
-        if not isinstance(raw_cards, list | tuple) or not all(isinstance(c, str) for c in raw_cards):
+        if not isinstance(raw_cards, list | tuple) or not all(
+            isinstance(c, str) for c in raw_cards
+        ):
             raise GameError("action field 'cards' must be a list of card codes")
         if not isinstance(value, str):
             raise GameError("action field 'value' must be text")
@@ -353,7 +355,7 @@ class MatchState(Protocol):
         ...
 
     def next_hand(self) -> None:
-        """In :attr:`Phase.HAND_OVER`: add the hand's points and move on (to SHUFFLE or MATCH_OVER)."""
+        """In :attr:`Phase.HAND_OVER`: add the hand's points and move on (SHUFFLE or MATCH_OVER)."""
         ...
 
     @property
@@ -462,7 +464,8 @@ class GameSpec:
             if f.name not in data:
                 raise UnknownFlag(f"{self.name} config lacks flag {f.name!r}")
             raw = data[f.name]
-            value: object = card(raw) if isinstance(f.default, Card) and isinstance(raw, str) else raw
+            is_card = isinstance(f.default, Card) and isinstance(raw, str)
+            value: object = card(raw) if is_card else raw
             self.check_flag(f.name, value)
             values[f.name] = value
         extra = set(data) - {"players"} - {f.name for f in self.flags}
