@@ -1,0 +1,768 @@
+"""Tressette (tressette.txt) and Tresette (italian-card-games.txt): one engine, two game specs.
+
+Rules implemented (flags in brackets; the pure rule functions are in
+:mod:`p2pcards.games.tressette_rules`):
+
+- Players and deck: ``tressette`` is for 3 or 4 seats, ``tresette`` for 4. With 4 seats, seats 0
+  and 2 play against 1 and 3 (side = seat % 2) and the 40-card Italian deck is used; with 3 seats
+  each plays for themselves (3 sides) and the 4 of Bastoni is removed (39 cards, 13 each).
+- Deal: the whole deck, one card at a time: deck position ``i`` goes to seat ``i % players``,
+  seen by that seat only. Hand ``h`` (0-based) is led by seat ``h % players``; afterwards the
+  winner of each trick leads the next one.
+- Tricks: a seat must follow the suit led when it can, otherwise it may play any card. The
+  strongest card of the suit led wins (3, 2, Asso, Re, Cavallo, Fante, 7, 6, 5, 4) and its seat's
+  side captures the trick.
+- Card points in thirds: Asso 3, 3/2/Re/Cavallo/Fante 1, others 0 (32 thirds). The last trick is
+  worth one more third [``last_trick="third"``, 33 thirds = 11 points] or a whole point
+  [``last_trick="point"``]. A side's thirds become points rounded to the nearest integer
+  [``thirds="round"``] or with the remainder dropped [``thirds="truncate"``]. Truncating "3 thirds
+  per Asso, 1 per other counting card" is exactly the Tresette text's "1 point per Asso, 1 point per
+  three 2s, 3s or face cards, remainder dropped", since the aces' thirds always make whole points.
+- Buongioco [``declarations="buongioco"``]: on its own turn, before playing its second card (so
+  during the first two tricks), a seat may declare combinations it holds at that moment: three or
+  four aces, 2s or 3s (3 or 4 points) and the napoli, Asso-2-3 of one suit (3 points). Each
+  declaration is one action naming the kind and its cards (a three-of-a-kind names the three held,
+  so it also states the fourth is not held); several declarations add up; a card may serve in
+  several. Points are added to the side's score after the rounding.
+- Good play [``declarations="good-play"``]: on its first turn, before its first card, a seat
+  holding a meld (three or four aces, 2s or 3s; napoli) may declare "good play" without details.
+  When that seat wins its first trick, its next action must be the announcement of the types of
+  all its melds (``"three-aces+napoli"``), before it leads (or, after the last trick, before the
+  hand is scored). Four of a kind scores 4, any other meld 3. A declarer that wins no trick never
+  announces and scores nothing for its melds.
+- Signals [``signals=True``], riding on a play so that each turn stays one action: a leader may ask
+  "play your best" (``best``); a follower may state how many cards of the suit led it holds
+  (``count``, ``amount`` = the number *before* this card is played, so at least 1 when following
+  suit and 0 when it cannot); any play may state that the seat holds exactly two, one or zero
+  cards of some unnamed suit (``two``, ``one``, ``none``, counted before the card is played).
+  A play carries at most one signal.
+- Match [``match``]: ``to_31`` adds hand totals until some side has 31 or more; the side with the
+  highest score then wins, and if several sides tie for the highest score at 31 or more, play goes
+  on until the tie is broken. ``three_games``: the side with the highest hand total wins the hand
+  (a tie for the highest total gives no game to anyone); the first side to win three hands wins.
+
+Checks: everything public information allows is checked at once (the card is not already played
+or known in another hand, a declaration's shape and timing, a ``count`` signal against the suit
+actually played). Following suit, the truth of a declaration, an announcement and a signal need
+the acting seat's hand: they are checked as soon as that hand is fully known in this view, and so
+always in the full-information replay of the hand. A false claim raises ``IllegalMove`` with rule
+``false-declaration``, ``false-announcement`` or ``false-signal``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field, replace
+from typing import Any
+
+from ..cards import ITALIAN_40, Card, Deck, italian_39
+from .base import (
+    Action,
+    BadPlayerCount,
+    ChanceStep,
+    GameError,
+    GameSpec,
+    HandResult,
+    IllegalMove,
+    Phase,
+    ScoreLine,
+    UnknownFlag,
+    VariantConfig,
+    Zone,
+    flags_of,
+)
+from .tressette_rules import (
+    COUNT_SIGNALS,
+    NAPOLI,
+    SIGNALS,
+    announcement_of,
+    announcement_points,
+    combination_error,
+    combination_points,
+    combinations_held,
+    holds_combination,
+    parse_announcement,
+    score_lines,
+    signal_true,
+    suit_counts,
+    trick_winner,
+)
+
+__all__ = ["SPECS", "TRESETTE", "TRESSETTE", "TressetteConfig", "TressetteMatch"]
+
+TARGET_POINTS = 31
+GAMES_TO_WIN = 3
+
+
+@dataclass(frozen=True)
+class TressetteConfig(VariantConfig):
+    """The variant of a Tressette or Tresette match (see the module docstring for each rule)."""
+
+    players: int = field(
+        metadata={"doc": "3 (each for themselves, 39 cards) or 4 (two partnerships)"}
+    )
+    thirds: str = field(
+        default="round",
+        metadata={
+            "doc": "card thirds to points: rounded to the nearest, or remainder dropped",
+            "choices": ("round", "truncate"),
+        },
+    )
+    last_trick: str = field(
+        default="third",
+        metadata={
+            "doc": "the last trick is worth one third (counted before rounding) or a whole point",
+            "choices": ("third", "point"),
+        },
+    )
+    declarations: str = field(
+        default="buongioco",
+        metadata={
+            "doc": "buongioco (shown combinations, first two tricks), good-play (melds), or none",
+            "choices": ("buongioco", "good-play", "none"),
+        },
+    )
+    signals: bool = field(
+        default=False,
+        metadata={
+            "doc": "table talk on plays: best (lead), count (follow), two/one/none (any play)",
+            "choices": (False, True),
+        },
+    )
+    match: str = field(
+        default="to_31",
+        metadata={
+            "doc": "to_31: first side to 31+ points (top ties play on); three_games: 3 hands won",
+            "choices": ("to_31", "three_games"),
+        },
+    )
+
+
+@dataclass(frozen=True, slots=True)
+class _Played:
+    """One card of the current or last trick, with the signal it carried."""
+
+    seat: int
+    card: Card
+    signal: str = ""
+    amount: int = 0
+
+    def to_wire(self) -> dict[str, Any]:
+        out: dict[str, Any] = {"seat": self.seat, "card": self.card.code}
+        if self.signal:
+            out["signal"] = self.signal
+        if self.signal == "count":
+            out["amount"] = self.amount
+        return out
+
+
+def _check_config(config: TressetteConfig) -> None:
+    if config.players not in (3, 4):
+        raise BadPlayerCount(f"tressette is for 3 or 4 players, not {config.players!r}")
+    for flag in flags_of(TressetteConfig):
+        value = getattr(config, flag.name)
+        if flag.choices and value not in flag.choices:
+            raise UnknownFlag(
+                f"flag {flag.name!r} takes one of {', '.join(map(str, flag.choices))}, "
+                f"not {value!r}"
+            )
+
+
+class TressetteMatch:
+    """A match of Tressette or Tresette (the :class:`~p2pcards.games.base.MatchState` protocol).
+
+    Hands are lists of ``Card | None`` (``None``: a card this view cannot see). Besides the
+    protocol, :meth:`hand`, :attr:`table`, :meth:`captured`, :meth:`hand_known` and
+    :meth:`from_position` (a testing aid) expose the position.
+    """
+
+    config: TressetteConfig
+
+    def __init__(self, config: TressetteConfig) -> None:
+        _check_config(config)
+        self.config = config
+        self._n = config.players
+        self._deck = italian_39("4B") if self._n == 3 else ITALIAN_40
+        self._sides = 3 if self._n == 3 else 2
+        self._phase = Phase.SHUFFLE
+        self._hand_number = 0
+        self._scores = [0] * self._sides
+        self._winner: int | None = None
+        self._reset_hand()
+
+    def _reset_hand(self) -> None:
+        n = self._n
+        self._hands: list[list[Card | None]] = [[] for _ in range(n)]
+        self._dealt: list[tuple[Card | None, ...]] = [() for _ in range(n)]
+        self._leader = self._hand_number % n
+        self._to_act = self._leader
+        self._trick: list[_Played] = []
+        self._last_trick: tuple[_Played, ...] = ()
+        self._piles: list[list[Card]] = [[] for _ in range(self._sides)]
+        self._played: set[Card] = set()
+        self._plays = [0] * n
+        self._tricks_done = 0
+        self._last_side: int | None = None
+        self._declared: list[tuple[int, str, tuple[Card, ...]]] = []
+        self._good_play = [False] * n
+        self._announced: list[str] = [""] * n
+        self._announce_due: int | None = None
+        self._result: HandResult | None = None
+
+    # -- protocol properties ---------------------------------------------------------------
+
+    @property
+    def phase(self) -> Phase:
+        return self._phase
+
+    @property
+    def to_act(self) -> int:
+        return self._to_act
+
+    @property
+    def deck(self) -> Deck:
+        return self._deck
+
+    @property
+    def hand_number(self) -> int:
+        return self._hand_number
+
+    @property
+    def num_sides(self) -> int:
+        return self._sides
+
+    def side_of(self, seat: int) -> int:
+        """Side of a seat: the seat itself with 3 players, ``seat % 2`` with 4."""
+        return seat if self._n == 3 else seat % 2
+
+    @property
+    def match_scores(self) -> tuple[int, ...]:
+        """Points (``to_31``) or hands won (``three_games``) of each side."""
+        return tuple(self._scores)
+
+    @property
+    def match_over(self) -> bool:
+        return self._phase is Phase.MATCH_OVER
+
+    @property
+    def winner(self) -> int | None:
+        return self._winner
+
+    # -- read-only position ------------------------------------------------------------------
+
+    def hand(self, seat: int) -> tuple[Card | None, ...]:
+        """A seat's current hand in this view (``None`` = unknown card)."""
+        return tuple(self._hands[seat])
+
+    def hand_known(self, seat: int) -> bool:
+        """Whether every card of ``seat``'s hand is known in this view."""
+        return None not in self._hands[seat]
+
+    @property
+    def table(self) -> tuple[tuple[int, Card], ...]:
+        """The current trick: ``(seat, card)`` in playing order."""
+        return tuple((p.seat, p.card) for p in self._trick)
+
+    def captured(self, side: int) -> tuple[Card, ...]:
+        """The cards a side has captured this hand."""
+        return tuple(self._piles[side])
+
+    @property
+    def announce_due(self) -> int | None:
+        """The seat that must announce its melds before anything else, if any."""
+        return self._announce_due
+
+    # -- dealing -----------------------------------------------------------------------------
+
+    def begin_hand(self) -> None:
+        """A freshly shuffled deck is ready: ask for the whole deal (one CHANCE phase)."""
+        if self._phase is not Phase.SHUFFLE:
+            raise GameError(f"begin_hand needs the shuffle phase, not {self._phase.value}")
+        self._reset_hand()
+        self._phase = Phase.CHANCE
+
+    def pending_chance(self) -> tuple[ChanceStep, ...]:
+        """Deck position ``i`` to the hand of seat ``i % players``, seen by that seat only."""
+        if self._phase is not Phase.CHANCE:
+            return ()
+        return tuple(
+            ChanceStep(i, Zone.HAND, i % self._n, frozenset({i % self._n}))
+            for i in range(len(self._deck))
+        )
+
+    def complete_chance(self, revealed: Sequence[Card | None]) -> None:
+        """Deal: one card (or ``None`` if unseen in this view) per deck position."""
+        if self._phase is not Phase.CHANCE:
+            raise GameError(f"complete_chance needs the chance phase, not {self._phase.value}")
+        if len(revealed) != len(self._deck):
+            raise GameError(f"the deal needs {len(self._deck)} cards, got {len(revealed)}")
+        known = [c for c in revealed if c is not None]
+        for c in known:
+            if c not in self._deck:
+                raise GameError(f"card {c.code} is not in the {self._deck.name} deck")
+        if len(set(known)) != len(known):
+            raise GameError("the deal reveals the same card at two positions")
+        for i, slot in enumerate(revealed):
+            self._hands[i % self._n].append(slot)
+        self._dealt = [tuple(h) for h in self._hands]
+        self._phase = Phase.ACTION
+
+    # -- legal actions -----------------------------------------------------------------------
+
+    def legal_actions(self) -> list[Action]:
+        """Sorted legal actions of :attr:`to_act` (signals and claims only when true);
+        :class:`GameError` if that seat's hand is not known in this view."""
+        if self._phase is not Phase.ACTION:
+            return []
+        seat = self._to_act
+        if not self.hand_known(seat):
+            raise GameError(f"legal_actions needs seat {seat}'s hand, unknown in this view")
+        hand = [c for c in self._hands[seat] if c is not None]
+        if self._announce_due == seat:
+            dealt = [c for c in self._dealt[seat] if c is not None]
+            value = announcement_of(dealt)
+            return [Action("announce", value=value)] if value else []
+        out: list[Action] = []
+        led = self._trick[0].card.suit if self._trick else None
+        playable = [c for c in hand if c.suit == led] if led is not None else []
+        signals = self._true_signals(hand, led)
+        for c in playable or hand:
+            out.extend(Action("play", card=c, value=v, amount=a) for v, a in signals)
+        out.extend(self._legal_declarations(seat, hand))
+        return sorted(out)
+
+    def _true_signals(self, hand: list[Card], led: str | None) -> list[tuple[str, int]]:
+        out = [("", 0)]
+        if not self.config.signals:
+            return out
+        counts = suit_counts(hand)
+        out.append(("best", 0) if led is None else ("count", counts[led]))
+        out.extend((name, 0) for name, n in COUNT_SIGNALS.items() if n in counts.values())
+        return out
+
+    def _legal_declarations(self, seat: int, hand: list[Card]) -> list[Action]:
+        mode = self.config.declarations
+        if mode == "buongioco" and self._plays[seat] < 2:
+            return [
+                Action("declare", cards=cards, value=kind)
+                for kind, cards in combinations_held(hand)
+                if not self._already_declared(seat, kind, cards)
+            ]
+        if mode == "good-play" and self._plays[seat] == 0 and not self._good_play[seat]:
+            return [Action("declare", value="good-play")] if announcement_of(hand) else []
+        return []
+
+    # -- applying actions --------------------------------------------------------------------
+
+    def apply(self, action: Action) -> None:
+        """Apply :attr:`to_act`'s action or raise :class:`IllegalMove` (state unchanged)."""
+        seat = self._to_act
+        if self._phase is not Phase.ACTION:
+            raise IllegalMove(
+                "wrong-phase", f"no action is expected in the {self._phase.value} phase", seat
+            )
+        if self._announce_due == seat and action.kind != "announce":
+            raise IllegalMove(
+                "announcement-required",
+                f"seat {seat} won its first trick after declaring good play and must announce "
+                f"its melds before a {action.kind}",
+                seat,
+            )
+        if action.kind == "play":
+            self._apply_play(seat, action)
+        elif action.kind == "declare":
+            self._apply_declare(seat, action)
+        elif action.kind == "announce":
+            self._apply_announce(seat, action)
+        else:
+            raise IllegalMove(
+                "unknown-action",
+                f"{action.kind!r} is not a Tressette action (play, declare, announce)",
+                seat,
+            )
+
+    def _known_elsewhere(self, seat: int, c: Card) -> bool:
+        """Whether this view knows ``c`` is not in ``seat``'s hand (played or held by another)."""
+        if c in self._played:
+            return True
+        return any(c in h for s, h in enumerate(self._hands) if s != seat)
+
+    def _apply_play(self, seat: int, action: Action) -> None:
+        c = action.card
+        if c is None or action.cards:
+            raise IllegalMove(
+                "bad-action", "a play names exactly one revealed card in 'card'", seat
+            )
+        hand = self._hands[seat]
+        if c not in self._deck or (
+            c not in hand and (None not in hand or self._known_elsewhere(seat, c))
+        ):
+            raise IllegalMove(
+                "card-not-in-hand", f"seat {seat} cannot play {c.code}: not in its hand", seat
+            )
+        led = self._trick[0].card.suit if self._trick else None
+        if led is not None and c.suit != led:
+            held = next((h for h in hand if h is not None and h.suit == led), None)
+            if held is not None:
+                raise IllegalMove(
+                    "must-follow-suit",
+                    f"seat {seat} must follow suit {led} (it holds {held.code}) "
+                    f"but played {c.code}",
+                    seat,
+                )
+        self._check_signal(seat, action, c, led)
+        hand.pop(hand.index(c) if c in hand else hand.index(None))
+        self._played.add(c)
+        self._plays[seat] += 1
+        self._trick.append(_Played(seat, c, action.value, action.amount))
+        self._to_act = (seat + 1) % self._n
+        if len(self._trick) == self._n:
+            self._close_trick()
+
+    def _check_signal(self, seat: int, action: Action, c: Card, led: str | None) -> None:
+        value, amount = action.value, action.amount
+        if not value:
+            if amount:
+                raise IllegalMove("bad-signal", "an amount needs the 'count' signal", seat)
+            return
+        if not self.config.signals:
+            raise IllegalMove(
+                "signals-not-allowed", f"signal {value!r} on {c.code}: this variant has none", seat
+            )
+        if value not in SIGNALS:
+            raise IllegalMove(
+                "bad-signal", f"{value!r} is not a signal (one of {', '.join(SIGNALS)})", seat
+            )
+        if value == "best" and led is not None:
+            raise IllegalMove("bad-signal", f"only a lead may ask 'best', not {c.code}", seat)
+        if value == "count" and led is None:
+            raise IllegalMove("bad-signal", f"the lead {c.code} cannot carry a 'count'", seat)
+        if value != "count" and amount:
+            raise IllegalMove("bad-signal", f"signal {value!r} takes no amount", seat)
+        hand = self._hands[seat]
+        if value == "count" and (not 0 <= amount <= len(hand) or (c.suit == led) != (amount >= 1)):
+            raise IllegalMove(
+                "false-signal",
+                f"seat {seat} played {c.code} but signalled {amount} card(s) of suit {led}",
+                seat,
+            )
+        if value == "two" and len(hand) < 2:
+            raise IllegalMove(
+                "false-signal", f"seat {seat} signalled 'two' holding {len(hand)} card(s)", seat
+            )
+        if None not in hand:
+            known = [h for h in hand if h is not None]
+            if not signal_true(known, value, amount, led):
+                what = f"{value} {amount}" if value == "count" else value
+                raise IllegalMove(
+                    "false-signal", f"seat {seat}'s signal {what!r} with {c.code} is false", seat
+                )
+
+    def _close_trick(self) -> None:
+        trick = [(p.seat, p.card) for p in self._trick]
+        winner = trick_winner(trick)
+        side = self.side_of(winner)
+        self._piles[side].extend(c for _, c in trick)
+        self._last_trick = tuple(self._trick)
+        self._trick = []
+        self._tricks_done += 1
+        self._leader = self._to_act = winner
+        if self._good_play[winner] and not self._announced[winner]:
+            self._announce_due = winner
+        if all(not h for h in self._hands):
+            self._last_side = side
+            if self._announce_due is None:
+                self._finish_hand()
+
+    def _already_declared(self, seat: int, kind: str, cards: Sequence[Card]) -> bool:
+        for s, k, cs in self._declared:
+            if s == seat and k == kind and (kind != NAPOLI or cs[0].suit == cards[0].suit):
+                return True
+        return False
+
+    def _apply_declare(self, seat: int, action: Action) -> None:
+        mode = self.config.declarations
+        if mode == "none":
+            raise IllegalMove("no-declarations", "this variant has no declarations", seat)
+        if action.card is not None or action.amount:
+            raise IllegalMove("bad-action", "a declaration has no 'card' and no 'amount'", seat)
+        if mode == "good-play":
+            self._declare_good_play(seat, action)
+        else:
+            self._declare_buongioco(seat, action)
+
+    def _declare_good_play(self, seat: int, action: Action) -> None:
+        if action.value != "good-play" or action.cards:
+            raise IllegalMove(
+                "bad-declaration",
+                f"the only declaration is 'good-play' without cards, not {action.value!r}",
+                seat,
+            )
+        if self._plays[seat] > 0:
+            raise IllegalMove(
+                "declaration-too-late",
+                f"seat {seat} may declare good play only before its first card",
+                seat,
+            )
+        if self._good_play[seat]:
+            raise IllegalMove(
+                "duplicate-declaration", f"seat {seat} already declared good play", seat
+            )
+        hand = self._hands[seat]
+        if None not in hand and not announcement_of(c for c in hand if c is not None):
+            raise IllegalMove(
+                "false-declaration", f"seat {seat} declared good play holding no meld", seat
+            )
+        self._good_play[seat] = True
+
+    def _declare_buongioco(self, seat: int, action: Action) -> None:
+        kind, cards = action.value, action.cards
+        problem = combination_error(kind, cards)
+        if problem is not None:
+            raise IllegalMove("bad-declaration", f"seat {seat}'s declaration: {problem}", seat)
+        if self._plays[seat] >= 2:
+            raise IllegalMove(
+                "declaration-too-late",
+                f"seat {seat} may declare {kind} only before playing its second card",
+                seat,
+            )
+        if self._already_declared(seat, kind, cards):
+            raise IllegalMove(
+                "duplicate-declaration", f"seat {seat} already declared these {kind}", seat
+            )
+        codes = " ".join(c.code for c in cards)
+        hand = self._hands[seat]
+        missing = next((c for c in cards if self._known_elsewhere(seat, c)), None)
+        if missing is not None or (
+            None not in hand
+            and not holds_combination([c for c in hand if c is not None], kind, cards)
+        ):
+            raise IllegalMove(
+                "false-declaration",
+                f"seat {seat} declared {kind} {codes} but does not hold exactly those cards",
+                seat,
+            )
+        self._declared.append((seat, kind, tuple(cards)))
+
+    def _apply_announce(self, seat: int, action: Action) -> None:
+        if self._announce_due != seat:
+            raise IllegalMove(
+                "announcement-not-due",
+                f"seat {seat} may announce only upon winning its first trick after declaring "
+                "good play",
+                seat,
+            )
+        if action.card is not None or action.cards or action.amount:
+            raise IllegalMove("bad-action", "an announcement carries only its 'value'", seat)
+        try:
+            parse_announcement(action.value)
+        except ValueError as exc:
+            raise IllegalMove("bad-announcement", f"seat {seat}: {exc}", seat) from None
+        dealt = self._dealt[seat]
+        if None not in dealt:
+            truth = announcement_of(c for c in dealt if c is not None)
+            if truth != action.value:
+                raise IllegalMove(
+                    "false-announcement",
+                    f"seat {seat} announced {action.value!r} but held {truth or 'no meld'!r}",
+                    seat,
+                )
+        self._announced[seat] = action.value
+        self._announce_due = None
+        if all(not h for h in self._hands) and not self._trick:
+            self._finish_hand()
+
+    # -- scoring and match -------------------------------------------------------------------
+
+    def _declared_points(self) -> list[int]:
+        points = [0] * self._sides
+        for seat, kind, cards in self._declared:
+            points[self.side_of(seat)] += combination_points(kind, cards)
+        for seat, value in enumerate(self._announced):
+            if value:
+                points[self.side_of(seat)] += announcement_points(value)
+        return points
+
+    def _finish_hand(self) -> None:
+        assert self._last_side is not None
+        lines, totals = score_lines(
+            self._piles,
+            self._last_side,
+            self._declared_points(),
+            thirds=self.config.thirds,
+            last_trick=self.config.last_trick,
+        )
+        points = totals
+        if self.config.match == "three_games":
+            top = max(totals)
+            if totals.count(top) == 1:
+                points = tuple(int(t == top) for t in totals)
+            else:
+                points = (0,) * self._sides
+            lines = (*lines, ScoreLine("game won", totals, points))
+        self._result = HandResult(lines=lines, points=points)
+        self._phase = Phase.HAND_OVER
+
+    def hand_result(self) -> HandResult:
+        """The breakdown of the hand just finished (see :func:`tressette_rules.score_lines`;
+        with ``three_games`` a last line ``game won`` gives 1 to the hand's winner)."""
+        if self._result is None:
+            raise GameError(f"no hand result in the {self._phase.value} phase")
+        return self._result
+
+    def next_hand(self) -> None:
+        """Add the hand's points; end the match or wait for the next shuffle."""
+        if self._phase is not Phase.HAND_OVER or self._result is None:
+            raise GameError(f"next_hand needs the hand_over phase, not {self._phase.value}")
+        for side, pts in enumerate(self._result.points):
+            self._scores[side] += pts
+        top = max(self._scores)
+        target = TARGET_POINTS if self.config.match == "to_31" else GAMES_TO_WIN
+        if top >= target and self._scores.count(top) == 1:
+            self._winner = self._scores.index(top)
+            self._phase = Phase.MATCH_OVER
+            return
+        self._hand_number += 1
+        self._phase = Phase.SHUFFLE
+        self._reset_hand()
+
+    # -- observation and copy ----------------------------------------------------------------
+
+    def observation(self, seat: int) -> dict[str, Any]:
+        """What ``seat`` sees: its own hand, every seat's card count, the current and last
+        trick with their signals, the declarations and announcements, scores. Played and
+        declared cards are public; no other card of another seat appears."""
+        own = self._hands[seat]
+        return {
+            "seat": seat,
+            "phase": self._phase.value,
+            "hand_number": self._hand_number,
+            "to_act": self._to_act if self._phase is Phase.ACTION else None,
+            "leader": self._leader,
+            "hand": [c.code for c in own if c is not None],
+            "hand_unknown": own.count(None),
+            "hand_sizes": [len(h) for h in self._hands],
+            "trick": [p.to_wire() for p in self._trick],
+            "last_trick": [p.to_wire() for p in self._last_trick],
+            "tricks_done": self._tricks_done,
+            "captured_counts": [len(p) for p in self._piles],
+            "declarations": [
+                {"seat": s, "value": k, "cards": [c.code for c in cs]}
+                for s, k, cs in self._declared
+            ],
+            "good_play": [s for s in range(self._n) if self._good_play[s]],
+            "announcements": {str(s): v for s, v in enumerate(self._announced) if v},
+            "announce_due": self._announce_due,
+            "match_scores": list(self._scores),
+        }
+
+    def copy(self) -> TressetteMatch:
+        """An independent copy (cards are immutable, so lists are copied one level deep)."""
+        new = object.__new__(TressetteMatch)
+        new.__dict__.update(self.__dict__)
+        new._scores = list(self._scores)
+        new._hands = [list(h) for h in self._hands]
+        new._dealt = list(self._dealt)
+        new._trick = list(self._trick)
+        new._piles = [list(p) for p in self._piles]
+        new._played = set(self._played)
+        new._plays = list(self._plays)
+        new._declared = list(self._declared)
+        new._good_play = list(self._good_play)
+        new._announced = list(self._announced)
+        return new
+
+    # -- testing aid -------------------------------------------------------------------------
+
+    @classmethod
+    def from_position(
+        cls,
+        config: TressetteConfig,
+        hands: Sequence[Sequence[Card | None]],
+        *,
+        leader: int = 0,
+        trick: Sequence[Card] = (),
+        captured: Sequence[Sequence[Card]] | None = None,
+        hand_number: int = 0,
+    ) -> TressetteMatch:
+        """A match in the ACTION phase at a hand-built position (a testing aid).
+
+        ``hands`` are the seats' current hands (``None`` = unknown); ``trick`` the cards already
+        played to the current trick by ``leader``, ``leader + 1``, ...; ``captured`` each side's
+        pile. Each seat counts as having played the cards of ``trick`` it played (nothing
+        else), and its dealt hand (for announcements) is its current hand plus that card.
+        Raises :class:`GameError` on a card given twice or not in the deck.
+        """
+        state = cls(config)
+        state._hand_number = hand_number
+        state._reset_hand()
+        if len(hands) != state._n:
+            raise GameError(f"from_position needs {state._n} hands, got {len(hands)}")
+        piles = [list(p) for p in (captured or [[] for _ in range(state._sides)])]
+        known = [c for h in hands for c in h if c is not None] + list(trick)
+        known += [c for p in piles for c in p]
+        if len(set(known)) != len(known) or any(c not in state._deck for c in known):
+            raise GameError("from_position: a card is given twice or is not in the deck")
+        state._hands = [list(h) for h in hands]
+        state._piles = piles
+        state._played = set(trick) | {c for p in piles for c in p}
+        state._leader = leader
+        state._trick = [_Played((leader + i) % state._n, c) for i, c in enumerate(trick)]
+        for p in state._trick:
+            state._plays[p.seat] = 1
+        state._dealt = [
+            tuple(h) + tuple(p.card for p in state._trick if p.seat == s)
+            for s, h in enumerate(state._hands)
+        ]
+        state._to_act = (leader + len(trick)) % state._n
+        state._phase = Phase.ACTION
+        return state
+
+
+_PRESET_TRESETTE: dict[str, object] = {
+    "thirds": "truncate",
+    "last_trick": "point",
+    "declarations": "good-play",
+    "signals": True,
+    "match": "to_31",
+}
+
+TRESSETTE = GameSpec(
+    name="tressette",
+    title="Tressette: 3 or 4 players, must follow suit, Buongioco, thirds rounded",
+    rules_source="tressette.txt",
+    player_counts=(3, 4),
+    config_class=TressetteConfig,
+    presets={
+        "classic": {},
+        "three-games": {"match": "three_games"},
+    },
+    preset_docs={
+        "classic": "tressette.txt: Buongioco, thirds rounded to nearest, last trick a third, to 31",
+        "three-games": "tressette.txt's other format: the first to win 3 hands wins the match",
+    },
+    factory=TressetteMatch,
+    flags=flags_of(TressetteConfig),
+    default_preset="classic",
+)
+
+TRESETTE = GameSpec(
+    name="tresette",
+    title="Tresette: 4 players in partnerships, good-play melds, signals, thirds truncated",
+    rules_source="italian-card-games.txt",
+    player_counts=(4,),
+    config_class=TressetteConfig,
+    presets={"classic": _PRESET_TRESETTE},
+    preset_docs={
+        "classic": "italian-card-games.txt (Tresette): melds, signals, remainder dropped, "
+        "last trick 1 point, to 31",
+    },
+    factory=TressetteMatch,
+    flags=tuple(
+        replace(f, default=_PRESET_TRESETTE.get(f.name, f.default))
+        for f in flags_of(TressetteConfig)
+    ),
+    default_preset="classic",
+)
+
+SPECS = (TRESSETTE, TRESETTE)

@@ -1,0 +1,264 @@
+"""Pure rules of Tressette and Tresette: ranking, card values, combinations, signals, scoring.
+
+No state here: every function takes the cards it needs and returns a value. The state machine in
+:mod:`p2pcards.games.tressette` calls these functions; tests and bots may call them directly.
+
+Ranking (both rule texts agree once their card names are mapped to Italian ranks): in each suit
+3 > 2 > Asso > Re (10) > Cavallo (9) > Fante (8) > 7 > 6 > 5 > 4. tressette.txt lists it as
+"3, 2, 1, 10, 9, 8, 7, 6, 5, 4"; the Tresette text's "3, 2, A, K, J, Q, 7 ..." names the cards of
+a French-suited 40-card pack, in which the Jack takes the place of 9 and the Queen of 8, so it is
+the same order. Project codes: ``K`` = Re, ``Q`` = Cavallo, ``J`` = Fante.
+
+Card values are counted in *thirds*: an Asso is 3 thirds, a 3, 2, Re, Cavallo or Fante 1 third,
+a 7, 6, 5 or 4 nothing (32 thirds in the deck; the 4 of Bastoni removed for three players is
+worth nothing).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+
+from ..cards import ITALIAN_SUITS, Card
+from .base import ScoreLine
+
+__all__ = [
+    "CAPTURE_ORDER",
+    "COMBINATION_KINDS",
+    "COUNT_SIGNALS",
+    "MELD_PARTS",
+    "NAPOLI",
+    "SIGNALS",
+    "announcement_of",
+    "announcement_points",
+    "card_thirds",
+    "combination_error",
+    "combination_points",
+    "combinations_held",
+    "holds_combination",
+    "parse_announcement",
+    "score_lines",
+    "signal_true",
+    "strength",
+    "suit_counts",
+    "thirds_to_points",
+    "trick_winner",
+]
+
+CAPTURE_ORDER: tuple[int, ...] = (3, 2, 1, 10, 9, 8, 7, 6, 5, 4)
+"""Ranks from the strongest to the weakest capture value."""
+
+_STRENGTH = {rank: len(CAPTURE_ORDER) - i for i, rank in enumerate(CAPTURE_ORDER)}
+_THIRDS = {1: 3, 2: 1, 3: 1, 8: 1, 9: 1, 10: 1}
+
+NAPOLI = "napoli"
+"""Asso, 2 and 3 of one suit (the *napoletana*)."""
+
+_KIND_RANKS = {"aces": 1, "twos": 2, "threes": 3}
+COMBINATION_KINDS: tuple[str, ...] = ("aces", "twos", "threes", NAPOLI)
+"""The kinds of Buongioco combination (and of Tresette meld)."""
+
+_PART_WORDS = {3: "three", 4: "four"}
+MELD_PARTS: tuple[str, ...] = (
+    "three-aces",
+    "four-aces",
+    "three-twos",
+    "four-twos",
+    "three-threes",
+    "four-threes",
+    NAPOLI,
+)
+"""The parts of a Tresette announcement, in canonical order."""
+_PART_POINTS = {part: (4 if part.startswith("four") else 3) for part in MELD_PARTS}
+_PART_ORDER = {part: i for i, part in enumerate(MELD_PARTS)}
+
+COUNT_SIGNALS: dict[str, int] = {"two": 2, "one": 1, "none": 0}
+"""Signals "I hold exactly this many cards of some suit" (the suit is not named)."""
+SIGNALS: tuple[str, ...] = ("best", "count", *COUNT_SIGNALS)
+"""Every signal value a play may carry (Tresette table talk)."""
+
+
+def strength(c: Card) -> int:
+    """Capture value of a card within its suit: 10 for a 3 down to 1 for a 4."""
+    return _STRENGTH[c.rank]
+
+
+def card_thirds(c: Card) -> int:
+    """Value of a captured card in thirds of a point: Asso 3; 3, 2, Re, Cavallo, Fante 1; else 0."""
+    return _THIRDS.get(c.rank, 0)
+
+
+def trick_winner(trick: Sequence[tuple[int, Card]]) -> int:
+    """The seat whose card wins a complete trick: the strongest card of the suit led.
+
+    ``trick`` lists ``(seat, card)`` in playing order; the first entry is the lead.
+    """
+    led = trick[0][1].suit
+    best_seat, best_card = trick[0]
+    for seat, c in trick[1:]:
+        if c.suit == led and strength(c) > strength(best_card):
+            best_seat, best_card = seat, c
+    return best_seat
+
+
+def thirds_to_points(thirds: int, mode: str) -> int:
+    """Thirds to whole points: ``round`` to the nearest (a third is never exactly half a point,
+    so no tie rule is needed) or ``truncate`` (remainder dropped)."""
+    return (thirds + 1) // 3 if mode == "round" else thirds // 3
+
+
+def suit_counts(hand: Iterable[Card]) -> dict[str, int]:
+    """Number of cards of each Italian suit (every suit present, zero included)."""
+    counts = dict.fromkeys(ITALIAN_SUITS, 0)
+    for c in hand:
+        counts[c.suit] += 1
+    return counts
+
+
+# -- Buongioco combinations and Tresette melds -------------------------------------------------
+
+
+def combination_error(kind: str, cards: Sequence[Card]) -> str | None:
+    """Why ``cards`` do not form a combination of ``kind``, or ``None`` if they do.
+
+    ``aces`` / ``twos`` / ``threes``: three or four distinct cards of that rank. ``napoli``: the
+    Asso, 2 and 3 of one suit. The shape is public: it is checked without knowing any hand.
+    """
+    if kind not in COMBINATION_KINDS:
+        return f"{kind!r} is not a combination (one of {', '.join(COMBINATION_KINDS)})"
+    if len(set(cards)) != len(cards):
+        return f"the {kind} combination names a card twice"
+    if kind == NAPOLI:
+        suits = {c.suit for c in cards}
+        if len(cards) != 3 or len(suits) != 1 or sorted(c.rank for c in cards) != [1, 2, 3]:
+            return "a napoli is the Asso, 2 and 3 of one suit"
+        return None
+    rank = _KIND_RANKS[kind]
+    if len(cards) not in (3, 4) or any(c.rank != rank for c in cards):
+        return f"{kind} must be three or four cards of rank {rank}"
+    return None
+
+
+def combination_points(kind: str, cards: Sequence[Card]) -> int:
+    """Points of a well-formed combination: 4 for four of a kind, otherwise 3."""
+    return 4 if kind != NAPOLI and len(cards) == 4 else 3
+
+
+def combinations_held(hand: Iterable[Card]) -> list[tuple[str, tuple[Card, ...]]]:
+    """Every combination in a hand: each rank kind with all the cards of that rank held (three or
+    four), then one napoli per suit holding Asso, 2 and 3. Cards may serve in several."""
+    held = sorted(set(hand))
+    out: list[tuple[str, tuple[Card, ...]]] = []
+    for kind, rank in _KIND_RANKS.items():
+        same = tuple(c for c in held if c.rank == rank)
+        if len(same) >= 3:
+            out.append((kind, same))
+    for suit in ITALIAN_SUITS:
+        nap = tuple(c for c in held if c.suit == suit and c.rank in (1, 2, 3))
+        if len(nap) == 3:
+            out.append((NAPOLI, nap))
+    return out
+
+
+def holds_combination(hand: Iterable[Card], kind: str, cards: Sequence[Card]) -> bool:
+    """Whether a fully known hand makes the claim true.
+
+    A napoli claim is true when the hand holds its three cards. A three- or four-of-a-kind claim
+    names every card of that rank the seat holds (declaring three aces states which one is
+    missing), so it is true when the hand's cards of that rank are exactly ``cards``.
+    """
+    held = set(hand)
+    if kind == NAPOLI:
+        return all(c in held for c in cards)
+    rank = _KIND_RANKS[kind]
+    return {c for c in held if c.rank == rank} == set(cards)
+
+
+def announcement_of(hand: Iterable[Card]) -> str:
+    """The complete, canonical Tresette announcement of a hand's melds: parts joined by ``+``
+    in :data:`MELD_PARTS` order (``"three-aces+napoli"``); ``""`` when it holds no meld."""
+    parts = []
+    for kind, cards in combinations_held(hand):
+        parts.append(NAPOLI if kind == NAPOLI else f"{_PART_WORDS[len(cards)]}-{kind}")
+    return "+".join(sorted(parts, key=_PART_ORDER.__getitem__))
+
+
+def parse_announcement(value: str) -> tuple[str, ...]:
+    """The parts of an announcement; :class:`ValueError` naming the fault unless ``value`` is a
+    non-empty canonical announcement (known parts, canonical order, one part per rank, at most
+    four napoli)."""
+    parts = tuple(value.split("+")) if value else ()
+    if not parts:
+        raise ValueError("an announcement names at least one meld")
+    for part in parts:
+        if part not in _PART_ORDER:
+            raise ValueError(f"{part!r} is not a meld (one of {', '.join(MELD_PARTS)})")
+    if list(parts) != sorted(parts, key=_PART_ORDER.__getitem__):
+        raise ValueError(f"announcement {value!r} is not in canonical order")
+    ranks = [p.split("-")[1] for p in parts if p != NAPOLI]
+    if len(set(ranks)) != len(ranks):
+        raise ValueError(f"announcement {value!r} names the same rank twice")
+    if parts.count(NAPOLI) > len(ITALIAN_SUITS):
+        raise ValueError(f"announcement {value!r} names more napoli than there are suits")
+    return parts
+
+
+def announcement_points(value: str) -> int:
+    """Points of a canonical announcement: 4 per four of a kind, 3 per other meld."""
+    return sum(_PART_POINTS[p] for p in parse_announcement(value))
+
+
+# -- Signals ----------------------------------------------------------------------------------
+
+
+def signal_true(hand: Sequence[Card], value: str, amount: int, led: str | None) -> bool:
+    """Whether a signal is true of a fully known hand *before* its card is played.
+
+    ``best`` is a request, always true. ``count``: ``amount`` is the number of cards of the led
+    suit ``led`` held (the card being played included). ``two`` / ``one`` / ``none``: some suit
+    is held exactly 2 / 1 / 0 times.
+    """
+    counts = suit_counts(hand)
+    if value == "count":
+        return led is not None and counts[led] == amount
+    if value in COUNT_SIGNALS:
+        return COUNT_SIGNALS[value] in counts.values()
+    return value == "best"
+
+
+# -- Scoring ------------------------------------------------------------------------------------
+
+
+def score_lines(
+    piles: Sequence[Sequence[Card]],
+    last_side: int,
+    declared: Sequence[int],
+    *,
+    thirds: str,
+    last_trick: str,
+) -> tuple[tuple[ScoreLine, ...], tuple[int, ...]]:
+    """The breakdown of a hand and each side's total.
+
+    - ``card points``: values = thirds counted per side (captured cards, plus the last trick's
+      third when ``last_trick == "third"``); points = those thirds turned into points by
+      :func:`thirds_to_points`.
+    - ``last trick``: values = 1 for the side that took it; points = 1 for it when
+      ``last_trick == "point"`` (0 otherwise: the third is already in ``card points``).
+    - ``declarations``: Buongioco or meld points, added after the rounding.
+    - ``total``: values and points = the hand total of each side.
+    """
+    sides = len(piles)
+    took_last = tuple(int(side == last_side) for side in range(sides))
+    counted = tuple(
+        sum(card_thirds(c) for c in piles[side]) + (took_last[side] if last_trick == "third" else 0)
+        for side in range(sides)
+    )
+    card_points = tuple(thirds_to_points(t, thirds) for t in counted)
+    last_points = took_last if last_trick == "point" else (0,) * sides
+    totals = tuple(card_points[s] + last_points[s] + declared[s] for s in range(sides))
+    lines = (
+        ScoreLine("card points", counted, card_points),
+        ScoreLine("last trick", took_last, last_points),
+        ScoreLine("declarations", tuple(declared), tuple(declared)),
+        ScoreLine("total", totals, totals),
+    )
+    return lines, totals
