@@ -24,9 +24,7 @@ from p2pcards.games.base import (
 )
 from p2pcards.games.scopa import SPEC, ScopaConfig, ScopaMatch
 
-CASES = [
-    (preset, players) for preset in SPEC.presets for players in SPEC.preset_players(preset)
-]
+CASES = [(preset, players) for preset in SPEC.presets for players in SPEC.preset_players(preset)]
 CODES = {c.code for c in ITALIAN_40}
 SEEDS = st.integers(min_value=0, max_value=2**32 - 1)
 
@@ -105,7 +103,9 @@ def play_match(
             full.complete_chance([deck[s.position] for s in steps])
             if live:
                 assert viewer is not None and live.pending_chance() == steps
-                live.complete_chance([deck[s.position] if s.visible(viewer) else None for s in steps])
+                live.complete_chance(
+                    [deck[s.position] if s.visible(viewer) else None for s in steps]
+                )
         elif full.phase is Phase.ACTION:
             legal = full.legal_actions()
             assert legal == sorted(set(legal))
@@ -202,9 +202,7 @@ def test_deal_rounds_per_player_count() -> None:
 
 
 def test_copy_is_independent() -> None:
-    state = ScopaMatch.from_position(
-        SPEC.preset("classic"), ["7D KC", "2B 3S"], "3C 4S", stock=6
-    )
+    state = ScopaMatch.from_position(SPEC.preset("classic"), ["7D KC", "2B 3S"], "3C 4S", stock=6)
     twin = state.copy()
     twin.apply(Action("play", card("7D"), (card("3C"), card("4S"))))
     assert state.table == (card("3C"), card("4S"))

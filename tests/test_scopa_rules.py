@@ -171,7 +171,11 @@ def test_sum_combinations_free_and_fewest() -> None:
     # {3B 6D} (2 cards), {AC 2S 6D} and {2S 3B 4C} (3 cards each).
     table = "AC 2S 3B 4C 6D"
     free = ScopaMatch.from_position(CLASSIC, ["QD", "2B"], table, stock=6)
-    assert free.legal_actions() == [play("QD", "AC 2S 6D"), play("QD", "2S 3B 4C"), play("QD", "3B 6D")]
+    assert free.legal_actions() == [
+        play("QD", "AC 2S 6D"),
+        play("QD", "2S 3B 4C"),
+        play("QD", "3B 6D"),
+    ]
     fewest = ScopaMatch.from_position(FEWEST, ["QD", "2B"], table, stock=6)
     assert fewest.legal_actions() == [play("QD", "3B 6D")]
     assert rule_of(fewest, play("QD", "2S 3B 4C")) == "must-take-fewest-cards"
