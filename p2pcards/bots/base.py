@@ -1,0 +1,55 @@
+"""The bot interface and the random bot."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Mapping, Sequence
+from typing import Any, Protocol
+
+from ..games.base import Action
+
+__all__ = ["Bot", "RandomBot", "make_bot", "BOT_KINDS"]
+
+
+class Bot(Protocol):
+    """Chooses an action for one seat.
+
+    ``choose`` receives the seat's observation and the non-empty, sorted list of legal actions,
+    and must return one element of ``legal``. It must not keep references to mutable state it was
+    given, and it must be deterministic for a given seed so matches can be reproduced.
+    """
+
+    name: str
+
+    def choose(self, observation: Mapping[str, Any], legal: Sequence[Action]) -> Action: ...
+
+
+class RandomBot:
+    """Plays a uniformly random legal action."""
+
+    name = "random"
+
+    def __init__(self, seed: int | None = None) -> None:
+        self._rng = random.Random(seed)
+
+    def choose(self, observation: Mapping[str, Any], legal: Sequence[Action]) -> Action:
+        return legal[self._rng.randrange(len(legal))]
+
+
+BOT_KINDS = ("smart", "random")
+
+
+def make_bot(game: str, kind: str = "smart", seed: int | None = None) -> Bot:
+    """A bot for ``game``: ``smart`` (the game's rule-of-thumb bot) or ``random``."""
+    from .heuristic import BriscolaBot, ScopaBot, TressetteBot
+
+    if kind == "random":
+        return RandomBot(seed)
+    if kind != "smart":
+        raise ValueError(f"unknown bot kind {kind!r} (kinds: {', '.join(BOT_KINDS)})")
+    by_game: dict[str, type[ScopaBot | BriscolaBot | TressetteBot]] = {
+        "scopa": ScopaBot, "briscola": BriscolaBot, "tressette": TressetteBot,
+        "tresette": TressetteBot,
+    }
+    bot_class = by_game.get(game)
+    return bot_class(seed) if bot_class is not None else RandomBot(seed)

@@ -1,0 +1,86 @@
+"""Full-information simulation of matches with the rules engines alone (no cryptography).
+
+Used by the engine benchmarks, bot tests and anyone who wants to try a strategy quickly. The
+deck is shuffled with ``random.Random(seed)``; this is a simulation tool, never used for play.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from .bots.base import Bot
+from .cards import Card
+from .games.base import GameSpec, HandResult, MatchState, Phase
+
+__all__ = ["SimulatedMatch", "play_hand", "play_match"]
+
+
+@dataclass
+class SimulatedMatch:
+    """The outcome of :func:`play_match`."""
+
+    state: MatchState
+    hands: list[HandResult]
+    actions: int
+
+
+def _fulfil_chance(state: MatchState, shuffled: Sequence[Card]) -> None:
+    steps = state.pending_chance()
+    hands = {}
+    revealed: list[Card | None] = []
+    for step in steps:
+        if step.zone.value == "show":
+            assert step.seat is not None
+            if step.seat not in hands:
+                hands[step.seat] = state.observation(step.seat)["hand"]
+            revealed.append(_card(hands[step.seat][step.position]))
+        else:
+            revealed.append(shuffled[step.position])
+    state.complete_chance(revealed)
+
+
+def _card(code: str) -> Card:
+    from .cards import card
+
+    return card(code)
+
+
+def play_hand(state: MatchState, bots: Sequence[Bot], rng: random.Random) -> tuple[HandResult, int]:
+    """From SHUFFLE to HAND_OVER (redeals included); returns the result and actions played."""
+    actions = 0
+    while True:
+        phase = state.phase
+        if phase is Phase.SHUFFLE:
+            shuffled = list(state.deck.cards)
+            rng.shuffle(shuffled)
+            state.begin_hand()
+        elif phase is Phase.CHANCE:
+            _fulfil_chance(state, shuffled)
+        elif phase is Phase.ACTION:
+            seat = state.to_act
+            legal = state.legal_actions()
+            state.apply(bots[seat].choose(state.observation(seat), legal))
+            actions += 1
+        elif phase is Phase.HAND_OVER:
+            return state.hand_result(), actions
+        else:
+            raise RuntimeError(f"play_hand called in phase {phase}")
+
+
+def play_match(spec: GameSpec, config: object, bots: Sequence[Bot], seed: int,
+               max_hands: int = 200) -> SimulatedMatch:
+    """Play a whole match with full information; ``bots[seat]`` chooses for each seat."""
+    rng = random.Random(seed)
+    state = spec.new_match(config)
+    hands: list[HandResult] = []
+    total = 0
+    while not state.match_over:
+        if len(hands) >= max_hands:
+            raise RuntimeError(f"match did not end within {max_hands} hands")
+        result, actions = play_hand(state, bots, rng)
+        hands.append(result)
+        total += actions
+        state.next_hand()
+    return SimulatedMatch(state, hands, total)
