@@ -8,7 +8,7 @@ Pure functions over :class:`~p2pcards.cards.Card`; no game state. Ranks use the 
 - :data:`TRESSETTE_ORDER`: 3, 2, A, K, Q, J, 7, 6, 5, 4 (high to low).
 - :data:`BRISCOLA_POINTS`: A 11, 3 10, K 4, Q 3, J 2, others 0 (120 in a 40-card deck).
 - :data:`TRESSETTE_THIRDS`: A 3 thirds (one point), 2, 3, K, Q, J one third each, others 0
-  (30 thirds in a 40-card deck, before any last-trick bonus).
+  (32 thirds in a 40-card deck, before any last-trick bonus).
 
 :func:`trick_winner` decides a trick: the highest trump if any trump was played, else the highest
 card of the suit led; cards of any other suit never win.
