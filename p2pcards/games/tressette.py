@@ -684,13 +684,15 @@ class TressetteMatch:
         trick: Sequence[Card] = (),
         captured: Sequence[Sequence[Card]] | None = None,
         hand_number: int = 0,
+        scores: Sequence[int] | None = None,
     ) -> TressetteMatch:
         """A match in the ACTION phase at a hand-built position (a testing aid).
 
         ``hands`` are the seats' current hands (``None`` = unknown); ``trick`` the cards already
         played to the current trick by ``leader``, ``leader + 1``, ...; ``captured`` each side's
-        pile. Each seat counts as having played the cards of ``trick`` it played (nothing
-        else), and its dealt hand (for announcements) is its current hand plus that card.
+        pile; ``scores`` the match scores so far. Each seat counts as having played only its
+        card of ``trick`` (if any), and its dealt hand (for announcements) is its current hand
+        plus that card.
         Raises :class:`GameError` on a card given twice or not in the deck.
         """
         state = cls(config)
@@ -698,6 +700,10 @@ class TressetteMatch:
         state._reset_hand()
         if len(hands) != state._n:
             raise GameError(f"from_position needs {state._n} hands, got {len(hands)}")
+        if scores is not None:
+            if len(scores) != state._sides:
+                raise GameError(f"from_position needs {state._sides} scores, got {len(scores)}")
+            state._scores = list(scores)
         piles = [list(p) for p in (captured or [[] for _ in range(state._sides)])]
         known = [c for h in hands for c in h if c is not None] + list(trick)
         known += [c for p in piles for c in p]
