@@ -1,0 +1,246 @@
+"""Test vectors of the mental-poker layer, generated from fixed seeds.
+
+``python -m p2pcards.crypto.vectors`` writes them to ``protocol/vectors/``;
+``python -m p2pcards.crypto.vectors --check`` regenerates them in memory and exits with status 1
+if any file differs byte for byte. :func:`build` is the pure part (file name -> JSON text).
+All byte strings are lowercase hex; see ``protocol/vectors/README.md``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import hashlib
+import json
+import sys
+from pathlib import Path
+from typing import Any
+
+import nacl.bindings as sodium
+
+from ..cards import ITALIAN_40
+from .audit import audit_hand
+from .deckpoints import card_points
+from .elgamal import EncryptedDeck, initial_deck
+from .group import DOMAIN, G, lp
+from .keys import HandKey
+from .rand import DeterministicRandomness
+from .sealed import seal_token, x25519_keypair
+from .shuffle import (
+    _challenge,
+    _statement,
+    prove_shuffle,
+    random_permutation,
+    shuffle_generators,
+)
+from .simulation import run_hand
+from .tokens import token
+from .transcript import ProofContext, Transcript
+
+__all__ = ["build", "main", "VECTOR_DIR"]
+
+VECTOR_DIR = Path(__file__).resolve().parents[2] / "protocol" / "vectors"
+TABLE_ID = hashlib.sha256(b"p2pcards test vector table").digest()
+
+
+def _hex(data: bytes) -> str:
+    return data.hex()
+
+
+def _ctx(ctx: ProofContext) -> dict[str, Any]:
+    return {"table_id": _hex(ctx.table_id), "hand": ctx.hand, "seat": ctx.seat, "step": ctx.step,
+            "encoding": _hex(ctx.encode())}
+
+
+def _hexwire(data: Any) -> Any:
+    if isinstance(data, bytes):
+        return _hex(data)
+    if isinstance(data, list):
+        return [_hexwire(x) for x in data]
+    return data
+
+
+def _card_points() -> dict[str, Any]:
+    deck = ITALIAN_40
+    first = deck.cards[0]
+    hash_input = (lp(DOMAIN) + lp(b"card") + lp(deck.name.encode()) + lp(first.code.encode()))
+    digest = hashlib.sha512(hash_input).digest()
+    return {
+        "description": "card points M_c = hash_to_point('card', deck name, card code)",
+        "deck": deck.name,
+        "example": {
+            "code": first.code,
+            "hash_input": _hex(hash_input),
+            "digest": _hex(digest),
+            "from_uniform_0": _hex(sodium.crypto_core_ed25519_from_uniform(digest[:32])),
+            "from_uniform_1": _hex(sodium.crypto_core_ed25519_from_uniform(digest[32:])),
+        },
+        "points": [{"code": c.code, "point": _hex(p.to_bytes())}
+                   for c, p in zip(deck.cards, card_points(deck), strict=True)],
+    }
+
+
+def _key_proof() -> dict[str, Any]:
+    rng = DeterministicRandomness(b"vector key proof")
+    key = HandKey.generate(rng)
+    ctx = ProofContext(TABLE_ID, 7, 1, "key")
+    share = key.share(ctx)  # deterministic nonce
+    t = Transcript("key-proof", ctx, record=True).point(share.public)
+    t.point(share.proof.s * G - share.proof.e * share.public)
+    return {
+        "description": "Schnorr proof of knowledge of a hand key, deterministic nonce",
+        "seed": _hex(b"vector key proof"),
+        "context": _ctx(ctx),
+        "secret": _hex(key.secret.to_bytes()),
+        "public": _hex(share.public.to_bytes()),
+        "challenge_input": _hex(t.data),
+        "e": _hex(share.proof.e.to_bytes()),
+        "s": _hex(share.proof.s.to_bytes()),
+        "wire": _hexwire(share.to_wire()),
+    }
+
+
+def _shuffle() -> dict[str, Any]:
+    seed = b"vector shuffle"
+    rng = DeterministicRandomness(seed)
+    deck = ITALIAN_40
+    n = len(deck)
+    key = HandKey.generate(rng)
+    h_key = key.public
+    ctx = ProofContext(TABLE_ID, 7, 0, "shuffle-0")
+    deck_in = initial_deck(deck, h_key)
+    perm = random_permutation(n, rng)
+    rerand = tuple(rng.scalar() for _ in range(n))
+    deck_out = EncryptedDeck(
+        deck.name, tuple(deck_in[perm[i]].rerandomize(rerand[i], h_key) for i in range(n))
+    )
+    proof = prove_shuffle(deck_in, deck_out, h_key, perm, rerand, ctx, rng)
+    h, hs, _ = shuffle_generators(deck.name, n)
+    t, u = _statement(ctx, deck_in, deck_out, h_key, proof.c)
+    e = _challenge(t, proof.c_hat, proof.t, proof.t_hat)
+    return {
+        "description": "a 40-card shuffle with its Terelius-Wikstrom proof",
+        "seed": _hex(seed),
+        "context": _ctx(ctx),
+        "deck": deck.name,
+        "joint_key": _hex(h_key.to_bytes()),
+        "generators": {"h": _hex(h.to_bytes()), "h_i": [_hex(p.to_bytes()) for p in hs]},
+        "permutation": list(perm),
+        "rerandomizers": [_hex(r.to_bytes()) for r in rerand],
+        "deck_in": _hexwire(deck_in.to_wire()),
+        "deck_out": _hexwire(deck_out.to_wire()),
+        "u": [_hex(x.to_bytes()) for x in u],
+        "e": _hex(e.to_bytes()),
+        "proof": _hexwire(proof.to_wire()),
+    }
+
+
+def _token_and_sealed() -> tuple[dict[str, Any], dict[str, Any]]:
+    seed = b"vector token"
+    rng = DeterministicRandomness(seed)
+    deck = ITALIAN_40
+    key = HandKey.generate(rng)
+    other = HandKey.generate(rng)
+    h_key = key.public + other.public
+    ct = initial_deck(deck, h_key)[6].rerandomize(rng.scalar(), h_key)
+    ctx = ProofContext(TABLE_ID, 7, 1, "deal-6")
+    tok = token(key, ct, ctx)  # deterministic nonce
+    t = Transcript("reveal-token", ctx, record=True)
+    t.point(key.public).point(ct.a).point(ct.b).point(tok.t)
+    t.point(tok.proof.s * G - tok.proof.e * key.public)
+    t.point(tok.proof.s * ct.a - tok.proof.e * tok.t)
+    token_vec = {
+        "description": "a reveal token with its Chaum-Pedersen proof, deterministic nonce",
+        "seed": _hex(seed),
+        "context": _ctx(ctx),
+        "deck": deck.name,
+        "secret": _hex(key.secret.to_bytes()),
+        "public": _hex(key.public.to_bytes()),
+        "other_secret": _hex(other.secret.to_bytes()),
+        "ciphertext": _hexwire(ct.to_wire()),
+        "card": deck.cards[6].code,
+        "t": _hex(tok.t.to_bytes()),
+        "challenge_input": _hex(t.data),
+        "e": _hex(tok.proof.e.to_bytes()),
+        "s": _hex(tok.proof.s.to_bytes()),
+        "wire": _hexwire(tok.to_wire()),
+    }
+    seal_seed = b"vector sealed token"
+    srng = DeterministicRandomness(seal_seed)
+    recipient_private, recipient_public = x25519_keypair(srng)
+    sealed = seal_token(tok, recipient_public, ctx, srng)
+    sealed_vec = {
+        "description": "the token of token.json sealed to one recipient",
+        "seed": _hex(seal_seed),
+        "context": _ctx(ctx),
+        "recipient_private": _hex(recipient_private),
+        "recipient_public": _hex(recipient_public),
+        "token": _hex(tok.to_bytes()),
+        "sealed": _hex(sealed),
+    }
+    return token_vec, sealed_vec
+
+
+def _audit() -> dict[str, Any]:
+    seed = b"vector audit"
+    run = run_hand(ITALIAN_40, 2, DeterministicRandomness(seed), table_id=TABLE_ID, hand=3,
+                   verify_by_all=False)
+    cards = audit_hand(run.table_id, run.hand, run.deck, run.key_records, run.shuffle_records,
+                       run.token_records, run.secret_records)
+    return {
+        "description": "a complete 2-seat hand of 40 cards, dealt alternately, and its audit",
+        "seed": _hex(seed),
+        "table_id": _hex(run.table_id),
+        "hand": run.hand,
+        "deck": run.deck.name,
+        "keys": [{"seat": r.seat, "step": r.step, "share": _hexwire(r.share.to_wire())}
+                 for r in run.key_records],
+        "shuffles": [{"seat": r.seat, "step": r.step, "deck": _hexwire(r.deck.to_wire()),
+                      "proof": _hexwire(r.proof.to_wire())} for r in run.shuffle_records],
+        "tokens": [{"seat": r.seat, "step": r.step, "position": r.position,
+                    "token": _hexwire(r.token.to_wire())} for r in run.token_records],
+        "secrets": [{"seat": r.seat, "step": r.step, "secret": _hex(r.secret.to_bytes())}
+                    for r in run.secret_records],
+        "cards": [c.code for c in cards],
+    }
+
+
+def build() -> dict[str, str]:
+    """Every vector file: name -> exact JSON text (sorted keys, 1-space indent, final newline)."""
+    token_vec, sealed_vec = _token_and_sealed()
+    data = {
+        "card_points_italian40.json": _card_points(),
+        "key_proof.json": _key_proof(),
+        "shuffle_italian40.json": _shuffle(),
+        "token.json": token_vec,
+        "sealed_token.json": sealed_vec,
+        "audit_italian40_2seats.json": _audit(),
+    }
+    return {name: json.dumps(v, indent=1, sort_keys=True) + "\n" for name, v in data.items()}
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m p2pcards.crypto.vectors",
+                                     description=__doc__.splitlines()[0] if __doc__ else None)
+    parser.add_argument("--check", action="store_true",
+                        help="compare with the files instead of writing them")
+    parser.add_argument("--dir", type=Path, default=VECTOR_DIR, help="vector directory")
+    args = parser.parse_args(argv)
+    files = build()
+    if args.check:
+        bad = [name for name, text in files.items()
+               if not (args.dir / name).is_file()
+               or (args.dir / name).read_text(encoding="utf-8") != text]
+        for name in bad:
+            print(f"{args.dir / name}: differs from the regenerated vector", file=sys.stderr)
+        if not bad:
+            print(f"{len(files)} vector files match")
+        return 1 if bad else 0
+    args.dir.mkdir(parents=True, exist_ok=True)
+    for name, text in files.items():
+        (args.dir / name).write_text(text, encoding="utf-8")
+    print(f"wrote {len(files)} vector files to {args.dir}")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
