@@ -164,7 +164,7 @@ def _check_hand_totals(state: ScopaMatch, points: tuple[int, ...], lines: Any) -
 
 
 @pytest.mark.parametrize(("preset", "players"), CASES)
-@settings(max_examples=12, deadline=None)
+@settings(max_examples=25, deadline=None)
 @given(seed=SEEDS)
 def test_random_matches_full_and_live(preset: str, players: int, seed: int) -> None:
     config = SPEC.preset(preset, players=players)
@@ -172,7 +172,7 @@ def test_random_matches_full_and_live(preset: str, players: int, seed: int) -> N
 
 
 @pytest.mark.parametrize("flags", [{"sum_choice": "fewest_cards"}, {"target": 21}])
-@settings(max_examples=6, deadline=None)
+@settings(max_examples=10, deadline=None)
 @given(seed=SEEDS, players=st.sampled_from([2, 3, 4]))
 def test_random_matches_other_flags(flags: dict[str, object], seed: int, players: int) -> None:
     config = SPEC.preset("classic", players=players, **flags)

@@ -41,7 +41,7 @@ def rule_of(state: ScopaMatch, action: Action) -> str:
 
 
 def test_first_deal_steps_two_players() -> None:
-    state = SPEC.new_match(CLASSIC)
+    state = ScopaMatch(CLASSIC)
     state.begin_hand()
     steps = state.pending_chance()
     # seat 0 (first player of hand 0) gets positions 0-2, seat 1 gets 3-5, the table 6-9.
@@ -86,7 +86,7 @@ def test_refill_deal_after_every_round() -> None:
 
 def test_three_kings_redeal() -> None:
     italian = SPEC.preset("italian")
-    state = SPEC.new_match(italian)
+    state = ScopaMatch(italian)
     state.begin_hand()
     # hands AD 2D 3D / 4D 5D 6D, table KC KS 2B KB: three kings open, the hand restarts.
     state.complete_chance(cards("AD 2D 3D 4D 5D 6D KC KS 2B KB"))
@@ -105,16 +105,16 @@ def test_three_kings_redeal() -> None:
 
 
 def test_three_kings_without_the_flag_play_on() -> None:
-    state = SPEC.new_match(CLASSIC)
+    state = ScopaMatch(CLASSIC)
     state.begin_hand()
     state.complete_chance(cards("AD 2D 3D 4D 5D 6D KC KS 2B KB"))
     assert state.phase is Phase.ACTION and state.redeals == 0
 
 
 def test_bad_chance_input() -> None:
-    state = SPEC.new_match(CLASSIC)
+    state = ScopaMatch(CLASSIC)
     state.begin_hand()
-    good = list(cards("AD 2D 3D 4D 5D 6D 7D JD QD KD"))
+    good: list[Card | None] = list(cards("AD 2D 3D 4D 5D 6D 7D JD QD KD"))
     with pytest.raises(BadChance, match="10 cards, not 9"):
         state.complete_chance(good[:9])
     with pytest.raises(BadChance, match="position 9 repeats the card AD"):
@@ -124,12 +124,12 @@ def test_bad_chance_input() -> None:
     with pytest.raises(BadChance, match="position 0"):
         state.complete_chance([Card(5, "H", 1)] + good[1:])
     assert state.phase is Phase.CHANCE and state.table == ()
-    state.complete_chance([None, None, None] + good[3:])
+    state.complete_chance([None, None, None, *good[3:]])
     assert state.hand(0) == (None, None, None)
 
 
 def test_wrong_phase_calls() -> None:
-    state = SPEC.new_match(CLASSIC)
+    state = ScopaMatch(CLASSIC)
     with pytest.raises(WrongPhase, match="pending_chance needs phase chance, not shuffle"):
         state.pending_chance()
     with pytest.raises(WrongPhase, match="hand_result"):
