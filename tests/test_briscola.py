@@ -21,6 +21,7 @@ from p2pcards.games.base import (
     GameError,
     HandResult,
     IllegalMove,
+    MatchState,
     Phase,
     UnknownFlag,
     UnknownVariant,
@@ -177,7 +178,7 @@ MATRIX = [(preset, n) for preset in ("classic", "italian") for n in (2, 3, 4)]
 
 
 @pytest.mark.parametrize(("preset", "players"), MATRIX)
-@settings(max_examples=12, deadline=None)
+@settings(max_examples=20, deadline=None)
 @given(seed=st.integers(0, 2**32 - 1))
 def test_random_matches(preset: str, players: int, seed: int) -> None:
     cfg = config(preset, players)
@@ -821,6 +822,13 @@ def test_presets_and_wire_round_trip() -> None:
         assert SPEC.config_from_wire(cfg.to_wire()) == cfg
     assert Action.from_wire(play("AD").to_wire()) == play("AD")
     assert play("AD").to_wire() == {"kind": "play", "card": "AD"}
+
+
+def test_match_state_protocol() -> None:
+    state: MatchState = SPEC.new_match(config(players=4))
+    assert isinstance(state, BriscolaMatch)
+    assert state.num_sides == 2 and [state.side_of(s) for s in range(4)] == [0, 1, 0, 1]
+    assert BriscolaMatch(config(players=3)).num_sides == 3
 
 
 def test_copy_is_independent() -> None:

@@ -503,9 +503,17 @@ class BriscolaMatch:
         elif None in hand and played not in self._seen:
             hand.remove(None)
             self._seen.add(played)
+        elif played in self._seen:
+            raise IllegalMove(
+                "card-not-in-hand",
+                f"seat {seat} cannot play {played.code}: that card is known to be elsewhere",
+                seat,
+            )
         else:
             raise IllegalMove(
-                "card-not-in-hand", f"seat {seat} does not hold {played.code}", seat
+                "card-not-in-hand",
+                f"seat {seat} cannot play {played.code}: it is not in that seat's hand",
+                seat,
             )
         self._trick.append((seat, played))
         if len(self._trick) < self._n:
