@@ -16,13 +16,12 @@ from p2pcards.cards import ITALIAN_40, Card, card
 from p2pcards.games.base import (
     Action,
     BadPlayerCount,
-    GameError,
     IllegalMove,
     Phase,
     UnknownFlag,
     UnknownVariant,
 )
-from p2pcards.games.scopa import SPEC, ScopaConfig, ScopaMatch
+from p2pcards.games.scopa import SPEC, BadSeat, ScopaConfig, ScopaMatch
 
 CASES = [(preset, players) for preset in SPEC.presets for players in SPEC.preset_players(preset)]
 CODES = {c.code for c in ITALIAN_40}
@@ -344,5 +343,5 @@ def test_from_wire_action_round_trip() -> None:
 
 def test_observation_of_a_missing_seat() -> None:
     state = SPEC.new_match(SPEC.preset())
-    with pytest.raises(GameError, match="seat 2"):
+    with pytest.raises(BadSeat, match="seat 2 "):
         state.observation(2)

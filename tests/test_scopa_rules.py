@@ -11,6 +11,7 @@ from p2pcards.games.scopa import (
     SPEC,
     BadChance,
     ScopaMatch,
+    UnknownHand,
     WrongPhase,
     can_capture,
     capture_options,
@@ -285,7 +286,7 @@ def test_partners_share_captures_and_scope() -> None:
 def test_live_view_plays_from_unknown_slots() -> None:
     state = ScopaMatch.from_position(CLASSIC, ["7D KD", "?? ??"], "3C 4S", stock=6, to_act=1)
     assert not state.hand_known(1) and state.hand_known(0)
-    with pytest.raises(GameError, match="seat 1's hand is not known"):
+    with pytest.raises(UnknownHand, match="seat 1's hand is not known"):
         state.legal_actions()
     # Cards this view knows elsewhere cannot come out of seat 1's hand.
     assert rule_of(state, play("7D")) == "card-not-in-hand"

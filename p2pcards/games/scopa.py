@@ -65,10 +65,12 @@ from .scopa_scoring import leader_at_target, score_hand
 
 __all__ = [
     "BadChance",
+    "BadSeat",
     "SPEC",
     "SPECS",
     "ScopaConfig",
     "ScopaMatch",
+    "UnknownHand",
     "WrongPhase",
     "can_capture",
     "capture_options",
@@ -81,8 +83,16 @@ TABLE_START = 4
 _MASK = (1 << 11) - 1  # subset sums above 10 never matter
 
 
-class WrongPhase(GameError):
+class WrongPhase(GameError, RuntimeError):
     """A method called in a phase where it makes no sense (e.g. ``begin_hand`` mid-hand)."""
+
+
+class BadSeat(GameError, ValueError):
+    """A seat number outside the table."""
+
+
+class UnknownHand(GameError):
+    """The acting seat's hand is not known in this view, so its legal actions cannot be listed."""
 
 
 class BadChance(GameError, ValueError):
@@ -384,12 +394,12 @@ class ScopaMatch:
 
     def legal_actions(self) -> list[Action]:
         """Sorted legal plays of :attr:`to_act` (empty outside ACTION). Raises
-        :class:`GameError` when this view does not know that seat's hand."""
+        :class:`UnknownHand` when this view does not know that seat's hand."""
         if self._phase is not Phase.ACTION:
             return []
         hand = self._hands[self._to_act]
         if None in hand:
-            raise GameError(f"seat {self._to_act}'s hand is not known in this view")
+            raise UnknownHand(f"seat {self._to_act}'s hand is not known in this view")
         out = {
             Action("play", c, capture)
             for c in hand
@@ -534,7 +544,7 @@ class ScopaMatch:
     def observation(self, seat: int) -> dict[str, Any]:
         """What ``seat`` sees: its own hand, the table, counts of everything else."""
         if not 0 <= seat < self._players:
-            raise GameError(f"scopa has no seat {seat!r} with {self._players} players")
+            raise BadSeat(f"seat {seat!r} is not a seat of this {self._players}-player scopa table")
         return {
             "game": "scopa",
             "seat": seat,
