@@ -102,6 +102,7 @@ def test_fingerprint_format_and_definition() -> None:
     assert re.fullmatch(r"[A-Z2-7]{4}(-[A-Z2-7]{4}){3}", fp)
     expected = base64.b32encode(hashlib.sha256(RFC_PUBLIC_1).digest()[:10]).decode()
     assert fp.replace("-", "") == expected
+    assert fp == "EH7D-DX5B-KSRG-CYTL"  # the example in protocol/SPEC.md section 4
     assert PublicIdentity(RFC_PUBLIC_2).fingerprint != fp
     assert fp in repr(public)
     assert fp in repr(IdentityKey.from_bytes(RFC_SEED_1))
