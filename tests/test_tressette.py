@@ -496,6 +496,7 @@ def test_malformed_or_forbidden_signals() -> None:
     rejects(state, Action("play", card=card("4D"), amount=1), "bad-signal")
     play(state, "4D")
     rejects(state, Action("play", card=card("5D"), value="best"), "bad-signal")
+    rejects(state, Action("play", card=card("5D"), value="count", amount=-1), "bad-signal")
     plain = position("tressette", SIGNAL_HANDS)
     rejects(plain, Action("play", card=card("4D"), value="best"), "signals-not-allowed")
     assert {a.value for a in plain.legal_actions()} == {""}

@@ -439,6 +439,8 @@ class TressetteMatch:
             raise IllegalMove("bad-signal", f"the lead {c.code} cannot carry a 'count'", seat)
         if value != "count" and amount:
             raise IllegalMove("bad-signal", f"signal {value!r} takes no amount", seat)
+        if amount < 0:
+            raise IllegalMove("bad-signal", f"a count of {amount} cards is negative", seat)
         hand = self._hands[seat]
         if value == "count" and (not 0 <= amount <= len(hand) or (c.suit == led) != (amount >= 1)):
             raise IllegalMove(
