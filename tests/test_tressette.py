@@ -21,7 +21,14 @@ from p2pcards.games.base import (
     UnknownFlag,
     UnknownVariant,
 )
-from p2pcards.games.tressette import TressetteConfig, TressetteMatch
+from p2pcards.games.tressette import (
+    BadChance,
+    BadSeat,
+    TressetteConfig,
+    TressetteMatch,
+    UnknownHand,
+    WrongPhase,
+)
 from p2pcards.games.tressette_rules import (
     CAPTURE_ORDER,
     announcement_of,
@@ -332,7 +339,7 @@ def test_malformed_declarations() -> None:
     rejects(
         state,
         Action("declare", card=card("AD"), cards=cards("AD 2D 3D"), value="napoli"),
-        "bad-action",
+        "malformed-action",
     )
     none = position(
         "tressette", ["AD AC AS", "4S 5S 6S", "4C 5C 6C", "4D 5D 6D"], declarations="none"
@@ -647,28 +654,48 @@ def test_bad_input_names_the_value() -> None:
         TressetteMatch(TressetteConfig(players=4, match="always"))
     state = position("tressette", ["4D", "5D", "6D", "7D"])
     rejects(state, Action("bid", amount=3), "unknown-action")
-    rejects(state, Action("play"), "bad-action")
+    rejects(state, Action("play"), "card-hidden")
+    rejects(state, Action("play", card=card("4D"), cards=cards("5D")), "malformed-action")
+    rejects(state, Action("announce", value="napoli", amount=1), "announcement-not-due")
+    three = position("tressette", ["4D", "5D", "6D"])
+    rejects(three, Action("play", card=card("4B")), "card-not-in-deck")
+    with pytest.raises(BadSeat, match="seat 4"):
+        state.observation(4)
+    with pytest.raises(BadSeat, match="side 2"):
+        state.captured(2)
     rejects(state, Action("play", card=card("KB")), "card-not-in-hand")
     rejects(state, Action("announce", value="napoli"), "announcement-not-due")
     match = tressette.new_match(tressette.preset("classic", players=4))
     with pytest.raises(IllegalMove, match="shuffle"):
         match.apply(Action("play", card=card("4D")))
-    with pytest.raises(GameError, match="chance phase"):
+    with pytest.raises(WrongPhase, match="chance phase"):
         match.complete_chance([])
     match.begin_hand()
-    with pytest.raises(GameError, match="needs 40 cards, got 3"):
+    with pytest.raises(WrongPhase, match="shuffle phase"):
+        match.begin_hand()
+    with pytest.raises(BadChance, match="needs 40 cards, got 3"):
         match.complete_chance(list(cards("4D 5D 6D")))
-    with pytest.raises(GameError, match="two positions"):
+    with pytest.raises(BadChance, match="two positions"):
         match.complete_chance([card("4D")] * 40)
-    with pytest.raises(GameError, match="hand_over"):
+    with pytest.raises(BadChance, match="KH1"):
+        match.complete_chance([card("KH1")] + [None] * 39)
+    with pytest.raises(WrongPhase, match="hand_over"):
         match.next_hand()
-    with pytest.raises(GameError, match="no hand result"):
+    with pytest.raises(WrongPhase, match="no hand result"):
         match.hand_result()
+    assert match.phase is Phase.CHANCE
 
 
 def test_legal_actions_need_the_hand() -> None:
     live = position("tressette", ["4D", "?", "?", "?"])
     assert live.legal_actions() == [Action("play", card=card("4D"))]
     play(live, "4D")
-    with pytest.raises(GameError, match="seat 1's hand"):
+    with pytest.raises(UnknownHand, match="seat 1's hand"):
         live.legal_actions()
+
+
+def test_from_position_rejects_impossible_positions() -> None:
+    with pytest.raises(GameError, match="twice"):
+        position("tressette", ["4D", "4D", "6D", "7D"])
+    with pytest.raises(GameError, match="needs 2 scores"):
+        position("tressette", ["4D", "5D", "6D", "7D"], scores=(1, 2, 3))

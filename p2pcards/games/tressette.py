@@ -88,10 +88,37 @@ from .tressette_rules import (
     trick_winner,
 )
 
-__all__ = ["SPECS", "TRESETTE", "TRESSETTE", "TressetteConfig", "TressetteMatch"]
+__all__ = [
+    "SPECS",
+    "TRESETTE",
+    "TRESSETTE",
+    "BadChance",
+    "BadSeat",
+    "TressetteConfig",
+    "TressetteMatch",
+    "UnknownHand",
+    "WrongPhase",
+]
 
 TARGET_POINTS = 31
 GAMES_TO_WIN = 3
+
+
+class WrongPhase(GameError, RuntimeError):
+    """A method called in a phase where it has no meaning (e.g. ``next_hand`` mid-hand)."""
+
+
+class BadSeat(GameError, ValueError):
+    """A seat or side number outside the table."""
+
+
+class UnknownHand(GameError):
+    """The acting seat's hand is not known in this view, so its legal actions cannot be listed."""
+
+
+class BadChance(GameError, ValueError):
+    """Cards given to ``complete_chance`` that cannot be right (wrong count, a card not in the
+    deck, the same card twice)."""
 
 
 @dataclass(frozen=True)
@@ -233,7 +260,12 @@ class TressetteMatch:
 
     def side_of(self, seat: int) -> int:
         """Side of a seat: the seat itself with 3 players, ``seat % 2`` with 4."""
+        self._check_seat(seat)
         return seat if self._n == 3 else seat % 2
+
+    def _check_seat(self, seat: int) -> None:
+        if not isinstance(seat, int) or not 0 <= seat < self._n:
+            raise BadSeat(f"seat {seat!r} is not a seat of this {self._n}-player table")
 
     @property
     def match_scores(self) -> tuple[int, ...]:
@@ -252,10 +284,12 @@ class TressetteMatch:
 
     def hand(self, seat: int) -> tuple[Card | None, ...]:
         """A seat's current hand in this view (``None`` = unknown card)."""
+        self._check_seat(seat)
         return tuple(self._hands[seat])
 
     def hand_known(self, seat: int) -> bool:
         """Whether every card of ``seat``'s hand is known in this view."""
+        self._check_seat(seat)
         return None not in self._hands[seat]
 
     @property
@@ -265,6 +299,8 @@ class TressetteMatch:
 
     def captured(self, side: int) -> tuple[Card, ...]:
         """The cards a side has captured this hand."""
+        if not isinstance(side, int) or not 0 <= side < self._sides:
+            raise BadSeat(f"side {side!r} is not a side of this {self._sides}-side match")
         return tuple(self._piles[side])
 
     @property
@@ -277,7 +313,7 @@ class TressetteMatch:
     def begin_hand(self) -> None:
         """A freshly shuffled deck is ready: ask for the whole deal (one CHANCE phase)."""
         if self._phase is not Phase.SHUFFLE:
-            raise GameError(f"begin_hand needs the shuffle phase, not {self._phase.value}")
+            raise WrongPhase(f"begin_hand needs the shuffle phase, not {self._phase.value}")
         self._reset_hand()
         self._phase = Phase.CHANCE
 
@@ -293,15 +329,15 @@ class TressetteMatch:
     def complete_chance(self, revealed: Sequence[Card | None]) -> None:
         """Deal: one card (or ``None`` if unseen in this view) per deck position."""
         if self._phase is not Phase.CHANCE:
-            raise GameError(f"complete_chance needs the chance phase, not {self._phase.value}")
+            raise WrongPhase(f"complete_chance needs the chance phase, not {self._phase.value}")
         if len(revealed) != len(self._deck):
-            raise GameError(f"the deal needs {len(self._deck)} cards, got {len(revealed)}")
+            raise BadChance(f"the deal needs {len(self._deck)} cards, got {len(revealed)}")
         known = [c for c in revealed if c is not None]
         for c in known:
-            if c not in self._deck:
-                raise GameError(f"card {c.code} is not in the {self._deck.name} deck")
+            if not isinstance(c, Card) or c not in self._deck:
+                raise BadChance(f"{c!r} is not a card of the {self._deck.name} deck")
         if len(set(known)) != len(known):
-            raise GameError("the deal reveals the same card at two positions")
+            raise BadChance("the deal reveals the same card at two positions")
         for i, slot in enumerate(revealed):
             self._hands[i % self._n].append(slot)
         self._dealt = [tuple(h) for h in self._hands]
@@ -311,12 +347,12 @@ class TressetteMatch:
 
     def legal_actions(self) -> list[Action]:
         """Sorted legal actions of :attr:`to_act` (signals and claims only when true);
-        :class:`GameError` if that seat's hand is not known in this view."""
+        :class:`UnknownHand` if that seat's hand is not known in this view."""
         if self._phase is not Phase.ACTION:
             return []
         seat = self._to_act
         if not self.hand_known(seat):
-            raise GameError(f"legal_actions needs seat {seat}'s hand, unknown in this view")
+            raise UnknownHand(f"legal_actions needs seat {seat}'s hand, unknown in this view")
         hand = [c for c in self._hands[seat] if c is not None]
         if self._announce_due == seat:
             dealt = [c for c in self._dealt[seat] if c is not None]
@@ -389,14 +425,16 @@ class TressetteMatch:
 
     def _apply_play(self, seat: int, action: Action) -> None:
         c = action.card
-        if c is None or action.cards:
+        if c is None:
+            raise IllegalMove("card-hidden", f"seat {seat}'s card must be revealed to play", seat)
+        if action.cards:
+            raise IllegalMove("malformed-action", "a play names its card in 'card' only", seat)
+        if c not in self._deck:
             raise IllegalMove(
-                "bad-action", "a play names exactly one revealed card in 'card'", seat
+                "card-not-in-deck", f"{c.code} is not a card of the {self._deck.name} deck", seat
             )
         hand = self._hands[seat]
-        if c not in self._deck or (
-            c not in hand and (None not in hand or self._known_elsewhere(seat, c))
-        ):
+        if c not in hand and (None not in hand or self._known_elsewhere(seat, c)):
             raise IllegalMove(
                 "card-not-in-hand", f"seat {seat} cannot play {c.code}: not in its hand", seat
             )
@@ -487,7 +525,9 @@ class TressetteMatch:
         if mode == "none":
             raise IllegalMove("no-declarations", "this variant has no declarations", seat)
         if action.card is not None or action.amount:
-            raise IllegalMove("bad-action", "a declaration has no 'card' and no 'amount'", seat)
+            raise IllegalMove(
+                "malformed-action", "a declaration has no 'card' and no 'amount'", seat
+            )
         if mode == "good-play":
             self._declare_good_play(seat, action)
         else:
@@ -555,7 +595,7 @@ class TressetteMatch:
                 seat,
             )
         if action.card is not None or action.cards or action.amount:
-            raise IllegalMove("bad-action", "an announcement carries only its 'value'", seat)
+            raise IllegalMove("malformed-action", "an announcement carries only its 'value'", seat)
         try:
             parse_announcement(action.value)
         except ValueError as exc:
@@ -609,13 +649,13 @@ class TressetteMatch:
         """The breakdown of the hand just finished (see :func:`tressette_rules.score_lines`;
         with ``three_games`` a last line ``game won`` gives 1 to the hand's winner)."""
         if self._result is None:
-            raise GameError(f"no hand result in the {self._phase.value} phase")
+            raise WrongPhase(f"no hand result in the {self._phase.value} phase")
         return self._result
 
     def next_hand(self) -> None:
         """Add the hand's points; end the match or wait for the next shuffle."""
         if self._phase is not Phase.HAND_OVER or self._result is None:
-            raise GameError(f"next_hand needs the hand_over phase, not {self._phase.value}")
+            raise WrongPhase(f"next_hand needs the hand_over phase, not {self._phase.value}")
         for side, pts in enumerate(self._result.points):
             self._scores[side] += pts
         top = max(self._scores)
@@ -634,6 +674,7 @@ class TressetteMatch:
         """What ``seat`` sees: its own hand, every seat's card count, the current and last
         trick with their signals, the declarations and announcements, scores. Played and
         declared cards are public; no other card of another seat appears."""
+        self._check_seat(seat)
         own = self._hands[seat]
         return {
             "seat": seat,
