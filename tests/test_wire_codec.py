@@ -173,6 +173,9 @@ def test_depth_limit_on_both_sides() -> None:
         ("d40100", "extension"),  # fixext1
         ("c70005", "extension"),  # ext8 of length 0
         ("d6ff00000001", "extension"),  # timestamp 32
+        ("cf8000000000000000", "outside the signed 64-bit range"),  # 2**63 as uint64
+        ("cfffffffffffffffff", "outside the signed 64-bit range"),  # 2**64 - 1
+        ("92 00 cf8000000000000000".replace(" ", ""), "at $[1] is outside"),
         ("c1", "reserved"),
         ("a1ff", "UTF-8"),
         ("0102", "trailing bytes"),

@@ -122,7 +122,11 @@ def _pairs_to_dict(pairs: list[tuple[Any, Any]]) -> dict[str, Any]:
 
 def _check_values(obj: object, depth: int, max_depth: int, path: str) -> None:
     """Reject decoded values that are not wire values (floats, ext types) or nest too deep."""
-    if obj is None or type(obj) in (bool, int, str, bytes):
+    if type(obj) is int:
+        if not INT_MIN <= obj <= INT_MAX:
+            raise DecodeError(f"integer at {path} is outside the signed 64-bit range")
+        return
+    if obj is None or type(obj) in (bool, str, bytes):
         return
     if type(obj) is list or type(obj) is dict:
         if depth >= max_depth:
@@ -208,7 +212,10 @@ def unpack(data: bytes, *, max_size: int, limits: Limits = DEFAULT_LIMITS) -> An
     if used != size:
         raise DecodeError(f"input has trailing bytes after the value, from byte {used} of {size}")
     _check_values(obj, 0, limits.max_depth, "$")
-    canonical = pack(obj, max_depth=limits.max_depth)
+    try:
+        canonical = pack(obj, max_depth=limits.max_depth)
+    except EncodeError as exc:  # pragma: no cover - _check_values rules this out
+        raise DecodeError(f"input holds a value with no canonical encoding: {exc}") from None
     if canonical != data:
         at = next(
             (i for i, (a, b) in enumerate(zip(canonical, data, strict=False)) if a != b),
