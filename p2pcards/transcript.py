@@ -209,7 +209,7 @@ class TranscriptWriter:
         os.replace(temporary, target)
         if fsync:
             _fsync_directory(target.parent)
-        return cls(open(target, "ab"), count=0, fsync=fsync)  # noqa: SIM115 - owned by writer
+        return cls(open(target, "ab"), count=0, fsync=fsync)  # the writer closes it
 
     @classmethod
     def resume(cls, path: StrPath, *, fsync: bool = True) -> TranscriptWriter:

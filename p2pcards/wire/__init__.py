@@ -8,9 +8,15 @@ Receiving, in order (each step raises a :class:`ProtocolError` subclass and noth
 
 Sending::
 
-    envelope = seal(Payload(table_id, chain.next_seq, chain.head, my_seat, kind, body), my_key)
+    payload = Payload(table_id, chain.next_seq, chain.head, my_seat, kind, body)
+    envelope = seal(payload, my_key)
     chain.accept(payload, envelope)
-    data = encode_frame(envelope.encode())
+    data = encode_frame(envelope.encode())                    # write to the stream; the same
+                                                              # bytes minus the prefix go to the
+                                                              # transcript
+
+Every error is a :class:`ProtocolError` with ``.seat`` (the seat held responsible, when the bytes
+carry its signature) and ``.index`` (chain position), so the layers above can catch one class.
 
 Modules:
 
