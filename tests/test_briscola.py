@@ -120,6 +120,10 @@ def run_match(
                 if step.zone is Zone.SHOW:
                     assert step.seat is not None
                     got = full.hand(step.seat)[step.position]
+                elif step.zone is Zone.HAND and step.visible_to == ALL_SEATS:
+                    # the last draw takes the face-up trump, revealed at the deal already
+                    assert step.position == len(order) - 1 and step.position in used
+                    got = order[step.position]
                 else:
                     assert step.position not in used, "a deck position was dealt twice"
                     used.add(step.position)
@@ -311,8 +315,9 @@ def test_trumps_in_a_four_player_trick() -> None:
     assert state.card_points() == (25, 0)
     steps = state.pending_chance()
     # stock of 3 face-down + the trump: seat 0 draws first, then 1, 2; seat 3 gets the trump
-    assert [(s.position, s.seat) for s in steps] == [(36, 0), (37, 1), (38, 2)]
-    state.complete_chance(list(cards("6C 6S 6B")))
+    assert [(s.position, s.seat) for s in steps] == [(36, 0), (37, 1), (38, 2), (39, 3)]
+    assert steps[-1].visible_to == ALL_SEATS  # the face-up trump, public already
+    state.complete_chance(list(cards("6C 6S 6B 5D")))
     assert state.trump_taken_by == 3 and state.hand(3) == (card("5D"),)
     assert state.stock_size == 0
     assert state.phase is Phase.ACTION and state.to_act == 0  # classic: no partners' look
@@ -353,8 +358,11 @@ def test_draw_order_and_the_trump_card_drawn_last() -> None:
     assert state.pending_chance() == (
         ChanceStep(36, Zone.HAND, 0, frozenset({0})),
         ChanceStep(37, Zone.HAND, 1, frozenset({1})),
+        ChanceStep(38, Zone.HAND, 2, ALL_SEATS),
     )
-    state.complete_chance(list(cards("7C 7S")))
+    with pytest.raises(BadChance, match="not the face-up trump"):
+        state.complete_chance(list(cards("7C 7S 6D")))
+    state.complete_chance(list(cards("7C 7S 5D")))
     assert state.hand(2) == (card("6B"), card("5D"))
     assert state.trump_taken_by == 2 and state.stock_size == 0
     obs = state.observation(0)
@@ -369,8 +377,10 @@ def test_winner_of_a_middle_seat_draws_first() -> None:
     state.apply(play("4B"))
     state.apply(play("JD"))  # a trump takes it
     # stock 1 face-down (position 38) to seat 1, the trump AD to seat 0
-    assert state.pending_chance() == (ChanceStep(38, Zone.HAND, 1, frozenset({1})),)
-    state.complete_chance([card("5C")])
+    assert state.pending_chance() == (
+        ChanceStep(38, Zone.HAND, 1, frozenset({1})), ChanceStep(39, Zone.HAND, 0, ALL_SEATS)
+    )
+    state.complete_chance([card("5C"), card("AD")])
     assert state.hand(0) == (card("AD"),) and state.hand(1) == (card("5C"),)
     assert state.to_act == 1
 

@@ -222,6 +222,7 @@ class BriscolaMatch:
         self._sides = 2 if self._n == 4 else self._n
         self._deck = briscola_deck(config)
         self._deck_set = frozenset(self._deck.cards)
+        self._trump_position = len(self._deck) - 1
         self._look = config.partners_look and self._n == 4
         self._regular_hands = 3 if self._n == 3 else 2
         self._phase = Phase.SHUFFLE
@@ -385,6 +386,12 @@ class BriscolaMatch:
                             f"{given.code} shown at {where} contradicts {slot.code} held there"
                         )
                     continue
+            if step.zone is Zone.HAND and step.position == self._trump_position:
+                if given != self._trump_card:
+                    raise BadChance(
+                        f"{given.code} drawn at {where} is not the face-up trump card"
+                    )
+                continue
             if given in self._seen or given in fresh:
                 raise BadChance(f"{given.code} at {where} was already placed this hand")
             fresh.add(given)
@@ -401,15 +408,17 @@ class BriscolaMatch:
                     self._hands[step.seat].append(given)
             self._start_trick()
         elif kind is _Pending.DRAW:
+            face_down = 0
             for step, given in zip(steps, cards_in, strict=True):
                 assert step.seat is not None
-                self._hands[step.seat].append(given)
-            self._next_pos += len(steps)
-            self._stock_left -= len(steps)
-            if len(steps) < len(self._draw_order):
-                last = self._draw_order[-1]
-                self._hands[last].append(self._trump_card)
-                self._trump_taken_by = last
+                if step.position == self._trump_position:
+                    self._hands[step.seat].append(self._trump_card)
+                    self._trump_taken_by = step.seat
+                else:
+                    self._hands[step.seat].append(given)
+                    face_down += 1
+            self._next_pos += face_down
+            self._stock_left -= face_down
             self._draw_order = ()
             if self._trump_taken_by is not None and self._look:
                 self._request_look()
@@ -438,10 +447,14 @@ class BriscolaMatch:
         trump_left = 1 if self._trump_taken_by is None else 0
         order = order[: face_down + trump_left]
         self._draw_order = order
-        self._pending = tuple(
+        steps = [
             ChanceStep(self._next_pos + k, Zone.HAND, seat, frozenset({seat}))
             for k, seat in enumerate(order[:face_down])
-        )
+        ]
+        if len(order) > face_down:
+            # the last draw takes the face-up trump: a public card, already revealed to all
+            steps.append(ChanceStep(self._trump_position, Zone.HAND, order[-1], ALL_SEATS))
+        self._pending = tuple(steps)
         self._pending_kind = _Pending.DRAW
         self._phase = Phase.CHANCE
 
