@@ -41,9 +41,9 @@ INT_MAX = 2**63 - 1
 class Limits:
     """Upper bounds applied while decoding (each is also capped by the input size).
 
-    Lengths count characters for ``max_str_len`` as msgpack does, i.e. UTF-8 bytes; elements for
-    arrays; key/value pairs for maps. ``max_depth`` counts nested containers: a flat list has
-    depth 1, a scalar depth 0.
+    ``max_str_len`` counts UTF-8 bytes, ``max_bin_len`` bytes, ``max_array_len`` elements and
+    ``max_map_len`` key/value pairs; a value exactly at a limit is accepted. ``max_depth`` counts
+    nested containers: a flat list has depth 1, a scalar depth 0.
     """
 
     max_str_len: int = 64 * 1024
