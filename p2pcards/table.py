@@ -1,0 +1,845 @@
+"""The sans-IO table state machine: one match, engine + mental poker + signed messages.
+
+A :class:`Table` is one participant's view of a table: a seat (``seat`` = 0..n-1) or an observer
+(``seat=None``: the verifier, or a relay that wants to check). It never touches sockets, files or
+clocks. The caller feeds it:
+
+- :meth:`Table.start` once, then every received envelope (frame payload bytes) to
+  :meth:`Table.receive`;
+- the local seat's decisions to :meth:`Table.decide` when :attr:`Table.needs_decision` is true;
+
+and each call returns a :class:`Step`: the envelopes to send (already accepted into the local
+chain) and the :class:`Event` objects a user interface shows. Automatic messages of the local seat
+(hand keys, shuffles, reveal tokens, key reveals, hand results) are produced by the table itself.
+
+Anything wrong in a received envelope raises :class:`Violation` naming the culprit seat, the
+envelope index and the rule, and leaves the table unchanged; the caller decides whether to drop
+the envelope (a relay glitch) or abort (a cheating peer). Whose turn it is, message by message,
+is :attr:`Table.expected`: the protocol is one linear chain, one speaker at a time.
+
+The message kinds and their bodies are specified in ``protocol/SPEC.md`` §6.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from . import crypto
+from .cards import Card, Deck
+from .crypto import CryptoError, ProofContext, Randomness
+from .games.base import (
+    ALL_SEATS,
+    Action,
+    ChanceStep,
+    GameError,
+    HandResult,
+    MatchState,
+    Phase,
+    Zone,
+)
+from .genesis import Genesis
+from .wire import (
+    Chain,
+    Envelope,
+    Equivocation,
+    IdentityKey,
+    Payload,
+    ProtocolError,
+    PublicIdentity,
+    open_envelope,
+    seal,
+)
+
+__all__ = [
+    "Table",
+    "Step",
+    "Event",
+    "Violation",
+    "SeatAccepted",
+    "HandStarted",
+    "CardsRevealed",
+    "ActionPlayed",
+    "HandScored",
+    "MatchEnded",
+    "KINDS",
+]
+
+KINDS = ("accept", "key", "shuffle", "tokens", "action", "reveal", "result")
+"""Every message kind of protocol version 1, in the order they first appear."""
+
+
+class Violation(Exception):
+    """A received envelope that breaks the protocol or the rules.
+
+    ``seat`` is the culprit (the signer, or ``None`` when the envelope could not be attributed),
+    ``index`` the chain position at which it was offered, ``rule`` a stable kebab-case identifier.
+    """
+
+    def __init__(self, rule: str, message: str, *, seat: int | None, index: int | None,
+                 evidence: tuple[Envelope, ...] = ()) -> None:
+        where = []
+        if index is not None:
+            where.append(f"envelope {index}")
+        if seat is not None:
+            where.append(f"seat {seat}")
+        prefix = ", ".join(where)
+        super().__init__(f"{prefix}: {message} [{rule}]" if prefix else f"{message} [{rule}]")
+        self.rule = rule
+        self.seat = seat
+        self.index = index
+        self.evidence = evidence
+
+
+# ----------------------------------------------------------------------------------- events
+
+
+@dataclass(frozen=True)
+class Event:
+    """Base class of what the table reports to a user interface."""
+
+
+@dataclass(frozen=True)
+class SeatAccepted(Event):
+    seat: int
+
+
+@dataclass(frozen=True)
+class HandStarted(Event):
+    hand: int
+    cycle: int
+
+
+@dataclass(frozen=True)
+class CardsRevealed(Event):
+    """Cards this participant learned from a chance step (own hand, table, trump, a show)."""
+
+    steps: tuple[ChanceStep, ...]
+    cards: tuple[Card | None, ...]
+
+
+@dataclass(frozen=True)
+class ActionPlayed(Event):
+    seat: int
+    action: Action
+    index: int
+
+
+@dataclass(frozen=True)
+class HandScored(Event):
+    hand: int
+    result: HandResult
+    match_scores: tuple[int, ...]
+
+
+@dataclass(frozen=True)
+class MatchEnded(Event):
+    match_scores: tuple[int, ...]
+    winner: int | None
+
+
+@dataclass
+class Step:
+    """What one call produced: envelopes to send (encoded, in order) and events to show."""
+
+    outgoing: list[bytes] = field(default_factory=list)
+    events: list[Event] = field(default_factory=list)
+
+    def extend(self, other: Step) -> None:
+        self.outgoing.extend(other.outgoing)
+        self.events.extend(other.events)
+
+
+# ----------------------------------------------------------------------------------- rounds
+
+
+@dataclass
+class _Round:
+    """A protocol round: ``kind`` messages from ``speakers`` in order."""
+
+    kind: str
+    speakers: list[int]
+    done: int = 0
+
+    @property
+    def complete(self) -> bool:
+        return self.done >= len(self.speakers)
+
+    @property
+    def current(self) -> int:
+        return self.speakers[self.done]
+
+
+@dataclass
+class _Duty:
+    """What one seat must provide for one chance step: a public token, or sealed tokens."""
+
+    step_index: int
+    position: int
+    public: bool
+    recipients: tuple[int, ...] = ()
+
+
+@dataclass
+class _Cycle:
+    """One shuffled deck: keys, shuffles, tokens, and the log needed for the replay."""
+
+    number: int
+    my_key: crypto.HandKey | None = None
+    publics: dict[int, crypto.Point] = field(default_factory=dict)
+    joint: crypto.Point | None = None
+    deck: crypto.EncryptedDeck | None = None
+    tokens: dict[int, dict[int, crypto.Point]] = field(default_factory=dict)
+    """position -> seat -> verified decryption share (public or opened from a sealed token)."""
+    hand_positions: dict[int, list[int]] = field(default_factory=dict)
+    chance_positions: list[list[int]] = field(default_factory=list)
+    """Deck positions of each chance batch, in order (for the replay)."""
+    actions: list[tuple[int, int, Action]] = field(default_factory=list)
+    """(envelope index, seat, action) in order (for the replay)."""
+    played: dict[int, Card] = field(default_factory=dict)
+    secrets: dict[int, crypto.Scalar] = field(default_factory=dict)
+    pending: tuple[ChanceStep, ...] = ()
+    pending_positions: tuple[int, ...] = ()
+
+
+class Table:
+    """One participant's view of a table; see the module docstring for the contract."""
+
+    def __init__(
+        self,
+        genesis: Genesis,
+        *,
+        seat: int | None,
+        identity: IdentityKey | None = None,
+        x25519_private: bytes | None = None,
+        rng: Randomness | None = None,
+    ) -> None:
+        self.genesis = genesis
+        self.table_id = genesis.table_id
+        self.seat = seat
+        self.players = len(genesis.seats)
+        if seat is not None:
+            if not 0 <= seat < self.players:
+                raise ValueError(f"seat {seat} is not a seat of this table")
+            if identity is None or rng is None or x25519_private is None:
+                raise ValueError("a seated table needs its identity key, X25519 key and rng")
+            if identity.public.to_bytes() != genesis.seats[seat].identity:
+                raise ValueError(f"this identity key is not the key of seat {seat}")
+        self._identity = identity
+        self._x25519 = x25519_private
+        self._rng = rng
+        self._keys = [PublicIdentity.from_bytes(s.identity) for s in genesis.seats]
+        self.chain = Chain(self.table_id)
+        self.frames: list[bytes] = []
+        """Every accepted envelope, in chain order (what a transcript stores)."""
+        spec = genesis.spec
+        self._config = genesis.game_config()
+        self.engine: MatchState = spec.new_match(self._config)
+        """The live engine: hidden cards are ``None`` in this participant's view."""
+        self._full: MatchState = spec.new_match(self._config)
+        """The full-information engine at the start of the current cycle (replayed after it)."""
+        self._cycle_count = 0
+        self._cycle: _Cycle | None = None
+        self._round = _Round("accept", list(range(self.players)))
+        self._results: dict[int, dict[str, Any]] = {}
+        self._started = False
+        self.finished = False
+        self.last_result: HandResult | None = None
+
+    # ------------------------------------------------------------------ public queries
+
+    @property
+    def expected(self) -> tuple[int, str] | None:
+        """``(seat, kind)`` of the next envelope, or ``None`` once the match is over."""
+        if self.finished:
+            return None
+        return self._round.current, self._round.kind
+
+    @property
+    def needs_decision(self) -> bool:
+        """True when the local seat must choose an action (see :meth:`legal_actions`)."""
+        return (not self.finished and self.seat is not None and self._round.kind == "action"
+                and self._round.current == self.seat)
+
+    def legal_actions(self) -> list[Action]:
+        """The local seat's legal actions now (empty unless :attr:`needs_decision`)."""
+        return self.engine.legal_actions() if self.needs_decision else []
+
+    def observation(self) -> dict[str, Any]:
+        """The local seat's observation (an observer sees the public view of seat 0)."""
+        return self.engine.observation(self.seat if self.seat is not None else 0)
+
+    # ------------------------------------------------------------------ driving
+
+    def start(self) -> Step:
+        """Begin: produce the local seat's messages if it speaks first. Call once."""
+        if self._started:
+            raise RuntimeError("Table.start() was already called")
+        self._started = True
+        return self._run_automatic()
+
+    def receive(self, data: bytes) -> Step:
+        """Check and apply one received envelope; raise :class:`Violation` naming the culprit.
+
+        On a violation nothing changes, so the caller may drop the envelope and go on.
+        """
+        index = self.chain.next_seq
+        try:
+            envelope, payload = open_envelope(data, self._keys)
+        except ProtocolError as exc:
+            raise Violation("bad-envelope", str(exc), seat=exc.seat, index=index) from None
+        if self.finished:
+            raise Violation("after-match-end", "envelope received after the match ended",
+                            seat=payload.seat, index=index)
+        seat, kind = self._round.current, self._round.kind
+        try:
+            self.chain.check(payload, envelope, expected_seat=seat)
+        except ProtocolError as exc:
+            evidence: tuple[Envelope, ...] = ()
+
+            if isinstance(exc, Equivocation):
+                evidence = (exc.first, exc.second)
+            rule = type(exc).__name__
+            raise Violation(_kebab(rule), str(exc), seat=exc.seat, index=exc.index,
+                            evidence=evidence) from None
+        if payload.seat == self.seat:
+            raise Violation("own-seat", "envelope signed with this peer's own seat key",
+                            seat=payload.seat, index=index)
+        if payload.kind != kind:
+            raise Violation("wrong-kind", f"expected a {kind!r} message, got {payload.kind!r}",
+                            seat=payload.seat, index=index)
+        step = Step()
+        step.events.extend(self._apply(payload, index))  # validates fully before any change
+        self.chain.accept(payload, envelope, expected_seat=seat)
+        self.frames.append(data)
+        step.extend(self._advance())
+        return step
+
+    def decide(self, action: Action) -> Step:
+        """Send the local seat's action; :class:`GameError` (an ``IllegalMove``) if not legal."""
+        if not self.needs_decision:
+            raise GameError("it is not this seat's turn to choose an action")
+        if action not in self.engine.legal_actions():
+            raise GameError(f"{action} is not a legal action now")
+        body: dict[str, Any] = {"action": action.to_wire()}
+        cycle = self._require_cycle()
+        assert self.seat is not None
+        if action.card is not None:
+            position = self._my_position_of(action.card)
+            body["position"] = position
+            if self.seat not in cycle.tokens.get(position, {}):
+                body["token"] = self._make_token(position, f"play-{position}").to_wire()
+        step = Step()
+        step.events.extend(self._emit("action", body, step))
+        step.extend(self._advance())
+        return step
+
+    # ------------------------------------------------------------------ internals: flow
+
+    def _require_cycle(self) -> _Cycle:
+        if self._cycle is None:
+            raise RuntimeError("no deck cycle is in progress")
+        return self._cycle
+
+    def _advance(self) -> Step:
+        """After a message: finish the round if complete, then run automatic local messages."""
+        step = Step()
+        while self._round.complete and not self.finished:
+            step.events.extend(self._finish_round())
+        step.extend(self._run_automatic())
+        return step
+
+    def _run_automatic(self) -> Step:
+        step = Step()
+        while (not self.finished and self.seat is not None and self._round.current == self.seat
+               and self._round.kind != "action"):
+            step.events.extend(self._emit(self._round.kind, self._automatic_body(), step))
+            while self._round.complete and not self.finished:
+                step.events.extend(self._finish_round())
+        return step
+
+    def _emit(self, kind: str, body: dict[str, Any], step: Step) -> list[Event]:
+        """Seal, apply locally and queue one message of the local seat."""
+        assert self.seat is not None and self._identity is not None
+        index = self.chain.next_seq
+        payload = Payload(table_id=self.table_id, seq=index, prev=self.chain.head,
+                          seat=self.seat, kind=kind, body=body)
+        envelope = seal(payload, self._identity)
+        events = self._apply(payload, index)
+        self.chain.accept(payload, envelope, expected_seat=self.seat)
+        data = envelope.encode()
+        self.frames.append(data)
+        step.outgoing.append(data)
+        return events
+
+    def _apply(self, payload: Payload, index: int) -> list[Event]:
+        """Validate and apply a message of the expected seat and kind; advance the round."""
+        handler = getattr(self, f"_on_{payload.kind}")
+        events: list[Event] = handler(payload.seat, payload.body, index)
+        self._round.done += 1
+        return events
+
+    def _finish_round(self) -> list[Event]:
+        """The current round is complete: compute what follows and open the next round."""
+        kind = self._round.kind
+        events: list[Event] = []
+        if kind == "accept":
+            return self._enter_engine_phase()
+        cycle = self._require_cycle()
+        if kind == "key":
+            cycle.joint = crypto.joint_key(cycle.publics[s] for s in range(self.players))
+            cycle.deck = crypto.initial_deck(self.engine.deck, cycle.joint)
+            self._round = _Round("shuffle", list(range(self.players)))
+            return events
+        if kind == "shuffle":
+            self.engine.begin_hand()
+            return self._enter_engine_phase()
+        if kind == "tokens":
+            events.extend(self._complete_chance())
+            return events + self._enter_engine_phase()
+        if kind == "action":
+            return self._enter_engine_phase()
+        if kind == "reveal":
+            events.extend(self._end_cycle())
+            return events + self._enter_engine_phase()
+        if kind == "result":
+            return events + self._after_results()
+        raise AssertionError(kind)
+
+    def _enter_engine_phase(self) -> list[Event]:
+        """Open the round the live engine's phase calls for."""
+        phase = self.engine.phase
+        cycle = self._cycle
+        if phase is Phase.SHUFFLE:
+            if cycle is not None and not cycle.secrets and cycle.deck is not None:
+                self._round = _Round("reveal", list(range(self.players)))
+                return []
+            self._cycle = _Cycle(self._cycle_count)
+            self._cycle_count += 1
+            self._round = _Round("key", list(range(self.players)))
+            return [HandStarted(self.engine.hand_number, self._cycle.number)]
+        assert cycle is not None
+        if phase is Phase.CHANCE:
+            steps = self.engine.pending_chance()
+            cycle.pending = steps
+            cycle.pending_positions = tuple(self._deck_position(cycle, s) for s in steps)
+            speakers = [s for s in range(self.players) if self._duties(s)]
+            self._round = _Round("tokens", speakers)
+            return []
+        if phase is Phase.ACTION:
+            self._round = _Round("action", [self.engine.to_act])
+            return []
+        if phase is Phase.HAND_OVER:
+            if not cycle.secrets:
+                self._round = _Round("reveal", list(range(self.players)))
+            else:
+                self._round = _Round("result", list(range(self.players)))
+            return []
+        raise AssertionError(f"unexpected engine phase {phase}")
+
+    # ------------------------------------------------------------------ internals: messages
+
+    def _automatic_body(self) -> dict[str, Any]:
+        kind = self._round.kind
+        cycle = self._cycle
+        assert self.seat is not None and self._rng is not None
+        if kind == "accept":
+            return {}
+        assert cycle is not None
+        if kind == "key":
+            cycle.my_key = crypto.HandKey.generate(self._rng)
+            share = cycle.my_key.share(self._ctx(self.seat, "key"), self._rng)
+            return {"share": share.to_wire()}
+        if kind == "shuffle":
+            assert cycle.deck is not None and cycle.joint is not None
+            out, proof = crypto.shuffle(cycle.deck, cycle.joint, self._ctx(self.seat, "shuffle"),
+                                        self._rng)
+            return {"deck": out.to_wire(), "proof": proof.to_wire()}
+        if kind == "tokens":
+            public: list[list[Any]] = []
+            sealed: list[list[Any]] = []
+            for duty in self._duties(self.seat):
+                tok = self._make_token(duty.position, f"deal-{duty.position}")
+                if duty.public:
+                    public.append([duty.position, tok.to_wire()])
+                for recipient in duty.recipients:
+                    box = crypto.seal_token(
+                        tok, self.genesis.seats[recipient].x25519,
+                        self._ctx(self.seat, f"show-{duty.position}-{recipient}"), self._rng)
+                    sealed.append([duty.position, recipient, box])
+            return {"public": public, "sealed": sealed}
+        if kind == "reveal":
+            assert cycle.my_key is not None
+            return {"secret": cycle.my_key.secret.to_bytes()}
+        if kind == "result":
+            return self._my_result()
+        raise AssertionError(kind)
+
+    def _ctx(self, seat: int, step: str) -> ProofContext:
+        return ProofContext(self.table_id, self._require_cycle().number, seat, step)
+
+    def _on_accept(self, seat: int, body: dict[str, Any], index: int) -> list[Event]:
+        if body:
+            raise Violation("bad-body", "an accept message has an empty body", seat=seat,
+                            index=index)
+        return [SeatAccepted(seat)]
+
+    def _on_key(self, seat: int, body: dict[str, Any], index: int) -> list[Event]:
+        cycle = self._require_cycle()
+        raw = _field(body, "share", seat, index, {"share"})
+        try:
+            share = crypto.KeyShare.from_wire(raw)
+            crypto.verify_key_share(share, self._ctx(seat, "key"))
+        except CryptoError as exc:
+            raise Violation("bad-key", str(exc), seat=seat, index=index) from None
+        cycle.publics[seat] = share.public
+        return []
+
+    def _on_shuffle(self, seat: int, body: dict[str, Any], index: int) -> list[Event]:
+        cycle = self._require_cycle()
+        assert cycle.deck is not None and cycle.joint is not None
+        raw_deck = _field(body, "deck", seat, index, {"deck", "proof"})
+        raw_proof = body["proof"]
+        try:
+            out = crypto.EncryptedDeck.from_wire(raw_deck, self.engine.deck)
+            proof = crypto.ShuffleProof.from_wire(raw_proof, len(self.engine.deck))
+            crypto.verify_shuffle(cycle.deck, out, cycle.joint, proof, self._ctx(seat, "shuffle"))
+        except CryptoError as exc:
+            raise Violation("bad-shuffle", str(exc), seat=seat, index=index) from None
+        cycle.deck = out
+        return []
+
+    def _on_tokens(self, seat: int, body: dict[str, Any], index: int) -> list[Event]:
+        cycle = self._require_cycle()
+        raw_public = _field(body, "public", seat, index, {"public", "sealed"})
+        raw_sealed = body["sealed"]
+        duties = self._duties(seat)
+        want_public = [d.position for d in duties if d.public]
+        want_sealed = [(d.position, r) for d in duties for r in d.recipients]
+        if not isinstance(raw_public, list) or not isinstance(raw_sealed, list):
+            raise Violation("bad-body", "tokens message fields must be lists", seat=seat,
+                            index=index)
+        got_public = [_pair_position(item, seat, index) for item in raw_public]
+        if got_public != want_public:
+            raise Violation("wrong-tokens",
+                            f"public tokens for positions {got_public}, expected {want_public}",
+                            seat=seat, index=index)
+        got_sealed = [_sealed_key(item, seat, index) for item in raw_sealed]
+        if got_sealed != want_sealed:
+            raise Violation("wrong-tokens",
+                            f"sealed tokens for {got_sealed}, expected {want_sealed}",
+                            seat=seat, index=index)
+        assert cycle.deck is not None
+        received: list[tuple[int, crypto.Point]] = []
+        for position, raw in raw_public:
+            try:
+                tok = crypto.RevealToken.from_wire(raw)
+                crypto.verify_token(cycle.publics[seat], cycle.deck[position], tok,
+                                    self._ctx(seat, f"deal-{position}"))
+            except CryptoError as exc:
+                raise Violation("bad-token", str(exc), seat=seat, index=index) from None
+            received.append((position, tok.t))
+        for position, recipient, box in raw_sealed:
+            if recipient != self.seat:
+                continue
+            assert self._x25519 is not None
+            try:
+                tok = crypto.open_token(
+                    box, self._x25519, self._ctx(seat, f"show-{position}-{recipient}"))
+                crypto.verify_token(cycle.publics[seat], cycle.deck[position], tok,
+                                    self._ctx(seat, f"deal-{position}"))
+            except CryptoError as exc:
+                raise Violation("bad-sealed-token", str(exc), seat=seat, index=index) from None
+            received.append((position, tok.t))
+        for position, share in received:
+            cycle.tokens.setdefault(position, {})[seat] = share
+        return []
+
+    def _on_action(self, seat: int, body: dict[str, Any], index: int) -> list[Event]:
+        cycle = self._require_cycle()
+        allowed = {"action", "position", "token"}
+        raw_action = _field(body, "action", seat, index, allowed)
+        try:
+            action = Action.from_wire(raw_action)
+        except GameError as exc:
+            raise Violation("bad-action", str(exc), seat=seat, index=index) from None
+        position: int | None = None
+        share: crypto.Point | None = None
+        if action.card is not None:
+            raw_position = body.get("position")
+            positions = cycle.hand_positions.get(seat, [])
+            if type(raw_position) is not int or raw_position not in positions:
+                raise Violation("not-in-hand",
+                                f"position {raw_position!r} is not a card of this seat's hand",
+                                seat=seat, index=index)
+            position = raw_position
+            shares = dict(cycle.tokens.get(position, {}))
+            if "token" in body:
+                assert cycle.deck is not None
+                try:
+                    tok = crypto.RevealToken.from_wire(body["token"])
+                    crypto.verify_token(cycle.publics[seat], cycle.deck[position], tok,
+                                        self._ctx(seat, f"play-{position}"))
+                except CryptoError as exc:
+                    raise Violation("bad-token", str(exc), seat=seat, index=index) from None
+                share = shares[seat] = tok.t
+            elif seat not in shares:
+                raise Violation("missing-token", "a played card needs its owner's token",
+                                seat=seat, index=index)
+            revealed = self._decrypt_shares(cycle, position, shares)
+            if revealed != action.card:
+                raise Violation("card-mismatch",
+                                f"played {action.card} but the card at position {position} "
+                                f"is {revealed}", seat=seat, index=index)
+        elif set(body) != {"action"}:
+            raise Violation("bad-body", "an action without a card has only the 'action' field",
+                            seat=seat, index=index)
+        try:
+            self.engine.apply(action)
+        except GameError as exc:
+            rule = getattr(exc, "rule", "illegal-move")
+            raise Violation(rule, str(exc), seat=seat, index=index) from None
+        if position is not None:
+            assert action.card is not None
+            cycle.hand_positions[seat].remove(position)
+            cycle.played[position] = action.card
+            if share is not None:
+                cycle.tokens.setdefault(position, {})[seat] = share
+        cycle.actions.append((index, seat, action))
+        return [ActionPlayed(seat, action, index)]
+
+    def _on_reveal(self, seat: int, body: dict[str, Any], index: int) -> list[Event]:
+        cycle = self._require_cycle()
+        raw = _field(body, "secret", seat, index, {"secret"})
+        try:
+            secret = crypto.Scalar.from_bytes(raw, "hand key secret")
+        except CryptoError as exc:
+            raise Violation("bad-reveal", str(exc), seat=seat, index=index) from None
+        if secret * crypto.G != cycle.publics[seat]:
+            raise Violation("bad-reveal", "revealed hand key does not match its public key",
+                            seat=seat, index=index)
+        cycle.secrets[seat] = secret
+        return []
+
+    def _on_result(self, seat: int, body: dict[str, Any], index: int) -> list[Event]:
+        mine = self._my_result()
+        if body != mine:
+            raise Violation("result-mismatch",
+                            f"hand result {body!r} differs from the computed {mine!r}",
+                            seat=seat, index=index)
+        return []
+
+    # ------------------------------------------------------------------ internals: cards
+
+    def _deck_position(self, cycle: _Cycle, step: ChanceStep) -> int:
+        if step.zone is Zone.SHOW:
+            assert step.seat is not None
+            return cycle.hand_positions[step.seat][step.position]
+        return step.position
+
+    def _duties(self, seat: int) -> list[_Duty]:
+        """What ``seat`` must provide for the pending chance steps, in step order."""
+        cycle = self._cycle
+        if cycle is None or not cycle.pending:
+            return []
+        out: list[_Duty] = []
+        for i, (step, position) in enumerate(zip(cycle.pending, cycle.pending_positions,
+                                                 strict=True)):
+            if step.visible_to == ALL_SEATS:
+                if seat not in cycle.tokens.get(position, {}):
+                    out.append(_Duty(i, position, public=True))
+                continue
+            if not step.visible_to:
+                continue
+            if seat in step.visible_to:
+                recipients = tuple(sorted(step.visible_to - {seat}))
+                if recipients:
+                    out.append(_Duty(i, position, public=False, recipients=recipients))
+            elif step.zone is Zone.SHOW and step.seat == seat:
+                out.append(_Duty(i, position, public=False,
+                                 recipients=tuple(sorted(step.visible_to))))
+            elif step.zone is not Zone.SHOW and seat not in cycle.tokens.get(position, {}):
+                out.append(_Duty(i, position, public=True))
+        return out
+
+    def _make_token(self, position: int, step: str) -> crypto.RevealToken:
+        cycle = self._require_cycle()
+        assert cycle.my_key is not None and cycle.deck is not None and self.seat is not None
+        return crypto.token(cycle.my_key, cycle.deck[position], self._ctx(self.seat, step),
+                                 self._rng)
+
+    def _decrypt(self, cycle: _Cycle, position: int, *, include_own: bool) -> Card:
+        assert cycle.deck is not None
+        shares = dict(cycle.tokens.get(position, {}))
+        if include_own and self.seat is not None and self.seat not in shares:
+            assert cycle.my_key is not None
+            shares[self.seat] = cycle.my_key.partial(cycle.deck[position].a)
+        return self._decrypt_shares(cycle, position, shares)
+
+    def _decrypt_shares(self, cycle: _Cycle, position: int,
+                        shares: dict[int, crypto.Point]) -> Card:
+        assert cycle.deck is not None
+        if len(shares) != self.players:
+            raise CryptoError(f"position {position} lacks tokens from seats "
+                              f"{sorted(set(range(self.players)) - set(shares))}")
+        return crypto.decrypt_card(self.engine.deck, cycle.deck[position], shares.values())
+
+    def _complete_chance(self) -> list[Event]:
+        cycle = self._require_cycle()
+        cards: list[Card | None] = []
+        for step, position in zip(cycle.pending, cycle.pending_positions, strict=True):
+            visible = self.seat is not None and step.visible(self.seat)
+            if visible or step.visible_to == ALL_SEATS:
+                try:
+                    cards.append(self._decrypt(cycle, position, include_own=True))
+                except CryptoError as exc:
+                    raise Violation("undecryptable", str(exc), seat=None,
+                                    index=self.chain.next_seq) from None
+            else:
+                cards.append(None)
+            if step.zone is Zone.HAND:
+                assert step.seat is not None
+                cycle.hand_positions.setdefault(step.seat, []).append(position)
+        cycle.chance_positions.append(list(cycle.pending_positions))
+        steps = cycle.pending
+        self.engine.complete_chance(cards)
+        cycle.pending = ()
+        cycle.pending_positions = ()
+        return [CardsRevealed(steps, tuple(cards))]
+
+    def _my_position_of(self, card: Card) -> int:
+        cycle = self._require_cycle()
+        assert self.seat is not None
+        for position in cycle.hand_positions.get(self.seat, []):
+            if self._decrypt(cycle, position, include_own=True) == card:
+                return position
+        raise GameError(f"{card} is not in this seat's hand")
+
+    # ------------------------------------------------------------------ internals: audit
+
+    def _end_cycle(self) -> list[Event]:
+        """All keys are revealed: decrypt everything, replay the cycle with full information."""
+        cycle = self._require_cycle()
+        assert cycle.deck is not None
+        deck = self.engine.deck
+        total = cycle.secrets[0]
+        for s in range(1, self.players):
+            total = total + cycle.secrets[s]
+        # Every token was checked against its seat's public key by its DLEQ proof when it
+        # arrived, and every revealed secret against the same public key: decrypting with the
+        # sum of the secrets is therefore the whole audit of the deck.
+        try:
+            cards = [crypto.decrypt_card(deck, ct, [total * ct.a]) for ct in cycle.deck]
+        except CryptoError as exc:
+            raise Violation("audit-failed", str(exc), seat=None,
+                            index=self.chain.next_seq) from None
+        for position, played in cycle.played.items():
+            if cards[position] != played:
+                raise Violation("card-mismatch", f"card at position {position} was misplayed",
+                                seat=None, index=self.chain.next_seq)
+        replay = self._full.copy()
+        replay.begin_hand()
+        batches = iter(cycle.chance_positions)
+        actions = iter(cycle.actions)
+        while replay.phase in (Phase.CHANCE, Phase.ACTION):
+            if replay.phase is Phase.CHANCE:
+                positions = next(batches, None)
+                if positions is None or len(positions) != len(replay.pending_chance()):
+                    raise Violation("replay-diverged", "the full replay asked for other cards",
+                                    seat=None, index=self.chain.next_seq)
+                replay.complete_chance([cards[p] for p in positions])
+            else:
+                entry = next(actions, None)
+                if entry is None:
+                    raise Violation("replay-diverged", "the full replay expects more actions",
+                                    seat=None, index=self.chain.next_seq)
+                index, seat, action = entry
+                try:
+                    replay.apply(action)
+                except GameError as exc:
+                    rule = getattr(exc, "rule", "illegal-move")
+                    raise Violation(rule, f"found when the hand was replayed: {exc}",
+                                    seat=seat, index=index) from None
+        self._full = replay
+        self.engine = replay.copy()
+        return []
+
+    def _my_result(self) -> dict[str, Any]:
+        result = self._full.hand_result()
+        after = self._full.copy()
+        after.next_hand()
+        return {
+            "hand": self._full.hand_number,
+            "result": result.to_wire(),
+            "scores": list(after.match_scores),
+            "over": after.match_over,
+            "winner": after.winner,
+        }
+
+    def _after_results(self) -> list[Event]:
+        result = self._full.hand_result()
+        hand = self._full.hand_number
+        self._full.next_hand()
+        self.engine = self._full.copy()
+        self.last_result = result
+        events: list[Event] = [HandScored(hand, result, tuple(self._full.match_scores))]
+        self._cycle = None
+        if self._full.match_over:
+            self.finished = True
+            events.append(MatchEnded(tuple(self._full.match_scores), self._full.winner))
+            return events
+        return events + self._enter_engine_phase()
+
+
+# ----------------------------------------------------------------------------------- helpers
+
+
+def _kebab(name: str) -> str:
+    out: list[str] = []
+    for ch in name:
+        if ch.isupper() and out:
+            out.append("-")
+        out.append(ch.lower())
+    return "".join(out)
+
+
+def _field(body: dict[str, Any], name: str, seat: int, index: int, allowed: set[str]) -> Any:
+    extra = set(body) - allowed
+    if extra:
+        raise Violation("bad-body", f"unexpected field {sorted(extra)[0]!r}", seat=seat,
+                        index=index)
+    if name not in body:
+        raise Violation("bad-body", f"missing field {name!r}", seat=seat, index=index)
+    for key in allowed - {"position", "token"}:
+        if key not in body:
+            raise Violation("bad-body", f"missing field {key!r}", seat=seat, index=index)
+    return body[name]
+
+
+def _pair_position(item: object, seat: int, index: int) -> int:
+    if not isinstance(item, list) or len(item) != 2 or not isinstance(item[0], int):
+        raise Violation("bad-body", "a public token is [position, token]", seat=seat, index=index)
+    return item[0]
+
+
+def _sealed_key(item: object, seat: int, index: int) -> tuple[int, int]:
+    if (not isinstance(item, list) or len(item) != 3 or not isinstance(item[0], int)
+            or not isinstance(item[1], int) or not isinstance(item[2], bytes)):
+        raise Violation("bad-body", "a sealed token is [position, recipient, box]", seat=seat,
+                        index=index)
+    return item[0], item[1]
+
+
+def replay_frames(genesis: Genesis, frames: Sequence[bytes]) -> Table:
+    """An observer table fed every frame (raises :class:`Violation` at the first bad one)."""
+    table = Table(genesis, seat=None)
+    table.start()
+    for data in frames:
+        table.receive(data)
+    return table
+
+
+def deck_of(table: Table) -> Deck:
+    """The deck of the table's current hand."""
+    return table.engine.deck
