@@ -53,11 +53,9 @@ def check_deal(run: HandRun, seats: int) -> None:
     assert decrypt_card(deck, ct, [*others, run.keys[owner].partial(ct.a)]) == cards[0]
 
 
-@pytest.mark.parametrize(
-    ("seats", "deck"),
-    [(2, ITALIAN_40), (3, italian_39("4B")), (4, FRENCH_108), (2, italian_39("KB"))],
-    ids=["2-seats-40", "3-seats-39", "4-seats-108", "2-seats-39"],
-)
+@pytest.mark.parametrize("deck", [italian_39("4B"), ITALIAN_40, FRENCH_108],
+                         ids=["39", "40", "108"])
+@pytest.mark.parametrize("seats", [2, 3, 4])
 def test_round_trip(seats: int, deck: Deck) -> None:
     run = run_hand(deck, seats, DeterministicRandomness(f"{seats}/{deck.name}".encode()),
                    hand=seats, verify_by_all=False)

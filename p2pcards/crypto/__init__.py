@@ -52,6 +52,10 @@ Public API::
                verify_proofs=True) -> tuple[Card, ...]
     CryptoError > InvalidEncoding > (InvalidPoint, InvalidScalar); ProofError; DecryptionError;
         AuditError
+
+``p2pcards.crypto.simulation.run_hand`` plays a whole hand in memory with every check: the
+reference flow for the table layer. ``python -m p2pcards.crypto.vectors [--check]`` writes (or
+checks) the test vectors.
 """
 
 from __future__ import annotations
