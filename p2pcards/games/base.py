@@ -54,7 +54,9 @@ from ..cards import Card, Deck, card
 __all__ = [
     "ALL_SEATS",
     "Action",
+    "BadChance",
     "BadPlayerCount",
+    "BadSeat",
     "ChanceStep",
     "Flag",
     "GameError",
@@ -66,8 +68,10 @@ __all__ = [
     "ScoreLine",
     "UnknownFlag",
     "UnknownGame",
+    "UnknownHand",
     "UnknownVariant",
     "VariantConfig",
+    "WrongPhase",
     "Zone",
 ]
 
@@ -100,6 +104,23 @@ class UnknownFlag(GameError, ValueError):
 
 class BadPlayerCount(GameError, ValueError):
     """A number of players the game or preset does not support."""
+
+
+class WrongPhase(GameError, RuntimeError):
+    """A method called in a phase where it has no meaning (e.g. ``begin_hand`` mid-hand)."""
+
+
+class BadSeat(GameError, ValueError):
+    """A seat or side number outside the table."""
+
+
+class UnknownHand(GameError):
+    """The acting seat's hand is not known in this view, so its legal actions cannot be listed."""
+
+
+class BadChance(GameError, ValueError):
+    """Cards given to ``complete_chance`` that cannot be right: the wrong count, a card not in the
+    deck, a card already placed, an unknown card where everyone sees it."""
 
 
 class Phase(enum.Enum):

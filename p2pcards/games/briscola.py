@@ -87,7 +87,9 @@ from ..cards import ITALIAN_40, Card, Deck, card, italian_39
 from .base import (
     ALL_SEATS,
     Action,
+    BadChance,
     BadPlayerCount,
+    BadSeat,
     ChanceStep,
     GameError,
     GameSpec,
@@ -96,7 +98,9 @@ from .base import (
     Phase,
     ScoreLine,
     UnknownFlag,
+    UnknownHand,
     VariantConfig,
+    WrongPhase,
     Zone,
     flags_of,
 )
@@ -124,22 +128,6 @@ HANDS_TO_WIN = 3
 """Hands a side must win to take a ``first_to_3`` match."""
 HAND_SIZE = 3
 """Cards in each hand after the deal and after every draw."""
-
-
-class BadChance(GameError, ValueError):
-    """``complete_chance`` got cards the pending chance steps cannot accept."""
-
-
-class WrongPhase(GameError, RuntimeError):
-    """A method was called in a phase where it has no meaning."""
-
-
-class BadSeat(GameError, ValueError):
-    """A seat number outside the table."""
-
-
-class UnknownHand(GameError):
-    """The acting seat's hand is not known in this view, so its legal actions cannot be listed."""
 
 
 @dataclass(frozen=True)

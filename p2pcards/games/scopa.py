@@ -49,7 +49,9 @@ from ..cards import ITALIAN_40, Card, Deck, cards
 from .base import (
     ALL_SEATS,
     Action,
+    BadChance,
     BadPlayerCount,
+    BadSeat,
     ChanceStep,
     GameError,
     GameSpec,
@@ -57,7 +59,9 @@ from .base import (
     IllegalMove,
     Phase,
     UnknownFlag,
+    UnknownHand,
     VariantConfig,
+    WrongPhase,
     Zone,
     flags_of,
 )
@@ -81,23 +85,6 @@ PLAYER_COUNTS = (2, 3, 4)
 HAND_SIZE = 3
 TABLE_START = 4
 _MASK = (1 << 11) - 1  # subset sums above 10 never matter
-
-
-class WrongPhase(GameError, RuntimeError):
-    """A method called in a phase where it makes no sense (e.g. ``begin_hand`` mid-hand)."""
-
-
-class BadSeat(GameError, ValueError):
-    """A seat number outside the table."""
-
-
-class UnknownHand(GameError):
-    """The acting seat's hand is not known in this view, so its legal actions cannot be listed."""
-
-
-class BadChance(GameError, ValueError):
-    """Cards given to :meth:`ScopaMatch.complete_chance` that cannot be right (wrong count, a card
-    not in the deck, a card already placed, an unknown card where everyone sees it)."""
 
 
 def _choices(*values: object) -> dict[str, object]:

@@ -58,7 +58,9 @@ from typing import Any
 from ..cards import ITALIAN_40, Card, Deck, italian_39
 from .base import (
     Action,
+    BadChance,
     BadPlayerCount,
+    BadSeat,
     ChanceStep,
     GameError,
     GameSpec,
@@ -67,7 +69,9 @@ from .base import (
     Phase,
     ScoreLine,
     UnknownFlag,
+    UnknownHand,
     VariantConfig,
+    WrongPhase,
     Zone,
     flags_of,
 )
@@ -102,23 +106,6 @@ __all__ = [
 
 TARGET_POINTS = 31
 GAMES_TO_WIN = 3
-
-
-class WrongPhase(GameError, RuntimeError):
-    """A method called in a phase where it has no meaning (e.g. ``next_hand`` mid-hand)."""
-
-
-class BadSeat(GameError, ValueError):
-    """A seat or side number outside the table."""
-
-
-class UnknownHand(GameError):
-    """The acting seat's hand is not known in this view, so its legal actions cannot be listed."""
-
-
-class BadChance(GameError, ValueError):
-    """Cards given to ``complete_chance`` that cannot be right (wrong count, a card not in the
-    deck, the same card twice)."""
 
 
 @dataclass(frozen=True)
