@@ -59,6 +59,15 @@ def build_parser() -> argparse.ArgumentParser:
 _EXTRA_COMMANDS: list[Callable[[argparse._SubParsersAction[argparse.ArgumentParser]], None]] = []
 
 
+def _register_verify(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    from .cli_verify import register
+
+    register(sub)
+
+
+_EXTRA_COMMANDS.append(_register_verify)
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the command line; returns the exit status."""
     parser = build_parser()

@@ -1,0 +1,233 @@
+"""``p2pcards verify FILE [--json]`` and ``p2pcards show FILE``: the transcript commands.
+
+``verify`` exit statuses: 0 the transcript is valid (the whole match, every check passed);
+1 a violation was found (:data:`p2pcards.cli.EXIT_INVALID`); 2 the transcript is incomplete
+(cut short, or the chain stops before the match ends) or not a readable transcript at all.
+``--json`` prints :meth:`p2pcards.verify.VerifyReport.to_dict` as JSON instead of the text report
+(an unreadable file still gives one sentence on standard error and status 2).
+
+``show`` replays a match hand by hand for a person: the deal, every play with its seat and card
+(captures included), and each hand's result. Hidden cards are shown once the hand's keys have been
+revealed, so the whole deal is printed with its hand. It stops with status 1 or 2 where ``verify``
+would, after printing what it replayed.
+"""
+
+from __future__ import annotations
+
+import argparse
+from typing import Any
+
+from rich.console import Console
+from rich.table import Table as RichTable
+
+from . import crypto
+from .cards import Card
+from .cli import EXIT_INVALID, EXIT_USAGE, UserError
+from .games.base import ALL_SEATS, ChanceStep, Zone
+from .table import ActionPlayed, CardsRevealed, Event, HandScored, MatchEnded, Table
+from .verify import UnreadableTranscript, VerifyReport, load, replay_transcript, verify_transcript
+
+__all__ = ["register", "render_report", "EXIT_INCOMPLETE"]
+
+EXIT_INCOMPLETE = EXIT_USAGE
+"""``verify`` status for an incomplete or unreadable transcript."""
+
+
+def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    """Add the ``verify`` and ``show`` subcommands."""
+    verify = sub.add_parser(
+        "verify", help="verify a match transcript (exit 0 valid, 1 invalid, 2 incomplete/unreadable)")
+    verify.add_argument("file", help="a transcript file")
+    verify.add_argument("--json", action="store_true", help="print the report as JSON")
+    verify.set_defaults(handler=_cmd_verify)
+    show = sub.add_parser("show", help="replay a match transcript hand by hand")
+    show.add_argument("file", help="a transcript file")
+    show.set_defaults(handler=_cmd_show)
+
+
+def _status_code(report: VerifyReport) -> int:
+    if report.status == "valid":
+        return 0
+    if report.status == "invalid":
+        return EXIT_INVALID
+    return EXIT_INCOMPLETE
+
+
+def _cmd_verify(args: argparse.Namespace) -> int:
+    try:
+        report = verify_transcript(args.file)
+    except UnreadableTranscript as exc:
+        raise UserError(str(exc), EXIT_INCOMPLETE) from None
+    if args.json:
+        print(report.to_json())
+    else:
+        render_report(report, Console(highlight=False))
+    return _status_code(report)
+
+
+def _side_name(report: VerifyReport, side: int) -> str:
+    seats = [s for s in report.seats if s.side == side]
+    if len(seats) == 1:
+        return f"seat {seats[0].seat}"
+    return "side " + str(side) + " (seats " + ", ".join(str(s.seat) for s in seats) + ")"
+
+
+def render_report(report: VerifyReport, console: Console) -> None:
+    """Print ``report`` for a person."""
+    colour = {"valid": "green", "invalid": "red", "incomplete": "yellow"}[report.status]
+    console.print(f"[bold]{report.path or 'transcript'}[/bold]: [bold {colour}]"
+                  f"{report.status.upper()}[/bold {colour}]")
+    console.print(f"game {report.game}, preset {report.preset}, table {report.table_id[:16]}...")
+    flags = ", ".join(f"{k}={v}" for k, v in sorted(report.config.items()))
+    console.print(f"variant: {flags}", soft_wrap=True)
+    seats = RichTable("seat", "name", "side", "key fingerprint")
+    for s in report.seats:
+        seats.add_row(str(s.seat), s.name, str(s.side), s.fingerprint)
+    console.print(seats)
+    if report.hands:
+        sides = len(report.scores)
+        hands = RichTable("hand", *(f"{_side_name(report, i)}" for i in range(sides)),
+                          "breakdown", title="hands")
+        for h in report.hands:
+            breakdown = "; ".join(
+                f"{cat} " + "/".join(str(p) for p in pts) for cat, _, pts in h.lines)
+            hands.add_row(str(h.hand + 1),
+                          *(f"+{p} = {m}" for p, m in zip(h.points, h.match_scores, strict=True)),
+                          breakdown)
+        console.print(hands)
+    console.print(f"envelopes: {report.envelopes} in the file, {report.verified} verified")
+    if report.status == "valid":
+        scores = " - ".join(str(s) for s in report.scores)
+        if report.winner_side is None:
+            console.print(f"result: {scores}, no winner")
+        else:
+            console.print(f"result: {scores}, won by {_side_name(report, report.winner_side)}")
+    elif report.violation is not None:
+        v = report.violation
+        who = (f"seat {v.seat} (key {v.fingerprint})" if v.seat is not None
+               else "an unattributable envelope")
+        console.print(f"[red]violation[/red] by {who}, rule [bold]{v.rule}[/bold], "
+                      f"at envelope {v.index} (found at envelope {v.detected_at}):", soft_wrap=True)
+        console.print(f"  {v.message}", soft_wrap=True, markup=False)
+        for digest in v.evidence:
+            console.print(f"  evidence: envelope hash {digest}")
+    elif report.stop is not None:
+        s = report.stop
+        console.print(f"incomplete: {s.verified} envelopes verified, "
+                      f"{s.hands_complete} hand(s) complete")
+        if s.truncated_at is not None:
+            console.print(f"  the file ends inside a frame at byte offset {s.truncated_at}")
+        if s.expected is not None:
+            console.print(f"  waiting for seat {s.expected[0]} to send a {s.expected[1]!r} "
+                          "message")
+    for note in report.notes:
+        console.print(f"note: {note}")
+
+
+# ------------------------------------------------------------------------------------ show
+
+
+def _cycle_cards(table: Table) -> list[Card] | None:
+    """Every card of the current deck cycle, by position, once all its keys are revealed."""
+    cycle = table._cycle
+    if cycle is None or cycle.deck is None or len(cycle.secrets) != table.players:
+        return None
+    total = cycle.secrets[0]
+    for s in range(1, table.players):
+        total = total + cycle.secrets[s]
+    deck = table.engine.deck
+    return [crypto.decrypt_card(deck, ct, [total * ct.a]) for ct in cycle.deck]
+
+
+def _where(step: ChanceStep) -> str:
+    if step.zone is Zone.HAND or step.zone is Zone.SHOW:
+        who = f"seat {step.seat}"
+        return f"{who} (shown)" if step.zone is Zone.SHOW else who
+    return step.zone.value
+
+
+class _Show:
+    """Collects one hand's story and prints it when the hand is scored."""
+
+    def __init__(self, console: Console, names: list[str]) -> None:
+        self.console = console
+        self.names = names
+        self.deals: list[tuple[CardsRevealed, int]] = []
+        self.lines: list[Any] = []
+        self.cards: dict[int, list[Card]] = {}
+        self.batches: dict[int, int] = {}
+
+    def seat(self, seat: int) -> str:
+        name = self.names[seat]
+        return f"seat {seat} ({name})" if name else f"seat {seat}"
+
+    def on_events(self, table: Table, index: int, events: list[Event]) -> None:
+        cycle = table._cycle
+        for event in events:
+            if isinstance(event, CardsRevealed):
+                assert cycle is not None
+                batch = self.batches.get(cycle.number, 0)
+                self.batches[cycle.number] = batch + 1
+                positions = cycle.chance_positions[batch]
+                self.lines.append(("deal", event.steps, tuple(positions), event.cards,
+                                   cycle.number))
+            elif isinstance(event, ActionPlayed):
+                self.lines.append(("play", event.seat, str(event.action), index))
+            elif isinstance(event, HandScored):
+                self.print_hand(event)
+            elif isinstance(event, MatchEnded):
+                scores = " - ".join(str(s) for s in event.match_scores)
+                won = "no winner" if event.winner is None else f"side {event.winner} wins"
+                self.console.print(f"[bold]match over[/bold]: {scores}, {won}")
+        if cycle is not None and cycle.number not in self.cards:
+            cards = _cycle_cards(table)
+            if cards is not None:
+                self.cards[cycle.number] = cards
+
+    def print_hand(self, event: HandScored) -> None:
+        out = self.console
+        out.rule(f"hand {event.hand + 1}")
+        for line in self.lines:
+            if line[0] == "deal":
+                _, steps, positions, seen, number = line
+                known = self.cards.get(number)
+                groups: dict[str, list[str]] = {}
+                for step, position, card in zip(steps, positions, seen, strict=True):
+                    shown = card if card is not None else (
+                        known[position] if known is not None else None)
+                    code = shown.code if shown is not None else "??"
+                    if step.visible_to != ALL_SEATS and card is None:
+                        code = code.lower() if shown is not None else code
+                    groups.setdefault(_where(step), []).append(code)
+                for where, codes in groups.items():
+                    out.print(f"  deal to {where}: {' '.join(codes)}", markup=False)
+            else:
+                _, seat, action, index = line
+                out.print(f"  [{index}] {self.seat(seat)}: {action}", markup=False)
+        points = ", ".join(str(p) for p in event.result.points)
+        out.print(f"  result: +({points}) -> scores {list(event.match_scores)}")
+        for ln in event.result.lines:
+            out.print(f"    {ln.category}: values {list(ln.values)}, points {list(ln.points)}",
+                      markup=False)
+        self.lines = []
+
+
+def _cmd_show(args: argparse.Namespace) -> int:
+    try:
+        transcript, genesis = load(args.file)
+    except UnreadableTranscript as exc:
+        raise UserError(str(exc), EXIT_INCOMPLETE) from None
+    console = Console(highlight=False)
+    console.print(f"[bold]{genesis.game}[/bold] ({genesis.preset}), "
+                  + ", ".join(f"seat {i}: {s.name or '-'}" for i, s in enumerate(genesis.seats)))
+    console.print("cards dealt face down are printed in lower case once the hand's keys are "
+                  "revealed")
+    story = _Show(console, [s.name for s in genesis.seats])
+    table, violation, stopped = replay_transcript(transcript, genesis, story.on_events)
+    if violation is not None:
+        console.print(f"[red]stopped at envelope {stopped}:[/red] {violation}", markup=False)
+        return EXIT_INVALID
+    if transcript.truncated or not table.finished:
+        console.print(f"the transcript stops after {stopped} envelopes, before the match ends")
+        return EXIT_INCOMPLETE
+    return 0

@@ -1,0 +1,342 @@
+"""The transcript verifier: replay a recorded match and say whether it holds, down to the points.
+
+:func:`verify_transcript` reads a transcript file (:mod:`p2pcards.transcript`), decodes its
+genesis (:meth:`p2pcards.genesis.Genesis.decode`) and feeds every envelope, in order, to an
+observer :class:`p2pcards.table.Table` (``seat=None``). The observer checks what every seated peer
+checks: signatures, chain links and turn order, key proofs, shuffle proofs, reveal tokens, the
+legality of every move (at once where public information allows, otherwise in the full-information
+replay of each hand once its keys are revealed), and every seat's signed hand result.
+
+The outcome is a :class:`VerifyReport` with one of three statuses:
+
+``valid``
+    every envelope checks and the chain reaches the end of the match;
+``invalid``
+    an envelope breaks the protocol or the rules: :attr:`VerifyReport.violation` names the first
+    one (envelope index, culprit seat and its key fingerprint, rule, message, evidence);
+``incomplete``
+    nothing is wrong, but the file ends early: either its last frame is cut (a crash while
+    writing) or the chain stops before the match ends. :attr:`VerifyReport.stop` tells how far
+    it got and which seat was expected to send which kind of message.
+
+A file that cannot be read as a transcript at all (missing, not a transcript, a cut or garbled
+genesis record) raises :class:`UnreadableTranscript`, whose message is one sentence.
+
+Truncation is reported as ``incomplete`` wherever the cut falls after the genesis record,
+including inside a frame's 4-byte length prefix; a cut inside the header or the genesis record
+makes the file unreadable.
+
+Sans-IO apart from reading the file named by the caller: the verification itself is pure.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any, Literal
+
+from .genesis import Genesis, GenesisError
+from .table import Event, HandScored, MatchEnded, Table, Violation
+from .transcript import TranscriptError, TranscriptFile, read_transcript
+from .wire import PublicIdentity, envelope_hash
+
+__all__ = [
+    "Status",
+    "SeatReport",
+    "HandReport",
+    "ViolationReport",
+    "StopReport",
+    "VerifyReport",
+    "UnreadableTranscript",
+    "verify_transcript",
+    "replay_transcript",
+]
+
+Status = Literal["valid", "invalid", "incomplete"]
+
+
+class UnreadableTranscript(Exception):
+    """The file is not a readable transcript (missing, bad header, bad genesis record)."""
+
+
+@dataclass(frozen=True)
+class SeatReport:
+    """One seat of the table: number, name, side, and the fingerprint of its identity key."""
+
+    seat: int
+    name: str
+    fingerprint: str
+    side: int
+
+
+@dataclass(frozen=True)
+class HandReport:
+    """One scored hand: points per side with the breakdown, and match scores after it.
+
+    ``lines`` are ``(category, values per side, points per side)``; ``index`` is the envelope
+    whose acceptance completed the hand's result round.
+    """
+
+    hand: int
+    points: tuple[int, ...]
+    lines: tuple[tuple[str, tuple[int | None, ...], tuple[int, ...]], ...]
+    match_scores: tuple[int, ...]
+    index: int
+
+
+@dataclass(frozen=True)
+class ViolationReport:
+    """The first violation found.
+
+    ``index`` is the envelope the violation is about (for a rule broken by a move and found in the
+    replay after the keys were revealed, the envelope of that move); ``detected_at`` is the
+    envelope whose processing revealed it. ``seat`` is ``None`` when the offending bytes carry no
+    valid signature, so nobody can be held responsible. ``evidence`` holds the SHA-256 hashes
+    (hex) of the envelopes that prove it (both envelopes of an equivocation).
+    """
+
+    index: int | None
+    detected_at: int
+    seat: int | None
+    fingerprint: str | None
+    rule: str
+    message: str
+    evidence: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
+class StopReport:
+    """Where an incomplete transcript stops.
+
+    ``expected`` is ``(seat, kind)`` of the message the chain waits for (``None`` if the match had
+    ended and only a cut trailing frame follows). ``truncated_at`` is the byte offset of a cut
+    final frame, if any.
+    """
+
+    verified: int
+    hands_complete: int
+    expected: tuple[int, str] | None
+    truncated_at: int | None
+
+
+@dataclass(frozen=True)
+class VerifyReport:
+    """Everything :func:`verify_transcript` found; see the module docstring for the statuses.
+
+    ``scores`` are the match scores per side after the last verified hand (final scores when the
+    match ended); ``winner_side`` and ``winner_seats`` are set only for a valid finished match
+    with a winner. ``envelopes`` counts the complete envelope frames of the file, ``verified``
+    those accepted before the verification stopped.
+    """
+
+    path: str | None
+    status: Status
+    table_id: str
+    game: str
+    preset: str
+    config: dict[str, Any]
+    seats: tuple[SeatReport, ...]
+    hands: tuple[HandReport, ...]
+    scores: tuple[int, ...]
+    winner_side: int | None
+    winner_seats: tuple[int, ...]
+    envelopes: int
+    verified: int
+    violation: ViolationReport | None = None
+    stop: StopReport | None = None
+    notes: tuple[str, ...] = field(default=())
+
+    @property
+    def valid(self) -> bool:
+        return self.status == "valid"
+
+    def to_dict(self) -> dict[str, Any]:
+        """Plain data (JSON-ready): lists for tuples, ``None`` where absent."""
+        return {
+            "path": self.path,
+            "status": self.status,
+            "table_id": self.table_id,
+            "game": self.game,
+            "preset": self.preset,
+            "config": dict(self.config),
+            "seats": [
+                {"seat": s.seat, "name": s.name, "fingerprint": s.fingerprint, "side": s.side}
+                for s in self.seats
+            ],
+            "hands": [
+                {
+                    "hand": h.hand,
+                    "points": list(h.points),
+                    "lines": [
+                        {"category": c, "values": list(v), "points": list(p)}
+                        for c, v, p in h.lines
+                    ],
+                    "match_scores": list(h.match_scores),
+                    "index": h.index,
+                }
+                for h in self.hands
+            ],
+            "scores": list(self.scores),
+            "winner_side": self.winner_side,
+            "winner_seats": list(self.winner_seats),
+            "envelopes": self.envelopes,
+            "verified": self.verified,
+            "violation": None if self.violation is None else {
+                "index": self.violation.index,
+                "detected_at": self.violation.detected_at,
+                "seat": self.violation.seat,
+                "fingerprint": self.violation.fingerprint,
+                "rule": self.violation.rule,
+                "message": self.violation.message,
+                "evidence": list(self.violation.evidence),
+            },
+            "stop": None if self.stop is None else {
+                "verified": self.stop.verified,
+                "hands_complete": self.stop.hands_complete,
+                "expected": None if self.stop.expected is None else {
+                    "seat": self.stop.expected[0], "kind": self.stop.expected[1]},
+                "truncated_at": self.stop.truncated_at,
+            },
+        }
+
+    def to_json(self, indent: int | None = 2) -> str:
+        return json.dumps(self.to_dict(), indent=indent, ensure_ascii=False)
+
+
+def load(source: str | os.PathLike[str] | TranscriptFile) -> tuple[TranscriptFile, Genesis]:
+    """Read a transcript and decode its genesis; :class:`UnreadableTranscript` if impossible."""
+    if isinstance(source, TranscriptFile):
+        transcript = source
+        name = "transcript"
+    else:
+        name = os.fspath(source)
+        try:
+            transcript = read_transcript(source)
+        except FileNotFoundError:
+            raise UnreadableTranscript(f"transcript file {name} does not exist") from None
+        except IsADirectoryError:
+            raise UnreadableTranscript(f"{name} is a directory, not a transcript file") from None
+        except OSError as exc:
+            raise UnreadableTranscript(
+                f"transcript file {name} cannot be read: {exc.strerror or exc}") from None
+        except TranscriptError as exc:
+            raise UnreadableTranscript(f"{name} is not a readable transcript: {exc}") from None
+    try:
+        genesis = Genesis.decode(transcript.genesis)
+    except GenesisError as exc:
+        raise UnreadableTranscript(f"{name} has an unusable genesis record: {exc}") from None
+    return transcript, genesis
+
+
+EventHook = Callable[[Table, int, list[Event]], None]
+"""Called after each accepted envelope with the table, its index and the events it produced."""
+
+
+def replay_transcript(transcript: TranscriptFile, genesis: Genesis,
+                      on_events: EventHook | None = None) -> tuple[Table, Violation | None, int]:
+    """Feed every envelope to a fresh observer table, stopping at the first violation.
+
+    Returns the table, the violation (or ``None``) and the index of the envelope being processed
+    when it stopped (the number of envelopes accepted when there was no violation).
+    """
+    table = Table(genesis, seat=None)
+    table.start()
+    for index, data in enumerate(transcript.envelopes):
+        try:
+            step = table.receive(data)
+        except Violation as violation:
+            return table, violation, index
+        if on_events is not None:
+            on_events(table, index, step.events)
+    return table, None, len(transcript.envelopes)
+
+
+def verify_transcript(source: str | os.PathLike[str] | TranscriptFile) -> VerifyReport:
+    """Verify a transcript file (or an already read :class:`TranscriptFile`).
+
+    Returns a :class:`VerifyReport` (statuses in the module docstring); raises
+    :class:`UnreadableTranscript` when the file is not a transcript at all.
+    """
+    transcript, genesis = load(source)
+    path = None if isinstance(source, TranscriptFile) else os.fspath(source)
+    keys = [PublicIdentity.from_bytes(s.identity) for s in genesis.seats]
+    hands: list[HandReport] = []
+    ended: list[MatchEnded] = []
+
+    def collect(table: Table, index: int, events: list[Event]) -> None:
+        for event in events:
+            if isinstance(event, HandScored):
+                hands.append(HandReport(
+                    hand=event.hand,
+                    points=tuple(event.result.points),
+                    lines=tuple((ln.category, tuple(ln.values), tuple(ln.points))
+                                for ln in event.result.lines),
+                    match_scores=tuple(event.match_scores),
+                    index=index,
+                ))
+            elif isinstance(event, MatchEnded):
+                ended.append(event)
+
+    table, violation, stopped = replay_transcript(transcript, genesis, collect)
+    engine = table.engine
+    seats = tuple(
+        SeatReport(i, s.name, keys[i].fingerprint, engine.side_of(i))
+        for i, s in enumerate(genesis.seats)
+    )
+    scores = hands[-1].match_scores if hands else tuple(0 for _ in range(engine.num_sides))
+    status: Status
+    stop_report: StopReport | None = None
+    found: ViolationReport | None = None
+    winner_side: int | None = None
+    winner_seats: tuple[int, ...] = ()
+    notes: list[str] = []
+    if violation is not None:
+        status = "invalid"
+        culprit = violation.seat
+        found = ViolationReport(
+            index=violation.index,
+            detected_at=stopped,
+            seat=culprit,
+            fingerprint=keys[culprit].fingerprint if culprit is not None
+            and 0 <= culprit < len(keys) else None,
+            rule=violation.rule,
+            message=str(violation),
+            evidence=tuple(envelope_hash(e).hex() for e in violation.evidence),
+        )
+    elif transcript.truncated or not table.finished:
+        status = "incomplete"
+        stop_report = StopReport(
+            verified=stopped,
+            hands_complete=len(hands),
+            expected=table.expected,
+            truncated_at=transcript.truncated_at,
+        )
+        if table.finished:
+            notes.append("the match ended, but a cut frame follows it")
+    else:
+        status = "valid"
+        if ended:
+            scores = ended[-1].match_scores
+            winner_side = ended[-1].winner
+            if winner_side is not None:
+                winner_seats = tuple(s.seat for s in seats if s.side == winner_side)
+    return VerifyReport(
+        path=path,
+        status=status,
+        table_id=genesis.table_id.hex(),
+        game=genesis.game,
+        preset=genesis.preset,
+        config=dict(genesis.config),
+        seats=seats,
+        hands=tuple(hands),
+        scores=tuple(scores),
+        winner_side=winner_side,
+        winner_seats=winner_seats,
+        envelopes=len(transcript.envelopes),
+        verified=stopped,
+        violation=found,
+        stop=stop_report,
+        notes=tuple(notes),
+    )
