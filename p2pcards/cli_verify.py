@@ -23,7 +23,7 @@ from rich.table import Table as RichTable
 from . import crypto
 from .cards import Card
 from .cli import EXIT_INVALID, EXIT_USAGE, UserError
-from .games.base import ALL_SEATS, ChanceStep, Zone
+from .games.base import ChanceStep, Zone
 from .table import ActionPlayed, CardsRevealed, Event, HandScored, MatchEnded, Table
 from .verify import UnreadableTranscript, VerifyReport, load, replay_transcript, verify_transcript
 
@@ -36,7 +36,8 @@ EXIT_INCOMPLETE = EXIT_USAGE
 def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     """Add the ``verify`` and ``show`` subcommands."""
     verify = sub.add_parser(
-        "verify", help="verify a match transcript (exit 0 valid, 1 invalid, 2 incomplete/unreadable)")
+        "verify",
+        help="verify a match transcript (exit 0 valid, 1 invalid, 2 incomplete or unreadable)")
     verify.add_argument("file", help="a transcript file")
     verify.add_argument("--json", action="store_true", help="print the report as JSON")
     verify.set_defaults(handler=_cmd_verify)
@@ -112,14 +113,14 @@ def render_report(report: VerifyReport, console: Console) -> None:
         for digest in v.evidence:
             console.print(f"  evidence: envelope hash {digest}")
     elif report.stop is not None:
-        s = report.stop
-        console.print(f"incomplete: {s.verified} envelopes verified, "
-                      f"{s.hands_complete} hand(s) complete")
-        if s.truncated_at is not None:
-            console.print(f"  the file ends inside a frame at byte offset {s.truncated_at}")
-        if s.expected is not None:
-            console.print(f"  waiting for seat {s.expected[0]} to send a {s.expected[1]!r} "
-                          "message")
+        stop = report.stop
+        console.print(f"incomplete: {stop.verified} envelopes verified, "
+                      f"{stop.hands_complete} hand(s) complete")
+        if stop.truncated_at is not None:
+            console.print(f"  the file ends inside a frame at byte offset {stop.truncated_at}")
+        if stop.expected is not None:
+            console.print(f"  waiting for seat {stop.expected[0]} to send a "
+                          f"{stop.expected[1]!r} message")
     for note in report.notes:
         console.print(f"note: {note}")
 
@@ -143,7 +144,7 @@ def _where(step: ChanceStep) -> str:
     if step.zone is Zone.HAND or step.zone is Zone.SHOW:
         who = f"seat {step.seat}"
         return f"{who} (shown)" if step.zone is Zone.SHOW else who
-    return step.zone.value
+    return str(step.zone.value)
 
 
 class _Show:
@@ -158,7 +159,7 @@ class _Show:
         self.batches: dict[int, int] = {}
 
     def seat(self, seat: int) -> str:
-        name = self.names[seat]
+        name: str = self.names[seat]
         return f"seat {seat} ({name})" if name else f"seat {seat}"
 
     def on_events(self, table: Table, index: int, events: list[Event]) -> None:
@@ -196,8 +197,6 @@ class _Show:
                     shown = card if card is not None else (
                         known[position] if known is not None else None)
                     code = shown.code if shown is not None else "??"
-                    if step.visible_to != ALL_SEATS and card is None:
-                        code = code.lower() if shown is not None else code
                     groups.setdefault(_where(step), []).append(code)
                 for where, codes in groups.items():
                     out.print(f"  deal to {where}: {' '.join(codes)}", markup=False)
@@ -220,8 +219,6 @@ def _cmd_show(args: argparse.Namespace) -> int:
     console = Console(highlight=False)
     console.print(f"[bold]{genesis.game}[/bold] ({genesis.preset}), "
                   + ", ".join(f"seat {i}: {s.name or '-'}" for i, s in enumerate(genesis.seats)))
-    console.print("cards dealt face down are printed in lower case once the hand's keys are "
-                  "revealed")
     story = _Show(console, [s.name for s in genesis.seats])
     table, violation, stopped = replay_transcript(transcript, genesis, story.on_events)
     if violation is not None:
