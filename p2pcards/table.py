@@ -198,6 +198,8 @@ class _Cycle:
     actions: list[tuple[int, int, Action]] = field(default_factory=list)
     """(envelope index, seat, action) in order (for the replay)."""
     played: dict[int, Card] = field(default_factory=dict)
+    known: dict[int, Card] = field(default_factory=dict)
+    """Deck position -> card, for every position this participant has decrypted."""
     secrets: dict[int, crypto.Scalar] = field(default_factory=dict)
     pending: tuple[ChanceStep, ...] = ()
     pending_positions: tuple[int, ...] = ()
@@ -692,7 +694,9 @@ class Table:
             visible = self.seat is not None and step.visible(self.seat)
             if visible or step.visible_to == ALL_SEATS:
                 try:
-                    cards.append(self._decrypt(cycle, position, include_own=True))
+                    if position not in cycle.known:
+                        cycle.known[position] = self._decrypt(cycle, position, include_own=True)
+                    cards.append(cycle.known[position])
                 except CryptoError as exc:
                     raise Violation("undecryptable", str(exc), seat=None,
                                     index=self.chain.next_seq) from None
@@ -712,7 +716,7 @@ class Table:
         cycle = self._require_cycle()
         assert self.seat is not None
         for position in cycle.hand_positions.get(self.seat, []):
-            if self._decrypt(cycle, position, include_own=True) == card:
+            if cycle.known.get(position) == card:
                 return position
         raise GameError(f"{card} is not in this seat's hand")
 
