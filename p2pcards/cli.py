@@ -68,6 +68,15 @@ def _register_verify(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -
 _EXTRA_COMMANDS.append(_register_verify)
 
 
+def _register_relay(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    from .cli_relay import register
+
+    register(sub)
+
+
+_EXTRA_COMMANDS.append(_register_relay)
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the command line; returns the exit status."""
     parser = build_parser()

@@ -1,0 +1,359 @@
+"""The relay as a Trio service: accepts TCP connections, runs the handshake, forwards room frames.
+
+Each admitted connection runs two tasks: a reader (frames in, rate limits, append to the room)
+and a writer (walks the room buffer from its own cursor and writes ``frame``/``ack`` messages),
+so a slow reader never slows anyone else and nothing is queued per connection. A housekeeping
+task expires rooms and prints the periodic stats line. Every refusal or cut is counted by reason
+in :attr:`RelayServer.stats` and, when the stream is still usable, told to the client in an
+``error`` message before closing.
+
+Logs are structured ``event=... key=value`` lines given to the ``log`` callable. Invite codes are
+never logged; rooms appear as ``room=<12 hex digits>`` (:func:`~.rooms.room_id`).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import sys
+from collections.abc import Callable
+
+import trio
+
+from ..wire.errors import FrameTooLarge
+from ..wire.framing import FrameDecoder, encode_frame
+from .buckets import TokenBucket
+from .errors import RelayProtocolError
+from .handshake import Admission, ServerHandshake
+from .limits import DEFAULT_LIMITS, RelayLimits
+from .messages import encode_ack, encode_error, encode_welcome
+from .rooms import JoinRefused, Room, RoomDropped, RoomRegistry
+from .stats import RelayStats, log_line
+
+__all__ = ["RelayServer", "stderr_log", "parse_listen"]
+
+_HANDSHAKE_FRAME_MAX = 1024
+_WRITE_BATCH = 256 * 1024
+
+
+def stderr_log(line: str) -> None:
+    """Default log sink: one line to standard error, flushed."""
+    print(line, file=sys.stderr, flush=True)
+
+
+class _Conn:
+    """One client connection's state as seen by the server."""
+
+    def __init__(self, stream: trio.SocketStream, peer: str) -> None:
+        self.stream = stream
+        self.peer = peer
+        self.scope = trio.CancelScope()
+        self.reason: str | None = None  # why the relay closed it (None: the client left)
+        self.message = ""
+        self.sending = False  # a write is in progress or was interrupted: no goodbye possible
+        self.wake = trio.Event()
+        self.room: Room | None = None
+        self.slot = -1
+        self.held = 0  # bytes counted in stats.inflight_bytes for this connection
+
+
+class RelayServer:
+    """A relay node. Call :meth:`serve` (in a nursery, e.g. with ``nursery.start``) and
+    :meth:`request_shutdown` to stop gracefully; or :meth:`handle` a stream directly."""
+
+    def __init__(self, limits: RelayLimits = DEFAULT_LIMITS, *,
+                 log: Callable[[str], None] = stderr_log, stats_interval: float = 60.0,
+                 nonce: Callable[[int], bytes] = os.urandom) -> None:
+        self.limits = limits
+        self.log = log
+        self.stats_interval = stats_interval
+        self.registry = RoomRegistry(limits)
+        self.stats = RelayStats()
+        self._nonce = nonce
+        self._conns: set[_Conn] = set()
+        self._members: dict[Room, dict[int, _Conn]] = {}
+        self._shutdown = trio.Event()
+        self._drained = trio.Event()
+        self.ports: list[int] = []
+
+    # ---------------------------------------------------------------- service
+
+    async def serve(self, host: str | None, port: int, *,
+                    task_status: trio.TaskStatus[int] = trio.TASK_STATUS_IGNORED) -> None:
+        """Listen on ``host:port`` (port 0: any free port) until :meth:`request_shutdown`.
+
+        ``task_status.started`` reports the bound port. On shutdown the relay stops accepting,
+        tells every client ``error shutdown``, waits up to 5 s for the connections to close and
+        returns.
+        """
+        listeners = await trio.open_tcp_listeners(port, host=host)
+        self.ports = [listener.socket.getsockname()[1] for listener in listeners]
+        async with trio.open_nursery() as nursery:
+            accept_scope = trio.CancelScope()
+
+            async def accept() -> None:
+                with accept_scope:
+                    await trio.serve_listeners(self._handle_socket, listeners,
+                                               handler_nursery=nursery)
+
+            nursery.start_soon(accept)
+            nursery.start_soon(self._housekeeping)
+            addresses = ",".join(f"{host or '*'}:{p}" for p in self.ports)
+            self.log(log_line("listening", address=addresses, max_rooms=self.limits.max_rooms,
+                              max_connections=self.limits.max_connections))
+            task_status.started(self.ports[0])
+            await self._shutdown.wait()
+            accept_scope.cancel()
+            for listener in listeners:
+                await listener.aclose()
+            self.log(log_line("shutdown", connections=len(self._conns)))
+            for conn in list(self._conns):
+                self._cut(conn, "shutdown", "the relay is shutting down")
+            if self._conns:
+                with trio.move_on_after(5):
+                    await self._drained.wait()
+            self.log(self.stats.line(trio.current_time(), len(self.registry.rooms),
+                                     self.registry.buffered))
+            nursery.cancel_scope.cancel()
+
+    def request_shutdown(self) -> None:
+        """Begin a graceful shutdown of :meth:`serve` (safe to call more than once)."""
+        self._shutdown.set()
+
+    async def _housekeeping(self) -> None:
+        tick = min(1.0, self.stats_interval)
+        next_stats = trio.current_time() + self.stats_interval
+        while True:
+            await trio.sleep(tick)
+            now = trio.current_time()
+            for room, reason in self.registry.expire(now):
+                self._room_gone(room, reason, f"room {room.rid} ended: {reason}")
+            if now >= next_stats:
+                next_stats = now + self.stats_interval
+                self.log(self.stats.line(now, len(self.registry.rooms), self.registry.buffered))
+
+    # ---------------------------------------------------------------- connections
+
+    async def _handle_socket(self, stream: trio.SocketStream) -> None:
+        try:
+            name = stream.socket.getpeername()
+            peer = f"{name[0]}:{name[1]}"
+        except OSError:
+            peer = "?"
+        await self.handle(stream, peer)
+
+    async def handle(self, stream: trio.SocketStream, peer: str = "?") -> None:
+        """Serve one client connection to its end (never raises for the client's faults)."""
+        conn = _Conn(stream, peer)
+        if len(self._conns) >= self.limits.max_connections:
+            conn.reason, conn.message = "connections-full", "the relay is at its connection limit"
+            self.stats.reject(conn.reason)
+            await self._goodbye(conn)
+            return
+        self._conns.add(conn)
+        self._drained = trio.Event() if self._drained.is_set() else self._drained
+        self.stats.connections = len(self._conns)
+        try:
+            with conn.scope:
+                admission = await self._handshake(conn)
+                if admission is not None:
+                    await self._run_member(conn, admission)
+        except* (trio.BrokenResourceError, trio.ClosedResourceError, OSError):
+            pass  # the client went away
+        finally:
+            self._release(conn)
+            await self._goodbye(conn)
+            self._conns.discard(conn)
+            self.stats.connections = len(self._conns)
+            if not self._conns:
+                self._drained.set()
+
+    def _cut(self, conn: _Conn, reason: str, message: str) -> None:
+        """Close ``conn`` for ``reason`` (counted once) from any task."""
+        if conn.reason is None:
+            conn.reason, conn.message = reason, message
+            self.stats.reject(reason)
+        conn.scope.cancel()
+
+    async def _goodbye(self, conn: _Conn) -> None:
+        with trio.CancelScope(shield=True), trio.move_on_after(1):
+            if conn.reason is not None and not conn.sending:
+                room = conn.room.rid if conn.room is not None else "-"
+                self.log(log_line("closed", peer=conn.peer, room=room, slot=conn.slot,
+                                  reason=conn.reason, detail=conn.message))
+                with contextlib.suppress(trio.BrokenResourceError, trio.ClosedResourceError,
+                                         OSError):
+                    await conn.stream.send_all(encode_frame(encode_error(conn.reason,
+                                                                         conn.message)))
+        with trio.CancelScope(shield=True):
+            await conn.stream.aclose()
+
+    def _release(self, conn: _Conn) -> None:
+        self.stats.inflight_bytes -= conn.held
+        conn.held = 0
+        room = conn.room
+        if room is not None:
+            members = self._members.get(room)
+            if members is not None and members.get(conn.slot) is conn:
+                del members[conn.slot]
+                self.registry.leave(room, conn.slot, trio.current_time())
+                if not members:
+                    del self._members[room]
+
+    async def _handshake(self, conn: _Conn) -> Admission | None:
+        machine = ServerHandshake(self._nonce(32))
+        decoder = FrameDecoder(_HANDSHAKE_FRAME_MAX)
+        self.stats.handshaking += 1
+        try:
+            with trio.move_on_after(self.limits.handshake_timeout):
+                while True:
+                    data = await conn.stream.receive_some(_HANDSHAKE_FRAME_MAX)
+                    if not data:
+                        return None
+                    frames = decoder.feed(data)
+                    for position, frame in enumerate(frames):
+                        result = machine.receive(frame)
+                        if isinstance(result, bytes):
+                            await conn.stream.send_all(encode_frame(result))
+                            continue
+                        if decoder.pending or position != len(frames) - 1:
+                            raise RelayProtocolError("bad-message",
+                                                     "data sent before the relay's welcome")
+                        return result
+            self._cut(conn, "handshake-timeout",
+                      f"handshake not completed within {self.limits.handshake_timeout} s")
+            return None
+        except FrameTooLarge:
+            self._cut(conn, "frame-too-large", "handshake frame exceeds "
+                      f"{_HANDSHAKE_FRAME_MAX} bytes")
+            return None
+        except RelayProtocolError as exc:
+            self._cut(conn, exc.reason, exc.message)
+            return None
+        finally:
+            self.stats.handshaking -= 1
+
+    async def _run_member(self, conn: _Conn, admission: Admission) -> None:
+        identity = admission.identity.to_bytes()
+        now = trio.current_time()
+        try:
+            room, slot = self.registry.join(admission.room, identity, admission.since, now)
+        except JoinRefused as exc:
+            self._cut(conn, exc.reason, exc.message)
+            return
+        conn.room, conn.slot = room, slot
+        members = self._members.setdefault(room, {})
+        old = members.get(slot)
+        if old is not None:
+            self._cut(old, "replaced", "the same identity connected again to this room")
+        members[slot] = conn
+        welcome = room.welcome(slot)
+        await conn.stream.send_all(encode_frame(encode_welcome(welcome)))
+        self.log(log_line("joined", peer=conn.peer, room=room.rid, slot=slot,
+                          identity=admission.identity.fingerprint, since=admission.since,
+                          next=welcome.next))
+        async with trio.open_nursery() as nursery:
+            nursery.start_soon(self._writer, conn, room, slot, admission.since + 1)
+            await self._reader(conn, room, slot)
+            nursery.cancel_scope.cancel()
+
+    async def _reader(self, conn: _Conn, room: Room, slot: int) -> None:
+        limits = self.limits
+        decoder = FrameDecoder(limits.max_payload)
+        now = trio.current_time()
+        frames_bucket = TokenBucket(limits.frames_rate, limits.frames_burst, now)
+        bytes_bucket = TokenBucket(limits.bytes_rate, limits.bytes_burst, now)
+        stats = self.stats
+        while True:
+            data = b""
+            with trio.move_on_after(limits.idle_timeout):
+                data = await conn.stream.receive_some(limits.read_chunk)
+                if not data:
+                    return  # the client closed its side
+            if not data:
+                self._cut(conn, "idle-timeout", f"no frame for {limits.idle_timeout} s")
+                return
+            try:
+                frames = decoder.feed(data)
+            except FrameTooLarge as exc:
+                self._cut(conn, "frame-too-large", str(exc))
+                return
+            held = decoder.pending + sum(len(f) for f in frames)
+            if stats.inflight_bytes - conn.held + held > limits.max_inflight_bytes:
+                self._cut(conn, "inflight-budget", "the relay's budget for frames in flight is "
+                          "used up")
+                return
+            stats.inflight_bytes += held - conn.held
+            conn.held = held
+            for frame in frames:
+                size = len(frame)
+                now = trio.current_time()
+                wait_frames = frames_bucket.take(1, now)
+                wait_bytes = bytes_bucket.take(size, now)
+                if wait_frames or wait_bytes:
+                    stats.reject("throttled-frames" if wait_frames >= wait_bytes
+                                 else "throttled-bytes")
+                    await trio.sleep(max(wait_frames, wait_bytes))
+                stats.frames_in += 1
+                stats.bytes_in += size
+                conn.held -= size
+                stats.inflight_bytes -= size
+                if size == 0:
+                    continue  # keepalive
+                try:
+                    self.registry.append(room, slot, frame)
+                except RoomDropped as exc:
+                    self._room_gone(room, exc.reason, exc.message)
+                    return
+                for member in self._members.get(room, {}).values():
+                    member.wake.set()
+
+    async def _writer(self, conn: _Conn, room: Room, slot: int, cursor: int) -> None:
+        stats = self.stats
+        while True:
+            conn.wake = trio.Event()
+            batch = room.read(cursor, _WRITE_BATCH)
+            if not batch:
+                if room.dropped is not None:
+                    return
+                await conn.wake.wait()
+                continue
+            parts: list[bytes] = []
+            forwarded = 0
+            for index, sender, data in batch:
+                if sender == slot:
+                    parts.append(encode_frame(encode_ack(index)))
+                else:
+                    parts.append(data)
+                    forwarded += 1
+            out = b"".join(parts)
+            conn.sending = True
+            with trio.move_on_after(self.limits.write_timeout):
+                await conn.stream.send_all(out)
+                conn.sending = False
+            if conn.sending:
+                self._cut(conn, "slow-reader", f"a write blocked for over "
+                          f"{self.limits.write_timeout} s")
+                return
+            cursor = batch[-1][0] + 1
+            stats.frames_out += forwarded
+            stats.bytes_out += len(out)
+
+    def _room_gone(self, room: Room, reason: str, message: str) -> None:
+        self.registry.drop(room, reason)
+        members = self._members.pop(room, {})
+        self.log(log_line("room-dropped", room=room.rid, reason=reason, members=len(members),
+                          frames=room.next_index, detail=message))
+        for conn in members.values():
+            self._cut(conn, reason, message)
+
+
+def parse_listen(text: str) -> tuple[str, int]:
+    """``HOST:PORT`` (IPv6 as ``[::1]:PORT``) -> (host, port); :class:`ValueError` if bad."""
+    host, sep, port_text = text.rpartition(":")
+    if not sep or not port_text.isdigit() or not 0 <= int(port_text) <= 65535:
+        raise ValueError(f"listen address {text!r} is not HOST:PORT")
+    host = host[1:-1] if host.startswith("[") and host.endswith("]") else host
+    return host or "0.0.0.0", int(port_text)
+
+
