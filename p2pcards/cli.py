@@ -77,6 +77,15 @@ def _register_relay(sub: argparse._SubParsersAction[argparse.ArgumentParser]) ->
 _EXTRA_COMMANDS.append(_register_relay)
 
 
+def _register_net(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    from .cli_net import register
+
+    register(sub)
+
+
+_EXTRA_COMMANDS.append(_register_net)
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the command line; returns the exit status."""
     parser = build_parser()

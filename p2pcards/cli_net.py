@@ -1,0 +1,292 @@
+"""The ``id``, ``host``, ``join`` and ``demo`` commands (registered into :mod:`p2pcards.cli`).
+
+``host`` prints the invite on a line of its own (``p2pcards join p2pcards://...``), seats the
+joiners, plays, and like ``join`` writes the transcript as the match goes and prints its path at
+the end, also after a failure. Failures are one sentence on standard error; exit status 3 for
+network and peer trouble, 1 for a protocol violation, 130 when the person leaves.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import socket
+import sys
+import time
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any, TypeVar
+
+import trio
+
+from .cli import EXIT_USAGE, UserError
+from .games import get_game
+from .genesis import DEFAULT_TIMEOUTS, Genesis
+from .identity_store import (
+    IdentityStoreError,
+    identity_path,
+    load_or_create_identity,
+    transcripts_dir,
+)
+from .net.errors import MatchFailure
+from .net.hub import HostConfig, host_match
+from .net.invite import Invite, InviteError
+from .net.peer import join_match
+from .net.seats import bot_player, seat_secrets
+from .net.session import Player
+from .play_ui import BotLog, PersonUI, StdinLines
+from .table import Table
+from .transcript import TranscriptWriter
+from .wire.identity import IdentityKey
+
+__all__ = ["register", "default_transcript_path", "advertised_address"]
+
+T = TypeVar("T")
+SubParsers = argparse._SubParsersAction  # type: ignore[type-arg]
+
+
+def _say(text: str) -> None:
+    print(text, flush=True)
+
+
+# ----------------------------------------------------------------------------- helpers
+
+
+def default_transcript_path(genesis: Genesis, seat: int) -> Path:
+    """``<config>/transcripts/<game>-<UTC time>-<table id prefix>.p2pt`` (``-seatN`` if taken)."""
+    stamp = time.strftime("%Y%m%dT%H%M%SZ", time.gmtime())
+    base = transcripts_dir() / f"{genesis.game}-{stamp}-{genesis.table_id.hex()[:12]}"
+    path = base.with_name(base.name + ".p2pt")
+    if path.exists():
+        path = base.with_name(f"{base.name}-seat{seat}.p2pt")
+    return path
+
+
+class _Transcript:
+    """Creates the transcript once the genesis is known and remembers where it is."""
+
+    def __init__(self, requested: str | None) -> None:
+        self.requested = requested
+        self.path: Path | None = None
+
+    def __call__(self, genesis: Genesis, seat: int) -> TranscriptWriter:
+        if self.requested:
+            path = Path(self.requested).expanduser()
+        else:
+            path = default_transcript_path(genesis, seat)
+        path = path.absolute()
+        try:
+            writer = TranscriptWriter.create(path, genesis.encode(), fsync=False)
+        except FileExistsError:
+            raise MatchFailure(f"transcript {path} already exists; choose another --transcript",
+                               EXIT_USAGE) from None
+        except OSError as exc:
+            raise MatchFailure(f"cannot create transcript {path}: {exc.strerror}",
+                               EXIT_USAGE) from None
+        self.path = path
+        return writer
+
+    def report(self, table: Table | None = None) -> None:
+        if self.path is None:
+            return
+        state = "complete" if table is not None and table.finished else "incomplete"
+        _say(f"transcript ({state}): {self.path}")
+
+
+def advertised_address(listen_host: str) -> str:
+    """The address to put in an invite: the listen address, or this machine's LAN address."""
+    if listen_host not in ("", "0.0.0.0", "::"):
+        return listen_host
+    probe = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
+    try:
+        probe.connect(("192.0.2.1", 9))  # no packet is sent: this only picks a route
+        address = probe.getsockname()[0]
+        return str(address) if address and not address.startswith("0.") else "127.0.0.1"
+    except OSError:
+        return "127.0.0.1"
+    finally:
+        probe.close()
+
+
+def _identity(args: argparse.Namespace) -> IdentityKey | None:
+    if getattr(args, "ephemeral_identity", False) or args.seed is not None:
+        return None  # fresh (or seeded) key, not stored
+    try:
+        key, created = load_or_create_identity()
+    except IdentityStoreError as exc:
+        raise UserError(str(exc), EXIT_USAGE) from None
+    if created:
+        _say(f"created your identity {key.public.fingerprint} in {identity_path()}")
+    return key
+
+
+def _player_factory(args: argparse.Namespace, game: Callable[[Genesis], str]
+                    ) -> Callable[[Genesis, int], Player]:
+    def make(genesis: Genesis, seat: int) -> Player:
+        if args.bot:
+            bot = bot_player(game(genesis), seat, args.seed)
+            return Player(bot.decide, BotLog(genesis, seat).show)
+        return PersonUI(genesis, seat, StdinLines()).player()
+    return make
+
+
+def _leaf(exc: BaseException) -> BaseException:
+    """The first MatchFailure or KeyboardInterrupt inside exception groups, else ``exc``."""
+    if isinstance(exc, BaseExceptionGroup):
+        for inner in exc.exceptions:
+            found = _leaf(inner)
+            if isinstance(found, MatchFailure | KeyboardInterrupt):
+                return found
+    return exc
+
+
+def _run_match(main: Callable[[], Any], transcript: _Transcript) -> int:
+    table: Table | None = None
+    try:
+        table = trio.run(main)
+    except BaseException as raw:  # noqa: BLE001 - unwrapped and re-raised below
+        exc = _leaf(raw)
+        transcript.report(None)
+        if isinstance(exc, MatchFailure):
+            raise UserError(str(exc), exc.status) from None
+        if isinstance(exc, KeyboardInterrupt):
+            raise UserError("interrupted; the match is abandoned", 130) from None
+        raise
+    transcript.report(table)
+    return 0
+
+
+def _parse_listen(text: str) -> tuple[str, int]:
+    host, sep, port = text.rpartition(":")
+    if not sep or not port.isdigit() or not 0 <= int(port) <= 65535:
+        raise UserError(f"--listen {text!r} must be HOST:PORT (port 0 picks a free one)")
+    return host.strip("[]") or "0.0.0.0", int(port)
+
+
+# ----------------------------------------------------------------------------- commands
+
+
+def _cmd_id(args: argparse.Namespace) -> int:
+    try:
+        key, created = load_or_create_identity()
+    except IdentityStoreError as exc:
+        raise UserError(str(exc), EXIT_USAGE) from None
+    print(key.public.fingerprint)
+    if args.verbose or created:
+        state = "created" if created else "stored"
+        print(f"{state} in {identity_path()}", file=sys.stderr)
+    return 0
+
+
+def _cmd_host(args: argparse.Namespace) -> int:
+    spec = get_game(args.game)
+    preset = args.variant or spec.default_preset
+    players = args.players or spec.preset_players(preset)[0]
+    spec.preset(preset, players=players)  # bad combinations fail here, as GameError
+    if args.bots < 0 or args.bots > players - 1:
+        raise UserError(f"--bots must be between 0 and {players - 1} for {players} players")
+    timeouts = dict(DEFAULT_TIMEOUTS)
+    if args.timeout is not None:
+        if not 1 <= args.timeout <= 86400:
+            raise UserError("--timeout must be between 1 and 86400 seconds")
+        timeouts = {key: args.timeout for key in timeouts}
+    listen_host, listen_port = _parse_listen(args.listen)
+    identity = _identity(args)
+    if identity is None and args.seed is None:
+        identity = IdentityKey.generate()
+    config = HostConfig(
+        game=spec.name, preset=preset, players=players, bots=args.bots,
+        listen_host=listen_host, listen_port=listen_port,
+        advertise=args.advertise or advertised_address(listen_host), timeouts=timeouts,
+        seed=args.seed, identity=identity, name=args.name or _default_name(),
+    )
+    transcript = _Transcript(args.transcript)
+    player_for = _player_factory(args, lambda g: g.game)
+
+    def on_invite(invite: Invite) -> None:
+        _say(f"hosting {spec.name} ({preset}), {players} players, {args.bots} bot seat(s); "
+             "give this line to each player:")
+        _say(f"p2pcards join {invite}")
+
+    async def main() -> Table:
+        return await host_match(config, player_for, notice=_say, on_invite=on_invite,
+                                transcript=transcript)
+
+    return _run_match(main, transcript)
+
+
+def _cmd_join(args: argparse.Namespace) -> int:
+    try:
+        invite = Invite.parse(args.invite)
+    except InviteError as exc:
+        raise UserError(str(exc)) from None
+    identity = _identity(args)
+    name = args.name or _default_name()
+
+    def secrets_for(seat: int) -> tuple[Any, str]:
+        return seat_secrets(seat, args.seed, identity, name)
+
+    transcript = _Transcript(args.transcript)
+    player_for = _player_factory(args, lambda g: g.game)
+
+    async def main() -> Table:
+        return await join_match(invite, player_for, secrets_for, bot=args.bot, seed=args.seed,
+                                notice=_say, transcript=transcript)
+
+    return _run_match(main, transcript)
+
+
+def _default_name() -> str:
+    try:
+        return os.getlogin()[:40]
+    except OSError:
+        return os.environ.get("USER", "player")[:40] or "player"
+
+
+def _cmd_demo(args: argparse.Namespace) -> int:
+    from .net.demo import run_demo
+
+    return run_demo(game=args.game, players=args.players, variant=args.variant, seed=args.seed)
+
+
+def register(sub: SubParsers) -> None:
+    """Add ``id``, ``host``, ``join`` and ``demo`` to the ``p2pcards`` parser."""
+    ident = sub.add_parser("id", help="print your identity fingerprint (made on first use)")
+    ident.add_argument("-v", "--verbose", action="store_true", help="also say where it is kept")
+    ident.set_defaults(handler=_cmd_id)
+
+    host = sub.add_parser("host", help="host a table and print the invite for the others")
+    host.add_argument("--game", default="scopa", help="game to play (default: scopa)")
+    host.add_argument("--variant", help="preset of the game (see p2pcards rules GAME)")
+    host.add_argument("--players", type=int, help="number of seats (default: the preset's first)")
+    host.add_argument("--bots", type=int, default=0, help="seats played by bots in this process")
+    host.add_argument("--listen", default="0.0.0.0:0",
+                      help="HOST:PORT to listen on (default 0.0.0.0:0, a free port)")
+    host.add_argument("--advertise", help="address to put in the invite (default: guessed)")
+    _common(host)
+    host.add_argument("--timeout", type=int,
+                      help="seconds any seat may take for any step (default: 60 for automatic "
+                           "steps, 600 for a person's move)")
+    host.set_defaults(handler=_cmd_host)
+
+    join = sub.add_parser("join", help="join a table with the invite the host gave you")
+    join.add_argument("invite", help="p2pcards://HOST:PORT/NONCE#FINGERPRINT")
+    _common(join)
+    join.set_defaults(handler=_cmd_join)
+
+    demo = sub.add_parser("demo", help="bots play a full match between local processes")
+    demo.add_argument("--game", default="scopa", help="game (default: scopa)")
+    demo.add_argument("--players", type=int, default=2, help="number of players (default: 2)")
+    demo.add_argument("--variant", help="preset of the game")
+    demo.add_argument("--seed", type=int, help="make the match reproducible")
+    demo.set_defaults(handler=_cmd_demo)
+
+
+def _common(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--bot", action="store_true", help="a bot plays your seat")
+    parser.add_argument("--name", help="your name at the table (default: your login)")
+    parser.add_argument("--transcript", help="where to write the transcript")
+    parser.add_argument("--seed", type=int,
+                        help="seeded keys and bots, for demos and tests only (not secret)")
+    parser.add_argument("--ephemeral-identity", action="store_true",
+                        help="use a fresh identity key for this match instead of yours")

@@ -1,0 +1,17 @@
+"""Direct play over TCP with Trio: framing, invites, the handshake, the hosting hub, the peer loop.
+
+Layers, bottom up (each module has one job):
+
+- :mod:`.framed`: :class:`~.framed.FramedStream`, length-prefixed frames over any Trio stream
+  with a hard size limit, and msgpack control messages on top of them.
+- :mod:`.invite`: the one-line invite ``p2pcards://HOST:PORT/<table nonce>#<fingerprint>``.
+- :mod:`.handshake`: joiner and host sides of the seating handshake (each side proves its
+  identity key), and the joiner's checks of the genesis the host sends.
+- :mod:`.session`: the match loop shared by every peer: local :class:`~p2pcards.table.Table`
+  objects, remote links, routing, timeouts, the transcript.
+- :mod:`.hub`: the hosting peer: listens, seats joiners, builds the genesis, forwards every frame.
+- :mod:`.peer`: the joining peer.
+
+Every failure surfaces as a :class:`~.errors.MatchFailure` carrying one sentence and an exit
+status (3 for network and peer trouble, 1 for a protocol violation).
+"""

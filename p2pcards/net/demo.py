@@ -1,0 +1,175 @@
+"""``p2pcards demo``: bots play a full match between separate processes over loopback TCP.
+
+The demo starts ``python -m p2pcards host ... --bot --listen 127.0.0.1:0`` (port 0: the system
+picks a free port, and the host's invite line tells the real one), reads the invite from the
+host's output, starts one ``join INVITE --bot`` process per other seat, relays the host's progress
+lines (a live spinner on a terminal, plain lines otherwise), waits for every process, then
+verifies the host's transcript by replaying it as an observer (every signature, chain link,
+shuffle proof, reveal token and score), and prints the result, the timings and the transcript's
+absolute path. Every peer uses a fresh identity key for the demo; the user's own is not touched.
+"""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+import tempfile
+import time
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+from rich.console import Console
+
+from ..games import get_game
+from ..genesis import Genesis
+from ..play_ui import side_names
+from ..table import Table, Violation, replay_frames
+from ..transcript import TranscriptError, read_transcript
+
+__all__ = ["run_demo", "Verified", "verify_transcript", "INVITE_PREFIX", "TRANSCRIPT_PREFIX"]
+
+INVITE_PREFIX = "p2pcards join "
+TRANSCRIPT_PREFIX = "transcript ("
+EXIT_FAILED = 3
+
+
+@dataclass(frozen=True)
+class Verified:
+    """What replaying a transcript found."""
+
+    genesis: Genesis
+    table: Table
+    envelopes: int
+    truncated: bool
+
+    @property
+    def finished(self) -> bool:
+        return self.table.finished
+
+
+def verify_transcript(path: Path) -> Verified:
+    """Replay the transcript at ``path`` as an observer; raises on the first bad record.
+
+    Raises :class:`~p2pcards.transcript.TranscriptError` (a file that is not a transcript),
+    :class:`~p2pcards.genesis.GenesisError` or :class:`~p2pcards.table.Violation`. An incomplete
+    match replays without error: check :attr:`Verified.finished`.
+    """
+    found = read_transcript(path)
+    genesis = Genesis.decode(found.genesis)
+    table = replay_frames(genesis, found.envelopes)
+    return Verified(genesis, table, len(found.envelopes), found.truncated)
+
+
+def _command(*args: str) -> list[str]:
+    return [sys.executable, "-m", "p2pcards", *args]
+
+
+def run_demo(*, game: str = "scopa", players: int = 2, variant: str | None = None,
+             seed: int | None = None, console: Console | None = None) -> int:
+    """Run the demo; returns the exit status (0, or 3 when a process or the check failed)."""
+    console = console or Console(highlight=False, soft_wrap=True)
+    spec = get_game(game)
+    preset = variant or spec.default_preset
+    spec.preset(preset, players=players)  # a bad combination fails here, before any process
+    options = ["--game", spec.name, "--variant", preset]
+    seeded = ["--seed", str(seed)] if seed is not None else []
+    console.print(f"demo: {spec.title}, preset {preset}, {players} bot players, each in its own "
+                  "process, over loopback TCP, with mental poker")
+    env = dict(os.environ, PYTHONUNBUFFERED="1")
+    processes: list[subprocess.Popen[str]] = []
+    with tempfile.TemporaryDirectory(prefix="p2pcards-demo-") as scratch:
+        errors = [Path(scratch, f"stderr-{i}.txt") for i in range(players)]
+        started = time.perf_counter()
+        try:
+            host = subprocess.Popen(
+                _command("host", *options, "--players", str(players), "--bot",
+                         "--listen", "127.0.0.1:0", "--ephemeral-identity", "--name", "host",
+                         *seeded),
+                stdout=subprocess.PIPE, stderr=errors[0].open("w"), stdin=subprocess.DEVNULL,
+                text=True, env=env)
+            processes.append(host)
+            transcript = _follow_host(host, console, processes, errors, scratch, seeded, env)
+            codes = [p.wait() for p in processes]
+        finally:
+            for process in processes:
+                if process.poll() is None:
+                    process.kill()
+                    process.wait()
+        wall = time.perf_counter() - started
+        failed = [(i, c) for i, c in enumerate(codes) if c != 0]
+        for i, code in failed:
+            who = "host" if i == 0 else f"joiner {i}"
+            text = errors[i].read_text().strip().splitlines()
+            console.print(f"{who} exited with status {code}: {text[-1] if text else '?'}")
+    if transcript is None:
+        console.print("demo failed: the host wrote no transcript")
+        return EXIT_FAILED
+    return _report(transcript, wall, console, bool(failed))
+
+
+def _follow_host(host: subprocess.Popen[str], console: Console,
+                 processes: list[subprocess.Popen[str]], errors: Sequence[Path], scratch: str,
+                 seeded: Sequence[str], env: dict[str, str]) -> Path | None:
+    """Relay the host's progress; start the joiners when its invite appears."""
+    assert host.stdout is not None
+    transcript: Path | None = None
+    status = console.status("waiting for the host's invite") if console.is_terminal else None
+    if status is not None:
+        status.start()
+    try:
+        for raw in host.stdout:
+            line = raw.rstrip("\n")
+            if line.startswith(INVITE_PREFIX):
+                invite = line[len(INVITE_PREFIX):].strip()
+                console.print(f"invite: {invite}")
+                for seat in range(1, len(errors)):
+                    processes.append(subprocess.Popen(
+                        _command("join", invite, "--bot", "--ephemeral-identity",
+                                 "--name", f"bot {seat}", "--transcript",
+                                 str(Path(scratch, f"joiner-{seat}.p2pt")), *seeded),
+                        stdout=subprocess.DEVNULL, stderr=errors[seat].open("w"),
+                        stdin=subprocess.DEVNULL, text=True, env=env))
+                if status is not None:
+                    status.update("seating the players")
+            elif line.startswith(TRANSCRIPT_PREFIX):
+                transcript = Path(line.split(": ", 1)[1])
+            elif line.startswith(("hand ", "— hand ", "match over", "every seat", "seat ")):
+                if line.startswith("— hand") and status is not None:
+                    status.update(f"playing {line[2:]}")
+                elif not line.startswith("— hand"):
+                    console.print(line)
+    finally:
+        if status is not None:
+            status.stop()
+    return transcript
+
+
+def _report(transcript: Path, wall: float, console: Console, failed: bool) -> int:
+    started = time.perf_counter()
+    try:
+        verified = verify_transcript(transcript)
+    except (TranscriptError, Violation, ValueError) as exc:
+        console.print(f"verification FAILED: {exc}")
+        console.print(f"transcript: {transcript}")
+        return 1
+    seconds = time.perf_counter() - started
+    table = verified.table
+    if not verified.finished:
+        console.print(f"the transcript replays cleanly but the match is incomplete "
+                      f"({verified.envelopes} envelopes)")
+        console.print(f"transcript: {transcript}")
+        return EXIT_FAILED
+    scores = table.engine.match_scores
+    names = side_names(verified.genesis, len(scores))
+    shown = ", ".join(f"{n} {s}" for n, s in zip(names, scores, strict=True))
+    winner = table.engine.winner
+    console.print(f"verified {verified.envelopes} envelopes: every signature, chain link, "
+                  "shuffle proof, reveal token and score checks out")
+    console.print(f"final scores: {shown}; winner: "
+                  f"{'none (a draw)' if winner is None else names[winner]}")
+    console.print(f"match wall time {wall:.2f} s (processes, handshake and play); "
+                  f"verification {seconds:.2f} s")
+    console.print(f"transcript: {transcript}")
+    return EXIT_FAILED if failed else 0

@@ -1,0 +1,44 @@
+"""The errors of the network layer: one sentence for the user and an exit status each."""
+
+from __future__ import annotations
+
+__all__ = [
+    "EXIT_NETWORK",
+    "EXIT_VIOLATION",
+    "MatchFailure",
+    "NetError",
+    "PeerGone",
+    "BadFrame",
+    "HandshakeError",
+]
+
+EXIT_VIOLATION = 1
+EXIT_NETWORK = 3
+
+
+class MatchFailure(Exception):
+    """A match or a connection that ended badly; ``str()`` is one sentence for the user.
+
+    ``status`` is the exit status the command line returns (:data:`EXIT_NETWORK` unless a
+    protocol violation was proven, :data:`EXIT_VIOLATION`).
+    """
+
+    def __init__(self, message: str, status: int = EXIT_NETWORK) -> None:
+        super().__init__(message)
+        self.status = status
+
+
+class NetError(MatchFailure):
+    """A problem with one connection (the stream, its frames or its messages)."""
+
+
+class PeerGone(NetError):
+    """The other side closed or reset the connection."""
+
+
+class BadFrame(NetError):
+    """The other side sent an oversized frame, a truncated frame or an undecodable message."""
+
+
+class HandshakeError(NetError):
+    """The seating handshake failed: wrong invite, a key not proven, a refused or bad genesis."""

@@ -1,0 +1,136 @@
+"""Length-prefixed frames over a Trio stream, and msgpack messages carried in them.
+
+:class:`FramedStream` wraps any :class:`trio.abc.Stream` (a TCP stream, or one end of
+:func:`trio.testing.memory_stream_pair` in tests) and speaks the framing of
+:mod:`p2pcards.wire.framing`: a 4-byte big-endian length, then the payload. The receiving side
+enforces a hard maximum payload size, so a peer can never make us buffer more than
+``max_size + 4`` bytes; a larger length prefix is rejected as soon as its four bytes are in.
+
+Messages are frames whose payload is a canonical msgpack map with a text ``"type"`` entry
+(see :mod:`.handshake` and :mod:`.session` for the types). Envelopes travel inside ``envelope``
+messages, so one stream carries both protocol envelopes and control messages such as ``abort``.
+
+Errors (all :class:`~.errors.NetError`, one sentence each): :class:`~.errors.PeerGone` when the
+other side closed or broke the connection, :class:`~.errors.BadFrame` for an oversized frame,
+a stream that ends inside a frame, or a payload that is not an acceptable message.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import trio
+
+from ..wire import codec
+from ..wire.errors import DecodeError, EncodeError, FrameTooLarge, FrameTruncated
+from ..wire.framing import MAX_FRAME_SIZE, FrameDecoder, encode_frame
+from .errors import BadFrame, PeerGone
+
+__all__ = ["FramedStream", "RECEIVE_CHUNK"]
+
+RECEIVE_CHUNK = 64 * 1024
+"""Bytes asked of the stream per read."""
+
+
+class FramedStream:
+    """Frames and messages over one Trio stream.
+
+    Contract: at most one task sends at a time and at most one task receives at a time (the
+    two may run concurrently). After :meth:`receive` has returned ``None`` (clean end of stream)
+    or raised, the receiving direction is finished; every later call raises again.
+    """
+
+    def __init__(self, stream: trio.abc.Stream, *, max_size: int = MAX_FRAME_SIZE,
+                 label: str = "the peer") -> None:
+        self.stream = stream
+        self.max_size = max_size
+        self.label = label
+        """Who is at the other end, for error messages (e.g. ``"seat 2 (ABCD-...)"``)."""
+        self._decoder = FrameDecoder(max_size)
+        self._ready: list[bytes] = []
+        self._ended = False
+
+    # ------------------------------------------------------------------ frames
+
+    async def send(self, payload: bytes) -> None:
+        """Send one frame; :class:`PeerGone` if the connection is broken or closed."""
+        data = encode_frame(payload, self.max_size)
+        try:
+            await self.stream.send_all(data)
+        except (trio.BrokenResourceError, trio.ClosedResourceError, OSError) as exc:
+            raise PeerGone(f"the connection to {self.label} is broken ({_reason(exc)})") from None
+
+    async def receive(self) -> bytes | None:
+        """The next frame's payload, or ``None`` when the stream ends cleanly between frames.
+
+        Raises :class:`BadFrame` for an oversized or truncated frame and :class:`PeerGone` when
+        the connection breaks.
+        """
+        while not self._ready:
+            if self._ended:
+                raise PeerGone(f"{self.label} has already closed the connection")
+            try:
+                chunk = await self.stream.receive_some(RECEIVE_CHUNK)
+            except (trio.BrokenResourceError, trio.ClosedResourceError, OSError) as exc:
+                self._ended = True
+                raise PeerGone(f"the connection to {self.label} broke ({_reason(exc)})") from None
+            if not chunk:
+                self._ended = True
+                try:
+                    self._decoder.eof()
+                except FrameTruncated as exc:
+                    raise BadFrame(f"{self.label} closed the connection mid-frame: {exc}") from None
+                return None
+            try:
+                self._ready.extend(self._decoder.feed(chunk))
+            except FrameTooLarge as exc:
+                self._ended = True
+                raise BadFrame(f"{self.label} sent an oversized frame: {exc}") from None
+        return self._ready.pop(0)
+
+    # ------------------------------------------------------------------ messages
+
+    async def send_message(self, message: dict[str, Any]) -> None:
+        """Send ``message`` (a map with a text ``type``) as one canonical msgpack frame."""
+        try:
+            data = codec.pack(message)
+        except EncodeError as exc:  # a bug on our side, never the peer's
+            raise ValueError(f"cannot encode a {message.get('type')!r} message: {exc}") from None
+        await self.send(data)
+
+    async def receive_message(self) -> dict[str, Any] | None:
+        """The next message, or ``None`` at a clean end of stream.
+
+        Raises :class:`BadFrame` if the frame is not a canonical msgpack map with a text
+        ``type``, naming the peer.
+        """
+        frame = await self.receive()
+        if frame is None:
+            return None
+        return decode_message(frame, self.max_size, self.label)
+
+    async def aclose(self) -> None:
+        """Close the underlying stream (never raises for an already broken stream)."""
+        await trio.aclose_forcefully(self.stream)
+
+
+def decode_message(frame: bytes, max_size: int = MAX_FRAME_SIZE,
+                   label: str = "the peer") -> dict[str, Any]:
+    """Decode one message frame; :class:`BadFrame` naming ``label`` if it is not one."""
+    try:
+        message = codec.unpack(frame, max_size=max_size)
+    except DecodeError as exc:
+        raise BadFrame(f"{label} sent a frame that is not a valid message: {exc}") from None
+    if not isinstance(message, dict) or not isinstance(message.get("type"), str):
+        raise BadFrame(f"{label} sent a frame that is not a message map with a text type")
+    return message
+
+
+def _reason(exc: BaseException) -> str:
+    if isinstance(exc, trio.ClosedResourceError):
+        return "closed locally"
+    text = str(exc) or type(exc).__name__
+    cause = exc.__cause__
+    if cause is not None and str(cause):
+        text = str(cause)
+    return text

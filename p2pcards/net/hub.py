@@ -1,0 +1,209 @@
+"""The hosting peer: listen, seat the joiners, make the genesis, forward every envelope.
+
+:func:`host_match` opens the listening socket (port 0 picks a free port), reports the invite,
+seats joiners in arrival order (seat 0 is the host, then the joiners, then the host's bot
+seats), builds the :class:`~p2pcards.genesis.Genesis`, sends it to every joiner, and runs the
+:class:`~.session.Session` as the hub: every envelope a joiner sends is checked by the host's
+own table, then forwarded to every other seat. The hub can neither forge (envelopes are signed)
+nor reorder undetected (the chain); it can only stop forwarding, which the others see as a
+timeout.
+
+While seats are empty, a connection whose handshake fails (a wrong or stale invite, a key not
+proven, garbage) is refused with a reason and closed; the host goes on waiting. Once the table
+is full the listener closes, so a late joiner's connection is refused.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+
+import trio
+
+from ..genesis import Genesis
+from ..local import SeatSecrets, make_genesis
+from ..table import Table
+from ..transcript import TranscriptWriter
+from ..wire.identity import IdentityKey, PublicIdentity
+from .errors import MatchFailure, NetError
+from .framed import FramedStream
+from .handshake import SeatedJoiner, TableOffer, confirm_seat, refuse, seat_joiner, send_genesis
+from .invite import NONCE_SIZE, Invite
+from .seats import bot_player, seat_secrets, table_rng
+from .session import Link, LocalSeat, Player, Session
+
+__all__ = ["HostConfig", "host_match", "HANDSHAKE_SECONDS"]
+
+HANDSHAKE_SECONDS = 30.0
+"""How long one joiner may take to complete the handshake."""
+
+
+@dataclass(frozen=True)
+class HostConfig:
+    """Everything ``p2pcards host`` needs. ``advertise`` is the address put in the invite."""
+
+    game: str
+    preset: str
+    players: int
+    bots: int = 0
+    listen_host: str = "0.0.0.0"
+    listen_port: int = 0
+    advertise: str = ""
+    timeouts: Mapping[str, int] | None = None
+    seed: int | None = None
+    identity: IdentityKey | None = None
+    name: str = "host"
+    nonce: bytes = field(default_factory=lambda: os.urandom(NONCE_SIZE))
+
+
+Notice = Callable[[str], None]
+TranscriptFactory = Callable[[Genesis, int], TranscriptWriter]
+PlayerFactory = Callable[[Genesis, int], Player]
+
+
+@dataclass
+class _Gathering:
+    offer: TableOffer
+    key: IdentityKey
+    wanted: int
+    taken: set[bytes]
+    notice: Notice
+    joined: list[tuple[FramedStream, SeatedJoiner]] = field(default_factory=list)
+    lock: trio.Lock = field(default_factory=trio.Lock)
+    full: trio.Event = field(default_factory=trio.Event)
+
+
+async def _welcome(state: _Gathering, stream: trio.SocketStream) -> None:
+    """Handshake one connection; keep it if seated, else refuse and close it."""
+    try:
+        peer = stream.socket.getpeername()
+        where = f"{peer[0]}:{peer[1]}"
+    except OSError:
+        where = "unknown address"
+    framed = FramedStream(stream, label=f"a joiner from {where}")
+    kept = False
+    try:
+        async with state.lock:
+            if state.full.is_set():
+                await refuse(framed, "the table is full")
+                return
+            seat = len(state.joined) + 1
+            with trio.fail_after(HANDSHAKE_SECONDS):
+                seated = await seat_joiner(framed, state.offer, state.key, seat, state.taken)
+            state.taken.add(seated.info.identity)
+            missing = state.wanted - seat
+            await confirm_seat(framed, seat, missing)
+            framed.label = seat_label_of(seated)
+            state.joined.append((framed, seated))
+            kept = True
+            kind = "a bot" if seated.bot else "a person"
+            state.notice(f"{framed.label} joined ({kind}, {seated.info.name or 'no name'}); "
+                         f"{missing} seat(s) still empty")
+            if missing == 0:
+                state.full.set()
+    except NetError as exc:
+        state.notice(f"refused {where}: {exc}")
+    except trio.TooSlowError:
+        state.notice(f"refused {where}: the handshake took longer than "
+                     f"{HANDSHAKE_SECONDS:.0f} seconds")
+    finally:
+        if not kept:
+            await framed.aclose()
+
+
+def seat_label_of(seated: SeatedJoiner) -> str:
+    return f"seat {seated.seat} ({PublicIdentity(seated.info.identity).fingerprint})"
+
+
+async def _gather(listeners: list[trio.SocketListener], state: _Gathering) -> None:
+    """Accept connections until every joiner seat is taken."""
+    async with trio.open_nursery() as nursery:
+        async def accept(listener: trio.SocketListener) -> None:
+            while True:
+                try:
+                    stream = await listener.accept()
+                except OSError as exc:
+                    state.notice(f"accepting a connection failed: {exc}")
+                    await trio.sleep(0.1)
+                    continue
+                nursery.start_soon(_welcome, state, stream)
+
+        for listener in listeners:
+            nursery.start_soon(accept, listener)
+        await state.full.wait()
+        nursery.cancel_scope.cancel()
+
+
+async def host_match(config: HostConfig, player_for: PlayerFactory, *, notice: Notice,
+                     on_invite: Callable[[Invite], None],
+                     transcript: TranscriptFactory) -> Table:
+    """Host one match to its end; returns the host's table. Raises :class:`MatchFailure`."""
+    remote = config.players - 1 - config.bots
+    if remote < 0 or config.bots < 0:
+        raise MatchFailure(f"a {config.players}-player table cannot have {config.bots} bot "
+                           "seats besides the host", status=2)
+    host_secrets, host_name = seat_secrets(0, config.seed, config.identity, config.name)
+    try:
+        listeners = await trio.open_tcp_listeners(config.listen_port, host=config.listen_host)
+    except OSError as exc:
+        raise MatchFailure(f"cannot listen on {config.listen_host}:{config.listen_port}: "
+                           f"{exc.strerror or exc}") from None
+    joined: list[tuple[FramedStream, SeatedJoiner]] = []
+    try:
+        port = listeners[0].socket.getsockname()[1]
+        advertise = config.advertise or config.listen_host
+        invite = Invite(advertise, port, config.nonce, host_secrets.identity.public.fingerprint)
+        on_invite(invite)
+        if remote:
+            state = _Gathering(TableOffer(config.nonce, config.game, config.preset,
+                                          config.players),
+                               host_secrets.identity, remote,
+                               {host_secrets.identity.public.to_bytes()}, notice)
+            await _gather(listeners, state)
+            joined = state.joined
+    finally:
+        for listener in listeners:
+            await listener.aclose()
+    try:
+        return await _play(config, player_for, host_secrets, host_name, joined, notice,
+                           transcript)
+    finally:
+        for framed, _ in joined:
+            await framed.aclose()
+
+
+async def _play(config: HostConfig, player_for: PlayerFactory, host_secrets: SeatSecrets,
+                host_name: str, joined: list[tuple[FramedStream, SeatedJoiner]], notice: Notice,
+                transcript: TranscriptFactory) -> Table:
+    first_bot = 1 + len(joined)
+    bot_secrets = [seat_secrets(seat, config.seed, None, f"bot {seat}")
+                   for seat in range(first_bot, config.players)]
+    infos = [host_secrets.info(host_name)] + [j.info for _, j in joined] + [
+        s.info(name) for s, name in bot_secrets]
+    genesis = make_genesis(config.game, config.preset, infos, timeouts=config.timeouts)
+    bots = frozenset(j.seat for _, j in joined if j.bot) | frozenset(
+        range(first_bot, config.players))
+    for framed, _ in joined:
+        try:
+            await send_genesis(framed, genesis, bots)
+        except NetError as exc:
+            raise MatchFailure(f"{framed.label} left before the match started: {exc}") from None
+    notice(f"every seat is taken; table {genesis.table_id.hex()[:16]} starts")
+    tables = [Table(genesis, seat=0, identity=host_secrets.identity,
+                    x25519_private=host_secrets.x25519_private, rng=table_rng(0, config.seed))]
+    seats = [LocalSeat.of(tables[0], player_for(genesis, 0))]
+    for offset, (secrets, _) in enumerate(bot_secrets):
+        seat = first_bot + offset
+        table = Table(genesis, seat=seat, identity=secrets.identity,
+                      x25519_private=secrets.x25519_private, rng=table_rng(seat, config.seed))
+        seats.append(LocalSeat.of(table, bot_player(config.game, seat, config.seed)))
+    links = [Link(framed, frozenset({j.seat})) for framed, j in joined]
+    writer = transcript(genesis, 0)
+    try:
+        session = Session(genesis, seats, links, forward=True, bots=bots, writer=writer)
+        await session.run()
+    finally:
+        writer.close()
+    return tables[0]
+

@@ -1,0 +1,74 @@
+"""Invites: ``p2pcards://HOST:PORT/<table nonce hex>#<host fingerprint>``.
+
+The host prints one invite per table. The nonce (16 random bytes, 32 hex digits) names this
+table among everything the host ever hosts, so an old invite is refused; the fingerprint lets
+the joiner check that whoever answers at ``HOST:PORT`` holds the host's identity key. An IPv6
+host is written in brackets: ``p2pcards://[::1]:7000/...``.
+
+Sans-IO: parsing and formatting only.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+__all__ = ["Invite", "InviteError", "SCHEME", "NONCE_SIZE"]
+
+SCHEME = "p2pcards://"
+NONCE_SIZE = 16
+
+_FINGERPRINT = re.compile(r"^[A-Z2-7]{4}(-[A-Z2-7]{4}){3}$")
+_PATTERN = re.compile(
+    r"^p2pcards://(?P<host>\[[0-9A-Fa-f:.]+\]|[A-Za-z0-9.\-]+):(?P<port>[0-9]{1,5})"
+    r"/(?P<nonce>[0-9a-fA-F]+)#(?P<fingerprint>[A-Za-z2-7\-]+)$"
+)
+
+
+class InviteError(ValueError):
+    """An invite that cannot be parsed; the message names the part at fault."""
+
+
+@dataclass(frozen=True)
+class Invite:
+    """Where the host listens, the table nonce and the host's identity fingerprint."""
+
+    host: str
+    port: int
+    nonce: bytes
+    fingerprint: str
+
+    def __post_init__(self) -> None:
+        if len(self.nonce) != NONCE_SIZE:
+            raise InviteError(f"invite table nonce must be {NONCE_SIZE} bytes, "
+                              f"not {len(self.nonce)}")
+        if not 1 <= self.port <= 65535:
+            raise InviteError(f"invite port {self.port} is not between 1 and 65535")
+        if not _FINGERPRINT.match(self.fingerprint):
+            raise InviteError(f"invite fingerprint {self.fingerprint!r} is not of the form "
+                              "XXXX-XXXX-XXXX-XXXX")
+
+    def __str__(self) -> str:
+        host = f"[{self.host}]" if ":" in self.host else self.host
+        return f"{SCHEME}{host}:{self.port}/{self.nonce.hex()}#{self.fingerprint}"
+
+    @classmethod
+    def parse(cls, text: str) -> Invite:
+        """Parse an invite; the leading ``p2pcards join`` of the printed line is tolerated."""
+        text = text.strip()
+        if text.startswith("p2pcards join "):
+            text = text[len("p2pcards join "):].strip()
+        match = _PATTERN.match(text)
+        if match is None:
+            if not text.startswith(SCHEME):
+                raise InviteError(f"an invite starts with {SCHEME}, this one is {text[:30]!r}")
+            raise InviteError(
+                f"invite {text[:80]!r} is not of the form {SCHEME}HOST:PORT/NONCE#FINGERPRINT"
+            )
+        host = match["host"].strip("[]")
+        nonce_hex = match["nonce"]
+        if len(nonce_hex) != 2 * NONCE_SIZE:
+            raise InviteError(f"invite table nonce must be {2 * NONCE_SIZE} hex digits, "
+                              f"not {len(nonce_hex)}")
+        return cls(host, int(match["port"]), bytes.fromhex(nonce_hex),
+                   match["fingerprint"].upper())

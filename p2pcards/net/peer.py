@@ -1,0 +1,75 @@
+"""The joining peer: connect to the host of an invite, take a seat, play through the hub.
+
+:func:`join_match` connects to ``HOST:PORT`` of the invite, runs the joiner side of the
+handshake (the host must prove the invite's fingerprint; see :mod:`.handshake`), waits for the
+genesis and checks it, then runs a :class:`~.session.Session` with one link (the host, which
+speaks for every other seat). The joiner allows :data:`GRACE_SECONDS` more than the genesis
+timeouts, so that when a third seat falls silent the host's report arrives first.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+import trio
+
+from ..genesis import Genesis
+from ..table import Table
+from ..transcript import TranscriptWriter
+from .errors import MatchFailure
+from .framed import FramedStream
+from .handshake import SecretsFor, join_table, receive_genesis
+from .invite import Invite
+from .seats import table_rng
+from .session import Link, LocalSeat, Player, Session, seat_label
+
+__all__ = ["join_match", "CONNECT_SECONDS", "GRACE_SECONDS"]
+
+CONNECT_SECONDS = 15.0
+HANDSHAKE_SECONDS = 30.0
+GRACE_SECONDS = 2.0
+
+
+async def join_match(invite: Invite, player_for: Callable[[Genesis, int], Player],
+                     secrets_for: SecretsFor, *, bot: bool, seed: int | None,
+                     notice: Callable[[str], None],
+                     transcript: Callable[[Genesis, int], TranscriptWriter]) -> Table:
+    """Join and play one match; returns this peer's table. Raises :class:`MatchFailure`."""
+    where = f"{invite.host}:{invite.port}"
+    try:
+        with trio.fail_after(CONNECT_SECONDS):
+            stream = await trio.open_tcp_stream(invite.host, invite.port)
+    except trio.TooSlowError:
+        raise MatchFailure(f"could not connect to {where} within {CONNECT_SECONDS:.0f} "
+                           "seconds") from None
+    except OSError as exc:
+        reason = exc.strerror or str(exc)
+        raise MatchFailure(f"could not connect to {where}: {reason} (is the host still "
+                           "hosting this table, and is the address reachable?)") from None
+    framed = FramedStream(stream, label=f"the host at {where}")
+    try:
+        try:
+            with trio.fail_after(HANDSHAKE_SECONDS):
+                welcome, secrets, info = await join_table(framed, invite, secrets_for, bot=bot)
+        except trio.TooSlowError:
+            raise MatchFailure(f"the host at {where} did not complete the handshake within "
+                               f"{HANDSHAKE_SECONDS:.0f} seconds") from None
+        notice(f"seated at seat {welcome.seat} of a {welcome.players}-player "
+               f"{welcome.game} table ({welcome.preset}); waiting for the other players")
+        genesis, bots = await receive_genesis(framed, welcome, info)
+        framed.label = f"the host ({seat_label(genesis, 0)})"
+        notice(f"every seat is taken; table {genesis.table_id.hex()[:16]} starts")
+        table = Table(genesis, seat=welcome.seat, identity=secrets.identity,
+                      x25519_private=secrets.x25519_private, rng=table_rng(welcome.seat, seed))
+        others = frozenset(range(len(genesis.seats))) - {welcome.seat}
+        writer = transcript(genesis, welcome.seat)
+        try:
+            local = LocalSeat.of(table, player_for(genesis, welcome.seat))
+            session = Session(genesis, [local], [Link(framed, others)], forward=False,
+                              bots=bots, writer=writer, grace=GRACE_SECONDS)
+            await session.run()
+        finally:
+            writer.close()
+        return table
+    finally:
+        await framed.aclose()
