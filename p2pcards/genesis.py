@@ -20,6 +20,7 @@ from .games import get_game
 from .games.base import GameError, GameSpec
 from .wire import codec
 from .wire.errors import ProtocolError
+from .wire.identity import PublicIdentity
 
 __all__ = ["Genesis", "GenesisError", "SeatInfo", "PROTOCOL_VERSION", "DEFAULT_TIMEOUTS"]
 
@@ -131,12 +132,25 @@ class Genesis:
             isinstance(v, int) and 1 <= v <= 86400 for v in timeouts.values()
         ):
             raise GenesisError("genesis timeouts must give step and action in seconds (1..86400)")
+        if not all(type(v) is int for v in timeouts.values()):
+            raise GenesisError("genesis timeouts must be integers")
         genesis = cls(obj["game"], obj["preset"], obj["config"], seats, timeouts)
         try:
             spec = genesis.spec
-            spec.preset_players(genesis.preset)
+            allowed = spec.preset_players(genesis.preset)
         except GameError as exc:
             raise GenesisError(f"genesis: {exc}") from None
+        if spec.name != genesis.game:
+            raise GenesisError(f"genesis game must be spelled {spec.name!r}")
+        if len(seats) not in allowed:
+            raise GenesisError(
+                f"genesis preset {genesis.preset!r} of {spec.name} is not for {len(seats)} seats"
+            )
+        for i, seat in enumerate(seats):
+            try:
+                PublicIdentity.from_bytes(seat.identity)
+            except ProtocolError as exc:
+                raise GenesisError(f"genesis seat {i}: identity key: {exc}") from None
         config = genesis.game_config()
         if config.players != len(seats):
             raise GenesisError(

@@ -17,7 +17,7 @@ envelope index and the rule, and leaves the table unchanged; the caller decides 
 the envelope (a relay glitch) or abort (a cheating peer). Whose turn it is, message by message,
 is :attr:`Table.expected`: the protocol is one linear chain, one speaker at a time.
 
-The message kinds and their bodies are specified in ``protocol/SPEC.md`` §6.
+The message kinds and their bodies are specified in ``protocol/SPEC.md`` §9.
 """
 
 from __future__ import annotations
@@ -41,6 +41,7 @@ from .games.base import (
 )
 from .genesis import Genesis
 from .wire import (
+    BadSignature,
     Chain,
     Envelope,
     Equivocation,
@@ -48,6 +49,7 @@ from .wire import (
     Payload,
     ProtocolError,
     PublicIdentity,
+    codec,
     open_envelope,
     seal,
 )
@@ -290,7 +292,8 @@ class Table:
         try:
             envelope, payload = open_envelope(data, self._keys)
         except ProtocolError as exc:
-            raise Violation("bad-envelope", str(exc), seat=exc.seat, index=index) from None
+            rule = "bad-signature" if isinstance(exc, BadSignature) else "bad-envelope"
+            raise Violation(rule, str(exc), seat=exc.seat, index=index) from None
         if self.finished:
             raise Violation("after-match-end", "envelope received after the match ended",
                             seat=payload.seat, index=index)
@@ -589,7 +592,10 @@ class Table:
             elif seat not in shares:
                 raise Violation("missing-token", "a played card needs its owner's token",
                                 seat=seat, index=index)
-            revealed = self._decrypt_shares(cycle, position, shares)
+            try:
+                revealed = self._decrypt_shares(cycle, position, shares)
+            except CryptoError as exc:
+                raise Violation("undecryptable", str(exc), seat=seat, index=index) from None
             if revealed != action.card:
                 raise Violation("card-mismatch",
                                 f"played {action.card} but the card at position {position} "
@@ -626,7 +632,7 @@ class Table:
 
     def _on_result(self, seat: int, body: dict[str, Any], index: int) -> list[Event]:
         mine = self._my_result()
-        if body != mine:
+        if codec.pack(body) != codec.pack(mine):  # exact wire equality: 1 is not true
             raise Violation("result-mismatch",
                             f"hand result {body!r} differs from the computed {mine!r}",
                             seat=seat, index=index)
@@ -752,7 +758,11 @@ class Table:
                 if positions is None or len(positions) != len(replay.pending_chance()):
                     raise Violation("replay-diverged", "the full replay asked for other cards",
                                     seat=None, index=self.chain.next_seq)
-                replay.complete_chance([cards[p] for p in positions])
+                try:
+                    replay.complete_chance([cards[p] for p in positions])
+                except GameError as exc:
+                    raise Violation("replay-diverged", f"the dealt cards do not fit: {exc}",
+                                    seat=None, index=self.chain.next_seq) from None
             else:
                 entry = next(actions, None)
                 if entry is None:
@@ -765,6 +775,11 @@ class Table:
                     rule = getattr(exc, "rule", "illegal-move")
                     raise Violation(rule, f"found when the hand was replayed: {exc}",
                                     seat=seat, index=index) from None
+        leftover = next(batches, None) is not None or next(actions, None) is not None
+        if leftover or replay.phase is not self.engine.phase:
+            raise Violation("replay-diverged",
+                            "the full replay of the hand does not end where live play ended",
+                            seat=None, index=self.chain.next_seq)
         self._full = replay
         self.engine = replay.copy()
         return []
@@ -822,14 +837,15 @@ def _field(body: dict[str, Any], name: str, seat: int, index: int, allowed: set[
 
 
 def _pair_position(item: object, seat: int, index: int) -> int:
-    if not isinstance(item, list) or len(item) != 2 or not isinstance(item[0], int):
+    if not isinstance(item, list) or len(item) != 2 or type(item[0]) is not int:
         raise Violation("bad-body", "a public token is [position, token]", seat=seat, index=index)
     return item[0]
 
 
 def _sealed_key(item: object, seat: int, index: int) -> tuple[int, int]:
-    if (not isinstance(item, list) or len(item) != 3 or not isinstance(item[0], int)
-            or not isinstance(item[1], int) or not isinstance(item[2], bytes)):
+    if (not isinstance(item, list) or len(item) != 3 or type(item[0]) is not int
+            or type(item[1]) is not int or not isinstance(item[2], bytes)
+            or len(item[2]) != crypto.SEALED_TOKEN_SIZE):
         raise Violation("bad-body", "a sealed token is [position, recipient, box]", seat=seat,
                         index=index)
     return item[0], item[1]
