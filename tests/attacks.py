@@ -1,0 +1,302 @@
+"""Test utilities: drive in-memory tables step by step and inject cheating envelopes.
+
+:class:`Driver` runs a match like :func:`p2pcards.local.run_in_memory`, one delivery or one bot
+decision per :meth:`Driver.step`, so a test can stop at a chosen moment (:meth:`Driver.run_until`)
+and craft envelopes with :func:`craft` (any payload, sealed with any identity key, at any chain
+position). Honest tables that raise :class:`Violation` are recorded in :attr:`Driver.violations`
+and stop being fed.
+
+A seat can be *detached* (:meth:`Driver.detach`): its table no longer speaks for it and a
+*puppet* (:meth:`Driver.puppet_step`) crafts its messages from the detached table's secrets
+(hand key, hand positions). That is how a move the cheater's own engine would refuse is made and
+the match carried on, so that honest peers accept it live and catch it in the replay after the
+keys are revealed.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from collections import deque
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from p2pcards.bots import make_bot
+from p2pcards.bots.base import Bot
+from p2pcards.games.base import Action
+from p2pcards.genesis import Genesis
+from p2pcards.local import make_tables
+from p2pcards.table import Table, Violation
+from p2pcards.transcript import TranscriptWriter
+from p2pcards.wire import Envelope, IdentityKey, Payload, envelope_hash, open_envelope, seal
+
+
+def identity_of(table: Table) -> IdentityKey:
+    """The seat's private identity key (test access to the table's internals)."""
+    key = table._identity
+    assert key is not None
+    return key
+
+
+def decode(data: bytes, genesis: Genesis) -> tuple[Envelope, Payload]:
+    """Open a genuine envelope of this table (signature checked)."""
+    from p2pcards.wire import PublicIdentity
+
+    keys = [PublicIdentity.from_bytes(s.identity) for s in genesis.seats]
+    return open_envelope(data, keys)
+
+
+def craft(key: IdentityKey, *, table_id: bytes, seq: int, prev: bytes, seat: int, kind: str,
+          body: dict[str, Any]) -> bytes:
+    """Seal an arbitrary payload with ``key`` and return the envelope bytes."""
+    payload = Payload(table_id=table_id, seq=seq, prev=prev, seat=seat, kind=kind, body=body)
+    return seal(payload, key).encode()
+
+
+def resign(data: bytes, genesis: Genesis, key: IdentityKey, **changes: Any) -> bytes:
+    """A copy of a genuine envelope with payload fields replaced (e.g. ``body=...``), re-signed."""
+    _, payload = decode(data, genesis)
+    fields = {"table_id": payload.table_id, "seq": payload.seq, "prev": payload.prev,
+              "seat": payload.seat, "kind": payload.kind, "body": payload.body}
+    fields.update(changes)
+    return craft(key, **fields)
+
+
+def play_body(table: Table, action: Action) -> dict[str, Any]:
+    """The body of an ``action`` message of ``table``'s seat playing ``action`` (which may be
+    illegal): the card's deck position and, if not yet public, the owner's reveal token."""
+    body: dict[str, Any] = {"action": action.to_wire()}
+    if action.card is not None:
+        cycle = table._require_cycle()
+        position = table._my_position_of(action.card)
+        body["position"] = position
+        if table.seat not in cycle.tokens.get(position, {}):
+            body["token"] = table._make_token(position, f"play-{position}").to_wire()
+    return body
+
+
+@dataclass
+class Driver:
+    """A match among in-memory tables, driven one step at a time (see the module docstring)."""
+
+    genesis: Genesis
+    tables: list[Table]
+    bots: list[Bot]
+    queue: deque[tuple[int, bytes]] = field(default_factory=deque)
+    log: list[bytes] = field(default_factory=list)
+    """Every envelope delivered, in chain order."""
+    violations: dict[int, Violation] = field(default_factory=dict)
+    detached: dict[int, Table] = field(default_factory=dict)
+    tamper: Callable[[int, bytes], bytes | None] | None = None
+    """Called before each delivery with (sender, envelope); a returned envelope is offered to the
+    other tables first (recorded in :attr:`tampered`), then the genuine one is delivered."""
+    tampered: list[tuple[int, bytes, dict[int, Violation | None]]] = field(default_factory=list)
+    puppet_played: set[int] = field(default_factory=set)
+
+    @classmethod
+    def new(cls, game: str, preset: str, players: int, seed: int,
+            flags: dict[str, object] | None = None, bot: str = "smart") -> Driver:
+        genesis, tables = make_tables(game, preset, players, seed=seed, flags=flags)
+        bots = [make_bot(game, bot, seed * 10 + i) for i in range(players)]
+        driver = cls(genesis, tables, bots)
+        for i, table in enumerate(tables):
+            driver._queue(i, table.start().outgoing)
+        return driver
+
+    # ---------------------------------------------------------------- state
+
+    @property
+    def live(self) -> list[int]:
+        """Seats whose tables are still driven (not detached, no violation)."""
+        return [i for i in range(len(self.tables))
+                if i not in self.detached and i not in self.violations]
+
+    @property
+    def position(self) -> int:
+        """The next chain position (valid when the queue is empty)."""
+        return len(self.log)
+
+    @property
+    def head(self) -> bytes:
+        return hashlib.sha256(self.log[-1]).digest() if self.log else bytes(32)
+
+    @property
+    def table_id(self) -> bytes:
+        return self.genesis.table_id
+
+    def expected(self) -> tuple[int, str] | None:
+        return self.tables[self.live[0]].expected
+
+    def longest_frames(self) -> list[bytes]:
+        return max((self.tables[i].frames for i in range(len(self.tables))
+                    if i not in self.detached), key=len)
+
+    # ---------------------------------------------------------------- driving
+
+    def _queue(self, sender: int, outgoing: Iterable[bytes]) -> None:
+        self.queue.extend((sender, data) for data in outgoing)
+
+    def offer(self, data: bytes, sender: int, to: Iterable[int] | None = None
+              ) -> dict[int, Violation | None]:
+        """Feed ``data`` to the live tables other than ``sender``; return each one's violation
+        (``None`` when accepted). Accepting tables' replies are queued."""
+        results: dict[int, Violation | None] = {}
+        accepted = False
+        for i in (self.live if to is None else list(to)):
+            if i == sender:
+                continue
+            before = len(self.tables[i].frames)
+            try:
+                step = self.tables[i].receive(data)
+            except Violation as exc:
+                results[i] = exc
+                if len(self.tables[i].frames) > before:  # found after accepting: table halts
+                    accepted = True
+                    self.violations[i] = exc
+                    self._queue(i, self.tables[i].frames[before + 1:])
+                continue
+            results[i] = None
+            accepted = True
+            self._queue(i, step.outgoing)
+        if accepted:
+            self.log.append(data)
+        return results
+
+    def _deliver(self, sender: int, data: bytes) -> None:
+        if self.tamper is not None:
+            forged = self.tamper(sender, data)
+            if forged is not None:
+                position = len(self.log)
+                results = {i: _rejection(self.tables[i], forged)
+                           for i in self.live if i != sender}
+                self.tampered.append((position, forged, results))
+        self.log.append(data)
+        for i in self.live:
+            if i == sender:
+                continue
+            before = len(self.tables[i].frames)
+            try:
+                step = self.tables[i].receive(data)
+            except Violation as exc:
+                self.violations[i] = exc
+                # The table may have accepted messages of its own before the violation was
+                # found (its automatic reveal completing the round): send them on.
+                extra = self.tables[i].frames[before + 1:]
+                self._queue(i, extra)
+                continue
+            self._queue(i, step.outgoing)
+
+    def step(self) -> bool:
+        """One delivery or one decision; False when nothing can move."""
+        if self.queue:
+            self._deliver(*self.queue.popleft())
+            return True
+        live = self.live
+        if not live or all(self.tables[i].finished for i in live):
+            return False
+        deciders = [i for i in live if self.tables[i].needs_decision]
+        if deciders:
+            i = deciders[0]
+            table = self.tables[i]
+            action = self.bots[i].choose(table.observation(), table.legal_actions())
+            self._queue(i, table.decide(action).outgoing)
+            return True
+        expected = self.expected()
+        if expected is not None and expected[0] in self.detached:
+            return self.puppet_step(expected[0], expected[1])
+        return False
+
+    def run_until(self, predicate: Callable[[Driver], bool], limit: int = 100_000) -> None:
+        """Step until ``predicate`` holds with an empty queue; AssertionError if never."""
+        for _ in range(limit):
+            if not self.queue and predicate(self):
+                return
+            if not self.step():
+                raise AssertionError("the match ended before the awaited moment")
+        raise AssertionError("step limit reached")
+
+    def run_out(self, limit: int = 100_000) -> None:
+        """Step until nothing moves (match over, or every live table stopped)."""
+        for _ in range(limit):
+            if not self.step():
+                return
+        raise AssertionError("step limit reached")
+
+    def decision_of(self, seat: int) -> Callable[[Driver], bool]:
+        return lambda d: d.tables[seat].needs_decision
+
+    # ---------------------------------------------------------------- cheating seat
+
+    def detach(self, seat: int) -> Table:
+        """Stop driving ``seat``'s table; from now on :meth:`puppet_step` speaks for it."""
+        table = self.tables[seat]
+        self.detached[seat] = table
+        return table
+
+    def send_as(self, seat: int, kind: str, body: dict[str, Any]) -> dict[int, Violation | None]:
+        """Craft the detached ``seat``'s next message at the chain head and offer it."""
+        data = craft(identity_of(self.tables[seat]), table_id=self.table_id, seq=self.position,
+                     prev=self.head, seat=seat, kind=kind, body=body)
+        return self.offer(data, seat)
+
+    def puppet_step(self, seat: int, kind: str) -> bool:
+        """Make the detached seat's next message: a card of its hand accepted live, or its key
+        reveal; False if none is accepted."""
+        table = self.detached[seat]
+        cycle = table._require_cycle()
+        if kind == "reveal":
+            assert cycle.my_key is not None
+            results = self.send_as(seat, "reveal", {"secret": cycle.my_key.secret.to_bytes()})
+            return any(v is None or i in self.violations for i, v in results.items())
+        if kind != "action":
+            raise NotImplementedError(f"the puppet cannot send {kind!r} messages")
+        for position in list(cycle.hand_positions.get(seat, [])):
+            if position in self.puppet_played:
+                continue
+            card = table._decrypt(cycle, position, include_own=True)
+            body: dict[str, Any] = {"action": Action("play", card).to_wire(), "position": position}
+            if seat not in cycle.tokens.get(position, {}):
+                body["token"] = table._make_token(position, f"play-{position}").to_wire()
+            data = craft(identity_of(table), table_id=self.table_id, seq=self.position,
+                         prev=self.head, seat=seat, kind="action", body=body)
+            results = self.offer(data, seat)  # a rejected envelope changes nothing
+            if all(v is None for v in results.values()):
+                self.puppet_played.add(position)
+                return True
+            assert all(v is not None for v in results.values()), results
+        dealt = getattr(table.engine, "_dealt", None)
+        if dealt is not None:  # Tresette good play: the announcement may be due
+            from p2pcards.games.tressette_rules import announcement_of
+
+            value = announcement_of(c for c in dealt[seat] if c is not None)
+            results = self.send_as(seat, "action", {"action": {"kind": "announce",
+                                                                "value": value}})
+            return all(v is None for v in results.values())
+        return False
+
+
+def _rejection(table: Table, data: bytes) -> Violation | None:
+    """Offer ``data`` to ``table``: its violation, or ``None`` if it (wrongly) accepted it."""
+    try:
+        table.receive(data)
+    except Violation as exc:
+        return exc
+    return None
+
+
+def write_transcript(path: Path, genesis: Genesis, frames: Iterable[bytes]) -> Path:
+    """Write a transcript file of ``frames`` after ``genesis``."""
+    with TranscriptWriter.create(path, genesis.encode(), fsync=False) as writer:
+        for frame in frames:
+            writer.append(frame)
+    return path
+
+
+def spliced(frames: list[bytes], position: int, forged: bytes, after: int = 3) -> list[bytes]:
+    """The honest frames up to ``position``, the forged envelope, then ``after`` honest ones."""
+    return frames[:position] + [forged] + frames[position:position + after]
+
+
+def envelope_hash_of(data: bytes) -> bytes:
+    return envelope_hash(Envelope.decode(data))
