@@ -1,0 +1,203 @@
+"""Every relay limit enforced over real loopback TCP, with its rejection reason counted."""
+
+from __future__ import annotations
+
+import pytest
+import trio
+from test_relay_support import raw_admitted, read_frames, room_code, running_relay
+
+from p2pcards.relay import RelayRejected, connect
+from p2pcards.relay.messages import decode_relay_message
+from p2pcards.wire import IdentityKey
+from p2pcards.wire.framing import FrameDecoder, encode_frame
+
+
+async def _error_of(stream: trio.SocketStream, decoder: FrameDecoder | None = None) -> str:
+    """The reason of the relay's closing ``error`` message (frames before it are skipped)."""
+    decoder = decoder or FrameDecoder(4 * 1024 * 1024)
+    with trio.fail_after(10):
+        while True:
+            frames = await read_frames(stream, decoder, 1)
+            assert frames, "the relay closed without an error message"
+            for frame in frames:
+                try:
+                    decode_relay_message(frame, 4 * 1024 * 1024)
+                except RelayRejected as exc:
+                    return exc.reason
+
+
+async def _settle(condition: object, rounds: int = 500) -> None:
+    for _ in range(rounds):
+        if condition():  # type: ignore[operator]
+            return
+        await trio.sleep(0.01)
+
+
+@pytest.mark.parametrize(("data", "reason"), [
+    (b"", "handshake-timeout"),
+    (b"\xff\xff\xff\xff", "frame-too-large"),
+    (encode_frame(b"hello, relay"), "bad-message"),
+    (encode_frame(b"\x81\xa1t\xa5proof"), "bad-message"),
+])
+async def test_bad_handshakes_are_rejected_and_counted(data: bytes, reason: str) -> None:
+    async with running_relay(handshake_timeout=0.3) as (server, port, lines):
+        stream = await trio.open_tcp_stream("127.0.0.1", port)
+        await stream.send_all(data)
+        assert await _error_of(stream) == reason
+        await stream.aclose()
+        assert server.stats.rejections[reason] == 1
+        assert any(f"reason={reason}" in line for line in lines)
+
+
+async def test_oversized_frame_after_welcome() -> None:
+    async with running_relay(max_payload=1000, bytes_burst=1000) as (server, port, _):
+        stream, decoder, _ = await raw_admitted(port, room_code("big"), IdentityKey.generate())
+        await stream.send_all((1001).to_bytes(4, "big"))
+        assert await _error_of(stream, decoder) == "frame-too-large"
+        # exactly at the limit is fine and forwarded (acked to the sender)
+        ok = await connect("127.0.0.1", port, room_code("big2"), IdentityKey.generate(),
+                           max_payload=1000)
+        await ok.send(b"x" * 1000)
+        other = await connect("127.0.0.1", port, room_code("big2"), IdentityKey.generate(),
+                              max_payload=1000)
+        assert (await other.receive()).payload == b"x" * 1000
+        await ok.aclose()
+        await other.aclose()
+        await stream.aclose()
+
+
+async def test_room_and_connection_counts() -> None:
+    async with running_relay(max_rooms=1, max_peers_per_room=2, max_connections=3) as (
+            server, port, _):
+        a = await connect("127.0.0.1", port, room_code("one"), IdentityKey.generate())
+        b = await connect("127.0.0.1", port, room_code("one"), IdentityKey.generate())
+        for room, reason in [(room_code("one"), "room-full"), (room_code("two"), "rooms-full")]:
+            with pytest.raises(RelayRejected) as info:
+                await connect("127.0.0.1", port, room, IdentityKey.generate())
+            assert info.value.reason == reason
+        with pytest.raises(RelayRejected) as info:
+            await connect("127.0.0.1", port, room_code("two"), IdentityKey.generate(), since=3)
+        assert info.value.reason == "room-unknown"
+        waiting = await trio.open_tcp_stream("127.0.0.1", port)  # third connection
+        await _settle(lambda: server.stats.connections == 3)
+        extra = await trio.open_tcp_stream("127.0.0.1", port)
+        assert await _error_of(extra) == "connections-full"
+        for s in (waiting, extra):
+            await s.aclose()
+        await a.aclose()
+        await b.aclose()
+        assert {r: server.stats.rejections[r] for r in
+                ("room-full", "rooms-full", "room-unknown", "connections-full")} == {
+                    "room-full": 1, "rooms-full": 1, "room-unknown": 1, "connections-full": 1}
+
+
+async def test_idle_timeout_and_keepalive() -> None:
+    async with running_relay(idle_timeout=0.3) as (server, port, _):
+        idle = await connect("127.0.0.1", port, room_code("idle"), IdentityKey.generate())
+        alive = await connect("127.0.0.1", port, room_code("idle"), IdentityKey.generate(),
+                              keepalive=0.05)
+        got: list[bytes | None] = []
+
+        async def listen() -> None:  # keepalives are sent while receive() waits
+            got.append((await alive.receive()).payload)
+
+        async with trio.open_nursery() as nursery:
+            nursery.start_soon(listen)
+            with pytest.raises(RelayRejected) as info:
+                await idle.receive()
+            assert info.value.reason == "idle-timeout"
+            await trio.sleep(0.6)  # two more idle timeouts pass for the silent-but-alive client
+            late = await connect("127.0.0.1", port, room_code("idle"), IdentityKey.generate())
+            await late.send(b"still here")
+        assert got == [b"still here"]
+        assert server.stats.rejections["idle-timeout"] == 1
+        for c in (alive, late):
+            await c.aclose()
+
+
+async def test_room_lifetime_and_replaced_connection() -> None:
+    async with running_relay(room_lifetime=0.5) as (server, port, lines):
+        key = IdentityKey.generate()
+        first = await connect("127.0.0.1", port, room_code("life"), key)
+        second = await connect("127.0.0.1", port, room_code("life"), key)
+        assert first.slot == second.slot == 0
+        with pytest.raises(RelayRejected) as info:
+            await first.receive()
+        assert info.value.reason == "replaced"
+        with pytest.raises(RelayRejected) as info:
+            await second.receive()
+        assert info.value.reason == "room-expired"
+        assert any("event=room-dropped" in line and "reason=room-expired" in line
+                   for line in lines)
+
+
+async def test_room_buffer_budget_drops_the_room() -> None:
+    limit = 64 * 1024
+    async with running_relay(max_room_bytes=limit, max_payload=8 * 1024,
+                             bytes_burst=8 * 1024) as (server, port, lines):
+        sender = await connect("127.0.0.1", port, room_code("fat"), IdentityKey.generate())
+        other = await connect("127.0.0.1", port, room_code("thin"), IdentityKey.generate())
+        for _ in range(100):
+            await sender.send(b"y" * 1024)
+        with pytest.raises(RelayRejected) as info:
+            while True:
+                await sender.receive()
+        assert info.value.reason == "room-buffer"
+        assert server.registry.buffered == 0  # the dropped room released its buffer
+        assert room_code("thin") in server.registry.rooms  # the other room is untouched
+        assert any("event=room-dropped" in line and "reason=room-buffer" in line
+                   for line in lines)
+        await other.aclose()
+
+
+async def test_partial_frames_cannot_exceed_the_inflight_budget() -> None:
+    limit = 250_000
+    async with running_relay(max_payload=100_000, bytes_burst=100_000,
+                             max_inflight_bytes=limit) as (server, port, _):
+        streams = []
+        seen: list[int] = []
+        for i in range(3):
+            stream, decoder, _ = await raw_admitted(port, room_code("slow"),
+                                                    IdentityKey.generate())
+            streams.append((stream, decoder))
+            await stream.send_all((100_000).to_bytes(4, "big") + b"z" * 90_000)
+            if i < 2:
+                await _settle(lambda i=i: server.stats.inflight_bytes == (i + 1) * 90_004)
+            seen.append(server.stats.inflight_bytes)
+        assert await _error_of(*streams[2]) == "inflight-budget"
+        seen.append(server.stats.inflight_bytes)
+        assert max(seen) <= limit
+        assert server.stats.rejections["inflight-budget"] == 1
+        for stream, _ in streams:
+            await stream.aclose()
+        await _settle(lambda: server.stats.connections == 0)
+        assert server.stats.inflight_bytes == 0
+
+
+async def test_slow_reader_is_cut_and_memory_stays_bounded() -> None:
+    room_limit = 24 * 1024 * 1024
+    async with running_relay(write_timeout=0.3, bytes_rate=1e9, bytes_burst=1e9,
+                             frames_rate=1e6, frames_burst=1e6, max_room_bytes=room_limit,
+                             max_total_bytes=room_limit) as (server, port, _):
+        code = room_code("sloth")
+        sloth, decoder, _ = await raw_admitted(port, code, IdentityKey.generate())  # never reads
+        sender = await connect("127.0.0.1", port, code, IdentityKey.generate())
+        payload = b"s" * 100_000
+        for _ in range(200):  # 20 MB: far more than the loopback socket buffers hold
+            await sender.send(payload)
+            assert server.registry.buffered <= room_limit
+        await _settle(lambda: server.stats.rejections["slow-reader"] == 1)
+        assert server.stats.rejections["slow-reader"] == 1
+        assert server.registry.buffered <= room_limit
+        await sender.aclose()
+        await sloth.aclose()
+
+
+async def test_stats_line_reports_rejections() -> None:
+    async with running_relay(stats_interval=0.1, handshake_timeout=0.1) as (server, port, lines):
+        stream = await trio.open_tcp_stream("127.0.0.1", port)
+        assert await _error_of(stream) == "handshake-timeout"
+        await stream.aclose()
+        await _settle(lambda: any("rejected_handshake_timeout=1" in line for line in lines))
+        stats = [line for line in lines if line.startswith("event=stats")]
+        assert stats and "rooms=0" in stats[-1] and "rejected_handshake_timeout=1" in stats[-1]
