@@ -43,7 +43,7 @@ async def join_match(invite: Invite, player_for: Callable[[Genesis, int], Player
         raise MatchFailure(f"could not connect to {where} within {CONNECT_SECONDS:.0f} "
                            "seconds") from None
     except OSError as exc:
-        reason = exc.strerror or str(exc)
+        reason = _reason(exc)
         raise MatchFailure(f"could not connect to {where}: {reason} (is the host still "
                            "hosting this table, and is the address reachable?)") from None
     framed = FramedStream(stream, label=f"the host at {where}")
@@ -73,3 +73,17 @@ async def join_match(invite: Invite, player_for: Callable[[Genesis, int], Player
         return table
     finally:
         await framed.aclose()
+
+
+def _reason(exc: BaseException) -> str:
+    """The most specific reason inside a connection error (trio chains the attempts' errors)."""
+    seen: list[BaseException] = [exc]
+    while seen:
+        current = seen.pop(0)
+        strerror = getattr(current, "strerror", None)
+        if isinstance(strerror, str) and strerror:
+            return strerror.lower()
+        if current.__cause__ is not None:
+            seen.append(current.__cause__)
+        seen.extend(getattr(current, "exceptions", ()))
+    return str(exc)
