@@ -15,6 +15,7 @@ keys are revealed.
 
 from __future__ import annotations
 
+import functools
 import hashlib
 from collections import deque
 from collections.abc import Callable, Iterable
@@ -26,7 +27,7 @@ from p2pcards.bots import make_bot
 from p2pcards.bots.base import Bot
 from p2pcards.games.base import Action
 from p2pcards.genesis import Genesis
-from p2pcards.local import make_tables
+from p2pcards.local import MatchRun, make_tables, run_in_memory
 from p2pcards.table import Table, Violation
 from p2pcards.transcript import TranscriptWriter
 from p2pcards.wire import Envelope, IdentityKey, Payload, envelope_hash, open_envelope, seal
@@ -300,3 +301,11 @@ def spliced(frames: list[bytes], position: int, forged: bytes, after: int = 3) -
 
 def envelope_hash_of(data: bytes) -> bytes:
     return envelope_hash(Envelope.decode(data))
+
+
+@functools.cache
+def recorded_match(game: str, preset: str, players: int, seed: int) -> MatchRun:
+    """A whole bot match among in-memory peers (cached for the test session)."""
+    genesis, tables = make_tables(game, preset, players, seed=seed)
+    bots = [make_bot(game, "smart", seed * 10 + i) for i in range(players)]
+    return run_in_memory(genesis, tables, bots)
