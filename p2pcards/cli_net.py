@@ -15,7 +15,7 @@ import sys
 import time
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import Any
 
 import trio
 
@@ -41,8 +41,6 @@ from .wire.identity import IdentityKey
 
 __all__ = ["register", "default_transcript_path", "advertised_address"]
 
-T = TypeVar("T")
-SubParsers = argparse._SubParsersAction  # type: ignore[type-arg]
 
 
 def _say(text: str) -> None:
@@ -249,7 +247,7 @@ def _cmd_demo(args: argparse.Namespace) -> int:
     return run_demo(game=args.game, players=args.players, variant=args.variant, seed=args.seed)
 
 
-def register(sub: SubParsers) -> None:
+def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     """Add ``id``, ``host``, ``join`` and ``demo`` to the ``p2pcards`` parser."""
     ident = sub.add_parser("id", help="print your identity fingerprint (made on first use)")
     ident.add_argument("-v", "--verbose", action="store_true", help="also say where it is kept")

@@ -81,7 +81,7 @@ class StdinLines(LineSource):
             token = trio.lowlevel.current_trio_token()
             threading.Thread(target=self._pump, args=(token,), daemon=True,
                              name="p2pcards-stdin").start()
-        line = await self._receive.receive()
+        line: str | None = await self._receive.receive()
         if line is None:
             self._send.send_nowait(None)  # stay at end of input
         return line

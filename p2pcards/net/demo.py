@@ -4,9 +4,10 @@ The demo starts ``python -m p2pcards host ... --bot --listen 127.0.0.1:0`` (port
 picks a free port, and the host's invite line tells the real one), reads the invite from the
 host's output, starts one ``join INVITE --bot`` process per other seat, relays the host's progress
 lines (a live spinner on a terminal, plain lines otherwise), waits for every process, then
-verifies the host's transcript by replaying it as an observer (every signature, chain link,
-shuffle proof, reveal token and score), and prints the result, the timings and the transcript's
-absolute path. Every peer uses a fresh identity key for the demo; the user's own is not touched.
+verifies the host's transcript with :func:`p2pcards.verify.verify_transcript` (every signature,
+chain link, shuffle proof, reveal token, move and score), and prints the result, the timings
+and the transcript's absolute path. Every peer uses a fresh identity key for the demo; the
+user's own key is not touched.
 """
 
 from __future__ import annotations
@@ -17,7 +18,6 @@ import sys
 import tempfile
 import time
 from collections.abc import Sequence
-from dataclasses import dataclass
 from pathlib import Path
 
 from rich.console import Console
@@ -25,41 +25,14 @@ from rich.console import Console
 from ..games import get_game
 from ..genesis import Genesis
 from ..play_ui import side_names
-from ..table import Table, Violation, replay_frames
-from ..transcript import TranscriptError, read_transcript
+from ..transcript import read_transcript
+from ..verify import UnreadableTranscript, verify_transcript
 
-__all__ = ["run_demo", "Verified", "verify_transcript", "INVITE_PREFIX", "TRANSCRIPT_PREFIX"]
+__all__ = ["run_demo", "INVITE_PREFIX", "TRANSCRIPT_PREFIX"]
 
 INVITE_PREFIX = "p2pcards join "
 TRANSCRIPT_PREFIX = "transcript ("
 EXIT_FAILED = 3
-
-
-@dataclass(frozen=True)
-class Verified:
-    """What replaying a transcript found."""
-
-    genesis: Genesis
-    table: Table
-    envelopes: int
-    truncated: bool
-
-    @property
-    def finished(self) -> bool:
-        return self.table.finished
-
-
-def verify_transcript(path: Path) -> Verified:
-    """Replay the transcript at ``path`` as an observer; raises on the first bad record.
-
-    Raises :class:`~p2pcards.transcript.TranscriptError` (a file that is not a transcript),
-    :class:`~p2pcards.genesis.GenesisError` or :class:`~p2pcards.table.Violation`. An incomplete
-    match replays without error: check :attr:`Verified.finished`.
-    """
-    found = read_transcript(path)
-    genesis = Genesis.decode(found.genesis)
-    table = replay_frames(genesis, found.envelopes)
-    return Verified(genesis, table, len(found.envelopes), found.truncated)
 
 
 def _command(*args: str) -> list[str]:
@@ -149,26 +122,30 @@ def _follow_host(host: subprocess.Popen[str], console: Console,
 def _report(transcript: Path, wall: float, console: Console, failed: bool) -> int:
     started = time.perf_counter()
     try:
-        verified = verify_transcript(transcript)
-    except (TranscriptError, Violation, ValueError) as exc:
+        report = verify_transcript(transcript)
+    except UnreadableTranscript as exc:
         console.print(f"verification FAILED: {exc}")
-        console.print(f"transcript: {transcript}")
         return 1
     seconds = time.perf_counter() - started
-    table = verified.table
-    if not verified.finished:
-        console.print(f"the transcript replays cleanly but the match is incomplete "
-                      f"({verified.envelopes} envelopes)")
+    if report.status == "invalid":
+        assert report.violation is not None
+        v = report.violation
+        console.print(f"verification FAILED at envelope {v.index}, seat {v.seat}: {v.message} "
+                      f"[{v.rule}]")
+        console.print(f"transcript: {transcript}")
+        return 1
+    if report.status == "incomplete":
+        console.print(f"the transcript verifies but the match is incomplete "
+                      f"({report.verified} of {report.envelopes} envelopes)")
         console.print(f"transcript: {transcript}")
         return EXIT_FAILED
-    scores = table.engine.match_scores
-    names = side_names(verified.genesis, len(scores))
-    shown = ", ".join(f"{n} {s}" for n, s in zip(names, scores, strict=True))
-    winner = table.engine.winner
-    console.print(f"verified {verified.envelopes} envelopes: every signature, chain link, "
-                  "shuffle proof, reveal token and score checks out")
-    console.print(f"final scores: {shown}; winner: "
-                  f"{'none (a draw)' if winner is None else names[winner]}")
+    genesis = Genesis.decode(read_transcript(transcript).genesis)
+    names = side_names(genesis, len(report.scores))
+    shown = ", ".join(f"{n} {s}" for n, s in zip(names, report.scores, strict=True))
+    winner = "none (a draw)" if report.winner_side is None else names[report.winner_side]
+    console.print(f"verified {report.verified} envelopes: every signature, chain link, "
+                  "shuffle proof, reveal token, move and score checks out")
+    console.print(f"final scores: {shown}; winner: {winner}")
     console.print(f"match wall time {wall:.2f} s (processes, handshake and play); "
                   f"verification {seconds:.2f} s")
     console.print(f"transcript: {transcript}")
