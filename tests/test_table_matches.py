@@ -1,7 +1,7 @@
 """Whole matches among in-memory peers (bots, full mental poker): every game, player count and
 preset. Every transcript verifies as valid, and every peer and the verifier agree on every hand's
 score and on the result. The default preset of each game and player count runs by default; the
-other presets are marked ``slow``."""
+other presets are marked ``slow`` (run them with ``pytest --slow``)."""
 
 from __future__ import annotations
 
