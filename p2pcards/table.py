@@ -255,9 +255,10 @@ class Table:
 
     @property
     def expected(self) -> tuple[int, str] | None:
-        """``(seat, kind)`` of the next envelope, or ``None`` once the match is over."""
-        if self.finished:
-            return None
+        """``(seat, kind)`` of the next envelope, or ``None`` once the match is over (or a
+        violation found at the end of a hand has stopped it)."""
+        if self.finished or self._round.complete:
+            return None  # over, or stopped by a violation found when a round completed
         return self._round.current, self._round.kind
 
     @property
