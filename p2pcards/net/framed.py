@@ -82,7 +82,7 @@ class FramedStream:
                     raise BadFrame(f"{self.label} closed the connection mid-frame: {exc}") from None
                 return None
             try:
-                self._ready.extend(self._decoder.feed(chunk))
+                self._ready.extend(self._decoder.feed(bytes(chunk)))
             except FrameTooLarge as exc:
                 self._ended = True
                 raise BadFrame(f"{self.label} sent an oversized frame: {exc}") from None
