@@ -30,6 +30,7 @@ from p2pcards.relay.messages import (
 )
 from p2pcards.relay.rooms import JoinRefused
 from p2pcards.wire import IdentityKey, unpack
+from p2pcards.wire.errors import FrameTooLarge
 from p2pcards.wire.framing import FrameDecoder
 
 ROOM = b"r" * 16
@@ -119,9 +120,8 @@ def test_fuzz_framed_handshake_stream(data: bytes) -> None:
         for i in range(0, len(data), 7):
             for frame in decoder.feed(data[i:i + 7]):
                 server.receive(frame)
-    except (RelayProtocolError, Exception) as exc:
-        from p2pcards.wire.errors import FrameTooLarge
-        assert isinstance(exc, RelayProtocolError | FrameTooLarge), repr(exc)
+    except (RelayProtocolError, FrameTooLarge):
+        pass  # a clean rejection; any other exception fails the test
 
 
 @settings(max_examples=300, deadline=None)
