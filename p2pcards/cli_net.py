@@ -213,9 +213,21 @@ def _cmd_host(args: argparse.Namespace) -> int:
     return _run_match(main, transcript)
 
 
+def _read_invite(text: str) -> str:
+    """The invite argument, or with ``-`` the first line of standard input."""
+    if text != "-":
+        return text
+    if sys.stdin.isatty():
+        print("paste the invite line: ", end="", file=sys.stderr, flush=True)
+    line = sys.stdin.readline()
+    if not line.strip():
+        raise UserError("no invite on standard input")
+    return line
+
+
 def _cmd_join(args: argparse.Namespace) -> int:
     try:
-        invite = Invite.parse(args.invite)
+        invite = Invite.parse(_read_invite(args.invite))
     except InviteError as exc:
         raise UserError(str(exc)) from None
     identity = _identity(args)
@@ -268,7 +280,8 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     host.set_defaults(handler=_cmd_host)
 
     join = sub.add_parser("join", help="join a table with the invite the host gave you")
-    join.add_argument("invite", help="p2pcards://HOST:PORT/NONCE#FINGERPRINT")
+    join.add_argument("invite", help="p2pcards://HOST:PORT/NONCE#FINGERPRINT, or - to read it "
+                                     "from standard input")
     _common(join)
     join.set_defaults(handler=_cmd_join)
 

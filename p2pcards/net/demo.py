@@ -2,7 +2,8 @@
 
 The demo starts ``python -m p2pcards host ... --bot --listen 127.0.0.1:0`` (port 0: the system
 picks a free port, and the host's invite line tells the real one), reads the invite from the
-host's output, starts one ``join INVITE --bot`` process per other seat, relays the host's progress
+host's output and hands it to one ``join - --bot`` process per other seat (started at the
+same time as the host, so that interpreters start in parallel), relays the host's progress
 lines (a live spinner on a terminal, plain lines otherwise), waits for every process, then
 verifies the host's transcript with :func:`p2pcards.verify.verify_transcript` (every signature,
 chain link, shuffle proof, reveal token, move and score), and prints the result, the timings
@@ -18,6 +19,7 @@ import sys
 import tempfile
 import time
 from collections.abc import Sequence
+from dataclasses import dataclass
 from pathlib import Path
 
 from rich.console import Console
@@ -63,7 +65,9 @@ def run_demo(*, game: str = "scopa", players: int = 2, variant: str | None = Non
                 stdout=subprocess.PIPE, stderr=errors[0].open("w"), stdin=subprocess.DEVNULL,
                 text=True, env=env)
             processes.append(host)
-            transcript = _follow_host(host, console, processes, errors, scratch, seeded, env)
+            joiners = _start_joiners(players, scratch, seeded, errors, env)
+            processes.extend(joiners)
+            followed = _follow_host(host, joiners, console)
             codes = [p.wait() for p in processes]
         finally:
             for process in processes:
@@ -76,18 +80,43 @@ def run_demo(*, game: str = "scopa", players: int = 2, variant: str | None = Non
             who = "host" if i == 0 else f"joiner {i}"
             text = errors[i].read_text().strip().splitlines()
             console.print(f"{who} exited with status {code}: {text[-1] if text else '?'}")
-    if transcript is None:
+    if followed.transcript is None:
         console.print("demo failed: the host wrote no transcript")
         return EXIT_FAILED
-    return _report(transcript, wall, console, bool(failed))
+    return _report(followed, wall, console, bool(failed))
 
 
-def _follow_host(host: subprocess.Popen[str], console: Console,
-                 processes: list[subprocess.Popen[str]], errors: Sequence[Path], scratch: str,
-                 seeded: Sequence[str], env: dict[str, str]) -> Path | None:
-    """Relay the host's progress; start the joiners when its invite appears."""
-    assert host.stdout is not None
+def _start_joiners(players: int, scratch: str, seeded: Sequence[str], errors: Sequence[Path],
+                   env: dict[str, str]) -> list[subprocess.Popen[str]]:
+    """The joiner processes, started at once; each reads the invite from its standard input."""
+    return [
+        subprocess.Popen(
+            _command("join", "-", "--bot", "--ephemeral-identity", "--name", f"bot {seat}",
+                     "--transcript", str(Path(scratch, f"joiner-{seat}.p2pt")), *seeded),
+            stdout=subprocess.DEVNULL, stderr=errors[seat].open("w"), stdin=subprocess.PIPE,
+            text=True, env=env)
+        for seat in range(1, players)
+    ]
+
+
+@dataclass
+class _Followed:
     transcript: Path | None = None
+    play_started: float | None = None
+    play_ended: float | None = None
+
+    @property
+    def play_seconds(self) -> float | None:
+        if self.play_started is None or self.play_ended is None:
+            return None
+        return self.play_ended - self.play_started
+
+
+def _follow_host(host: subprocess.Popen[str], joiners: Sequence[subprocess.Popen[str]],
+                 console: Console) -> _Followed:
+    """Relay the host's progress; hand its invite to the waiting joiners."""
+    assert host.stdout is not None
+    followed = _Followed()
     status = console.status("waiting for the host's invite") if console.is_terminal else None
     if status is not None:
         status.start()
@@ -97,29 +126,32 @@ def _follow_host(host: subprocess.Popen[str], console: Console,
             if line.startswith(INVITE_PREFIX):
                 invite = line[len(INVITE_PREFIX):].strip()
                 console.print(f"invite: {invite}")
-                for seat in range(1, len(errors)):
-                    processes.append(subprocess.Popen(
-                        _command("join", invite, "--bot", "--ephemeral-identity",
-                                 "--name", f"bot {seat}", "--transcript",
-                                 str(Path(scratch, f"joiner-{seat}.p2pt")), *seeded),
-                        stdout=subprocess.DEVNULL, stderr=errors[seat].open("w"),
-                        stdin=subprocess.DEVNULL, text=True, env=env))
+                for joiner in joiners:
+                    assert joiner.stdin is not None
+                    joiner.stdin.write(invite + "\n")
+                    joiner.stdin.close()
                 if status is not None:
                     status.update("seating the players")
             elif line.startswith(TRANSCRIPT_PREFIX):
-                transcript = Path(line.split(": ", 1)[1])
+                followed.transcript = Path(line.split(": ", 1)[1])
             elif line.startswith(("hand ", "— hand ", "match over", "every seat", "seat ")):
                 if line.startswith("— hand") and status is not None:
                     status.update(f"playing {line[2:]}")
                 elif not line.startswith("— hand"):
                     console.print(line)
+                if line.startswith("every seat"):
+                    followed.play_started = time.perf_counter()
+                elif line.startswith("match over"):
+                    followed.play_ended = time.perf_counter()
     finally:
         if status is not None:
             status.stop()
-    return transcript
+    return followed
 
 
-def _report(transcript: Path, wall: float, console: Console, failed: bool) -> int:
+def _report(followed: _Followed, wall: float, console: Console, failed: bool) -> int:
+    transcript = followed.transcript
+    assert transcript is not None
     started = time.perf_counter()
     try:
         report = verify_transcript(transcript)
@@ -146,7 +178,9 @@ def _report(transcript: Path, wall: float, console: Console, failed: bool) -> in
     console.print(f"verified {report.verified} envelopes: every signature, chain link, "
                   "shuffle proof, reveal token, move and score checks out")
     console.print(f"final scores: {shown}; winner: {winner}")
-    console.print(f"match wall time {wall:.2f} s (processes, handshake and play); "
+    play = followed.play_seconds
+    detail = f", of which play {play:.2f} s" if play is not None else ""
+    console.print(f"match wall time {wall:.2f} s (processes, handshake and play{detail}); "
                   f"verification {seconds:.2f} s")
     console.print(f"transcript: {transcript}")
     return EXIT_FAILED if failed else 0
