@@ -44,7 +44,7 @@ __all__ = [
     "SUIT_LEGEND",
 ]
 
-SUIT_LEGEND = "suits: D denari, C coppe, S spade, B bastoni; J fante, Q cavallo, K re"
+SUIT_LEGEND = "suits: D denari, C coppe, S spade, B bastoni; A asso, J fante, Q cavallo, K re"
 
 
 class LineSource:
@@ -226,6 +226,7 @@ class PersonUI:
         self.seat = seat
         self.lines = lines
         self.console = console or Console(highlight=False, soft_wrap=True)
+        self._legend_shown = False
 
     def player(self) -> Player:
         return Player(self.decide, self.show, person=True)
@@ -241,6 +242,9 @@ class PersonUI:
 
     async def decide(self, table: Table) -> Action:
         legal = table.legal_actions()
+        if not self._legend_shown:
+            self._legend_shown = True
+            self.console.print(SUIT_LEGEND)
         title = f"{self.genesis.game} — hand {table.engine.hand_number + 1} — your turn"
         self.console.print(state_table(table.observation(), title))
         for number, action in enumerate(legal, 1):
