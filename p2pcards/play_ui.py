@@ -139,21 +139,24 @@ def _seat_name(genesis: Genesis, seat: int | None, me: int | None) -> str:
 def describe_event(event: Event, genesis: Genesis, me: int | None) -> str | None:
     """One line about ``event`` for the person at seat ``me`` (``None``: nothing to say)."""
     if isinstance(event, HandStarted):
-        redeal = " (redeal)" if event.cycle else ""
-        return f"— hand {event.hand + 1} begins{redeal}"
+        return f"— hand {event.hand + 1} begins"
     if isinstance(event, ActionPlayed):
         return f"{_seat_name(genesis, event.seat, me)}: {event.action}"
     if isinstance(event, CardsRevealed):
-        mine = [c.code for s, c in zip(event.steps, event.cards, strict=True)
-                if c is not None and s.zone is Zone.HAND and s.seat == me]
-        shown = [f"{c.code}" for s, c in zip(event.steps, event.cards, strict=True)
-                 if c is not None and not (s.zone is Zone.HAND and s.seat == me)]
-        parts = []
-        if mine:
-            parts.append("you receive " + " ".join(mine))
-        if shown:
-            parts.append("shown: " + " ".join(shown))
-        return "; ".join(parts) or None
+        groups: dict[str, list[str]] = {}
+        for step, seen in zip(event.steps, event.cards, strict=True):
+            if seen is None:
+                continue
+            if step.zone is Zone.HAND and step.seat == me:
+                label = "you receive"
+            elif step.zone is Zone.TABLE:
+                label = "on the table"
+            elif step.zone is Zone.TRUMP:
+                label = "trump"
+            else:
+                label = f"shown ({step.zone.value})"
+            groups.setdefault(label, []).append(seen.code)
+        return "; ".join(f"{label}: {' '.join(codes)}" for label, codes in groups.items()) or None
     if isinstance(event, HandScored):
         names = side_names(genesis, len(event.result.points), me)
         points = ", ".join(f"{n} {p}" for n, p in zip(names, event.result.points, strict=True))

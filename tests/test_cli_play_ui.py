@@ -53,3 +53,25 @@ def test_events_are_described_from_the_seat_point_of_view() -> None:
 def test_teams_are_named_by_their_seats() -> None:
     genesis, _ = make_tables("briscola", "classic", 4, seed=1)
     assert side_names(genesis, 2, me=1) == ["seat0 [0] + seat2 [2]", "you + seat3 [3]"]
+
+
+def test_hand_starts_are_numbered_from_one() -> None:
+    from p2pcards.table import HandStarted
+
+    genesis, _ = make_tables("scopa", "classic", 2, seed=1)
+    assert describe_event(HandStarted(0, 0), genesis, 0) == "— hand 1 begins"
+    assert describe_event(HandStarted(2, 3), genesis, None) == "— hand 3 begins"
+
+
+def test_revealed_cards_are_grouped_by_where_they_go() -> None:
+    from p2pcards.table import CardsRevealed
+
+    genesis, tables = make_tables("briscola", "italian", 2, seed=2)
+    run = run_in_memory(genesis, tables, [make_bot("briscola", "smart", i) for i in range(2)])
+    deal = next(e for e in run.events[1] if isinstance(e, CardsRevealed))
+    mine = [c.code for s, c in zip(deal.steps, deal.cards, strict=True)
+            if c is not None and s.seat == 1]
+    trump = [c.code for s, c in zip(deal.steps, deal.cards, strict=True)
+             if c is not None and s.seat is None]
+    assert len(mine) == 3 and len(trump) == 1
+    assert describe_event(deal, genesis, 1) == f"you receive: {' '.join(mine)}; trump: {trump[0]}"
