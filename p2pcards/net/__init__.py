@@ -11,6 +11,8 @@ Layers, bottom up (each module has one job):
   objects, remote links, routing, timeouts, the transcript.
 - :mod:`.hub`: the hosting peer: listens, seats joiners, builds the genesis, forwards every frame.
 - :mod:`.peer`: the joining peer.
+- :mod:`.seats`: a seat's secrets (fresh, or seeded to reproduce an in-memory match) and bots.
+- :mod:`.demo`: ``p2pcards demo``, bots in separate processes, then the verification.
 
 Every failure surfaces as a :class:`~.errors.MatchFailure` carrying one sentence and an exit
 status (3 for network and peer trouble, 1 for a protocol violation).
