@@ -35,9 +35,10 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from p2pcards.bots import RandomBot  # noqa: E402
-from p2pcards.cards import Card, card  # noqa: E402
+from p2pcards.cards import Card  # noqa: E402
 from p2pcards.games import all_games, get_game  # noqa: E402
-from p2pcards.games.base import Action, GameSpec, HandResult, MatchState, Phase, Zone  # noqa: E402
+from p2pcards.games.base import Action, GameSpec, HandResult, MatchState, Phase  # noqa: E402
+from p2pcards.simulate import fulfil_chance  # noqa: E402
 
 REPLAY_TARGET_S = 0.005
 """The target of the issue for replaying one 2-player Scopa hand with full information."""
@@ -50,22 +51,6 @@ class RecordedHand:
     chance: list[list[Card]]
     actions: list[Action]
     result: HandResult
-
-
-def _fulfil(state: MatchState, shuffled: list[Card]) -> list[Card]:
-    """Fulfil the pending chance steps from ``shuffled`` (a shown card is read from the hand)."""
-    revealed: list[Card] = []
-    hands: dict[int, list[str]] = {}
-    for step in state.pending_chance():
-        if step.zone is Zone.SHOW:
-            assert step.seat is not None
-            if step.seat not in hands:
-                hands[step.seat] = state.observation(step.seat)["hand"]
-            revealed.append(card(hands[step.seat][step.position]))
-        else:
-            revealed.append(shuffled[step.position])
-    state.complete_chance(revealed)
-    return revealed
 
 
 def play_recorded_hand(state: MatchState, bots: list[RandomBot],
@@ -81,7 +66,7 @@ def play_recorded_hand(state: MatchState, bots: list[RandomBot],
             rng.shuffle(shuffled)
             state.begin_hand()
         elif phase is Phase.CHANCE:
-            chance.append(_fulfil(state, shuffled))
+            chance.append(fulfil_chance(state, shuffled))
         elif phase is Phase.ACTION:
             seat = state.to_act
             legal = state.legal_actions()

@@ -11,10 +11,10 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from .bots.base import Bot
-from .cards import Card
-from .games.base import GameSpec, HandResult, MatchState, Phase
+from .cards import Card, card
+from .games.base import GameSpec, HandResult, MatchState, Phase, Zone
 
-__all__ = ["SimulatedMatch", "play_hand", "play_match"]
+__all__ = ["SimulatedMatch", "fulfil_chance", "play_hand", "play_match"]
 
 
 @dataclass
@@ -26,25 +26,21 @@ class SimulatedMatch:
     actions: int
 
 
-def _fulfil_chance(state: MatchState, shuffled: Sequence[Card]) -> None:
-    steps = state.pending_chance()
-    hands = {}
-    revealed: list[Card | None] = []
-    for step in steps:
-        if step.zone.value == "show":
+def fulfil_chance(state: MatchState, shuffled: Sequence[Card]) -> list[Card]:
+    """Complete the pending chance steps with full information from ``shuffled`` (this hand's
+    deck order); a shown card (``Zone.SHOW``) is read from its owner's hand. Returns the cards."""
+    hands: dict[int, list[str]] = {}
+    revealed: list[Card] = []
+    for step in state.pending_chance():
+        if step.zone is Zone.SHOW:
             assert step.seat is not None
             if step.seat not in hands:
                 hands[step.seat] = state.observation(step.seat)["hand"]
-            revealed.append(_card(hands[step.seat][step.position]))
+            revealed.append(card(hands[step.seat][step.position]))
         else:
             revealed.append(shuffled[step.position])
-    state.complete_chance(revealed)
-
-
-def _card(code: str) -> Card:
-    from .cards import card
-
-    return card(code)
+    state.complete_chance(list(revealed))
+    return revealed
 
 
 def play_hand(state: MatchState, bots: Sequence[Bot], rng: random.Random) -> tuple[HandResult, int]:
@@ -57,7 +53,7 @@ def play_hand(state: MatchState, bots: Sequence[Bot], rng: random.Random) -> tup
             rng.shuffle(shuffled)
             state.begin_hand()
         elif phase is Phase.CHANCE:
-            _fulfil_chance(state, shuffled)
+            fulfil_chance(state, shuffled)
         elif phase is Phase.ACTION:
             seat = state.to_act
             legal = state.legal_actions()
