@@ -63,6 +63,7 @@ __all__ = [
     "GameSpec",
     "HandResult",
     "IllegalMove",
+    "MatchProgress",
     "MatchState",
     "Phase",
     "ScoreLine",
@@ -312,6 +313,37 @@ class VariantConfig:
             value = getattr(self, f.name)
             out[f.name] = value.code if isinstance(value, Card) else value
         return out
+
+
+class MatchProgress:
+    """The four :class:`MatchState` properties every engine stores the same way.
+
+    Engines inherit it and keep ``_phase``, ``_to_act``, ``_hand_number`` and ``_sides`` up to
+    date; the properties only read them.
+    """
+
+    _phase: Phase
+    _to_act: int
+    _hand_number: int
+    _sides: int
+
+    @property
+    def phase(self) -> Phase:
+        return self._phase
+
+    @property
+    def to_act(self) -> int:
+        """The seat that must act (only meaningful in :attr:`Phase.ACTION`)."""
+        return self._to_act
+
+    @property
+    def hand_number(self) -> int:
+        """0-based index of the current hand."""
+        return self._hand_number
+
+    @property
+    def num_sides(self) -> int:
+        return self._sides
 
 
 class MatchState(Protocol):

@@ -95,6 +95,7 @@ from .base import (
     GameSpec,
     HandResult,
     IllegalMove,
+    MatchProgress,
     Phase,
     ScoreLine,
     UnknownFlag,
@@ -192,7 +193,7 @@ def _as_card(value: Card | str) -> Card:
     return value if isinstance(value, Card) else card(value)
 
 
-class BriscolaMatch:
+class BriscolaMatch(MatchProgress):
     """A Briscola match (implements :class:`~p2pcards.games.base.MatchState`).
 
     Hands are lists in the order cards were received, which is increasing deck position (the
@@ -240,27 +241,14 @@ class BriscolaMatch:
 
     # ------------------------------------------------------------------ read-only state
 
-    @property
-    def phase(self) -> Phase:
-        return self._phase
 
-    @property
-    def to_act(self) -> int:
-        """The seat that must play (only meaningful in :attr:`Phase.ACTION`)."""
-        return self._to_act
 
     @property
     def deck(self) -> Deck:
         """The deck of every hand of this match, in canonical order."""
         return self._deck
 
-    @property
-    def hand_number(self) -> int:
-        return self._hand_number
 
-    @property
-    def num_sides(self) -> int:
-        return self._sides
 
     @property
     def first_player(self) -> int:

@@ -57,6 +57,7 @@ from .base import (
     GameSpec,
     HandResult,
     IllegalMove,
+    MatchProgress,
     Phase,
     UnknownFlag,
     UnknownHand,
@@ -204,7 +205,7 @@ def _parse_cards(value: str | Sequence[Card | None]) -> list[Card | None]:
     return list(value)
 
 
-class ScopaMatch:
+class ScopaMatch(MatchProgress):
     """A Scopa match: the :class:`~p2pcards.games.base.MatchState` of the ``scopa`` game."""
 
     def __init__(self, config: ScopaConfig) -> None:
@@ -234,25 +235,13 @@ class ScopaMatch:
 
     # ----------------------------------------------------------------- simple properties
 
-    @property
-    def phase(self) -> Phase:
-        return self._phase
 
-    @property
-    def to_act(self) -> int:
-        return self._to_act
 
     @property
     def deck(self) -> Deck:
         return ITALIAN_40
 
-    @property
-    def hand_number(self) -> int:
-        return self._hand_number
 
-    @property
-    def num_sides(self) -> int:
-        return self._sides
 
     def side_of(self, seat: int) -> int:
         return seat % 2 if self._players == 4 else seat

@@ -66,6 +66,7 @@ from .base import (
     GameSpec,
     HandResult,
     IllegalMove,
+    MatchProgress,
     Phase,
     ScoreLine,
     UnknownFlag,
@@ -182,7 +183,7 @@ def _check_config(config: TressetteConfig) -> None:
             )
 
 
-class TressetteMatch:
+class TressetteMatch(MatchProgress):
     """A match of Tressette or Tresette (the :class:`~p2pcards.games.base.MatchState` protocol).
 
     Hands are lists of ``Card | None`` (``None``: a card this view cannot see). Besides the
@@ -225,25 +226,13 @@ class TressetteMatch:
 
     # -- protocol properties ---------------------------------------------------------------
 
-    @property
-    def phase(self) -> Phase:
-        return self._phase
 
-    @property
-    def to_act(self) -> int:
-        return self._to_act
 
     @property
     def deck(self) -> Deck:
         return self._deck
 
-    @property
-    def hand_number(self) -> int:
-        return self._hand_number
 
-    @property
-    def num_sides(self) -> int:
-        return self._sides
 
     def side_of(self, seat: int) -> int:
         """Side of a seat: the seat itself with 3 players, ``seat % 2`` with 4."""
