@@ -1,84 +1,159 @@
 """``p2pcards demo``: bots play a full match between separate processes over loopback TCP.
 
-The demo starts ``python -m p2pcards host ... --bot --listen 127.0.0.1:0`` (port 0: the system
-picks a free port, and the host's invite line tells the real one), reads the invite from the
-host's output and hands it to one ``join - --bot`` process per other seat (started at the
-same time as the host, so that interpreters start in parallel), relays the host's progress
-lines (a live spinner on a terminal, plain lines otherwise), waits for every process, then
-verifies the host's transcript with :func:`p2pcards.verify.verify_transcript` (every signature,
-chain link, shuffle proof, reveal token, move and score), and prints the result, the timings
-and the transcript's absolute path. Every peer uses a fresh identity key for the demo; the
-user's own key is not touched.
+The demo runs one peer process per seat: the host (what ``p2pcards host ... --bot --listen
+127.0.0.1:0 --ephemeral-identity`` runs; port 0 lets the system pick a free port, and the host's
+invite line tells the real one) and one joiner per other seat (what ``p2pcards join - --bot
+--ephemeral-identity`` runs, reading the invite from its standard input). Every peer process
+runs that very command line through :func:`p2pcards.cli.main`, has its own sockets, its own
+fresh identity key and its own transcript; they talk to each other over real loopback TCP only.
+
+How the peer processes start (:data:`START_ENV`, or the ``start`` argument of
+:func:`run_demo`):
+
+- ``fork`` (the default where available: POSIX with :func:`os.fork`, not macOS, and this
+  process still has a single thread): each peer is a child forked from the demo process, which
+  has already imported the code the peers run, so no peer pays for an interpreter start-up or
+  its imports; its standard streams are pipes and files, as for a started command.
+- ``spawn`` (the fallback elsewhere): each peer is ``python -m p2pcards host|join ...`` started
+  with :mod:`subprocess`; the joiners start together with the host, so that the interpreters
+  start in parallel.
+
+The demo relays the host's progress lines (a live spinner on a terminal, plain lines otherwise),
+hands the invite to the joiners, waits for every process, then verifies the host's transcript
+with :func:`p2pcards.verify.verify_transcript` (every signature, chain link, shuffle proof,
+reveal token, move and score), and prints the result, the timings and the transcript's absolute
+path. The match wall time runs from starting the first peer process to the exit of the last,
+so with ``fork`` it holds no interpreter start-up (as an in-memory match in one process holds
+no imports); the verification is timed on its own. The user's own identity key is not touched.
 """
 
 from __future__ import annotations
 
+import contextlib
 import os
+import signal
 import subprocess
 import sys
 import tempfile
+import threading
 import time
+import traceback
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
+from typing import IO, Literal, Protocol
 
 from rich.console import Console
 
+from ..cli import EXIT_USAGE, UserError
 from ..games import get_game
 from ..genesis import Genesis
 from ..play_ui import side_names
 from ..transcript import read_transcript
 from ..verify import UnreadableTranscript, verify_transcript
 
-__all__ = ["run_demo", "INVITE_PREFIX", "TRANSCRIPT_PREFIX"]
+__all__ = ["run_demo", "fork_available", "choose_start", "DemoStartError", "StartMethod",
+           "START_ENV", "INVITE_PREFIX", "TRANSCRIPT_PREFIX"]
 
 INVITE_PREFIX = "p2pcards join "
 TRANSCRIPT_PREFIX = "transcript ("
 EXIT_FAILED = 3
 
+StartMethod = Literal["fork", "spawn"]
+START_ENV = "P2PCARDS_DEMO_START"
+"""Environment variable choosing how the peers start: ``fork``, ``spawn`` or ``auto`` (default)."""
 
-def _command(*args: str) -> list[str]:
-    return [sys.executable, "-m", "p2pcards", *args]
+_ENCODING = "utf-8"
+
+
+class DemoStartError(UserError):
+    """A start method that is unknown, or ``fork`` where forking is not available (exit 2)."""
+
+    def __init__(self, message: str) -> None:
+        super().__init__(message, EXIT_USAGE)
+
+
+def fork_available() -> bool:
+    """Whether peers can be forked safely here: :func:`os.fork` exists, the platform is not
+    macOS (whose system libraries may not survive a fork) and this process has one thread (a
+    child of a threaded process could inherit a lock some other thread holds)."""
+    return (hasattr(os, "fork") and sys.platform != "darwin"
+            and threading.active_count() == 1)
+
+
+def choose_start(requested: str | None = None) -> StartMethod:
+    """The start method for ``requested`` (``fork``, ``spawn``, ``auto``; ``None`` reads
+    :data:`START_ENV`, and ``auto`` when that is unset): ``auto`` is ``fork`` where
+    :func:`fork_available`, else ``spawn``. Raises :class:`DemoStartError` for an unknown name
+    or for ``fork`` where it is not available."""
+    where = ""
+    if requested is None:
+        requested = os.environ.get(START_ENV, "") or "auto"
+        where = f" in {START_ENV}"
+    method = requested.strip().lower()
+    if method == "auto":
+        return "fork" if fork_available() else "spawn"
+    if method == "spawn":
+        return "spawn"
+    if method == "fork":
+        if not fork_available():
+            raise DemoStartError("the demo cannot fork its peer processes here (no os.fork, "
+                                 "macOS, or a thread is running); use spawn")
+        return "fork"
+    raise DemoStartError(f"unknown demo start method {requested!r}{where} "
+                         "(fork, spawn or auto)")
+
+
+_HOW = {"fork": "forked from this one", "spawn": "each started as python -m p2pcards"}
 
 
 def run_demo(*, game: str = "scopa", players: int = 2, variant: str | None = None,
-             seed: int | None = None, console: Console | None = None) -> int:
-    """Run the demo; returns the exit status (0, or 3 when a process or the check failed)."""
+             seed: int | None = None, console: Console | None = None,
+             start: str | None = None) -> int:
+    """Run the demo; returns the exit status (0, or 3 when a process or the check failed).
+
+    ``start`` is how the peer processes start (see :func:`choose_start`); an unknown or
+    unavailable method raises :class:`DemoStartError` before any process starts, as a bad
+    game, preset or player count raises :class:`p2pcards.games.base.GameError`.
+    """
     console = console or Console(highlight=False, soft_wrap=True)
     spec = get_game(game)
     preset = variant or spec.default_preset
     spec.preset(preset, players=players)  # a bad combination fails here, before any process
+    method = choose_start(start)
     options = ["--game", spec.name, "--variant", preset]
     seeded = ["--seed", str(seed)] if seed is not None else []
     console.print(f"demo: {spec.title}, preset {preset}, {players} bot players, each in its own "
-                  "process, over loopback TCP, with mental poker")
-    env = dict(os.environ, PYTHONUNBUFFERED="1")
-    processes: list[subprocess.Popen[str]] = []
+                  f"process ({_HOW[method]}), over loopback TCP, with mental poker")
+    host_args = ["host", *options, "--players", str(players), "--bot", "--listen",
+                 "127.0.0.1:0", "--ephemeral-identity", "--name", "host", *seeded]
+    processes: list[_PeerProcess] = []
+    codes: list[int] = []
     with tempfile.TemporaryDirectory(prefix="p2pcards-demo-") as scratch:
         errors = [Path(scratch, f"stderr-{i}.txt") for i in range(players)]
+        joiner_args = [["join", "-", "--bot", "--ephemeral-identity", "--name", f"bot {seat}",
+                        "--transcript", str(Path(scratch, f"joiner-{seat}.p2pt")), *seeded]
+                       for seat in range(1, players)]
+        if method == "fork":
+            _prepare_fork(spec.name)
+        _flush(console)
         started = time.perf_counter()
         try:
-            host = subprocess.Popen(
-                _command("host", *options, "--players", str(players), "--bot",
-                         "--listen", "127.0.0.1:0", "--ephemeral-identity", "--name", "host",
-                         *seeded),
-                stdout=subprocess.PIPE, stderr=errors[0].open("w"), stdin=subprocess.DEVNULL,
-                text=True, env=env)
-            processes.append(host)
-            joiners = _start_joiners(players, scratch, seeded, errors, env)
-            processes.extend(joiners)
-            followed = _follow_host(host, joiners, console)
+            starter = _Forker() if method == "fork" else _Spawner()
+            processes.append(starter.start(host_args, errors[0], pipe_stdout=True))
+            for seat, args in enumerate(joiner_args, start=1):
+                processes.append(starter.start(args, errors[seat], pipe_stdin=True))
+            followed = _follow_host(processes[0], processes[1:], console)
             codes = [p.wait() for p in processes]
         finally:
             for process in processes:
-                if process.poll() is None:
-                    process.kill()
-                    process.wait()
+                process.kill()
+                process.close()
         wall = time.perf_counter() - started
         failed = [(i, c) for i, c in enumerate(codes) if c != 0]
         for i, code in failed:
             who = "host" if i == 0 else f"joiner {i}"
-            text = errors[i].read_text().strip().splitlines()
+            text = errors[i].read_text(errors="replace").strip().splitlines()
             console.print(f"{who} exited with status {code}: {text[-1] if text else '?'}")
     if followed.transcript is None:
         console.print("demo failed: the host wrote no transcript")
@@ -86,17 +161,198 @@ def run_demo(*, game: str = "scopa", players: int = 2, variant: str | None = Non
     return _report(followed, wall, console, bool(failed))
 
 
-def _start_joiners(players: int, scratch: str, seeded: Sequence[str], errors: Sequence[Path],
-                   env: dict[str, str]) -> list[subprocess.Popen[str]]:
-    """The joiner processes, started at once; each reads the invite from its standard input."""
-    return [
-        subprocess.Popen(
-            _command("join", "-", "--bot", "--ephemeral-identity", "--name", f"bot {seat}",
-                     "--transcript", str(Path(scratch, f"joiner-{seat}.p2pt")), *seeded),
-            stdout=subprocess.DEVNULL, stderr=errors[seat].open("w"), stdin=subprocess.PIPE,
-            text=True, env=env)
-        for seat in range(1, players)
-    ]
+def _flush(console: Console) -> None:
+    """Empty every output buffer, so that no forked child writes them out a second time."""
+    console.file.flush()
+    for stream in (sys.stdout, sys.stderr):
+        if stream is not None:
+            stream.flush()
+
+
+def _prepare_fork(game: str) -> None:
+    """Import in this process what the peers import on first use, before the clock starts."""
+    import encodings.idna  # noqa: F401 - Trio resolves host names with it
+
+    import cryptography.hazmat.backends.openssl  # noqa: F401 - loaded on a key's first use
+
+    from .. import cli_net  # noqa: F401 - the host and join commands
+    from ..bots import make_bot
+    from ..cli import build_parser
+
+    build_parser()  # imports the module of every command
+    make_bot(game, "smart", 0)
+
+
+# ----------------------------------------------------------------------------- peer processes
+
+
+class _PeerProcess(Protocol):
+    """A running peer: its piped standard output or input (when asked for), and its exit."""
+
+    @property
+    def stdout(self) -> IO[str] | None: ...
+
+    @property
+    def stdin(self) -> IO[str] | None: ...
+
+    def wait(self) -> int:
+        """Wait for the exit; the status (minus the signal number when killed by one)."""
+
+    def kill(self) -> None:
+        """Kill the process unless it has already exited and been waited for."""
+
+    def close(self) -> None:
+        """Close the pipes this side holds."""
+
+
+class _Spawned:
+    """A ``python -m p2pcards`` process (the ``spawn`` method)."""
+
+    def __init__(self, popen: subprocess.Popen[str]) -> None:
+        self.popen = popen
+
+    @property
+    def stdout(self) -> IO[str] | None:
+        return self.popen.stdout
+
+    @property
+    def stdin(self) -> IO[str] | None:
+        return self.popen.stdin
+
+    def wait(self) -> int:
+        return self.popen.wait()
+
+    def kill(self) -> None:
+        if self.popen.poll() is None:
+            self.popen.kill()
+            self.popen.wait()
+
+    def close(self) -> None:
+        for stream in (self.popen.stdout, self.popen.stdin):
+            if stream is not None and not stream.closed:
+                stream.close()
+
+
+class _Spawner:
+    def __init__(self) -> None:
+        self.env = dict(os.environ, PYTHONUNBUFFERED="1", PYTHONIOENCODING=_ENCODING)
+
+    def start(self, args: Sequence[str], stderr: Path, *, pipe_stdout: bool = False,
+              pipe_stdin: bool = False) -> _Spawned:
+        with stderr.open("w") as errors:
+            popen = subprocess.Popen(
+                [sys.executable, "-m", "p2pcards", *args], env=self.env, text=True,
+                encoding=_ENCODING, stderr=errors,
+                stdout=subprocess.PIPE if pipe_stdout else subprocess.DEVNULL,
+                stdin=subprocess.PIPE if pipe_stdin else subprocess.DEVNULL)
+        return _Spawned(popen)
+
+
+class _Forked:
+    """A child forked from this process (the ``fork`` method)."""
+
+    def __init__(self, pid: int, stdout: IO[str] | None, stdin: IO[str] | None) -> None:
+        self.pid = pid
+        self._stdout = stdout
+        self._stdin = stdin
+        self.status: int | None = None
+
+    @property
+    def stdout(self) -> IO[str] | None:
+        return self._stdout
+
+    @property
+    def stdin(self) -> IO[str] | None:
+        return self._stdin
+
+    def wait(self) -> int:
+        if self.status is None:
+            _, raw = os.waitpid(self.pid, 0)
+            self.status = os.waitstatus_to_exitcode(raw)
+        return self.status
+
+    def kill(self) -> None:
+        if self.status is None:
+            os.kill(self.pid, signal.SIGKILL)
+            self.wait()
+
+    def close(self) -> None:
+        for stream in (self._stdout, self._stdin):
+            if stream is not None and not stream.closed:
+                with contextlib.suppress(BrokenPipeError):
+                    stream.close()
+
+
+class _Forker:
+    """Forks peer children; each closes the pipe ends this process holds for the others."""
+
+    def __init__(self) -> None:
+        self.held: list[int] = []
+
+    def start(self, args: Sequence[str], stderr: Path, *, pipe_stdout: bool = False,
+              pipe_stdin: bool = False) -> _Forked:
+        read_end, write_end = os.pipe() if pipe_stdout or pipe_stdin else (-1, -1)
+        ours, theirs = (read_end, write_end) if pipe_stdout else (write_end, read_end)
+        pid = os.fork()
+        if pid == 0:  # the child: never returns
+            _child(args, stderr, held=[*self.held, ours],
+                   stdin=theirs if pipe_stdin else None,
+                   stdout=theirs if pipe_stdout else None)
+        if theirs >= 0:
+            os.close(theirs)
+        if ours >= 0:
+            self.held.append(ours)
+        stream = os.fdopen(ours, "r" if pipe_stdout else "w", encoding=_ENCODING) \
+            if ours >= 0 else None
+        return _Forked(pid, stream if pipe_stdout else None, stream if pipe_stdin else None)
+
+
+def _child(args: Sequence[str], stderr: Path, *, held: Sequence[int], stdin: int | None,
+           stdout: int | None) -> None:
+    """Run ``p2pcards ARGS`` in a forked child with its own standard streams; exits with its
+    status (1 and a traceback on standard error for an unexpected exception)."""
+    status = 1
+    try:
+        for held_fd in held:
+            if held_fd >= 0:
+                os.close(held_fd)
+        null = os.open(os.devnull, os.O_RDWR)
+        errors = os.open(stderr, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+        sources = [null if stdin is None else stdin, null if stdout is None else stdout, errors]
+        for target, source in enumerate(sources):
+            os.dup2(source, target)
+        for source in set(sources) | {null}:
+            if source > 2:
+                os.close(source)
+        sys.stdin = open(0, encoding=_ENCODING, closefd=False)  # noqa: SIM115
+        sys.stdout = open(1, "w", encoding=_ENCODING, buffering=1, closefd=False)  # noqa: SIM115
+        sys.stderr = open(2, "w", encoding=_ENCODING, errors="backslashreplace",  # noqa: SIM115
+                          buffering=1, closefd=False)
+        status = _run_cli(args)
+    except BaseException:  # noqa: BLE001 - reported, and the child exits below whatever happens
+        traceback.print_exc()
+    finally:
+        for stream in (sys.stdout, sys.stderr):
+            with contextlib.suppress(BaseException):  # nothing left to report it to
+                stream.flush()
+        os._exit(status)
+
+
+def _run_cli(args: Sequence[str]) -> int:
+    """``p2pcards ARGS`` as ``python -m p2pcards`` runs it, as an exit status."""
+    from ..cli import main
+
+    try:
+        return main(list(args))
+    except SystemExit as exc:  # argparse exits for --help and for bad usage
+        code: object = exc.code
+        if code is None or isinstance(code, int):
+            return code or 0
+        print(code, file=sys.stderr)
+        return 1
+
+
+# ----------------------------------------------------------------------------- progress
 
 
 @dataclass
@@ -112,7 +368,7 @@ class _Followed:
         return self.play_ended - self.play_started
 
 
-def _follow_host(host: subprocess.Popen[str], joiners: Sequence[subprocess.Popen[str]],
+def _follow_host(host: _PeerProcess, joiners: Sequence[_PeerProcess],
                  console: Console) -> _Followed:
     """Relay the host's progress; hand its invite to the waiting joiners."""
     assert host.stdout is not None
@@ -127,9 +383,7 @@ def _follow_host(host: subprocess.Popen[str], joiners: Sequence[subprocess.Popen
                 invite = line[len(INVITE_PREFIX):].strip()
                 console.print(f"invite: {invite}")
                 for joiner in joiners:
-                    assert joiner.stdin is not None
-                    joiner.stdin.write(invite + "\n")
-                    joiner.stdin.close()
+                    _hand_invite(joiner, invite)
                 if status is not None:
                     status.update("seating the players")
             elif line.startswith(TRANSCRIPT_PREFIX):
@@ -147,6 +401,17 @@ def _follow_host(host: subprocess.Popen[str], joiners: Sequence[subprocess.Popen
         if status is not None:
             status.stop()
     return followed
+
+
+def _hand_invite(joiner: _PeerProcess, invite: str) -> None:
+    """Write the invite line to a joiner; one that has already died reports itself later."""
+    assert joiner.stdin is not None
+    with contextlib.suppress(BrokenPipeError):
+        joiner.stdin.write(invite + "\n")
+        joiner.stdin.close()
+
+
+# ----------------------------------------------------------------------------- report
 
 
 def _report(followed: _Followed, wall: float, console: Console, failed: bool) -> int:
