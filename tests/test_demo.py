@@ -1,24 +1,42 @@
-"""``p2pcards demo``: bots in separate processes play a full match, verified afterwards."""
+"""``p2pcards demo``: bots in separate processes play a full match, verified afterwards.
+
+The demo's peers are forked from the demo process where that is possible and started as
+``python -m p2pcards`` otherwise (``P2PCARDS_DEMO_START``); both ways are played here.
+"""
 
 from __future__ import annotations
 
+import os
 import re
+import sys
+import threading
 from pathlib import Path
 
+import pytest
 from test_net_processes import Peer
 
 from p2pcards.bots import make_bot
 from p2pcards.games import get_game
 from p2pcards.local import make_tables, run_in_memory
+from p2pcards.net.demo import START_ENV, DemoStartError, choose_start, fork_available
 from p2pcards.net.seats import bot_seed
 from p2pcards.transcript import read_transcript
+from p2pcards.verify import verify_transcript
+
+CAN_FORK = hasattr(os, "fork") and sys.platform != "darwin"
+FORKED = "(forked from this one)"
+SPAWNED = "(each started as python -m p2pcards)"
+BOTH = ["fork", "spawn"] if CAN_FORK else ["spawn"]
 
 
-def test_demo_with_no_arguments_plays_and_verifies_a_scopa_match(tmp_path: Path) -> None:
+def test_demo_with_no_arguments_plays_and_verifies_a_scopa_match(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.delenv(START_ENV, raising=False)
     demo = Peer(tmp_path, "demo")
     assert demo.finish() == 0, demo.stderr
     out = demo.stdout
     assert "\x1b" not in out  # no terminal: plain lines
+    assert (FORKED if CAN_FORK else SPAWNED) in out.splitlines()[0]  # fork where it can
     assert re.search(r"^invite: p2pcards://127\.0\.0\.1:\d+/[0-9a-f]{32}#\S+$", out, re.M)
     assert re.search(r"^verified \d+ envelopes: ", out, re.M)
     assert re.search(r"^final scores: .*; winner: ", out, re.M)
@@ -28,9 +46,13 @@ def test_demo_with_no_arguments_plays_and_verifies_a_scopa_match(tmp_path: Path)
     assert not (tmp_path / "identity.key").exists()  # the demo never touches the user's key
 
 
-def test_a_seeded_demo_is_the_in_memory_match_with_the_same_seed(tmp_path: Path) -> None:
+@pytest.mark.parametrize("start", BOTH)
+def test_a_seeded_demo_is_the_in_memory_match_with_the_same_seed(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, start: str) -> None:
+    monkeypatch.setenv(START_ENV, start)
     demo = Peer(tmp_path, "demo", "--game", "briscola", "--variant", "italian", "--seed", "7")
     assert demo.finish() == 0, demo.stderr
+    assert (FORKED if start == "fork" else SPAWNED) in demo.out[0]
     path = Path(demo.wait_for(r"^transcript: (/.+\.p2pt)$")[1])
     genesis, tables = make_tables("briscola", "italian", 2, seed=7)
     bots = [make_bot("briscola", "smart", bot_seed(i, 7)) for i in range(2)]
@@ -38,12 +60,77 @@ def test_a_seeded_demo_is_the_in_memory_match_with_the_same_seed(tmp_path: Path)
     found = read_transcript(path)
     assert found.genesis == genesis.encode()
     assert found.envelopes == run.frames
+    assert verify_transcript(path).status == "valid"
     scores = "-".join(str(s) for s in run.match_scores)
     assert re.search(rf"^match over: .* \({scores}\)$", demo.stdout, re.M)
     assert get_game("briscola").name in path.name
+
+
+def test_a_three_seat_demo_seats_two_joiners_and_verifies(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv(START_ENV, BOTH[0])  # several forked joiners (spawned: as before)
+    demo = Peer(tmp_path, "demo", "--game", "tressette", "--players", "3", "--seed", "5")
+    assert demo.finish() == 0, demo.stderr
+    joined = re.findall(r"^seat (\d) \(\S+\) joined", demo.stdout, re.M)
+    assert sorted(joined) == ["1", "2"]
+    assert re.search(r"^verified \d+ envelopes: ", demo.stdout, re.M)
+    path = Path(demo.wait_for(r"^transcript: (/.+\.p2pt)$")[1])
+    assert verify_transcript(path).status == "valid"
+
+
+@pytest.mark.parametrize("start", BOTH)
+def test_a_failing_peer_process_is_named_in_one_line_each(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, start: str) -> None:
+    home = tmp_path / "home"
+    home.write_text("a file where the host wants its transcripts directory")
+    monkeypatch.setenv(START_ENV, start)
+    demo = Peer(home, "demo", "--game", "briscola", "--variant", "italian", "--seed", "3")
+    assert demo.finish() == 3
+    out = demo.stdout
+    assert re.search(r"^host exited with status [1-9]\d*: \S.*$", out, re.M)
+    assert re.search(r"^joiner 1 exited with status 3: p2pcards: the host .* left", out, re.M)
+    assert out.splitlines()[-1] == "demo failed: the host wrote no transcript"
+    assert "Traceback" not in out
 
 
 def test_demo_refuses_a_bad_player_count_before_starting_anything(tmp_path: Path) -> None:
     demo = Peer(tmp_path, "demo", "--game", "tressette", "--players", "2")
     assert demo.finish() == 2
     assert demo.stderr.startswith("p2pcards: ") and "Traceback" not in demo.stderr
+
+
+def test_demo_refuses_an_unknown_start_method_in_one_sentence(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv(START_ENV, "thread")
+    demo = Peer(tmp_path, "demo")
+    assert demo.finish() == 2
+    assert demo.stderr == (f"p2pcards: unknown demo start method 'thread' in {START_ENV} "
+                           "(fork, spawn or auto)")
+    assert demo.stdout == ""
+
+
+def test_start_methods_by_name_and_from_the_environment(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv(START_ENV, "Spawn")
+    assert choose_start() == "spawn"
+    assert choose_start(" SPAWN ") == "spawn"
+    monkeypatch.setenv(START_ENV, "")
+    assert choose_start() == ("fork" if fork_available() else "spawn")
+    assert choose_start("auto") == choose_start()
+    with pytest.raises(DemoStartError, match=r"^unknown demo start method 'vfork' \(fork, "):
+        choose_start("vfork")
+
+
+def test_no_fork_while_another_thread_runs(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.delenv(START_ENV, raising=False)
+    release = threading.Event()
+    thread = threading.Thread(target=release.wait)
+    thread.start()
+    try:
+        assert not fork_available()
+        assert choose_start() == "spawn"
+        with pytest.raises(DemoStartError, match="cannot fork its peer processes here"):
+            choose_start("fork")
+    finally:
+        release.set()
+        thread.join()
