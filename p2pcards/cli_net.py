@@ -161,6 +161,15 @@ def _parse_listen(text: str) -> tuple[str, int]:
     return host.strip("[]") or "0.0.0.0", int(port)
 
 
+def _parse_address(text: str, option: str) -> tuple[str, int]:
+    """``HOST:PORT`` (IPv6 in brackets) with a port from 1 to 65535."""
+    host, sep, port = text.rpartition(":")
+    host = host.strip("[]")
+    if not sep or not host or not port.isdigit() or not 1 <= int(port) <= 65535:
+        raise UserError(f"{option} {text!r} must be HOST:PORT, for example relay.example.org:7447")
+    return host, int(port)
+
+
 # ----------------------------------------------------------------------------- commands
 
 
@@ -189,6 +198,11 @@ def _cmd_host(args: argparse.Namespace) -> int:
             raise UserError("--timeout must be between 1 and 86400 seconds")
         timeouts = {key: args.timeout for key in timeouts}
     listen_host, listen_port = _parse_listen(args.listen)
+    relay = None
+    if args.relay is not None:
+        if args.advertise:
+            raise UserError("--advertise does not apply with --relay: the invite names the relay")
+        relay = _parse_address(args.relay, "--relay")
     identity = _identity(args)
     if identity is None and args.seed is None:
         identity = IdentityKey.generate()
@@ -196,13 +210,14 @@ def _cmd_host(args: argparse.Namespace) -> int:
         game=spec.name, preset=preset, players=players, bots=args.bots,
         listen_host=listen_host, listen_port=listen_port,
         advertise=args.advertise or advertised_address(listen_host), timeouts=timeouts,
-        seed=args.seed, identity=identity, name=args.name or _default_name(),
+        seed=args.seed, identity=identity, name=args.name or _default_name(), relay=relay,
     )
     transcript = _Transcript(args.transcript)
     player_for = _player_factory(args, lambda g: g.game)
 
     def on_invite(invite: Invite) -> None:
-        _say(f"hosting {spec.name} ({preset}), {players} players, {args.bots} bot seat(s); "
+        via = f" through the relay at {args.relay}" if relay else ""
+        _say(f"hosting {spec.name} ({preset}), {players} players, {args.bots} bot seat(s){via}; "
              "give this line to each player:")
         _say(f"p2pcards join {invite}")
 
@@ -241,7 +256,7 @@ def _cmd_join(args: argparse.Namespace) -> int:
 
     async def main() -> Table:
         return await join_match(invite, player_for, secrets_for, bot=args.bot, seed=args.seed,
-                                notice=_say, transcript=transcript)
+                                notice=_say, transcript=transcript, relay_identity=identity)
 
     return _run_match(main, transcript)
 
@@ -273,6 +288,9 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     host.add_argument("--listen", default="0.0.0.0:0",
                       help="HOST:PORT to listen on (default 0.0.0.0:0, a free port)")
     host.add_argument("--advertise", help="address to put in the invite (default: guessed)")
+    host.add_argument("--relay", metavar="HOST:PORT",
+                      help="play through the relay at HOST:PORT instead of listening (for "
+                           "players who cannot reach you directly)")
     _common(host)
     host.add_argument("--timeout", type=int,
                       help="seconds any seat may take for any step (default: 60 for automatic "
@@ -280,8 +298,8 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     host.set_defaults(handler=_cmd_host)
 
     join = sub.add_parser("join", help="join a table with the invite the host gave you")
-    join.add_argument("invite", help="p2pcards://HOST:PORT/NONCE#FINGERPRINT, or - to read it "
-                                     "from standard input")
+    join.add_argument("invite", help="p2pcards://HOST:PORT/NONCE#FINGERPRINT (or "
+                                     "p2pcards+relay://...), or - to read it from standard input")
     _common(join)
     join.set_defaults(handler=_cmd_join)
 

@@ -17,6 +17,7 @@ a stream that ends inside a frame, or a payload that is not an acceptable messag
 
 from __future__ import annotations
 
+from abc import ABC, abstractmethod
 from typing import Any
 
 import trio
@@ -26,26 +27,68 @@ from ..wire.errors import DecodeError, EncodeError, FrameTooLarge, FrameTruncate
 from ..wire.framing import MAX_FRAME_SIZE, FrameDecoder, encode_frame
 from .errors import BadFrame, PeerGone
 
-__all__ = ["FramedStream", "RECEIVE_CHUNK"]
+__all__ = ["FrameChannel", "FramedStream", "RECEIVE_CHUNK", "decode_message"]
 
 RECEIVE_CHUNK = 64 * 1024
 """Bytes asked of the stream per read."""
 
 
-class FramedStream:
-    """Frames and messages over one Trio stream.
+class FrameChannel(ABC):
+    """A two-way channel of frames (byte strings) to one peer, and of messages carried in them.
 
     Contract: at most one task sends at a time and at most one task receives at a time (the
     two may run concurrently). After :meth:`receive` has returned ``None`` (clean end of stream)
-    or raised, the receiving direction is finished; every later call raises again.
+    or raised, the receiving direction is finished; every later call raises again. Errors are
+    :class:`~.errors.NetError` subclasses whose message names :attr:`label`.
+
+    Implementations: :class:`FramedStream` (a TCP or in-memory stream) and
+    :class:`~.relay_mux.RelayChannel` (a virtual connection through a relay room).
     """
 
-    def __init__(self, stream: trio.abc.Stream, *, max_size: int = MAX_FRAME_SIZE,
-                 label: str = "the peer") -> None:
-        self.stream = stream
+    def __init__(self, *, max_size: int, label: str) -> None:
         self.max_size = max_size
         self.label = label
         """Who is at the other end, for error messages (e.g. ``"seat 2 (ABCD-...)"``)."""
+
+    @abstractmethod
+    async def send(self, payload: bytes) -> None:
+        """Send one frame; :class:`PeerGone` if the channel is broken or closed."""
+
+    @abstractmethod
+    async def receive(self) -> bytes | None:
+        """The next frame, or ``None`` at a clean end; :class:`BadFrame` or :class:`PeerGone`."""
+
+    @abstractmethod
+    async def aclose(self) -> None:
+        """Close the channel (never raises for an already broken one)."""
+
+    async def send_message(self, message: dict[str, Any]) -> None:
+        """Send ``message`` (a map with a text ``type``) as one canonical msgpack frame."""
+        try:
+            data = codec.pack(message)
+        except EncodeError as exc:  # a bug on our side, never the peer's
+            raise ValueError(f"cannot encode a {message.get('type')!r} message: {exc}") from None
+        await self.send(data)
+
+    async def receive_message(self) -> dict[str, Any] | None:
+        """The next message, or ``None`` at a clean end of stream.
+
+        Raises :class:`BadFrame` if the frame is not a canonical msgpack map with a text
+        ``type``, naming the peer.
+        """
+        frame = await self.receive()
+        if frame is None:
+            return None
+        return decode_message(frame, self.max_size, self.label)
+
+
+class FramedStream(FrameChannel):
+    """Frames (:mod:`p2pcards.wire.framing`) and messages over one Trio stream."""
+
+    def __init__(self, stream: trio.abc.Stream, *, max_size: int = MAX_FRAME_SIZE,
+                 label: str = "the peer") -> None:
+        super().__init__(max_size=max_size, label=label)
+        self.stream = stream
         self._decoder = FrameDecoder(max_size)
         self._ready: list[bytes] = []
         self._ended = False
@@ -87,27 +130,6 @@ class FramedStream:
                 self._ended = True
                 raise BadFrame(f"{self.label} sent an oversized frame: {exc}") from None
         return self._ready.pop(0)
-
-    # ------------------------------------------------------------------ messages
-
-    async def send_message(self, message: dict[str, Any]) -> None:
-        """Send ``message`` (a map with a text ``type``) as one canonical msgpack frame."""
-        try:
-            data = codec.pack(message)
-        except EncodeError as exc:  # a bug on our side, never the peer's
-            raise ValueError(f"cannot encode a {message.get('type')!r} message: {exc}") from None
-        await self.send(data)
-
-    async def receive_message(self) -> dict[str, Any] | None:
-        """The next message, or ``None`` at a clean end of stream.
-
-        Raises :class:`BadFrame` if the frame is not a canonical msgpack map with a text
-        ``type``, naming the peer.
-        """
-        frame = await self.receive()
-        if frame is None:
-            return None
-        return decode_message(frame, self.max_size, self.label)
 
     async def aclose(self) -> None:
         """Close the underlying stream (never raises for an already broken stream)."""

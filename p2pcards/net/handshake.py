@@ -1,4 +1,4 @@
-"""The seating handshake, joiner and host sides, over a :class:`~.framed.FramedStream`.
+"""The seating handshake, joiner and host sides, over a :class:`~.framed.FrameChannel`.
 
 Four messages seat a joiner (every one a canonical msgpack map, see :mod:`.framed`)::
 
@@ -40,7 +40,7 @@ from ..wire import codec
 from ..wire.errors import BadKey
 from ..wire.identity import IdentityKey, PublicIdentity
 from .errors import HandshakeError
-from .framed import FramedStream
+from .framed import FrameChannel
 from .invite import Invite
 
 __all__ = [
@@ -117,7 +117,7 @@ def _field(message: dict[str, Any], name: str, kind: type, who: str) -> Any:
     return value
 
 
-async def _expect(framed: FramedStream, kind: str, fields: Collection[str]) -> dict[str, Any]:
+async def _expect(framed: FrameChannel, kind: str, fields: Collection[str]) -> dict[str, Any]:
     message = await framed.receive_message()
     if message is None:
         raise HandshakeError(f"{framed.label} closed the connection during the handshake")
@@ -135,7 +135,7 @@ async def _expect(framed: FramedStream, kind: str, fields: Collection[str]) -> d
 # --------------------------------------------------------------------------------- joiner
 
 
-async def join_table(framed: FramedStream, invite: Invite, secrets_for: SecretsFor, *,
+async def join_table(framed: FrameChannel, invite: Invite, secrets_for: SecretsFor, *,
                      bot: bool = False) -> tuple[HostWelcome, SeatSecrets, SeatInfo]:
     """Run the joiner side up to ``seated``; :class:`HandshakeError` on any failure."""
     challenge = os.urandom(CHALLENGE_SIZE)
@@ -176,7 +176,7 @@ async def join_table(framed: FramedStream, invite: Invite, secrets_for: SecretsF
     return welcome, secrets, info
 
 
-async def receive_genesis(framed: FramedStream, welcome: HostWelcome,
+async def receive_genesis(framed: FrameChannel, welcome: HostWelcome,
                           info: SeatInfo) -> tuple[Genesis, frozenset[int]]:
     """Wait for the genesis and check it (see the module docstring); returns it and the bots."""
     who = framed.label
@@ -206,12 +206,12 @@ async def receive_genesis(framed: FramedStream, welcome: HostWelcome,
 # --------------------------------------------------------------------------------- host
 
 
-async def refuse(framed: FramedStream, reason: str) -> None:
+async def refuse(framed: FrameChannel, reason: str) -> None:
     """Tell the other side why it is refused (best effort)."""
     await framed.send_message({"type": "refused", "reason": reason})
 
 
-async def seat_joiner(framed: FramedStream, offer: TableOffer, host_key: IdentityKey, seat: int,
+async def seat_joiner(framed: FrameChannel, offer: TableOffer, host_key: IdentityKey, seat: int,
                       taken: Collection[bytes]) -> SeatedJoiner:
     """Run the host side for a joiner who would get ``seat``; refuse and raise on any failure.
 
@@ -260,12 +260,12 @@ async def seat_joiner(framed: FramedStream, offer: TableOffer, host_key: Identit
     return SeatedJoiner(seat, info, bot)
 
 
-async def send_genesis(framed: FramedStream, genesis: Genesis, bots: Collection[int]) -> None:
+async def send_genesis(framed: FrameChannel, genesis: Genesis, bots: Collection[int]) -> None:
     """Send the genesis to a seated joiner."""
     await framed.send_message({"type": "genesis", "genesis": genesis.encode(),
                                "bots": sorted(bots)})
 
 
-async def confirm_seat(framed: FramedStream, seat: int, missing: int) -> None:
+async def confirm_seat(framed: FrameChannel, seat: int, missing: int) -> None:
     """Tell a joiner it is seated and how many seats are still empty."""
     await framed.send_message({"type": "seated", "seat": seat, "missing": missing})

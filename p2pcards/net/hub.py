@@ -11,10 +11,15 @@ timeout.
 While seats are empty, a connection whose handshake fails (a wrong or stale invite, a key not
 proven, garbage) is refused with a reason and closed; the host goes on waiting. Once the table
 is full the listener closes, so a late joiner's connection is refused.
+
+Through a relay (``HostConfig.relay``) the same happens over the virtual connections of
+:mod:`.relay_mux`: the host joins the room first (slot 0), joiners open connections to it, and
+once the table is full new ones are answered ``refused: the table is full``.
 """
 
 from __future__ import annotations
 
+import contextlib
 import os
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
@@ -27,9 +32,10 @@ from ..table import Table
 from ..transcript import TranscriptWriter
 from ..wire.identity import IdentityKey, PublicIdentity
 from .errors import MatchFailure, NetError
-from .framed import FramedStream
+from .framed import FrameChannel, FramedStream
 from .handshake import SeatedJoiner, TableOffer, confirm_seat, refuse, seat_joiner, send_genesis
 from .invite import NONCE_SIZE, Invite
+from .relay_mux import HOST_SLOT, RelayMux, open_relay_mux
 from .seats import bot_player, seat_secrets, table_rng
 from .session import Link, LocalSeat, Player, Session
 
@@ -54,6 +60,8 @@ class HostConfig:
     seed: int | None = None
     identity: IdentityKey | None = None
     name: str = "host"
+    relay: tuple[str, int] | None = None
+    """``(host, port)`` of a relay to play through instead of listening."""
     nonce: bytes = field(default_factory=lambda: os.urandom(NONCE_SIZE))
 
 
@@ -69,19 +77,23 @@ class _Gathering:
     wanted: int
     taken: set[bytes]
     notice: Notice
-    joined: list[tuple[FramedStream, SeatedJoiner]] = field(default_factory=list)
+    joined: list[tuple[FrameChannel, SeatedJoiner]] = field(default_factory=list)
     lock: trio.Lock = field(default_factory=trio.Lock)
     full: trio.Event = field(default_factory=trio.Event)
 
 
-async def _welcome(state: _Gathering, stream: trio.SocketStream) -> None:
-    """Handshake one connection; keep it if seated, else refuse and close it."""
+async def _welcome_tcp(state: _Gathering, stream: trio.SocketStream) -> None:
+    """Handshake one TCP connection (see :func:`_welcome`)."""
     try:
         peer = stream.socket.getpeername()
         where = f"{peer[0]}:{peer[1]}"
     except OSError:
         where = "unknown address"
-    framed = FramedStream(stream, label=f"a joiner from {where}")
+    await _welcome(state, FramedStream(stream, label=f"a joiner from {where}"), where)
+
+
+async def _welcome(state: _Gathering, framed: FrameChannel, where: str) -> None:
+    """Handshake one connection; keep it if seated, else refuse and close it."""
     kept = False
     try:
         async with state.lock:
@@ -127,7 +139,7 @@ async def _gather(listeners: list[trio.SocketListener], state: _Gathering) -> No
                     state.notice(f"accepting a connection failed: {exc}")
                     await trio.sleep(0.1)
                     continue
-                nursery.start_soon(_welcome, state, stream)
+                nursery.start_soon(_welcome_tcp, state, stream)
 
         for listener in listeners:
             nursery.start_soon(accept, listener)
@@ -135,46 +147,94 @@ async def _gather(listeners: list[trio.SocketListener], state: _Gathering) -> No
         nursery.cancel_scope.cancel()
 
 
+async def _gather_relay(mux: RelayMux, state: _Gathering) -> None:
+    """Accept connections through the relay room until every joiner seat is taken."""
+    async with trio.open_nursery() as nursery:
+        async def accept() -> None:
+            while True:
+                channel = await mux.accept()
+                where = f"relay slot {channel.slot}"
+                channel.label = f"a joiner at {where}"
+                nursery.start_soon(_welcome, state, channel, where)
+
+        nursery.start_soon(accept)
+        await state.full.wait()
+        nursery.cancel_scope.cancel()
+
+
+async def _turn_away(mux: RelayMux) -> None:
+    """After the table is full: refuse every new connection through the relay."""
+    while True:
+        try:
+            channel = await mux.accept()
+        except NetError:
+            return
+        with contextlib.suppress(NetError):
+            await refuse(channel, "the table is full")
+        await channel.aclose()
+
+
 async def host_match(config: HostConfig, player_for: PlayerFactory, *, notice: Notice,
                      on_invite: Callable[[Invite], None],
                      transcript: TranscriptFactory) -> Table:
-    """Host one match to its end; returns the host's table. Raises :class:`MatchFailure`."""
+    """Host one match to its end; returns the host's table. Raises :class:`MatchFailure`.
+
+    With ``config.relay`` the host joins the relay room named by the table nonce instead of
+    listening, and the invite names the relay.
+    """
     remote = config.players - 1 - config.bots
     if remote < 0 or config.bots < 0:
         raise MatchFailure(f"a {config.players}-player table cannot have {config.bots} bot "
                            "seats besides the host", status=2)
     host_secrets, host_name = seat_secrets(0, config.seed, config.identity, config.name)
+    state = _Gathering(TableOffer(config.nonce, config.game, config.preset, config.players),
+                       host_secrets.identity, remote, {host_secrets.identity.public.to_bytes()},
+                       notice)
+    fingerprint = host_secrets.identity.public.fingerprint
+    if config.relay is not None:
+        relay_host, relay_port = config.relay
+        async with open_relay_mux(relay_host, relay_port, config.nonce, host_secrets.identity,
+                                  accept=True) as mux:
+            if mux.slot != HOST_SLOT:
+                raise MatchFailure(f"the relay at {mux.where} already has a room for this table "
+                                   "nonce; host again to get a fresh one")
+            on_invite(Invite(relay_host, relay_port, config.nonce, fingerprint, relay=True))
+            try:
+                if remote:
+                    await _gather_relay(mux, state)
+                async with trio.open_nursery() as nursery:
+                    nursery.start_soon(_turn_away, mux)
+                    table = await _play(config, player_for, host_secrets, host_name,
+                                        state.joined, notice, transcript)
+                    nursery.cancel_scope.cancel()
+                return table
+            finally:
+                for framed, _ in state.joined:
+                    await framed.aclose()
     try:
         listeners = await trio.open_tcp_listeners(config.listen_port, host=config.listen_host)
     except OSError as exc:
         raise MatchFailure(f"cannot listen on {config.listen_host}:{config.listen_port}: "
                            f"{exc.strerror or exc}") from None
-    joined: list[tuple[FramedStream, SeatedJoiner]] = []
     try:
         port = listeners[0].socket.getsockname()[1]
         advertise = config.advertise or config.listen_host
-        invite = Invite(advertise, port, config.nonce, host_secrets.identity.public.fingerprint)
-        on_invite(invite)
+        on_invite(Invite(advertise, port, config.nonce, fingerprint))
         if remote:
-            state = _Gathering(TableOffer(config.nonce, config.game, config.preset,
-                                          config.players),
-                               host_secrets.identity, remote,
-                               {host_secrets.identity.public.to_bytes()}, notice)
             await _gather(listeners, state)
-            joined = state.joined
     finally:
         for listener in listeners:
             await listener.aclose()
     try:
-        return await _play(config, player_for, host_secrets, host_name, joined, notice,
+        return await _play(config, player_for, host_secrets, host_name, state.joined, notice,
                            transcript)
     finally:
-        for framed, _ in joined:
+        for framed, _ in state.joined:
             await framed.aclose()
 
 
 async def _play(config: HostConfig, player_for: PlayerFactory, host_secrets: SeatSecrets,
-                host_name: str, joined: list[tuple[FramedStream, SeatedJoiner]], notice: Notice,
+                host_name: str, joined: list[tuple[FrameChannel, SeatedJoiner]], notice: Notice,
                 transcript: TranscriptFactory) -> Table:
     first_bot = 1 + len(joined)
     bot_secrets = [seat_secrets(seat, config.seed, None, f"bot {seat}")

@@ -5,6 +5,10 @@ table among everything the host ever hosts, so an old invite is refused; the fin
 the joiner check that whoever answers at ``HOST:PORT`` holds the host's identity key. An IPv6
 host is written in brackets: ``p2pcards://[::1]:7000/...``.
 
+For a table played through a relay the scheme is ``p2pcards+relay://`` and ``HOST:PORT`` is the
+relay's address; the nonce then also names the table's room at the relay (see
+:mod:`.relay_mux`).
+
 Sans-IO: parsing and formatting only.
 """
 
@@ -13,14 +17,15 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-__all__ = ["Invite", "InviteError", "SCHEME", "NONCE_SIZE"]
+__all__ = ["Invite", "InviteError", "SCHEME", "RELAY_SCHEME", "NONCE_SIZE"]
 
 SCHEME = "p2pcards://"
+RELAY_SCHEME = "p2pcards+relay://"
 NONCE_SIZE = 16
 
 _FINGERPRINT = re.compile(r"^[A-Z2-7]{4}(-[A-Z2-7]{4}){3}$")
 _PATTERN = re.compile(
-    r"^p2pcards://(?P<host>\[[0-9A-Fa-f:.]+\]|[A-Za-z0-9.\-]+):(?P<port>[0-9]{1,5})"
+    r"^p2pcards(?P<relay>\+relay)?://(?P<host>\[[0-9A-Fa-f:.]+\]|[A-Za-z0-9.\-]+):(?P<port>[0-9]{1,5})"
     r"/(?P<nonce>[0-9a-fA-F]+)#(?P<fingerprint>[A-Za-z2-7\-]+)$"
 )
 
@@ -31,12 +36,14 @@ class InviteError(ValueError):
 
 @dataclass(frozen=True)
 class Invite:
-    """Where the host listens, the table nonce and the host's identity fingerprint."""
+    """Where to connect (the host, or the relay when ``relay``), the table nonce and the host's
+    identity fingerprint."""
 
     host: str
     port: int
     nonce: bytes
     fingerprint: str
+    relay: bool = False
 
     def __post_init__(self) -> None:
         if len(self.nonce) != NONCE_SIZE:
@@ -50,7 +57,8 @@ class Invite:
 
     def __str__(self) -> str:
         host = f"[{self.host}]" if ":" in self.host else self.host
-        return f"{SCHEME}{host}:{self.port}/{self.nonce.hex()}#{self.fingerprint}"
+        scheme = RELAY_SCHEME if self.relay else SCHEME
+        return f"{scheme}{host}:{self.port}/{self.nonce.hex()}#{self.fingerprint}"
 
     @classmethod
     def parse(cls, text: str) -> Invite:
@@ -60,8 +68,9 @@ class Invite:
             text = text[len("p2pcards join "):].strip()
         match = _PATTERN.match(text)
         if match is None:
-            if not text.startswith(SCHEME):
-                raise InviteError(f"an invite starts with {SCHEME}, this one is {text[:30]!r}")
+            if not text.startswith((SCHEME, RELAY_SCHEME)):
+                raise InviteError(f"an invite starts with {SCHEME} or {RELAY_SCHEME}, this one "
+                                  f"is {text[:30]!r}")
             raise InviteError(
                 f"invite {text[:80]!r} is not of the form {SCHEME}HOST:PORT/NONCE#FINGERPRINT"
             )
@@ -71,4 +80,4 @@ class Invite:
             raise InviteError(f"invite table nonce must be {2 * NONCE_SIZE} hex digits, "
                               f"not {len(nonce_hex)}")
         return cls(host, int(match["port"]), bytes.fromhex(nonce_hex),
-                   match["fingerprint"].upper())
+                   match["fingerprint"].upper(), relay=match["relay"] is not None)

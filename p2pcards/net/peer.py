@@ -3,8 +3,10 @@
 :func:`join_match` connects to ``HOST:PORT`` of the invite, runs the joiner side of the
 handshake (the host must prove the invite's fingerprint; see :mod:`.handshake`), waits for the
 genesis and checks it, then runs a :class:`~.session.Session` with one link (the host, which
-speaks for every other seat). The joiner allows :data:`GRACE_SECONDS` more than the genesis
-timeouts, so that when a third seat falls silent the host's report arrives first.
+speaks for every other seat). With a relay invite the connection to the host is a virtual one
+through the relay room (:mod:`.relay_mux`); everything else is the same. The joiner allows
+:data:`GRACE_SECONDS` more than the genesis timeouts, so that when a third seat falls silent the
+host's report arrives first.
 """
 
 from __future__ import annotations
@@ -16,10 +18,12 @@ import trio
 from ..genesis import Genesis
 from ..table import Table
 from ..transcript import TranscriptWriter
+from ..wire.identity import IdentityKey
 from .errors import MatchFailure
-from .framed import FramedStream
+from .framed import FrameChannel, FramedStream
 from .handshake import SecretsFor, join_table, receive_genesis
 from .invite import Invite
+from .relay_mux import HOST_SLOT, open_relay_mux
 from .seats import table_rng
 from .session import Link, LocalSeat, Player, Session, seat_label
 
@@ -33,8 +37,36 @@ GRACE_SECONDS = 2.0
 async def join_match(invite: Invite, player_for: Callable[[Genesis, int], Player],
                      secrets_for: SecretsFor, *, bot: bool, seed: int | None,
                      notice: Callable[[str], None],
-                     transcript: Callable[[Genesis, int], TranscriptWriter]) -> Table:
-    """Join and play one match; returns this peer's table. Raises :class:`MatchFailure`."""
+                     transcript: Callable[[Genesis, int], TranscriptWriter],
+                     relay_identity: IdentityKey | None = None) -> Table:
+    """Join and play one match; returns this peer's table. Raises :class:`MatchFailure`.
+
+    ``relay_identity`` is the key proven to the relay of a relay invite (a fresh one if None);
+    the seat's own key comes from ``secrets_for`` as in direct play.
+    """
+    where = f"{invite.host}:{invite.port}"
+    if not invite.relay:
+        framed = await _connect_direct(invite)
+        try:
+            return await _play(framed, invite, player_for, secrets_for, bot=bot, seed=seed,
+                               notice=notice, transcript=transcript)
+        finally:
+            await framed.aclose()
+    key = relay_identity or IdentityKey.generate()
+    async with open_relay_mux(invite.host, invite.port, invite.nonce, key,
+                              accept=False) as mux:
+        if mux.slot == HOST_SLOT:
+            raise MatchFailure(f"nobody is hosting the table of this invite at the relay {where} "
+                               "(the invite is wrong or stale; ask the host for a fresh one)")
+        channel = mux.open(HOST_SLOT, f"the host through the relay at {where}")
+        try:
+            return await _play(channel, invite, player_for, secrets_for, bot=bot, seed=seed,
+                               notice=notice, transcript=transcript)
+        finally:
+            await channel.aclose()
+
+
+async def _connect_direct(invite: Invite) -> FramedStream:
     where = f"{invite.host}:{invite.port}"
     try:
         with trio.fail_after(CONNECT_SECONDS):
@@ -46,33 +78,37 @@ async def join_match(invite: Invite, player_for: Callable[[Genesis, int], Player
         reason = _reason(exc)
         raise MatchFailure(f"could not connect to {where}: {reason} (is the host still "
                            "hosting this table, and is the address reachable?)") from None
-    framed = FramedStream(stream, label=f"the host at {where}")
+    return FramedStream(stream, label=f"the host at {where}")
+
+
+async def _play(framed: FrameChannel, invite: Invite,
+                player_for: Callable[[Genesis, int], Player], secrets_for: SecretsFor, *,
+                bot: bool, seed: int | None, notice: Callable[[str], None],
+                transcript: Callable[[Genesis, int], TranscriptWriter]) -> Table:
+    """Seat, receive the genesis and play over ``framed`` (the host's connection)."""
     try:
-        try:
-            with trio.fail_after(HANDSHAKE_SECONDS):
-                welcome, secrets, info = await join_table(framed, invite, secrets_for, bot=bot)
-        except trio.TooSlowError:
-            raise MatchFailure(f"the host at {where} did not complete the handshake within "
-                               f"{HANDSHAKE_SECONDS:.0f} seconds") from None
-        notice(f"seated at seat {welcome.seat} of a {welcome.players}-player "
-               f"{welcome.game} table ({welcome.preset}); waiting for the other players")
-        genesis, bots = await receive_genesis(framed, welcome, info)
-        framed.label = f"the host ({seat_label(genesis, 0)})"
-        notice(f"every seat is taken; table {genesis.table_id.hex()[:16]} starts")
-        table = Table(genesis, seat=welcome.seat, identity=secrets.identity,
-                      x25519_private=secrets.x25519_private, rng=table_rng(welcome.seat, seed))
-        others = frozenset(range(len(genesis.seats))) - {welcome.seat}
-        writer = transcript(genesis, welcome.seat)
-        try:
-            local = LocalSeat.of(table, player_for(genesis, welcome.seat))
-            session = Session(genesis, [local], [Link(framed, others)], forward=False,
-                              bots=bots, writer=writer, grace=GRACE_SECONDS)
-            await session.run()
-        finally:
-            writer.close()
-        return table
+        with trio.fail_after(HANDSHAKE_SECONDS):
+            welcome, secrets, info = await join_table(framed, invite, secrets_for, bot=bot)
+    except trio.TooSlowError:
+        raise MatchFailure(f"{framed.label} did not complete the handshake within "
+                           f"{HANDSHAKE_SECONDS:.0f} seconds") from None
+    notice(f"seated at seat {welcome.seat} of a {welcome.players}-player "
+           f"{welcome.game} table ({welcome.preset}); waiting for the other players")
+    genesis, bots = await receive_genesis(framed, welcome, info)
+    framed.label = f"the host ({seat_label(genesis, 0)})"
+    notice(f"every seat is taken; table {genesis.table_id.hex()[:16]} starts")
+    table = Table(genesis, seat=welcome.seat, identity=secrets.identity,
+                  x25519_private=secrets.x25519_private, rng=table_rng(welcome.seat, seed))
+    others = frozenset(range(len(genesis.seats))) - {welcome.seat}
+    writer = transcript(genesis, welcome.seat)
+    try:
+        local = LocalSeat.of(table, player_for(genesis, welcome.seat))
+        session = Session(genesis, [local], [Link(framed, others)], forward=False,
+                          bots=bots, writer=writer, grace=GRACE_SECONDS)
+        await session.run()
     finally:
-        await framed.aclose()
+        writer.close()
+    return table
 
 
 def _reason(exc: BaseException) -> str:

@@ -40,7 +40,7 @@ from ..transcript import TranscriptWriter
 from ..wire import codec
 from ..wire.identity import PublicIdentity
 from .errors import EXIT_VIOLATION, BadFrame, MatchFailure, NetError
-from .framed import FramedStream
+from .framed import FrameChannel
 
 __all__ = ["Player", "LocalSeat", "Link", "Session", "PlayerQuit", "seat_label", "FLUSH_SECONDS"]
 
@@ -100,7 +100,7 @@ class LocalSeat:
 class Link:
     """A connection to a peer that speaks for ``seats`` (the hub speaks for every other seat)."""
 
-    framed: FramedStream
+    framed: FrameChannel
     seats: frozenset[int]
     outbox: trio.MemorySendChannel[bytes] = field(init=False)
     _outbox_receive: trio.MemoryReceiveChannel[bytes] = field(init=False)

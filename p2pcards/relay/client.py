@@ -35,6 +35,10 @@ from .messages import Delivery, Welcome, decode_relay_message
 
 __all__ = ["RelayConnection", "connect", "Delivery"]
 
+WRITE_SECONDS = 30.0
+"""Longest one write to the relay may block (the relay may be throttling us) before the
+connection is given up and re-established."""
+
 _BROKEN = (trio.BrokenResourceError, trio.ClosedResourceError, OSError, FrameTruncated)
 
 
@@ -89,6 +93,7 @@ class RelayConnection:
         self._lock = trio.Lock()
         self._closed = False
         self._early: deque[bytes] = deque()  # frames read during the handshake, not yet used
+        self._acknowledged = trio.lowlevel.ParkingLot()  # woken when the outbox empties
 
     # ---------------------------------------------------------------- public
 
@@ -136,6 +141,20 @@ class RelayConnection:
                                          ) from None
             await self._maybe_caught_up()
         return self._pending.popleft()
+
+    @property
+    def unacknowledged(self) -> int:
+        """Frames sent (or queued) that the relay has not acknowledged yet."""
+        return len(self._outbox)
+
+    async def drain(self) -> None:
+        """Wait until the relay has acknowledged every frame sent so far.
+
+        Acknowledgements arrive through :meth:`receive`, so another task must be receiving.
+        Bound the wait with a Trio timeout: a relay that never answers blocks it forever.
+        """
+        while self._outbox:
+            await self._acknowledged.park()
 
     async def reconnect(self) -> None:
         """Drop the current connection (if any) and connect again, asking for the frames after
@@ -227,6 +246,8 @@ class RelayConnection:
                                          f"{message.index} but nothing was sent")
             self._outbox.popleft()
             self._written = max(0, self._written - 1)
+            if not self._outbox:
+                self._acknowledged.unpark_all()
         elif message.slot == self.slot:
             raise RelayProtocolError("bad-message", "the relay echoed our own frame")
         else:
@@ -239,15 +260,29 @@ class RelayConnection:
             await self._pump()
 
     async def _pump(self) -> None:
-        """Write the outbox entries not yet written on this connection, in order."""
+        """Write the outbox entries not yet written on this connection, in order.
+
+        They count as written before the write starts, because the relay may acknowledge the
+        first of them before the write returns. The write is shielded from the caller's
+        cancellation (a half-written frame would corrupt the stream) and bounded by
+        :data:`WRITE_SECONDS`; a write that fails or times out closes the connection, and
+        :meth:`receive` reconnects and sends again whatever was not acknowledged.
+        """
         async with self._lock:
             stream = self._stream
             if stream is None or not self._writable or self._written >= len(self._outbox):
                 return
             todo = list(self._outbox)[self._written:]
-            try:
-                await stream.send_all(b"".join(encode_frame(p, self.max_payload) for p in todo))
-            except _BROKEN:
-                self._writable = False  # receive() notices and reconnects
-                return
             self._written += len(todo)
+            data = b"".join(encode_frame(p, self.max_payload) for p in todo)
+            with trio.CancelScope(shield=True):
+                written = False
+                with trio.move_on_after(WRITE_SECONDS):
+                    try:
+                        await stream.send_all(data)
+                        written = True
+                    except _BROKEN:
+                        pass
+                if not written:
+                    self._writable = False
+                    await trio.aclose_forcefully(stream)  # receive() notices and reconnects
