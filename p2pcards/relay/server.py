@@ -1,11 +1,13 @@
 """The relay as a Trio service: accepts TCP connections, runs the handshake, forwards room frames.
 
-Each admitted connection runs two tasks: a reader (frames in, rate limits, append to the room)
-and a writer (walks the room buffer from its own cursor and writes ``frame``/``ack`` messages),
-so a slow reader never slows anyone else and nothing is queued per connection. A housekeeping
-task expires rooms and prints the periodic stats line. Every refusal or cut is counted by reason
-in :attr:`RelayServer.stats` and, when the stream is still usable, told to the client in an
-``error`` message before closing.
+Each admitted connection runs three tasks: a reader (frames in, rate limits, append to the
+room), a writer (walks the room buffer from its own cursor and writes ``frame``/``ack`` messages),
+so a slow reader never slows anyone else and nothing is queued per connection, and a watchdog
+that enforces the idle and write timeouts from the times the other two record (one timer per
+connection instead of a cancel scope around every read and write, which is the hot path).
+A housekeeping task expires rooms and prints the periodic stats line. Every refusal or cut is
+counted by reason in :attr:`RelayServer.stats` and, when the stream is still usable, told to the
+client in an ``error`` message before closing.
 
 Logs are structured ``event=... key=value`` lines given to the ``log`` callable. Invite codes are
 never logged; rooms appear as ``room=<12 hex digits>`` (:func:`~.rooms.room_id`).
@@ -55,6 +57,8 @@ class _Conn:
         self.room: Room | None = None
         self.slot = -1
         self.held = 0  # bytes counted in stats.inflight_bytes for this connection
+        self.reading_since: float | None = None  # a receive waiting since then (idle timer)
+        self.writing_since: float | None = None  # a write in progress since then (write timer)
 
 
 class RelayServer:
@@ -253,9 +257,31 @@ class RelayServer:
                           identity=admission.identity.fingerprint, since=admission.since,
                           next=welcome.next))
         async with trio.open_nursery() as nursery:
+            nursery.start_soon(self._watchdog, conn)
             nursery.start_soon(self._writer, conn, room, slot, admission.since + 1)
             await self._reader(conn, room, slot)
             nursery.cancel_scope.cancel()
+
+    async def _watchdog(self, conn: _Conn) -> None:
+        """Cut ``conn`` when one receive has waited ``idle_timeout`` (``idle-timeout``) or one
+        write has blocked ``write_timeout`` (``slow-reader``), at exactly those deadlines.
+
+        It sleeps until the earliest moment either could expire: a receive or write already
+        under way expires at its start plus its timeout, and one that starts later cannot expire
+        before now plus its timeout, so waking then and re-reading the start times is exact.
+        """
+        idle, write = self.limits.idle_timeout, self.limits.write_timeout
+        while True:
+            now = trio.current_time()
+            writing, reading = conn.writing_since, conn.reading_since
+            if writing is not None and now - writing >= write:
+                self._cut(conn, "slow-reader", f"a write blocked for over {write} s")
+                return
+            if reading is not None and now - reading >= idle:
+                self._cut(conn, "idle-timeout", f"no frame for {idle} s")
+                return
+            await trio.sleep_until(min((writing if writing is not None else now) + write,
+                                       (reading if reading is not None else now) + idle))
 
     async def _reader(self, conn: _Conn, room: Room, slot: int) -> None:
         limits = self.limits
@@ -264,15 +290,14 @@ class RelayServer:
         frames_bucket = TokenBucket(limits.frames_rate, limits.frames_burst, now)
         bytes_bucket = TokenBucket(limits.bytes_rate, limits.bytes_burst, now)
         stats = self.stats
+        receive_some = conn.stream.receive_some
+        current_time = trio.current_time
         while True:
-            data = b""
-            with trio.move_on_after(limits.idle_timeout):
-                data = await conn.stream.receive_some(limits.read_chunk)
-                if not data:
-                    return  # the client closed its side
+            conn.reading_since = current_time()  # the watchdog enforces idle_timeout
+            data = await receive_some(limits.read_chunk)
+            conn.reading_since = None
             if not data:
-                self._cut(conn, "idle-timeout", f"no frame for {limits.idle_timeout} s")
-                return
+                return  # the client closed its side
             try:
                 frames = decoder.feed(data)
             except FrameTooLarge as exc:
@@ -287,7 +312,7 @@ class RelayServer:
             conn.held = held
             for frame in frames:
                 size = len(frame)
-                now = trio.current_time()
+                now = current_time()
                 wait_frames = frames_bucket.take(1, now)
                 wait_bytes = bytes_bucket.take(size, now)
                 if wait_frames or wait_bytes:
@@ -328,13 +353,10 @@ class RelayServer:
                     forwarded += 1
             out = b"".join(parts)
             conn.sending = True
-            with trio.move_on_after(self.limits.write_timeout):
-                await conn.stream.send_all(out)
-                conn.sending = False
-            if conn.sending:
-                self._cut(conn, "slow-reader", f"a write blocked for over "
-                          f"{self.limits.write_timeout} s")
-                return
+            conn.writing_since = trio.current_time()  # the watchdog enforces write_timeout
+            await conn.stream.send_all(out)
+            conn.writing_since = None
+            conn.sending = False
             cursor = batch[-1][0] + 1
             stats.frames_out += forwarded
             stats.bytes_out += len(out)
