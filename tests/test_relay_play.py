@@ -1,0 +1,223 @@
+"""``p2pcards host --relay`` and ``join`` of a relay invite: real processes, a real relay process.
+
+Whole matches (bots and a person typing on standard input), a joiner whose connection to the
+relay is cut mid-hand, another room member sending noise, a joiner that dies, and wrong, stale
+and late invites. Waits have deadlines only so that a broken build fails instead of hanging.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import signal
+import socket
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+
+import pytest
+import trio
+from test_net_processes import BRISCOLA_2, Peer, join, joined_fingerprint
+from test_relay_support import RelayProcess
+
+from p2pcards.net.invite import Invite
+from p2pcards.net.relay_mux import CONN_ID_SIZE
+from p2pcards.relay import connect
+from p2pcards.transcript import read_transcript
+from p2pcards.verify import verify_transcript
+from p2pcards.wire import IdentityKey, codec
+
+INVITE = r"^p2pcards join (p2pcards\+relay://127\.0\.0\.1:\d+/[0-9a-f]{32}#[A-Z2-7-]+)$"
+
+
+@pytest.fixture(scope="module")
+def relay(tmp_path_factory: pytest.TempPathFactory) -> Iterator[RelayProcess]:
+    process = RelayProcess(tmp_path_factory.mktemp("relay") / "relay.log")
+    yield process
+    assert process.stop(signal.SIGTERM) == 0
+
+
+def relay_host(home: Path, port: int, *args: str, stdin: str | None = None) -> tuple[Peer, str]:
+    """A host playing through the relay at ``port``, and its relay invite."""
+    peer = Peer(home, "host", "--relay", f"127.0.0.1:{port}", "--ephemeral-identity", *args,
+                stdin=stdin)
+    return peer, peer.wait_for(INVITE)[1]
+
+
+def same_chain(*peers: Peer) -> bool:
+    return len({tuple(read_transcript(p.transcript()).envelopes) for p in peers}) == 1
+
+
+@pytest.mark.parametrize(("game", "players", "bots"), [
+    ("scopa", 2, 0),
+    ("briscola", 4, 1),
+    pytest.param("tressette", 3, 0, marks=pytest.mark.slow),
+])
+def test_a_whole_match_through_the_relay(tmp_path: Path, relay: RelayProcess, game: str,
+                                         players: int, bots: int) -> None:
+    hosting, invite = relay_host(tmp_path, relay.port, "--game", game, "--players",
+                                 str(players), "--bots", str(bots), "--bot")
+    assert "through the relay at 127.0.0.1:" in hosting.stdout
+    joiners = [join(tmp_path, invite, "--bot") for _ in range(players - 1 - bots)]
+    codes = [p.finish() for p in joiners] + [hosting.finish()]
+    assert codes == [0] * len(codes), [p.stderr for p in [*joiners, hosting]]
+    assert verify_transcript(hosting.transcript()).status == "valid"
+    assert same_chain(hosting, *joiners)
+    for peer in joiners:
+        assert "every seat is taken" in peer.stdout and "match over: " in peer.stdout
+    room = Invite.parse(invite).nonce
+    assert room.hex() not in relay.log()  # the relay logs a hash of the room code, not the code
+
+
+def test_a_person_plays_through_the_relay(tmp_path: Path, relay: RelayProcess) -> None:
+    hosting, invite = relay_host(tmp_path, relay.port, *BRISCOLA_2, "--bot")
+    typed = "99\n" + "1\n" * 200
+    person = join(tmp_path, invite, stdin=typed)
+    assert person.finish() == 0, person.stderr
+    assert hosting.finish() == 0, hosting.stderr
+    assert "99 is not a move number (1 to 3)" in person.stdout
+    assert person.stdout.count("your turn") >= 20
+    assert "match over: " in person.stdout
+    assert verify_transcript(person.transcript()).status == "valid"
+    assert same_chain(hosting, person)
+
+
+class CuttingProxy:
+    """A TCP proxy to the relay that cuts its first connection once ``cut_after`` bytes have
+    come back from the relay; later connections pass untouched."""
+
+    def __init__(self, relay_port: int, cut_after: int) -> None:
+        self.relay_port = relay_port
+        self.cut_after = cut_after
+        self.connections = 0
+        self.cut = False
+
+    async def serve(self, task_status: trio.TaskStatus[int] = trio.TASK_STATUS_IGNORED) -> None:
+        listeners = await trio.open_tcp_listeners(0, host="127.0.0.1")
+        task_status.started(listeners[0].socket.getsockname()[1])
+        await trio.serve_listeners(self._handle, listeners)
+
+    async def _handle(self, client: trio.SocketStream) -> None:
+        self.connections += 1
+        first = self.connections == 1
+        upstream = await trio.open_tcp_stream("127.0.0.1", self.relay_port)
+        async with trio.open_nursery() as nursery:
+            async def pipe(source: trio.SocketStream, sink: trio.SocketStream,
+                           counted: bool) -> None:
+                moved = 0
+                try:
+                    while data := await source.receive_some(4096):
+                        await sink.send_all(data)
+                        moved += len(data)
+                        if counted and first and moved >= self.cut_after:
+                            self.cut = True
+                            break
+                except (trio.BrokenResourceError, trio.ClosedResourceError):
+                    pass
+                nursery.cancel_scope.cancel()
+
+            nursery.start_soon(pipe, client, upstream, False)
+            nursery.start_soon(pipe, upstream, client, True)
+        await trio.aclose_forcefully(client)
+        await trio.aclose_forcefully(upstream)
+
+
+async def test_a_joiner_whose_relay_connection_breaks_mid_hand_catches_up(
+        tmp_path: Path, relay: RelayProcess) -> None:
+    hosting, invite = relay_host(tmp_path, relay.port, *BRISCOLA_2, "--bot")
+    proxy = CuttingProxy(relay.port, cut_after=30_000)  # after the shuffles of the first hand
+    async with trio.open_nursery() as nursery:
+        proxy_port = await nursery.start(proxy.serve)
+        parsed = Invite.parse(invite)
+        through_proxy = Invite("127.0.0.1", proxy_port, parsed.nonce, parsed.fingerprint,
+                               relay=True)
+        guest = join(tmp_path, str(through_proxy), "--bot")
+        assert await trio.to_thread.run_sync(guest.finish) == 0, guest.stderr
+        assert await trio.to_thread.run_sync(hosting.finish) == 0, hosting.stderr
+        nursery.cancel_scope.cancel()
+    assert proxy.cut and proxy.connections >= 2
+    assert verify_transcript(guest.transcript()).status == "valid"
+    assert same_chain(hosting, guest)
+    assert re.search(r"event=joined .* slot=1 .* since=\d+ ", relay.log())  # a catch-up
+
+
+async def test_noise_from_another_room_member_does_not_disturb_the_table(
+        tmp_path: Path, relay: RelayProcess) -> None:
+    hosting, invite = relay_host(tmp_path, relay.port, *BRISCOLA_2, "--bot")
+    parsed = Invite.parse(invite)
+    noise = await connect("127.0.0.1", relay.port, parsed.nonce, IdentityKey.generate())
+    junk = [b"\xc1", b"not msgpack at all", codec.pack([0, b"short", b"x"]),
+            codec.pack([7, os.urandom(CONN_ID_SIZE), b"for a slot nobody has"]),
+            codec.pack([0, os.urandom(CONN_ID_SIZE), None]),  # the end of an unknown connection
+            codec.pack({"to": 0}), codec.pack([0, os.urandom(CONN_ID_SIZE), 5])]
+    for payload in junk:
+        await noise.send(payload)
+    guest = join(tmp_path, invite, "--bot")
+    for payload in junk:
+        await noise.send(payload)
+    assert await trio.to_thread.run_sync(guest.finish) == 0, guest.stderr
+    assert await trio.to_thread.run_sync(hosting.finish) == 0, hosting.stderr
+    await noise.aclose()
+    assert same_chain(hosting, guest)
+    assert "refused" not in hosting.stdout
+
+
+def test_a_joiner_that_dies_is_named_by_the_host(tmp_path: Path, relay: RelayProcess) -> None:
+    hosting, invite = relay_host(tmp_path, relay.port, *BRISCOLA_2, "--bot", "--timeout", "2")
+    person = join(tmp_path, invite, stdin="")
+    fingerprint = joined_fingerprint(hosting, 1)
+    person.wait_for(r"^ +1\. ")  # asked to move
+    person.kill()
+    assert hosting.finish() == 3
+    assert hosting.stderr == f"p2pcards: seat 1 ({fingerprint}) did not answer within 2 seconds"
+    assert verify_transcript(hosting.transcript()).status == "incomplete"
+
+
+def test_wrong_stale_and_late_relay_invites_are_refused(tmp_path: Path,
+                                                        relay: RelayProcess) -> None:
+    hosting, invite = relay_host(tmp_path, relay.port, *BRISCOLA_2, "--bot")
+    parsed = Invite.parse(invite)
+
+    stale = Invite(parsed.host, parsed.port, os.urandom(16), parsed.fingerprint, relay=True)
+    refused = join(tmp_path, str(stale), "--bot")
+    assert refused.finish() == 3
+    assert refused.stderr == (f"p2pcards: nobody is hosting the table of this invite at the "
+                              f"relay 127.0.0.1:{relay.port} (the invite is wrong or stale; ask "
+                              "the host for a fresh one)")
+
+    impostor = IdentityKey.generate().public.fingerprint
+    wrong = Invite(parsed.host, parsed.port, parsed.nonce, impostor, relay=True)
+    fooled = join(tmp_path, str(wrong), "--bot")
+    assert fooled.finish() == 3
+    assert f"not the invite's {impostor}: this is not the host who sent the invite" in \
+        fooled.stderr
+
+    guest = join(tmp_path, invite, "--bot")
+    joined_fingerprint(hosting, 1)
+    late = join(tmp_path, invite, "--bot")
+    assert late.finish() == 3
+    assert late.stderr.endswith("refused: the table is full")
+    assert guest.finish() == 0 and hosting.finish() == 0
+    everyone = [hosting, refused, fooled, guest, late]
+    assert "Traceback" not in "".join(p.stderr for p in everyone)
+
+
+def test_an_unreachable_relay_is_one_sentence(tmp_path: Path) -> None:
+    with refusing_port() as port:
+        hosting = Peer(tmp_path, "host", "--relay", f"127.0.0.1:{port}", "--bot",
+                       "--ephemeral-identity")
+        assert hosting.finish() == 3
+    assert re.fullmatch(rf"p2pcards: cannot use the relay at 127\.0\.0\.1:{port}: cannot reach "
+                        r"the relay .*", hosting.stderr), hosting.stderr
+    bad = Peer(tmp_path, "host", "--relay", "nowhere", "--bot")
+    assert bad.finish() == 2
+    assert bad.stderr == ("p2pcards: --relay 'nowhere' must be HOST:PORT, for example "
+                          "relay.example.org:7447")
+
+
+@contextmanager
+def refusing_port() -> Iterator[int]:
+    """A loopback port that is bound but not listening while the block runs."""
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        yield sock.getsockname()[1]
