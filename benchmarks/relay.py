@@ -21,9 +21,10 @@ per readable socket, frames parsed in place), so that it costs far less than the
 measures; its CPU share is printed next to the relay's to show it.
 
 Printed per level: connections, frames forwarded per second, p50/p99/max latency, lost and bad
-frames, relay RSS per connection (idle, after connecting) and in total, the relay's and the
-generators' CPU (seconds per second of sending, so 100 % is one core), and at the end the largest
-passing level. Nothing here asserts a time; a lost or corrupted frame fails the level.
+frames, relay RSS per connection (idle, after connecting) and in total, the CPU used during the
+sending window (seconds per second, so 100 % is one core) by the relay, by the generators and by
+everything else on the machine (other load disturbs the figures: rerun), and at the end the
+largest passing level. Nothing here asserts a time; a lost or corrupted frame fails the level.
 
     python benchmarks/relay.py [--quick] [--levels 50,150,250] [--rate 4] [--seconds 8]
                                [--generators 2]
@@ -199,9 +200,9 @@ def _flush(peer: _Peer, poller: select.epoll) -> None:
 
 
 def _drive(peers: list[_Peer], count: int, rate: float, seconds: float,
-           start: float) -> tuple[_Tally, float]:
-    """Send on schedule and receive until every frame is in or ``seconds + 15`` s have passed.
-    Returns the tally and the CPU seconds this process used from ``start`` on."""
+           start: float) -> _Tally:
+    """Send on schedule and receive until every frame is in or ``seconds + 15`` s have
+    passed."""
     tally = _Tally()
     events = _schedule(peers, count, rate, start)
     by_fd = {peer.sock.fileno(): peer for peer in peers}
@@ -217,7 +218,6 @@ def _drive(peers: list[_Peer], count: int, rate: float, seconds: float,
     delay = start - time.monotonic()
     if delay > 0:
         time.sleep(delay)
-    cpu_start = time.process_time()
     gc.disable()  # nothing cyclic is made while sending; keep collector pauses out of the timings
     try:
         while waiting or pos < total:
@@ -272,9 +272,8 @@ def _drive(peers: list[_Peer], count: int, rate: float, seconds: float,
     finally:
         gc.enable()
         poller.close()
-    cpu = time.process_time() - cpu_start
     tally.delivered = sum(peer.got for peer in peers)
-    return tally, cpu
+    return tally
 
 
 def generator_main(spec: dict[str, Any]) -> int:
@@ -289,13 +288,13 @@ def generator_main(spec: dict[str, Any]) -> int:
     _say({"ready": len(peers)})
     order = json.loads(sys.stdin.readline())
     count = max(1, int(spec["rate"] * spec["seconds"]))
-    tally, cpu = _drive(peers, count, spec["rate"], spec["seconds"], order["start"])
+    tally = _drive(peers, count, spec["rate"], spec["seconds"], order["start"])
     for peer in peers:
         peer.sock.close()
     _say({"result": {
         "connections": len(peers), "sent": tally.sent, "delivered": tally.delivered,
         "expected": count * (SEATS - 1) * len(peers), "acks": tally.acks, "bad": tally.bad,
-        "cpu": cpu, "last_receive": tally.last_receive,
+        "last_receive": tally.last_receive,
         "latencies": base64.b64encode(tally.latencies.tobytes()).decode()}})
     return 0
 
@@ -330,6 +329,7 @@ class Level:
     rss_after_kib: int = 0
     relay_cpu: float = 0.0  # relay CPU seconds per wall second during the sending window
     generator_cpu: float = 0.0  # all generators' CPU seconds per wall second, same window
+    other_cpu: float = 0.0  # every other process on the machine, same window
 
     @property
     def lost(self) -> int:
@@ -353,6 +353,13 @@ class Level:
 def cpu_seconds(pid: int) -> float:
     fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
     return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+def machine_busy_seconds() -> float:
+    """CPU seconds all CPUs of the machine spent busy since boot (everything but idle and
+    iowait, from ``/proc/stat``)."""
+    ticks = [int(x) for x in Path("/proc/stat").read_text().split("\n", 1)[0].split()[1:]]
+    return (sum(ticks[:8]) - ticks[3] - ticks[4]) / os.sysconf("SC_CLK_TCK")
 
 
 def rss_kib(pid: int) -> int:
@@ -394,12 +401,16 @@ def run_level(port: int, relay_pid: int, tables: int, rate: float, seconds: floa
             proc.stdin.write(json.dumps({"start": start}) + "\n")
             proc.stdin.flush()
         time.sleep(max(0.0, start - time.monotonic()))
-        cpu_before = cpu_seconds(relay_pid)
+        relay_before = cpu_seconds(relay_pid)
+        gen_before = sum(cpu_seconds(proc.pid) for proc in procs)
+        busy_before = machine_busy_seconds()
         time.sleep(seconds)
-        level.relay_cpu = (cpu_seconds(relay_pid) - cpu_before) / seconds
+        level.relay_cpu = (cpu_seconds(relay_pid) - relay_before) / seconds
+        level.generator_cpu = (sum(cpu_seconds(proc.pid) for proc in procs) - gen_before) / seconds
+        level.other_cpu = max(0.0, (machine_busy_seconds() - busy_before) / seconds
+                              - level.relay_cpu - level.generator_cpu)
         level.rss_after_kib = rss_kib(relay_pid)
         last = start
-        cpu = 0.0
         for proc in procs:
             result = _read_json(proc, "result")
             level.sent += result["sent"]
@@ -408,11 +419,8 @@ def run_level(port: int, relay_pid: int, tables: int, rate: float, seconds: floa
             level.acks += result["acks"]
             level.bad += result["bad"]
             level.latencies.frombytes(base64.b64decode(result["latencies"]))
-            cpu += result["cpu"]
             last = max(last, result["last_receive"])
         level.seconds = last - start
-        # Generator CPU covers sending and the drain after it; charge it to the same span.
-        level.generator_cpu = cpu / max(level.seconds, seconds)
     finally:
         for proc in procs:
             if proc.poll() is None:
@@ -424,7 +432,7 @@ def run_level(port: int, relay_pid: int, tables: int, rate: float, seconds: floa
 
 HEADER = (f"{'tables':>6} {'conns':>6} {'fwd frames/s':>12} {'p50 ms':>7} {'p99 ms':>7} "
           f"{'max ms':>7} {'lost':>5} {'bad':>4} {'KiB/conn':>8} {'RSS MiB':>7} "
-          f"{'relay CPU':>9} {'gen CPU':>7}")
+          f"{'relay CPU':>9} {'gen CPU':>7} {'other':>5}")
 
 
 def report(level: Level, out: IO[str]) -> None:
@@ -433,7 +441,8 @@ def report(level: Level, out: IO[str]) -> None:
           f"{level.percentile(0.5):>7.1f} {level.percentile(0.99):>7.1f} {lat_max:>7.1f} "
           f"{level.lost:>5} {level.bad:>4} {level.rss_per_conn / 1024:>8.1f} "
           f"{level.rss_after_kib / 1024:>7.1f} {level.relay_cpu:>9.0%} "
-          f"{level.generator_cpu:>7.0%}  {'ok' if level.passed else 'FAIL'}", file=out, flush=True)
+          f"{level.generator_cpu:>7.0%} {level.other_cpu:>5.0%}  "
+          f"{'ok' if level.passed else 'FAIL'}", file=out, flush=True)
 
 
 def start_relay(log: IO[bytes], pin: list[int] | None,
