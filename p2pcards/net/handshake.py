@@ -50,6 +50,8 @@ __all__ = [
     "SecretsFor",
     "join_table",
     "seat_joiner",
+    "receive_hello",
+    "JoinerHello",
     "confirm_seat",
     "refuse",
     "send_genesis",
@@ -211,11 +213,20 @@ async def refuse(framed: FrameChannel, reason: str) -> None:
     await framed.send_message({"type": "refused", "reason": reason})
 
 
-async def seat_joiner(framed: FrameChannel, offer: TableOffer, host_key: IdentityKey, seat: int,
-                      taken: Collection[bytes]) -> SeatedJoiner:
-    """Run the host side for a joiner who would get ``seat``; refuse and raise on any failure.
+@dataclass(frozen=True)
+class JoinerHello:
+    """A joiner's checked ``hello``: its challenge and whether a bot plays its seat."""
 
-    ``taken`` holds the identity keys already seated (the host's included).
+    challenge: bytes
+    bot: bool
+
+
+async def receive_hello(framed: FrameChannel, offer: TableOffer) -> JoinerHello:
+    """Read and check a joiner's ``hello``; refuse and raise :class:`HandshakeError` if it has
+    another protocol version or the nonce of another table.
+
+    The host reads it before it gives the connection a seat, so that a connection that never
+    says hello (a port scan, garbage) does not hold up the others.
     """
     who = framed.label
     hello = await _expect(framed, "hello", ("version", "nonce", "challenge", "bot"))
@@ -234,6 +245,21 @@ async def seat_joiner(framed: FrameChannel, offer: TableOffer, host_key: Identit
     if len(challenge) != CHALLENGE_SIZE:
         raise HandshakeError(f"{who} sent a challenge of {len(challenge)} bytes, "
                              f"not {CHALLENGE_SIZE}")
+    return JoinerHello(challenge, bot)
+
+
+async def seat_joiner(framed: FrameChannel, offer: TableOffer, host_key: IdentityKey, seat: int,
+                      taken: Collection[bytes], hello: JoinerHello | None = None
+                      ) -> SeatedJoiner:
+    """Run the host side for a joiner who would get ``seat``; refuse and raise on any failure.
+
+    ``taken`` holds the identity keys already seated (the host's included). ``hello`` is the
+    joiner's hello if :func:`receive_hello` already read it.
+    """
+    who = framed.label
+    if hello is None:
+        hello = await receive_hello(framed, offer)
+    challenge, bot = hello.challenge, hello.bot
     my_challenge = os.urandom(CHALLENGE_SIZE)
     await framed.send_message({
         "type": "challenge", "identity": host_key.public.to_bytes(),

@@ -33,7 +33,15 @@ from ..transcript import TranscriptWriter
 from ..wire.identity import IdentityKey, PublicIdentity
 from .errors import MatchFailure, NetError
 from .framed import FrameChannel, FramedStream
-from .handshake import SeatedJoiner, TableOffer, confirm_seat, refuse, seat_joiner, send_genesis
+from .handshake import (
+    SeatedJoiner,
+    TableOffer,
+    confirm_seat,
+    receive_hello,
+    refuse,
+    seat_joiner,
+    send_genesis,
+)
 from .invite import NONCE_SIZE, Invite
 from .relay_mux import HOST_SLOT, RelayMux, open_relay_mux
 from .seats import bot_player, seat_secrets, table_rng
@@ -93,16 +101,23 @@ async def _welcome_tcp(state: _Gathering, stream: trio.SocketStream) -> None:
 
 
 async def _welcome(state: _Gathering, framed: FrameChannel, where: str) -> None:
-    """Handshake one connection; keep it if seated, else refuse and close it."""
+    """Handshake one connection; keep it if seated, else refuse and close it.
+
+    The ``hello`` is read first, concurrently with other connections; the rest of the handshake
+    runs under the gathering's lock, because it fixes the seat number.
+    """
     kept = False
     try:
+        with trio.fail_after(HANDSHAKE_SECONDS):
+            hello = await receive_hello(framed, state.offer)
         async with state.lock:
             if state.full.is_set():
                 await refuse(framed, "the table is full")
                 return
             seat = len(state.joined) + 1
             with trio.fail_after(HANDSHAKE_SECONDS):
-                seated = await seat_joiner(framed, state.offer, state.key, seat, state.taken)
+                seated = await seat_joiner(framed, state.offer, state.key, seat, state.taken,
+                                           hello)
             state.taken.add(seated.info.identity)
             missing = state.wanted - seat
             await confirm_seat(framed, seat, missing)
