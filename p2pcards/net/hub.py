@@ -88,6 +88,19 @@ class _Gathering:
     joined: list[tuple[FrameChannel, SeatedJoiner]] = field(default_factory=list)
     lock: trio.Lock = field(default_factory=trio.Lock)
     full: trio.Event = field(default_factory=trio.Event)
+    """Set when the gathering is over: every seat taken, or :attr:`failure` set."""
+    failure: MatchFailure | None = None
+
+    async def check(self) -> None:
+        """Raise :attr:`failure`, after telling every seated joiner why the table is off."""
+        if self.failure is None:
+            return
+        for framed, _ in self.joined:
+            with contextlib.suppress(NetError):
+                await refuse(framed, f"the table is off: {self.failure}")
+            await framed.aclose()
+        self.joined.clear()
+        raise self.failure
 
 
 async def _welcome_tcp(state: _Gathering, stream: trio.SocketStream) -> None:
@@ -129,6 +142,7 @@ async def _welcome(state: _Gathering, framed: FrameChannel, where: str) -> None:
                          f"{missing} seat(s) still empty")
             if missing == 0:
                 state.full.set()
+        await _watch_seated(state, framed, seated)
     except NetError as exc:
         state.notice(f"refused {where}: {exc}")
     except trio.TooSlowError:
@@ -137,6 +151,34 @@ async def _welcome(state: _Gathering, framed: FrameChannel, where: str) -> None:
     finally:
         if not kept:
             await framed.aclose()
+
+
+async def _watch_seated(state: _Gathering, framed: FrameChannel, seated: SeatedJoiner) -> None:
+    """While the table fills (this task is cancelled when it is full), notice a seated joiner
+    that leaves: its seat is freed if it is the last one given, else the table is off (seat
+    numbers are signed in the handshake, so the later seats cannot move up)."""
+    if state.full.is_set():
+        return
+    try:
+        message = await framed.receive_message()
+        reason = "it closed the connection" if message is None else \
+            f"it sent {message['type']!r} before the match started"
+    except NetError as exc:
+        reason = str(exc)
+    async with state.lock:
+        if state.full.is_set():
+            return
+        index = next(i for i, (f, _) in enumerate(state.joined) if f is framed)
+        if index == len(state.joined) - 1:
+            state.joined.pop()
+            state.taken.discard(seated.info.identity)
+            await framed.aclose()
+            state.notice(f"{framed.label} left before the match started ({reason}); "
+                         f"{state.wanted - len(state.joined)} seat(s) still empty")
+            return
+        state.failure = MatchFailure(f"{framed.label} left before the match started ({reason}), "
+                                     "after later seats were given; host a new table")
+        state.full.set()
 
 
 def seat_label_of(seated: SeatedJoiner) -> str:
@@ -217,6 +259,7 @@ async def host_match(config: HostConfig, player_for: PlayerFactory, *, notice: N
             try:
                 if remote:
                     await _gather_relay(mux, state)
+                    await state.check()
                 async with trio.open_nursery() as nursery:
                     nursery.start_soon(_turn_away, mux)
                     table = await _play(config, player_for, host_secrets, host_name,
@@ -237,6 +280,7 @@ async def host_match(config: HostConfig, player_for: PlayerFactory, *, notice: N
         on_invite(Invite(advertise, port, config.nonce, fingerprint))
         if remote:
             await _gather(listeners, state)
+            await state.check()
     finally:
         for listener in listeners:
             await listener.aclose()
