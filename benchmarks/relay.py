@@ -26,7 +26,7 @@ sending window (seconds per second, so 100 % is one core) by the relay, by the g
 everything else on the machine (other load disturbs the figures: rerun), and at the end the
 largest passing level. Nothing here asserts a time; a lost or corrupted frame fails the level.
 
-    python benchmarks/relay.py [--quick] [--levels 50,150,250] [--rate 4] [--seconds 8]
+    python benchmarks/relay.py [--quick] [--levels 100,250,300] [--rate 4] [--seconds 8]
                                [--generators 2]
 """
 
@@ -484,7 +484,7 @@ def main() -> int:
     if args.generator:
         return generator_main(json.loads(args.generator))
     levels = [int(x) for x in args.levels.split(",")] if args.levels else (
-        [100, 250, 400] if args.quick else [100, 250, 400, 500, 600, 800])
+        [100, 250, 350] if args.quick else [100, 250, 300, 350, 400, 500])
     seconds = args.seconds or (4.0 if args.quick else 8.0)
     cpus = sorted(os.sched_getaffinity(0))
     relay_pin = cpus[:1] if args.pin and len(cpus) > 1 else None
