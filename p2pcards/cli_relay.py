@@ -8,6 +8,7 @@ port when ``--listen`` asks for port 0).
 from __future__ import annotations
 
 import argparse
+import gc
 import signal
 
 __all__ = ["register"]
@@ -71,6 +72,10 @@ def _cmd_relay(args: argparse.Namespace) -> int:
     if not args.stats_interval > 0:
         raise UserError("--stats-interval must be positive")
     server = RelayServer(limits, stats_interval=args.stats_interval)
+    # Everything loaded so far lives as long as the process: keep it out of the collector's
+    # full passes, whose pauses otherwise show in the forwarding latency under load.
+    gc.collect()
+    gc.freeze()
 
     async def run() -> None:
         with trio.open_signal_receiver(signal.SIGINT, signal.SIGTERM) as signals:
