@@ -24,6 +24,7 @@ from .games import get_game
 from .genesis import DEFAULT_TIMEOUTS, Genesis
 from .identity_store import (
     IdentityStoreError,
+    config_dir,
     identity_path,
     load_or_create_identity,
     transcripts_dir,
@@ -71,7 +72,12 @@ class _Transcript:
         if self.requested:
             path = Path(self.requested).expanduser()
         else:
-            path = default_transcript_path(genesis, seat)
+            try:
+                path = default_transcript_path(genesis, seat)
+            except OSError as exc:
+                raise MatchFailure(f"cannot create the transcripts directory "
+                                   f"{config_dir() / 'transcripts'}: {exc.strerror or exc}",
+                                   EXIT_USAGE) from None
         path = path.absolute()
         try:
             writer = TranscriptWriter.create(path, genesis.encode(), fsync=False)
