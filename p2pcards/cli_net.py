@@ -275,9 +275,14 @@ def _default_name() -> str:
 
 
 def _cmd_demo(args: argparse.Namespace) -> int:
-    from .net.demo import run_demo
+    from .net.demo import LOCAL_RELAY, run_demo
 
-    return run_demo(game=args.game, players=args.players, variant=args.variant, seed=args.seed)
+    relay = args.relay
+    if relay is not None and relay != LOCAL_RELAY:
+        host, port = _parse_address(relay, "--relay")
+        relay = f"[{host}]:{port}" if ":" in host else f"{host}:{port}"
+    return run_demo(game=args.game, players=args.players, variant=args.variant, seed=args.seed,
+                    relay=relay)
 
 
 def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -314,6 +319,9 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     demo.add_argument("--players", type=int, default=2, help="number of players (default: 2)")
     demo.add_argument("--variant", help="preset of the game")
     demo.add_argument("--seed", type=int, help="make the match reproducible")
+    demo.add_argument("--relay", nargs="?", const="local", metavar="HOST:PORT",
+                      help="play through a relay: the one at HOST:PORT, or without a value a "
+                           "relay the demo starts in one more local process")
     demo.set_defaults(handler=_cmd_demo)
 
 

@@ -14,6 +14,7 @@ from pathlib import Path
 
 import pytest
 from test_net_processes import Peer
+from test_relay_support import RelayProcess
 
 from p2pcards.bots import make_bot
 from p2pcards.games import get_game
@@ -134,3 +135,39 @@ def test_no_fork_while_another_thread_runs(monkeypatch: pytest.MonkeyPatch) -> N
     finally:
         release.set()
         thread.join()
+
+
+@pytest.mark.parametrize("start", BOTH)
+def test_the_demo_through_a_relay_it_starts_itself(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, start: str) -> None:
+    monkeypatch.setenv(START_ENV, start)
+    demo = Peer(tmp_path, "demo", "--relay", "--seed", "3")
+    assert demo.finish() == 0, demo.stderr
+    out = demo.stdout
+    assert "through a relay in one more local process" in demo.out[0]
+    assert re.search(r"^relay: listening on 127\.0\.0\.1:\d+ \(process \d+\)$", out, re.M)
+    assert re.search(r"^invite: p2pcards\+relay://127\.0\.0\.1:\d+/[0-9a-f]{32}#\S+$", out,
+                     re.M)
+    assert "relay: exited" not in out and "relay: did not stop" not in out  # stopped cleanly
+    path = Path(demo.wait_for(r"^transcript: (/.+\.p2pt)$")[1])
+    genesis, tables = make_tables("scopa", "classic", 2, seed=3)
+    run = run_in_memory(genesis, tables, [make_bot("scopa", "smart", bot_seed(i, 3))
+                                          for i in range(2)])
+    assert read_transcript(path).envelopes == run.frames  # the very match played in memory
+
+
+def test_the_demo_checks_a_running_relay_and_says_when_there_is_none(tmp_path: Path) -> None:
+    process = RelayProcess(tmp_path / "relay.log")
+    try:
+        demo = Peer(tmp_path, "demo", "--relay", f"127.0.0.1:{process.port}",
+                    "--players", "3", "--game", "briscola")
+        assert demo.finish() == 0, demo.stderr
+        assert f"through the relay at 127.0.0.1:{process.port}" in demo.out[0]
+        assert re.search(r"^verified \d+ envelopes: ", demo.stdout, re.M)
+    finally:
+        assert process.stop() == 0
+    assert process.log().count("event=joined ") == 3
+    demo = Peer(tmp_path, "demo", "--relay", f"127.0.0.1:{process.port}")
+    assert demo.finish() == 3
+    assert re.search(rf"^host exited with status 3: p2pcards: cannot use the relay at "
+                     rf"127\.0\.0\.1:{process.port}: cannot reach the relay", demo.stdout, re.M)

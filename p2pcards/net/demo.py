@@ -53,11 +53,14 @@ from ..transcript import read_transcript
 from ..verify import UnreadableTranscript, verify_transcript
 
 __all__ = ["run_demo", "fork_available", "choose_start", "DemoStartError", "StartMethod",
-           "START_ENV", "INVITE_PREFIX", "TRANSCRIPT_PREFIX"]
+           "START_ENV", "LOCAL_RELAY", "INVITE_PREFIX", "TRANSCRIPT_PREFIX"]
 
 INVITE_PREFIX = "p2pcards join "
 TRANSCRIPT_PREFIX = "transcript ("
 EXIT_FAILED = 3
+
+LOCAL_RELAY = "local"
+"""``relay`` value of :func:`run_demo` that starts a relay process for the demo."""
 
 StartMethod = Literal["fork", "spawn"]
 START_ENV = "P2PCARDS_DEMO_START"
@@ -109,12 +112,17 @@ _HOW = {"fork": "forked from this one", "spawn": "each started as python -m p2pc
 
 def run_demo(*, game: str = "scopa", players: int = 2, variant: str | None = None,
              seed: int | None = None, console: Console | None = None,
-             start: str | None = None) -> int:
+             start: str | None = None, relay: str | None = None) -> int:
     """Run the demo; returns the exit status (0, or 3 when a process or the check failed).
 
     ``start`` is how the peer processes start (see :func:`choose_start`); an unknown or
     unavailable method raises :class:`DemoStartError` before any process starts, as a bad
     game, preset or player count raises :class:`p2pcards.games.base.GameError`.
+
+    ``relay`` plays through a relay instead of connecting the joiners to the host: ``"HOST:PORT"``
+    of a running relay (a check of that relay from end to end), or :data:`LOCAL_RELAY` to start
+    ``p2pcards relay`` on a free loopback port in one more process (before the clock starts; it
+    is stopped with SIGTERM at the end).
     """
     console = console or Console(highlight=False, soft_wrap=True)
     spec = get_game(game)
@@ -123,27 +131,47 @@ def run_demo(*, game: str = "scopa", players: int = 2, variant: str | None = Non
     method = choose_start(start)
     options = ["--game", spec.name, "--variant", preset]
     seeded = ["--seed", str(seed)] if seed is not None else []
+    route = "over loopback TCP" if relay is None else f"through the relay at {relay}"
+    if relay == LOCAL_RELAY:
+        route = "through a relay in one more local process"
     console.print(f"demo: {spec.title}, preset {preset}, {players} bot players, each in its own "
-                  f"process ({_HOW[method]}), over loopback TCP, with mental poker")
-    host_args = ["host", *options, "--players", str(players), "--bot", "--listen",
-                 "127.0.0.1:0", "--ephemeral-identity", "--name", "host", *seeded]
+                  f"process ({_HOW[method]}), {route}, with mental poker")
+    connect = ["--listen", "127.0.0.1:0"] if relay is None else ["--relay", relay]
+    host_args = ["host", *options, "--players", str(players), "--bot", *connect,
+                 "--ephemeral-identity", "--name", "host", *seeded]
     processes: list[_PeerProcess] = []
     codes: list[int] = []
-    with tempfile.TemporaryDirectory(prefix="p2pcards-demo-") as scratch:
+    relay_process: _PeerProcess | None = None
+    with tempfile.TemporaryDirectory(prefix="p2pcards-demo-") as scratch, \
+            contextlib.ExitStack() as cleanup:
         errors = [Path(scratch, f"stderr-{i}.txt") for i in range(players)]
         joiner_args = [["join", "-", "--bot", "--ephemeral-identity", "--name", f"bot {seat}",
                         "--transcript", str(Path(scratch, f"joiner-{seat}.p2pt")), *seeded]
                        for seat in range(1, players)]
         if method == "fork":
             _prepare_fork(spec.name)
+        starter: _Forker | _Spawner = _Forker() if method == "fork" else _Spawner()
+        if relay == LOCAL_RELAY:
+            _flush(console)
+            relay_log = Path(scratch, "relay.log")
+            relay_process = starter.start(["relay", "--listen", "127.0.0.1:0"], relay_log)
+            cleanup.callback(_stop_relay, relay_process, console)
+            address = _relay_address(relay_process, relay_log)
+            if address is None:
+                console.print(f"demo failed: the local relay did not start: "
+                              f"{_last_line(relay_log)}")
+                return EXIT_FAILED
+            console.print(f"relay: listening on {address} (process {relay_process.pid})")
+            host_args[host_args.index(LOCAL_RELAY)] = address
         _flush(console)
         started = time.perf_counter()
         try:
-            starter = _Forker() if method == "fork" else _Spawner()
             processes.append(starter.start(host_args, errors[0], pipe_stdout=True))
             for seat, args in enumerate(joiner_args, start=1):
                 processes.append(starter.start(args, errors[seat], pipe_stdin=True))
             followed = _follow_host(processes[0], processes[1:], console)
+            for joiner in processes[1:]:
+                joiner.close()  # a host that never printed an invite: the joiners read the end
             codes = [p.wait() for p in processes]
         finally:
             for process in processes:
@@ -153,12 +181,50 @@ def run_demo(*, game: str = "scopa", players: int = 2, variant: str | None = Non
         failed = [(i, c) for i, c in enumerate(codes) if c != 0]
         for i, code in failed:
             who = "host" if i == 0 else f"joiner {i}"
-            text = errors[i].read_text(errors="replace").strip().splitlines()
-            console.print(f"{who} exited with status {code}: {text[-1] if text else '?'}")
+            console.print(f"{who} exited with status {code}: {_last_line(errors[i])}")
     if followed.transcript is None:
         console.print("demo failed: the host wrote no transcript")
         return EXIT_FAILED
     return _report(followed, wall, console, bool(failed))
+
+
+def _last_line(path: Path) -> str:
+    """The last line a process wrote to its error file, or ``?``."""
+    try:
+        lines = path.read_text(errors="replace").strip().splitlines()
+    except OSError:
+        return "?"
+    return lines[-1] if lines else "?"
+
+
+RELAY_START_SECONDS = 15.0
+
+
+def _relay_address(process: _PeerProcess, log: Path) -> str | None:
+    """``127.0.0.1:PORT`` once the relay logs ``event=listening``; None if it exits or takes
+    longer than :data:`RELAY_START_SECONDS`."""
+    deadline = time.monotonic() + RELAY_START_SECONDS
+    while time.monotonic() < deadline:
+        with contextlib.suppress(OSError):
+            for line in log.read_text(errors="replace").splitlines():
+                if line.startswith("event=listening "):
+                    return line.split("address=", 1)[1].split()[0]
+        if process.poll() is not None:
+            return None
+        time.sleep(0.02)
+    return None
+
+
+def _stop_relay(process: _PeerProcess, console: Console) -> None:
+    """Stop the local relay gracefully (SIGTERM), or kill it if it does not stop."""
+    process.terminate()
+    code = process.wait_for(10.0)
+    if code is None:
+        process.kill()
+        console.print("relay: did not stop within 10 s of SIGTERM; killed")
+    elif code != 0:
+        console.print(f"relay: exited with status {code}")
+    process.close()
 
 
 def _flush(console: Console) -> None:
@@ -198,8 +264,20 @@ class _PeerProcess(Protocol):
     def wait(self) -> int:
         """Wait for the exit; the status (minus the signal number when killed by one)."""
 
+    @property
+    def pid(self) -> int: ...
+
     def kill(self) -> None:
         """Kill the process unless it has already exited and been waited for."""
+
+    def terminate(self) -> None:
+        """Ask the process to stop (SIGTERM) unless it has already exited."""
+
+    def poll(self) -> int | None:
+        """The exit status if the process has exited, else None (does not block)."""
+
+    def wait_for(self, seconds: float) -> int | None:
+        """Wait at most ``seconds`` for the exit; its status, or None if still running."""
 
     def close(self) -> None:
         """Close the pipes this side holds."""
@@ -222,10 +300,27 @@ class _Spawned:
     def wait(self) -> int:
         return self.popen.wait()
 
+    @property
+    def pid(self) -> int:
+        return self.popen.pid
+
     def kill(self) -> None:
         if self.popen.poll() is None:
             self.popen.kill()
             self.popen.wait()
+
+    def terminate(self) -> None:
+        if self.popen.poll() is None:
+            self.popen.terminate()
+
+    def poll(self) -> int | None:
+        return self.popen.poll()
+
+    def wait_for(self, seconds: float) -> int | None:
+        try:
+            return self.popen.wait(seconds)
+        except subprocess.TimeoutExpired:
+            return None
 
     def close(self) -> None:
         for stream in (self.popen.stdout, self.popen.stdin):
@@ -275,6 +370,23 @@ class _Forked:
         if self.status is None:
             os.kill(self.pid, signal.SIGKILL)
             self.wait()
+
+    def terminate(self) -> None:
+        if self.poll() is None:
+            os.kill(self.pid, signal.SIGTERM)
+
+    def poll(self) -> int | None:
+        if self.status is None:
+            pid, raw = os.waitpid(self.pid, os.WNOHANG)
+            if pid != 0:
+                self.status = os.waitstatus_to_exitcode(raw)
+        return self.status
+
+    def wait_for(self, seconds: float) -> int | None:
+        deadline = time.monotonic() + seconds
+        while self.poll() is None and time.monotonic() < deadline:
+            time.sleep(0.02)
+        return self.status
 
     def close(self) -> None:
         for stream in (self._stdout, self._stdin):
