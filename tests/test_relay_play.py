@@ -7,6 +7,7 @@ and late invites. Waits have deadlines only so that a broken build fails instead
 
 from __future__ import annotations
 
+import contextlib
 import os
 import re
 import signal
@@ -22,10 +23,12 @@ from test_relay_support import RelayProcess
 
 from p2pcards.net.invite import Invite
 from p2pcards.net.relay_mux import CONN_ID_SIZE
-from p2pcards.relay import connect
+from p2pcards.relay import Delivery, RelayError, connect
+from p2pcards.relay.messages import decode_relay_message, encode_delivery
 from p2pcards.transcript import read_transcript
 from p2pcards.verify import verify_transcript
 from p2pcards.wire import IdentityKey, codec
+from p2pcards.wire.framing import MAX_FRAME_SIZE, FrameDecoder, encode_frame
 
 INVITE = r"^p2pcards join (p2pcards\+relay://127\.0\.0\.1:\d+/[0-9a-f]{32}#[A-Z2-7-]+)$"
 
@@ -139,6 +142,89 @@ async def test_a_joiner_whose_relay_connection_breaks_mid_hand_catches_up(
     assert verify_transcript(guest.transcript()).status == "valid"
     assert same_chain(hosting, guest)
     assert re.search(r"event=joined .* slot=1 .* since=\d+ ", relay.log())  # a catch-up
+
+
+class FlippingProxy:
+    """A TCP proxy to the relay that plays a dishonest relay towards its client: in the
+    ``nth`` envelope it forwards to the client it flips one bit in the middle of the envelope."""
+
+    def __init__(self, relay_port: int, nth: int) -> None:
+        self.relay_port = relay_port
+        self.nth = nth
+        self.envelopes = 0
+        self.flipped = False
+
+    async def serve(self, task_status: trio.TaskStatus[int] = trio.TASK_STATUS_IGNORED) -> None:
+        listeners = await trio.open_tcp_listeners(0, host="127.0.0.1")
+        task_status.started(listeners[0].socket.getsockname()[1])
+        await trio.serve_listeners(self._handle, listeners)
+
+    def _tamper(self, frame: bytes) -> bytes:
+        try:
+            delivery = decode_relay_message(frame, MAX_FRAME_SIZE)
+        except RelayError:
+            return frame  # the handshake's challenge: passed on as it is
+        if not isinstance(delivery, Delivery) or delivery.payload is None:
+            return frame
+        to, conn, data = codec.unpack(delivery.payload, max_size=len(delivery.payload))
+        if data is None or codec.unpack(data, max_size=len(data))["type"] != "envelope":
+            return frame
+        self.envelopes += 1
+        if self.envelopes != self.nth:
+            return frame
+        message = codec.unpack(data, max_size=len(data))
+        envelope = bytearray(message["data"])
+        envelope[len(envelope) // 2] ^= 0x01
+        self.flipped = True
+        message["data"] = bytes(envelope)
+        payload = codec.pack([to, conn, codec.pack(message)])
+        return encode_delivery(delivery.index, delivery.slot, payload)
+
+    async def _handle(self, client: trio.SocketStream) -> None:
+        upstream = await trio.open_tcp_stream("127.0.0.1", self.relay_port)
+        async with trio.open_nursery() as nursery:
+            async def up() -> None:
+                with contextlib.suppress(trio.BrokenResourceError, trio.ClosedResourceError):
+                    while data := await client.receive_some(65536):
+                        await upstream.send_all(data)
+                nursery.cancel_scope.cancel()
+
+            async def down() -> None:
+                decoder = FrameDecoder(MAX_FRAME_SIZE + 1024)
+                with contextlib.suppress(trio.BrokenResourceError, trio.ClosedResourceError):
+                    while data := await upstream.receive_some(65536):
+                        frames = decoder.feed(data)
+                        await client.send_all(b"".join(
+                            encode_frame(self._tamper(f), MAX_FRAME_SIZE + 1024)
+                            for f in frames))
+                nursery.cancel_scope.cancel()
+
+            nursery.start_soon(up)
+            nursery.start_soon(down)
+        await trio.aclose_forcefully(client)
+        await trio.aclose_forcefully(upstream)
+
+
+async def test_a_relay_that_flips_a_bit_is_caught_and_named(tmp_path: Path,
+                                                            relay: RelayProcess) -> None:
+    hosting, invite = relay_host(tmp_path, relay.port, *BRISCOLA_2, "--bot")
+    proxy = FlippingProxy(relay.port, nth=6)
+    async with trio.open_nursery() as nursery:
+        proxy_port = await nursery.start(proxy.serve)
+        parsed = Invite.parse(invite)
+        through_proxy = Invite("127.0.0.1", proxy_port, parsed.nonce, parsed.fingerprint,
+                               relay=True)
+        guest = join(tmp_path, str(through_proxy), "--bot")
+        assert await trio.to_thread.run_sync(guest.finish) == 1, guest.stderr
+        assert await trio.to_thread.run_sync(hosting.finish) == 3, hosting.stderr
+        nursery.cancel_scope.cancel()
+    assert proxy.flipped
+    assert guest.stderr.startswith("p2pcards: protocol violation: ")
+    assert "bad-signature" in guest.stderr
+    assert hosting.stderr.startswith("p2pcards: seat 1 (")
+    assert "aborted the match: protocol violation: " in hosting.stderr
+    # the joiner's transcript holds only what it accepted: a valid, incomplete match
+    assert verify_transcript(guest.transcript()).status == "incomplete"
 
 
 async def test_noise_from_another_room_member_does_not_disturb_the_table(
