@@ -167,12 +167,21 @@ def _parse_listen(text: str) -> tuple[str, int]:
     return host.strip("[]") or "0.0.0.0", int(port)
 
 
+RELAY_PORT = 7447
+"""The port ``p2pcards relay`` listens on by default, assumed when ``--relay`` names none."""
+
+
 def _parse_address(text: str, option: str) -> tuple[str, int]:
-    """``HOST:PORT`` (IPv6 in brackets) with a port from 1 to 65535."""
-    host, sep, port = text.rpartition(":")
-    host = host.strip("[]")
-    if not sep or not host or not port.isdigit() or not 1 <= int(port) <= 65535:
-        raise UserError(f"{option} {text!r} must be HOST:PORT, for example relay.example.org:7447")
+    """``HOST:PORT`` or ``HOST`` (port :data:`RELAY_PORT`); an IPv6 host in brackets."""
+    host, port = text.strip(), str(RELAY_PORT)
+    if host.startswith("[") and "]" in host:  # [v6] or [v6]:port
+        inside, _, rest = host[1:].partition("]")
+        host, port = inside, rest[1:] if rest.startswith(":") else (rest or port)
+    elif host.count(":") == 1:
+        host, port = host.split(":")
+    if not host or " " in host or not port.isdigit() or not 1 <= int(port) <= 65535:
+        raise UserError(f"{option} {text!r} must be HOST or HOST:PORT, for example "
+                        f"relay.example.org:{RELAY_PORT}")
     return host, int(port)
 
 
@@ -299,9 +308,9 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     host.add_argument("--listen", default="0.0.0.0:0",
                       help="HOST:PORT to listen on (default 0.0.0.0:0, a free port)")
     host.add_argument("--advertise", help="address to put in the invite (default: guessed)")
-    host.add_argument("--relay", metavar="HOST:PORT",
-                      help="play through the relay at HOST:PORT instead of listening (for "
-                           "players who cannot reach you directly)")
+    host.add_argument("--relay", metavar="HOST[:PORT]",
+                      help="play through the relay at HOST:PORT (default port 7447) instead of "
+                           "listening, for players who cannot reach you directly")
     _common(host)
     host.add_argument("--timeout", type=int,
                       help="seconds any seat may take for any step (default: 60 for automatic "
@@ -319,9 +328,9 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     demo.add_argument("--players", type=int, default=2, help="number of players (default: 2)")
     demo.add_argument("--variant", help="preset of the game")
     demo.add_argument("--seed", type=int, help="make the match reproducible")
-    demo.add_argument("--relay", nargs="?", const="local", metavar="HOST:PORT",
-                      help="play through a relay: the one at HOST:PORT, or without a value a "
-                           "relay the demo starts in one more local process")
+    demo.add_argument("--relay", nargs="?", const="local", metavar="HOST[:PORT]",
+                      help="play through a relay: the one at HOST:PORT (default port 7447), or "
+                           "without a value a relay the demo starts in one more local process")
     demo.set_defaults(handler=_cmd_demo)
 
 

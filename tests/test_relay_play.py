@@ -295,9 +295,9 @@ def test_an_unreachable_relay_is_one_sentence(tmp_path: Path) -> None:
         assert hosting.finish() == 3
     assert re.fullmatch(rf"p2pcards: cannot use the relay at 127\.0\.0\.1:{port}: cannot reach "
                         r"the relay .*", hosting.stderr), hosting.stderr
-    bad = Peer(tmp_path, "host", "--relay", "nowhere", "--bot")
+    bad = Peer(tmp_path, "host", "--relay", "nowhere:0", "--bot")
     assert bad.finish() == 2
-    assert bad.stderr == ("p2pcards: --relay 'nowhere' must be HOST:PORT, for example "
+    assert bad.stderr == ("p2pcards: --relay 'nowhere:0' must be HOST or HOST:PORT, for example "
                           "relay.example.org:7447")
 
 
