@@ -13,6 +13,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from test_relay_support import room_code, running_relay
 
+from p2pcards.cli import UserError
+from p2pcards.cli_net import _parse_address
 from p2pcards.net.errors import BadFrame, PeerGone
 from p2pcards.net.invite import Invite
 from p2pcards.net.relay_mux import CONN_ID_SIZE, HOST_SLOT, INBOX_FRAMES, RelayMux, open_relay_mux
@@ -156,3 +158,21 @@ def test_invites_round_trip_with_and_without_a_relay(host: str, port: int, nonce
     assert text.startswith("p2pcards+relay://" if relay else "p2pcards://")
     assert Invite.parse(text) == invite
     assert Invite.parse(f"p2pcards join {text}\n") == invite
+
+
+@pytest.mark.parametrize(("text", "address"), [
+    ("relay.example.org", ("relay.example.org", 7447)),
+    ("relay.example.org:9000", ("relay.example.org", 9000)),
+    ("203.0.113.5:1", ("203.0.113.5", 1)),
+    ("[2001:db8::1]:7000", ("2001:db8::1", 7000)),
+    ("[2001:db8::1]", ("2001:db8::1", 7447)),
+    ("::1", ("::1", 7447)),
+])
+def test_relay_addresses_on_the_command_line(text: str, address: tuple[str, int]) -> None:
+    assert _parse_address(text, "--relay") == address
+
+
+@pytest.mark.parametrize("text", ["", "x:0", "x:65536", "x:", ":7447", "a b:1", "[::1]:port"])
+def test_bad_relay_addresses_are_refused_in_one_sentence(text: str) -> None:
+    with pytest.raises(UserError, match=r"^--relay '.*' must be HOST or HOST:PORT, for example "):
+        _parse_address(text, "--relay")
