@@ -7,9 +7,9 @@ Two measurements:
 1. **Random playouts.** For every game and every player count of its default preset, whole hands
    are played with full information by :class:`~p2pcards.bots.RandomBot` seats, the way
    :func:`p2pcards.simulate.play_hand` does it (shuffle, fulfil every chance step, ask the acting
-   seat's bot with its observation and the legal actions, apply, score the hand). Every applied
-   action is checked to be one of ``legal_actions()``; a match that ends is replaced by a new
-   one. Printed: hands per second, actions per hand, microseconds per action.
+   seat's bot with its observation and the legal actions, apply, score the hand); an illegal
+   action raises the engine's ``IllegalMove``; a match that ends is replaced by a new one.
+   Printed: hands per second, actions per hand, microseconds per action.
 2. **Full-information replay of one 2-player Scopa hand.** A hand is played and recorded (the card
    given to every chance step and every action), then replayed into a fresh engine (new match,
    ``begin_hand``, ``complete_chance`` with the recorded cards, ``apply`` of every action,
@@ -38,7 +38,7 @@ from p2pcards.bots import RandomBot  # noqa: E402
 from p2pcards.cards import Card  # noqa: E402
 from p2pcards.games import all_games, get_game  # noqa: E402
 from p2pcards.games.base import Action, GameSpec, HandResult, MatchState, Phase  # noqa: E402
-from p2pcards.simulate import fulfil_chance  # noqa: E402
+from p2pcards.simulate import play_hand  # noqa: E402
 
 REPLAY_TARGET_S = 0.005
 """The target of the issue for replaying one 2-player Scopa hand with full information."""
@@ -55,30 +55,11 @@ class RecordedHand:
 
 def play_recorded_hand(state: MatchState, bots: list[RandomBot],
                        rng: random.Random) -> RecordedHand:
-    """From SHUFFLE to HAND_OVER with random bots, checking every action is legal; recorded."""
+    """From SHUFFLE to HAND_OVER with random bots (an illegal action raises), recorded."""
     chance: list[list[Card]] = []
     actions: list[Action] = []
-    shuffled: list[Card] = []
-    while True:
-        phase = state.phase
-        if phase is Phase.SHUFFLE:
-            shuffled = list(state.deck.cards)
-            rng.shuffle(shuffled)
-            state.begin_hand()
-        elif phase is Phase.CHANCE:
-            chance.append(fulfil_chance(state, shuffled))
-        elif phase is Phase.ACTION:
-            seat = state.to_act
-            legal = state.legal_actions()
-            action = bots[seat].choose(state.observation(seat), legal)
-            if action not in legal:
-                raise RuntimeError(f"seat {seat} chose {action}, which is not a legal action")
-            state.apply(action)
-            actions.append(action)
-        elif phase is Phase.HAND_OVER:
-            return RecordedHand(chance, actions, state.hand_result())
-        else:
-            raise RuntimeError(f"a hand cannot be played in phase {phase}")
+    result, _ = play_hand(state, bots, rng, chance_log=chance, action_log=actions)
+    return RecordedHand(chance, actions, result)
 
 
 def replay_hand(spec: GameSpec, config: object, hand: RecordedHand) -> HandResult:
@@ -178,7 +159,7 @@ def main(argv: list[str] | None = None) -> int:
                   f"{fig.us_per_action:>10.1f}")
     print()
     print("hands/s includes shuffling, chance steps, one observation and legal_actions() per")
-    print("decision, the random choice, its legality check, apply(), hand_result(), next_hand().")
+    print("decision, the random choice, apply() (checking it), hand_result(), next_hand().")
     print()
     median, best, recorded = measure_replay(repeat, args.seed)
     print(f"Full-information replay of one 2-player Scopa hand "

@@ -12,7 +12,7 @@ from dataclasses import dataclass
 
 from .bots.base import Bot
 from .cards import Card, card
-from .games.base import GameSpec, HandResult, MatchState, Phase, Zone
+from .games.base import Action, GameSpec, HandResult, MatchState, Phase, Zone
 
 __all__ = ["SimulatedMatch", "fulfil_chance", "play_hand", "play_match"]
 
@@ -43,8 +43,14 @@ def fulfil_chance(state: MatchState, shuffled: Sequence[Card]) -> list[Card]:
     return revealed
 
 
-def play_hand(state: MatchState, bots: Sequence[Bot], rng: random.Random) -> tuple[HandResult, int]:
-    """From SHUFFLE to HAND_OVER (redeals included); returns the result and actions played."""
+def play_hand(state: MatchState, bots: Sequence[Bot], rng: random.Random, *,
+              chance_log: list[list[Card]] | None = None,
+              action_log: list[Action] | None = None) -> tuple[HandResult, int]:
+    """From SHUFFLE to HAND_OVER (redeals included); returns the result and actions played.
+
+    When given, ``chance_log`` receives the cards of every chance batch and ``action_log`` every
+    action, in order: what a verifier needs to replay the hand.
+    """
     actions = 0
     while True:
         phase = state.phase
@@ -53,11 +59,15 @@ def play_hand(state: MatchState, bots: Sequence[Bot], rng: random.Random) -> tup
             rng.shuffle(shuffled)
             state.begin_hand()
         elif phase is Phase.CHANCE:
-            fulfil_chance(state, shuffled)
+            revealed = fulfil_chance(state, shuffled)
+            if chance_log is not None:
+                chance_log.append(revealed)
         elif phase is Phase.ACTION:
             seat = state.to_act
-            legal = state.legal_actions()
-            state.apply(bots[seat].choose(state.observation(seat), legal))
+            action = bots[seat].choose(state.observation(seat), state.legal_actions())
+            state.apply(action)  # raises IllegalMove for a bot that breaks the rules
+            if action_log is not None:
+                action_log.append(action)
             actions += 1
         elif phase is Phase.HAND_OVER:
             return state.hand_result(), actions

@@ -316,16 +316,17 @@ class VariantConfig:
 
 
 class MatchProgress:
-    """The four :class:`MatchState` properties every engine stores the same way.
+    """The :class:`MatchState` properties every engine stores the same way.
 
-    Engines inherit it and keep ``_phase``, ``_to_act``, ``_hand_number`` and ``_sides`` up to
-    date; the properties only read them.
+    Engines inherit it and keep ``_phase``, ``_to_act``, ``_hand_number``, ``_sides`` and
+    ``_winner`` up to date; the properties only read them.
     """
 
     _phase: Phase
     _to_act: int
     _hand_number: int
     _sides: int
+    _winner: int | None
 
     @property
     def phase(self) -> Phase:
@@ -344,6 +345,15 @@ class MatchProgress:
     @property
     def num_sides(self) -> int:
         return self._sides
+
+    @property
+    def match_over(self) -> bool:
+        return self._phase is Phase.MATCH_OVER
+
+    @property
+    def winner(self) -> int | None:
+        """The winning side once the match is over; ``None`` while it goes on (or a draw)."""
+        return self._winner
 
 
 class MatchState(Protocol):

@@ -598,15 +598,6 @@ class BriscolaMatch(MatchProgress):
         """Hands each side has won so far (drawn hands count for nobody)."""
         return tuple(self._hands_won)
 
-    @property
-    def match_over(self) -> bool:
-        return self._phase is Phase.MATCH_OVER
-
-    @property
-    def winner(self) -> int | None:
-        """The winning side once the match is over, else ``None`` (a match never ends drawn)."""
-        return self._winner
-
     # ------------------------------------------------------------------ views
 
     def observation(self, seat: int) -> dict[str, Any]:

@@ -260,14 +260,6 @@ class ScopaMatch(MatchProgress):
     def match_scores(self) -> tuple[int, ...]:
         return tuple(self._match_scores)
 
-    @property
-    def match_over(self) -> bool:
-        return self._phase is Phase.MATCH_OVER
-
-    @property
-    def winner(self) -> int | None:
-        return self._winner
-
     def hand(self, seat: int) -> tuple[Card | None, ...]:
         """``seat``'s hand in this view (``None`` = a card this view does not know)."""
         return tuple(self._hands[seat])

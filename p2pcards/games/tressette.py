@@ -248,14 +248,6 @@ class TressetteMatch(MatchProgress):
         """Points (``to_31``) or hands won (``three_games``) of each side."""
         return tuple(self._scores)
 
-    @property
-    def match_over(self) -> bool:
-        return self._phase is Phase.MATCH_OVER
-
-    @property
-    def winner(self) -> int | None:
-        return self._winner
-
     # -- read-only position ------------------------------------------------------------------
 
     def hand(self, seat: int) -> tuple[Card | None, ...]:
