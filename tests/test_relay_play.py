@@ -12,7 +12,7 @@ import os
 import re
 import signal
 import socket
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
@@ -85,15 +85,21 @@ def test_a_person_plays_through_the_relay(tmp_path: Path, relay: RelayProcess) -
     assert same_chain(hosting, person)
 
 
-class CuttingProxy:
-    """A TCP proxy to the relay that cuts its first connection once ``cut_after`` bytes have
-    come back from the relay; later connections pass untouched."""
+Downstream = Callable[[bytes], bytes | None]
+"""What a proxy does to the bytes the relay sends its client: the bytes to pass on, or None to
+cut the connection."""
 
-    def __init__(self, relay_port: int, cut_after: int) -> None:
+
+class RelayProxy:
+    """A TCP proxy in front of the relay; :meth:`downstream` decides, per connection, what of
+    the relay's bytes reaches the client (the client's bytes pass untouched)."""
+
+    def __init__(self, relay_port: int) -> None:
         self.relay_port = relay_port
-        self.cut_after = cut_after
         self.connections = 0
-        self.cut = False
+
+    def downstream(self) -> Downstream:
+        return lambda data: data
 
     async def serve(self, task_status: trio.TaskStatus[int] = trio.TASK_STATUS_IGNORED) -> None:
         listeners = await trio.open_tcp_listeners(0, host="127.0.0.1")
@@ -102,62 +108,64 @@ class CuttingProxy:
 
     async def _handle(self, client: trio.SocketStream) -> None:
         self.connections += 1
-        first = self.connections == 1
+        change = self.downstream()
         upstream = await trio.open_tcp_stream("127.0.0.1", self.relay_port)
         async with trio.open_nursery() as nursery:
             async def pipe(source: trio.SocketStream, sink: trio.SocketStream,
-                           counted: bool) -> None:
-                moved = 0
-                try:
-                    while data := await source.receive_some(4096):
-                        await sink.send_all(data)
-                        moved += len(data)
-                        if counted and first and moved >= self.cut_after:
-                            self.cut = True
+                           change: Downstream) -> None:
+                with contextlib.suppress(trio.BrokenResourceError, trio.ClosedResourceError):
+                    while data := await source.receive_some(65536):
+                        passed = change(data)
+                        if passed is None:
                             break
-                except (trio.BrokenResourceError, trio.ClosedResourceError):
-                    pass
+                        await sink.send_all(passed)
                 nursery.cancel_scope.cancel()
 
-            nursery.start_soon(pipe, client, upstream, False)
-            nursery.start_soon(pipe, upstream, client, True)
+            nursery.start_soon(pipe, client, upstream, lambda data: data)
+            nursery.start_soon(pipe, upstream, client, change)
         await trio.aclose_forcefully(client)
         await trio.aclose_forcefully(upstream)
 
 
-async def test_a_joiner_whose_relay_connection_breaks_mid_hand_catches_up(
-        tmp_path: Path, relay: RelayProcess) -> None:
-    hosting, invite = relay_host(tmp_path, relay.port, *BRISCOLA_2, "--bot")
-    proxy = CuttingProxy(relay.port, cut_after=30_000)  # after the shuffles of the first hand
-    async with trio.open_nursery() as nursery:
-        proxy_port = await nursery.start(proxy.serve)
-        parsed = Invite.parse(invite)
-        through_proxy = Invite("127.0.0.1", proxy_port, parsed.nonce, parsed.fingerprint,
-                               relay=True)
-        guest = join(tmp_path, str(through_proxy), "--bot")
-        assert await trio.to_thread.run_sync(guest.finish) == 0, guest.stderr
-        assert await trio.to_thread.run_sync(hosting.finish) == 0, hosting.stderr
-        nursery.cancel_scope.cancel()
-    assert proxy.cut and proxy.connections >= 2
-    assert verify_transcript(guest.transcript()).status == "valid"
-    assert same_chain(hosting, guest)
-    assert re.search(r"event=joined .* slot=1 .* since=\d+ ", relay.log())  # a catch-up
+class CuttingProxy(RelayProxy):
+    """Cuts its first connection once ``cut_after`` bytes have come from the relay; later
+    connections pass untouched."""
+
+    def __init__(self, relay_port: int, cut_after: int) -> None:
+        super().__init__(relay_port)
+        self.cut_after = cut_after
+        self.cut = False
+
+    def downstream(self) -> Downstream:
+        if self.connections > 1:
+            return super().downstream()
+        moved = 0
+
+        def change(data: bytes) -> bytes | None:
+            nonlocal moved
+            if moved >= self.cut_after:
+                self.cut = True
+                return None
+            moved += len(data)
+            return data
+
+        return change
 
 
-class FlippingProxy:
-    """A TCP proxy to the relay that plays a dishonest relay towards its client: in the
-    ``nth`` envelope it forwards to the client it flips one bit in the middle of the envelope."""
+class FlippingProxy(RelayProxy):
+    """Plays a dishonest relay towards its client: in the ``nth`` envelope it forwards, it
+    flips one bit in the middle of the envelope."""
 
     def __init__(self, relay_port: int, nth: int) -> None:
-        self.relay_port = relay_port
+        super().__init__(relay_port)
         self.nth = nth
         self.envelopes = 0
         self.flipped = False
 
-    async def serve(self, task_status: trio.TaskStatus[int] = trio.TASK_STATUS_IGNORED) -> None:
-        listeners = await trio.open_tcp_listeners(0, host="127.0.0.1")
-        task_status.started(listeners[0].socket.getsockname()[1])
-        await trio.serve_listeners(self._handle, listeners)
+    def downstream(self) -> Downstream:
+        decoder = FrameDecoder(MAX_FRAME_SIZE + 1024)
+        return lambda data: b"".join(encode_frame(self._tamper(frame), MAX_FRAME_SIZE + 1024)
+                                     for frame in decoder.feed(data))
 
     def _tamper(self, frame: bytes) -> bytes:
         try:
@@ -167,12 +175,12 @@ class FlippingProxy:
         if not isinstance(delivery, Delivery) or delivery.payload is None:
             return frame
         to, conn, data = codec.unpack(delivery.payload, max_size=len(delivery.payload))
-        if data is None or codec.unpack(data, max_size=len(data))["type"] != "envelope":
+        message = None if data is None else codec.unpack(data, max_size=len(data))
+        if message is None or message["type"] != "envelope":
             return frame
         self.envelopes += 1
         if self.envelopes != self.nth:
             return frame
-        message = codec.unpack(data, max_size=len(data))
         envelope = bytearray(message["data"])
         envelope[len(envelope) // 2] ^= 0x01
         self.flipped = True
@@ -180,44 +188,43 @@ class FlippingProxy:
         payload = codec.pack([to, conn, codec.pack(message)])
         return encode_delivery(delivery.index, delivery.slot, payload)
 
-    async def _handle(self, client: trio.SocketStream) -> None:
-        upstream = await trio.open_tcp_stream("127.0.0.1", self.relay_port)
-        async with trio.open_nursery() as nursery:
-            async def up() -> None:
-                with contextlib.suppress(trio.BrokenResourceError, trio.ClosedResourceError):
-                    while data := await client.receive_some(65536):
-                        await upstream.send_all(data)
-                nursery.cancel_scope.cancel()
 
-            async def down() -> None:
-                decoder = FrameDecoder(MAX_FRAME_SIZE + 1024)
-                with contextlib.suppress(trio.BrokenResourceError, trio.ClosedResourceError):
-                    while data := await upstream.receive_some(65536):
-                        frames = decoder.feed(data)
-                        await client.send_all(b"".join(
-                            encode_frame(self._tamper(f), MAX_FRAME_SIZE + 1024)
-                            for f in frames))
-                nursery.cancel_scope.cancel()
-
-            nursery.start_soon(up)
-            nursery.start_soon(down)
-        await trio.aclose_forcefully(client)
-        await trio.aclose_forcefully(upstream)
-
-
-async def test_a_relay_that_flips_a_bit_is_caught_and_named(tmp_path: Path,
-                                                            relay: RelayProcess) -> None:
-    hosting, invite = relay_host(tmp_path, relay.port, *BRISCOLA_2, "--bot")
-    proxy = FlippingProxy(relay.port, nth=6)
+async def play_through(proxy: RelayProxy, invite: str, hosting: Peer,
+                       tmp_path: Path) -> tuple[Peer, int, int]:
+    """A bot joiner whose connection to the relay goes through ``proxy``; the joiner and its
+    and the host's exit statuses once both have finished."""
     async with trio.open_nursery() as nursery:
         proxy_port = await nursery.start(proxy.serve)
         parsed = Invite.parse(invite)
         through_proxy = Invite("127.0.0.1", proxy_port, parsed.nonce, parsed.fingerprint,
                                relay=True)
         guest = join(tmp_path, str(through_proxy), "--bot")
-        assert await trio.to_thread.run_sync(guest.finish) == 1, guest.stderr
-        assert await trio.to_thread.run_sync(hosting.finish) == 3, hosting.stderr
+        guest_code = await trio.to_thread.run_sync(guest.finish)
+        host_code = await trio.to_thread.run_sync(hosting.finish)
         nursery.cancel_scope.cancel()
+    return guest, guest_code, host_code
+
+
+async def test_a_joiner_whose_relay_connection_breaks_mid_hand_catches_up(
+        tmp_path: Path, relay: RelayProcess) -> None:
+    hosting, invite = relay_host(tmp_path, relay.port, *BRISCOLA_2, "--bot")
+    proxy = CuttingProxy(relay.port, cut_after=30_000)  # after the shuffles of the first hand
+    guest, guest_code, host_code = await play_through(proxy, invite, hosting, tmp_path)
+    assert guest_code == 0, guest.stderr
+    assert host_code == 0, hosting.stderr
+    assert proxy.cut and proxy.connections >= 2
+    assert verify_transcript(guest.transcript()).status == "valid"
+    assert same_chain(hosting, guest)
+    assert re.search(r"event=joined .* slot=1 .* since=\d+ ", relay.log())  # a catch-up
+
+
+async def test_a_relay_that_flips_a_bit_is_caught_and_named(tmp_path: Path,
+                                                            relay: RelayProcess) -> None:
+    hosting, invite = relay_host(tmp_path, relay.port, *BRISCOLA_2, "--bot")
+    proxy = FlippingProxy(relay.port, nth=6)
+    guest, guest_code, host_code = await play_through(proxy, invite, hosting, tmp_path)
+    assert guest_code == 1, guest.stderr
+    assert host_code == 3, hosting.stderr
     assert proxy.flipped
     assert guest.stderr.startswith("p2pcards: protocol violation: ")
     assert "bad-signature" in guest.stderr
