@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import contextlib
 import os
-from collections.abc import Callable, Mapping
+from collections.abc import Awaitable, Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 
 import trio
@@ -103,16 +103,6 @@ class _Gathering:
         raise self.failure
 
 
-async def _welcome_tcp(state: _Gathering, stream: trio.SocketStream) -> None:
-    """Handshake one TCP connection (see :func:`_welcome`)."""
-    try:
-        peer = stream.socket.getpeername()
-        where = f"{peer[0]}:{peer[1]}"
-    except OSError:
-        where = "unknown address"
-    await _welcome(state, FramedStream(stream, label=f"a joiner from {where}"), where)
-
-
 async def _welcome(state: _Gathering, framed: FrameChannel, where: str) -> None:
     """Handshake one connection; keep it if seated, else refuse and close it.
 
@@ -185,36 +175,49 @@ def seat_label_of(seated: SeatedJoiner) -> str:
     return f"seat {seated.seat} ({PublicIdentity(seated.info.identity).fingerprint})"
 
 
-async def _gather(listeners: list[trio.SocketListener], state: _Gathering) -> None:
-    """Accept connections until every joiner seat is taken."""
+Acceptor = Callable[[], Awaitable[tuple[FrameChannel, str]]]
+"""Waits for the next connection of a would-be joiner; returns it and where it comes from."""
+
+
+def _tcp_acceptor(listener: trio.SocketListener, notice: Notice) -> Acceptor:
+    async def next_connection() -> tuple[FrameChannel, str]:
+        while True:
+            try:
+                stream = await listener.accept()
+            except OSError as exc:
+                notice(f"accepting a connection failed: {exc}")
+                await trio.sleep(0.1)
+                continue
+            try:
+                peer = stream.socket.getpeername()
+                where = f"{peer[0]}:{peer[1]}"
+            except OSError:
+                where = "unknown address"
+            return FramedStream(stream, label=f"a joiner from {where}"), where
+
+    return next_connection
+
+
+def _relay_acceptor(mux: RelayMux) -> Acceptor:
+    async def next_connection() -> tuple[FrameChannel, str]:
+        channel = await mux.accept()
+        where = f"relay slot {channel.slot}"
+        channel.label = f"a joiner at {where}"
+        return channel, where
+
+    return next_connection
+
+
+async def _gather(acceptors: Sequence[Acceptor], state: _Gathering) -> None:
+    """Welcome connections from every acceptor until the gathering is over."""
     async with trio.open_nursery() as nursery:
-        async def accept(listener: trio.SocketListener) -> None:
+        async def welcome_all(next_connection: Acceptor) -> None:
             while True:
-                try:
-                    stream = await listener.accept()
-                except OSError as exc:
-                    state.notice(f"accepting a connection failed: {exc}")
-                    await trio.sleep(0.1)
-                    continue
-                nursery.start_soon(_welcome_tcp, state, stream)
+                framed, where = await next_connection()
+                nursery.start_soon(_welcome, state, framed, where)
 
-        for listener in listeners:
-            nursery.start_soon(accept, listener)
-        await state.full.wait()
-        nursery.cancel_scope.cancel()
-
-
-async def _gather_relay(mux: RelayMux, state: _Gathering) -> None:
-    """Accept connections through the relay room until every joiner seat is taken."""
-    async with trio.open_nursery() as nursery:
-        async def accept() -> None:
-            while True:
-                channel = await mux.accept()
-                where = f"relay slot {channel.slot}"
-                channel.label = f"a joiner at {where}"
-                nursery.start_soon(_welcome, state, channel, where)
-
-        nursery.start_soon(accept)
+        for acceptor in acceptors:
+            nursery.start_soon(welcome_all, acceptor)
         await state.full.wait()
         nursery.cancel_scope.cancel()
 
@@ -258,7 +261,7 @@ async def host_match(config: HostConfig, player_for: PlayerFactory, *, notice: N
             on_invite(Invite(relay_host, relay_port, config.nonce, fingerprint, relay=True))
             try:
                 if remote:
-                    await _gather_relay(mux, state)
+                    await _gather([_relay_acceptor(mux)], state)
                     await state.check()
                 async with trio.open_nursery() as nursery:
                     nursery.start_soon(_turn_away, mux)
@@ -279,7 +282,8 @@ async def host_match(config: HostConfig, player_for: PlayerFactory, *, notice: N
         advertise = config.advertise or config.listen_host
         on_invite(Invite(advertise, port, config.nonce, fingerprint))
         if remote:
-            await _gather(listeners, state)
+            await _gather([_tcp_acceptor(listener, notice) for listener in listeners],
+                          state)
             await state.check()
     finally:
         for listener in listeners:

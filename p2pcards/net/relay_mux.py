@@ -111,7 +111,8 @@ class RelayChannel(FrameChannel):
                 await self.mux.send(self.slot, self.conn, None, self.label)
 
     def deliver(self, item: _Item) -> None:
-        """Queue what the mux received for this connection (never blocks)."""
+        """Queue what the mux received for this connection: a frame, None for its end, or the
+        error that ends it (never blocks)."""
         try:
             self._inbox_send.send_nowait(item)
         except trio.WouldBlock:
@@ -119,10 +120,6 @@ class RelayChannel(FrameChannel):
             self._inbox_send.close()  # the reader sees the end after what is queued
         except (trio.ClosedResourceError, trio.BrokenResourceError):
             pass
-
-    def fail(self, error: NetError) -> None:
-        """End the connection with ``error`` (the relay failed)."""
-        self.deliver(error)
 
 
 class RelayMux:
@@ -197,7 +194,7 @@ class RelayMux:
     def _fail(self, failure: PeerGone) -> None:
         self.failure = failure
         for channel in list(self._channels.values()):
-            channel.fail(failure)
+            channel.deliver(failure)
         self._channels.clear()
         self._backlog_send.close()
 
