@@ -16,6 +16,8 @@ French double deck with jokers (Burraco, Rumino), 108 cards: rank, suit, then wh
 (``1`` or ``2``): ``AH1``, ``TS2`` (ten of spades), ``QD1``; suits ``H D C S``; jokers ``X1`` to
 ``X4``. A card's identity includes its copy so that every physical card is distinct.
 
+``??`` is :data:`HIDDEN`, the placeholder of a card an action moves without showing it.
+
 Every deck has a canonical order (the order of :attr:`Deck.cards`), used by the mental-poker
 layer to build the initial encrypted deck.
 """
@@ -39,6 +41,7 @@ __all__ = [
     "cards",
     "italian_39",
     "get_deck",
+    "HIDDEN",
 ]
 
 
@@ -60,6 +63,8 @@ _ITALIAN_RANK_CHARS = {1: "A", 8: "J", 9: "Q", 10: "K"}
 _ITALIAN_RANK_NAMES = {1: "Asso", 8: "Fante", 9: "Cavallo", 10: "Re"}
 _FRENCH_RANK_CHARS = {1: "A", 10: "T", 11: "J", 12: "Q", 13: "K"}
 JOKER_SUIT = "X"
+HIDDEN_SUIT = "?"
+HIDDEN_CODE = "??"
 
 
 @dataclass(frozen=True, order=True, slots=True)
@@ -79,6 +84,8 @@ class Card:
     @property
     def code(self) -> str:
         """The card's stable text code (see the module docstring)."""
+        if self.suit == HIDDEN_SUIT:
+            return HIDDEN_CODE
         if self.suit == JOKER_SUIT:
             return f"X{self.copy}"
         if self.copy:
@@ -89,6 +96,8 @@ class Card:
     @property
     def name(self) -> str:
         """A human name, e.g. ``7 di Denari`` or ``Re di Coppe``."""
+        if self.suit == HIDDEN_SUIT:
+            return "a hidden card"
         if self.suit == JOKER_SUIT:
             return f"Joker {self.copy}"
         if self.copy:
@@ -184,11 +193,17 @@ class Deck:
         return Deck(f"{self.name}-{suffix}", tuple(c for c in self.cards if c not in removed))
 
 
+HIDDEN = Card(0, HIDDEN_SUIT)
+"""The placeholder of a card an action moves without showing it (code ``??``): a card passed
+privately to another seat or discarded face down. It is in no deck; the table substitutes the real
+card for it where the viewer may know it (see :class:`p2pcards.games.base.CardUse`)."""
+
 ITALIAN_40 = Deck("italian40", _italian_cards())
 SPANISH_40 = Deck("spanish40", _italian_cards())
 FRENCH_108 = Deck("french108", _french_cards())
 
 _ALL_BY_CODE: dict[str, Card] = {c.code: c for c in (*ITALIAN_40.cards, *FRENCH_108.cards)}
+_ALL_BY_CODE[HIDDEN_CODE] = HIDDEN
 
 
 def card(code: str) -> Card:

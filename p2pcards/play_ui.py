@@ -208,12 +208,14 @@ _SHOWN = (
 )
 
 
-def state_table(observation: dict[str, Any], title: str) -> RichTable:
-    """The observation as a two-column table, hand last."""
+def state_table(observation: dict[str, Any], title: str,
+                shown: Sequence[tuple[str, str]] = ()) -> RichTable:
+    """The observation as a two-column table, hand last: the keys ``shown`` (a game's own
+    :attr:`~p2pcards.games.base.GameSpec.screen`), or the generic list when empty."""
     grid = RichTable(title=title, show_header=False)
     grid.add_column("what", style="bold")
     grid.add_column("")
-    for key, label in _SHOWN:
+    for key, label in shown or _SHOWN:
         if key in observation:
             grid.add_row(label, _cards(observation[key]))
     grid.add_row("your hand", _cards(observation.get("hand", [])))
@@ -245,11 +247,12 @@ class PersonUI:
 
     async def decide(self, table: Table) -> Action:
         legal = table.legal_actions()
+        spec = self.genesis.spec
         if not self._legend_shown:
             self._legend_shown = True
-            self.console.print(SUIT_LEGEND)
+            self.console.print(spec.legend or SUIT_LEGEND)
         title = f"{self.genesis.game} — hand {table.engine.hand_number + 1} — your turn"
-        self.console.print(state_table(table.observation(), title))
+        self.console.print(state_table(table.observation(), title, spec.screen))
         for number, action in enumerate(legal, 1):
             self.console.print(f"  {number:>2}. {action}")
         while True:

@@ -66,3 +66,22 @@ def test_deck_parse_is_strict() -> None:
     with pytest.raises(BadCardCode, match="unknown deck"):
         get_deck("tarot78")
     assert cards("7D AC") == (Card(7, "D"), Card(1, "C"))
+
+
+def test_hidden_placeholder_parses_and_is_in_no_deck() -> None:
+    from p2pcards.cards import FRENCH_108, HIDDEN, ITALIAN_40, SPANISH_40
+
+    assert card("??") is HIDDEN
+    assert HIDDEN.code == "??" and HIDDEN.name == "a hidden card"
+    for deck in (ITALIAN_40, SPANISH_40, FRENCH_108):
+        assert HIDDEN not in deck
+
+
+def test_default_card_use_of_an_action() -> None:
+    from p2pcards.cards import HIDDEN
+    from p2pcards.games.base import Action, CardUse, default_card_use
+
+    assert default_card_use(Action("play", card("7D"), cards("4D 3D"))) == CardUse(
+        shown=(card("7D"),))
+    assert default_card_use(Action("pass")).empty
+    assert default_card_use(Action("discard", HIDDEN)) == CardUse(hidden=(HIDDEN,))

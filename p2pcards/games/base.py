@@ -36,10 +36,18 @@ by the caller (reveal token) before ``apply``; the engine then removes an unknow
 seat's hand. Actions whose card stays hidden from some seats (a card passed privately) are given to
 those seats' live views with ``card=None``.
 
-Future games fit the same shape: bids and a called card are actions; bets and chips are actions
-with an integer ``amount`` and a side-state of chip counts; drawing from a stock is a chance step
-the engine requests after a ``draw`` action; out-of-turn claims are rounds of actions in seat order
-(each seat answers ``claim`` or ``pass``), keeping one speaker at a time.
+Which cards of the acting seat's hand an action uses, and how (shown to all and leaving the hand,
+shown and kept, moved face down, passed privately to one seat), is the engine's answer to
+:meth:`MatchProgress.card_use`; the table proves each of them with the mental-poker layer. A card
+that a viewer may not learn travels in the action as :data:`~p2pcards.cards.HIDDEN` (``??``); the
+table puts the real card in its place for the seats that may see it and, after the keys are
+revealed, in the full replay. Engines accept actions holding ``HIDDEN`` in their live views.
+
+Bids and a called card are actions; bets and chips are actions with an integer ``amount`` and a
+side-state of chip counts; drawing from a stock is a chance step the engine requests after a
+``draw`` action. An out-of-turn claim (Rumino) is offered by :meth:`MatchProgress.claimants`: while
+``to_act`` is due to act, the seats it names may send a claim instead, and whichever message comes
+first in the chain is applied (one linear chain, ordered by the hub).
 """
 
 from __future__ import annotations
@@ -49,14 +57,16 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, fields, replace
 from typing import Any, ClassVar, Protocol
 
-from ..cards import Card, Deck, card
+from ..cards import HIDDEN, Card, Deck, card
 
 __all__ = [
     "ALL_SEATS",
+    "default_card_use",
     "Action",
     "BadChance",
     "BadPlayerCount",
     "BadSeat",
+    "CardUse",
     "ChanceStep",
     "Flag",
     "GameError",
@@ -256,6 +266,50 @@ class Action:
         return " ".join(parts)
 
 
+@dataclass(frozen=True, slots=True)
+class CardUse:
+    """How one action uses cards of the acting seat's own hand: what the table must prove.
+
+    Cards the action names that are *not* listed here (a Scopa capture's table cards, a called
+    card that is only named) are not taken from the actor's hand and need no proof.
+
+    - ``shown``: shown to every seat and leaving the hand (a card played, a face-up discard, the
+      cards of a meld). Each needs the owner's reveal token unless already public.
+    - ``kept``: shown to every seat and staying in the hand (a marriage declared in Tute). Once
+      shown, the card is public: playing it later needs no further token.
+    - ``hidden``: leaving the hand face down, seen by nobody until the end-of-hand audit
+      (Calabrasella's discards). In the action they appear as :data:`HIDDEN`; the table publishes
+      their deck positions, so their number is proven.
+    - ``passed`` and ``to``: leaving the hand for seat ``to``'s hand, seen by that seat only (the
+      card called in Calabrasella and the card given back). In the action they appear as
+      :data:`HIDDEN` to every seat but ``to``, which learns the card from a sealed token.
+
+    The order inside each tuple follows the order of the cards in the action (``card`` first, then
+    ``cards``); the table substitutes real cards for :data:`HIDDEN` in that order.
+    """
+
+    shown: tuple[Card, ...] = ()
+    kept: tuple[Card, ...] = ()
+    hidden: tuple[Card, ...] = ()
+    passed: tuple[Card, ...] = ()
+    to: int | None = None
+
+    @property
+    def empty(self) -> bool:
+        """True when the action takes nothing from the actor's hand."""
+        return not (self.shown or self.kept or self.hidden or self.passed)
+
+
+def default_card_use(action: Action) -> CardUse:
+    """The usual answer of :meth:`MatchProgress.card_use`: ``action.card``, when there is one,
+    leaves the actor's hand face up; ``action.cards`` are not the actor's (table cards)."""
+    if action.card is None:
+        return CardUse()
+    if action.card == HIDDEN:
+        return CardUse(hidden=(action.card,))
+    return CardUse(shown=(action.card,))
+
+
 @dataclass(frozen=True)
 class ScoreLine:
     """One scoring category of a hand: what each side had (``values``, e.g. cards captured or a
@@ -355,6 +409,36 @@ class MatchProgress:
         """The winning side once the match is over; ``None`` while it goes on (or a draw)."""
         return self._winner
 
+    def card_use(self, action: Action) -> CardUse:
+        """Which cards of ``to_act``'s hand ``action`` uses and how (see :class:`CardUse`).
+
+        Called with the actor's full action and with the masked action other seats receive
+        (:data:`HIDDEN` in place of unseen cards): both must give the same structure. The default
+        is :func:`default_card_use`; games whose actions move several cards override it.
+        """
+        return default_card_use(action)
+
+    def claimants(self) -> frozenset[int]:
+        """Seats other than ``to_act`` that may act out of turn now (an out-of-turn claim).
+
+        Empty for every game without such claims (the default). While ``to_act`` is due, a seat
+        listed here may send one of :meth:`claim_actions` instead; the first of the two messages
+        in the chain is applied, and the other seat's message is then out of turn.
+        """
+        return frozenset()
+
+    def claim_actions(self, seat: int) -> list[Action]:
+        """Sorted claims ``seat`` may make now (empty unless ``seat in claimants()``)."""
+        return []
+
+    def apply_claim(self, seat: int, action: Action) -> None:
+        """Apply an out-of-turn claim of ``seat``, or raise :class:`IllegalMove` (state unchanged).
+
+        A claim the public information cannot refute (the claimed hand is hidden) is accepted live
+        and checked in the full replay after the keys are revealed.
+        """
+        raise IllegalMove("no-claim", "no out-of-turn claim is open now", seat=seat)
+
 
 class MatchState(Protocol):
     """A whole match of one game: hands one after another until the match ends.
@@ -438,6 +522,22 @@ class MatchState(Protocol):
         """An independent deep copy (for simulation and speculative checks)."""
         ...
 
+    def card_use(self, action: Action) -> CardUse:
+        """Which cards of the actor's hand ``action`` uses (see :class:`CardUse`)."""
+        ...
+
+    def claimants(self) -> frozenset[int]:
+        """Seats that may make an out-of-turn claim now (usually none)."""
+        ...
+
+    def claim_actions(self, seat: int) -> list[Action]:
+        """The claims ``seat`` may make now."""
+        ...
+
+    def apply_claim(self, seat: int, action: Action) -> None:
+        """Apply ``seat``'s out-of-turn claim or raise :class:`IllegalMove`."""
+        ...
+
 
 @dataclass(frozen=True)
 class GameSpec:
@@ -458,6 +558,11 @@ class GameSpec:
     """``factory(config) -> MatchState``."""
     flags: tuple[Flag, ...] = field(default=())
     default_preset: str = ""
+    legend: str = ""
+    """One line a person's screen prints once: how to read the card codes of this game."""
+    screen: tuple[tuple[str, str], ...] = ()
+    """Observation keys a person's screen shows, with their labels, in order (the hand is always
+    shown last); empty: the terminal face's generic list."""
 
     RESERVED: ClassVar[frozenset[str]] = frozenset({"players"})
 
