@@ -15,7 +15,16 @@ chain) and the :class:`Event` objects a user interface shows. Automatic messages
 Anything wrong in a received envelope raises :class:`Violation` naming the culprit seat, the
 envelope index and the rule, and leaves the table unchanged; the caller decides whether to drop
 the envelope (a relay glitch) or abort (a cheating peer). Whose turn it is, message by message,
-is :attr:`Table.expected`: the protocol is one linear chain, one speaker at a time.
+is :attr:`Table.expected`: the protocol is one linear chain, one speaker at a time, except in a
+claim window, where :attr:`Table.claimants` may speak instead of the expected seat
+(:attr:`Table.speakers`; :meth:`Table.claim_actions`, :meth:`Table.claim`). A message the local
+seat sends in a claim window is a :attr:`Table.proposal`: the hub's order decides whether it
+enters the chain (it does when it comes back through :meth:`Table.receive`), and a message that
+came second is refused everywhere with the harmless rule ``lost-race``.
+
+Actions that use several cards, keep them, move them face down or pass them privately are
+proven as ``engine.card_use`` says (SPEC §9.6); the live engine gets ``HIDDEN`` in place of the
+cards this participant may not know.
 
 The message kinds and their bodies are specified in ``protocol/SPEC.md`` §9.
 """
@@ -295,7 +304,8 @@ class Table:
     @property
     def expected(self) -> tuple[int, str] | None:
         """``(seat, kind)`` of the next envelope, or ``None`` once the match is over (or a
-        violation found at the end of a hand has stopped it)."""
+        violation found at the end of a hand has stopped it). In a claim window the
+        :attr:`claimants` may send the next ``action`` instead."""
         if self.finished or self._round.complete:
             return None  # over, or stopped by a violation found when a round completed
         return self._round.current, self._round.kind
