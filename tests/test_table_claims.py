@@ -4,16 +4,19 @@ claim instead; the first of the competing envelopes in the chain wins, the other
 
 from __future__ import annotations
 
+import io
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 from attacks import Driver, craft, decode, identity_of, write_transcript
+from rich.console import Console
 from toy_games import CLAIM, registered
 
 from p2pcards.bots import RandomBot
 from p2pcards.games.base import Action
 from p2pcards.local import make_tables, run_in_memory
+from p2pcards.play_ui import LineSource, PersonUI
 from p2pcards.table import ProposalDropped, Table, Violation
 from p2pcards.verify import verify_transcript
 
@@ -183,3 +186,29 @@ def test_observer_replays_a_claim_match() -> None:
         observer.receive(data)
     assert observer.finished
     assert observer.windows.keys() == run.tables[0].windows.keys()
+
+
+class Script(LineSource):
+    """Typed lines for a person's terminal, then end of input."""
+
+    def __init__(self, *lines: str) -> None:
+        self.lines = list(lines)
+
+    async def readline(self) -> str | None:
+        return self.lines.pop(0) if self.lines else None
+
+
+async def test_a_person_is_offered_claims_in_the_terminal() -> None:
+    driver = new_driver(3, 4)
+    _, claimant = at_window(driver)
+    table = driver.tables[claimant]
+    claims = table.claim_actions()
+    out = io.StringIO()
+    ui = PersonUI(driver.genesis, claimant, Script("9", "1"), Console(file=out, width=100))
+    assert await ui.claim(table) == claims[0]
+    text = out.getvalue()
+    assert "you may claim out of turn:" in text and f"1. {claims[0]}" in text
+    assert "9 is not a move number" in text
+    passing = PersonUI(driver.genesis, claimant, Script(""), Console(file=io.StringIO()))
+    assert await passing.claim(table) is None
+    assert PersonUI(driver.genesis, claimant, Script()).player().claim is not None

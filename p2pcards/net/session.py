@@ -25,6 +25,7 @@ Wire messages after the handshake (see :mod:`.framed`): ``envelope {data: envelo
 from __future__ import annotations
 
 import contextlib
+import functools
 import math
 from collections import deque
 from collections.abc import Awaitable, Callable, Sequence
@@ -130,6 +131,7 @@ class Link:
 
 
 _Inbox = tuple[str, Link, Any]
+_INTERRUPTED = object()
 
 
 class Session:
@@ -232,7 +234,14 @@ class Session:
             if key in self._offered or not seat.table.claim_actions():
                 continue
             self._offered.add(key)
-            action = await seat.claim(seat.table)
+            claim = seat.claim
+            if seat.person:
+                raced = await self._race(functools.partial(claim, seat.table))
+                if raced is _INTERRUPTED:
+                    return True  # a message came first: the window may be closed now
+                action = raced if isinstance(raced, Action) else None
+            else:
+                action = await claim(seat.table)
             if action is not None:
                 step = seat.table.claim(action)
                 self._after_step(seat, step.events)
@@ -240,33 +249,42 @@ class Session:
                 return True
         return False
 
+    async def _race(self, ask: Callable[[], Awaitable[Action | None]]) -> object:
+        """Run a person's prompt against incoming messages: its answer, or ``_INTERRUPTED``
+        after handling the message that came first."""
+        answer: list[Action | None] = []
+        interrupt: list[_Inbox] = []
+        error: list[MatchFailure] = []
+        async with trio.open_nursery() as nursery:
+            async def prompt() -> None:
+                try:
+                    answer.append(await ask())
+                except MatchFailure as exc:
+                    error.append(exc)
+                nursery.cancel_scope.cancel()
+
+            async def watch() -> None:
+                interrupt.append(await self._inbox.receive())
+                nursery.cancel_scope.cancel()
+
+            nursery.start_soon(prompt)
+            nursery.start_soon(watch)
+        if error:
+            raise error[0]
+        if not answer:
+            self._handle(interrupt[0])  # raises, or queues an envelope
+            return _INTERRUPTED
+        return answer[0]
+
     async def _decide(self, seat: LocalSeat) -> None:
         action: Action | None = None
         if not seat.person:
             action = await seat.decide(seat.table)
         else:
-            interrupt: list[_Inbox] = []
-            error: list[MatchFailure] = []
-            async with trio.open_nursery() as nursery:
-                async def decide() -> None:
-                    nonlocal action
-                    try:
-                        action = await seat.decide(seat.table)
-                    except MatchFailure as exc:
-                        error.append(exc)
-                    nursery.cancel_scope.cancel()
-
-                async def watch() -> None:
-                    interrupt.append(await self._inbox.receive())
-                    nursery.cancel_scope.cancel()
-
-                nursery.start_soon(decide)
-                nursery.start_soon(watch)
-            if error:
-                raise error[0]
-            if action is None:
-                self._handle(interrupt[0])  # raises, or queues an out-of-turn envelope
+            raced = await self._race(lambda: seat.decide(seat.table))
+            if not isinstance(raced, Action):
                 return
+            action = raced
         step = seat.table.decide(action)
         self._after_step(seat, step.events)
         self._queue.extend((seat, data) for data in step.outgoing)
