@@ -24,7 +24,8 @@ an ``equivocation`` or ``fork`` by the signatures and links of its envelopes, an
 offering its envelope to the observer table at the record's chain position and comparing the
 violation found with the one claimed. Each gets an :class:`EvidenceReport`. A record that proves
 its claim makes the transcript ``invalid`` (when the chain itself holds no violation, the first
-proven record becomes :attr:`VerifyReport.violation`, with ``source = "evidence"``); one that
+proven record that names a seat, else the first proven one, becomes
+:attr:`VerifyReport.violation`, with ``source = "evidence"``); one that
 does not is reported as such and changes nothing else.
 
 A file that cannot be read as a transcript at all (missing, not a transcript, a cut or garbled
@@ -363,7 +364,7 @@ def verify_transcript(source: str | os.PathLike[str] | TranscriptFile) -> Verify
             evidence=tuple(envelope_hash(e).hex() for e in violation.evidence),
             suspects=violation.suspects,
         )
-    elif (proof := next((e for e in checked if e.verdict == "proven"), None)) is not None:
+    elif (proof := _strongest(checked)) is not None:
         status = "invalid"
         found = ViolationReport(
             index=proof.index, detected_at=stopped, seat=proof.seat,
@@ -516,6 +517,12 @@ def _evidence_report(number: int, transcript: TranscriptFile, record: _Record,
     return EvidenceReport(number, offset, record.position, record.rule, record.seat,
                           record.message, finding.verdict, finding.rule, seat, fingerprint,
                           finding.index, finding.message, hashes, finding.suspects)
+
+
+def _strongest(checked: tuple[EvidenceReport, ...]) -> EvidenceReport | None:
+    """The proven record that says the most: the first naming a seat, else the first proven."""
+    proven = [e for e in checked if e.verdict == "proven"]
+    return next((e for e in proven if e.seat is not None), proven[0] if proven else None)
 
 
 def _hash_of(data: bytes) -> str:

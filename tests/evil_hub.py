@@ -41,7 +41,7 @@ class Twisted(FrameChannel):
         self.done = False
 
     async def send(self, payload: bytes) -> None:
-        message = codec.unpack(payload)
+        message = codec.unpack(payload, max_size=len(payload))
         if message["type"] == "have" and self.mode == "equivocate-silent":
             return
         if message["type"] == "envelope" and not self.done:
