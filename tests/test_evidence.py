@@ -23,6 +23,7 @@ from p2pcards.evidence import (
     ProbeError,
     check_pair,
     find_conflicts,
+    from_violation,
     is_evidence_frame,
 )
 from p2pcards.genesis import Genesis
@@ -31,7 +32,16 @@ from p2pcards.table import Table, Violation
 from p2pcards.transcript import TranscriptError, TranscriptWriter, read_transcript, to_json
 from p2pcards.verify import UnreadableTranscript, verify_transcript
 from p2pcards.verify_many import DifferentTables, verify_transcripts
-from p2pcards.wire import Chain, IdentityKey, Payload, envelope_hash, open_envelope, seal
+from p2pcards.wire import (
+    Chain,
+    IdentityKey,
+    Payload,
+    PublicIdentity,
+    codec,
+    envelope_hash,
+    open_envelope,
+    seal,
+)
 from p2pcards.wire.envelope import ZERO_HASH
 
 
@@ -95,8 +105,6 @@ def test_record_round_trip_and_frame_kind() -> None:
     ({"message": 3}, "message must be text"),
 ])
 def test_malformed_records_are_named(change: dict[str, Any], words: str) -> None:
-    from p2pcards.wire import codec
-
     wire = {**Evidence("bad-key", 1, 2, (b"x",)).to_wire(), **change}
     with pytest.raises(EvidenceError, match=words):
         Evidence.decode(codec.pack(wire))
@@ -180,8 +188,6 @@ def test_equivocation_record(tmp_path: Path) -> None:
     assert (report.violation.rule, report.violation.seat, report.violation.index) == (
         "equivocation", 0, k)
     same = Evidence("equivocation", 0, k, (other, other))
-    from p2pcards.wire import PublicIdentity
-
     publics = [PublicIdentity.from_bytes(s.identity) for s in run.genesis.seats]
     assert check_pair(same, publics, run.genesis.table_id).verdict == "not-proven"
 
@@ -330,3 +336,54 @@ def test_find_conflicts_is_exactly_same_seat_same_seq_different_bytes(
     expected = {(s, q) for s, q, _ in picks
                 if len({t for s2, q2, t in picks if (s2, q2) == (s, q)}) > 1}
     assert found == expected
+
+
+# ------------------------------------------------------------------ point 2 with real tables
+
+
+def test_a_hub_equivocation_blames_no_honest_seat_and_the_probe_names_it(
+        tmp_path: Path) -> None:
+    """Seat 2 is shown another validly signed version of seat 0's key envelope (the same hand
+    key, a fresh proof); seat 1's next envelope then forks at seat 2, which names nobody; the
+    envelope seat 1's chain holds settles it: seat 0 equivocated."""
+    run = recorded_match("briscola", "italian", 3, 2)
+    k = first_of(run, "key", 0)
+    secret = next(decode(f, run.genesis)[1].body["secret"] for f in run.frames
+                  if decode(f, run.genesis)[1].kind == "reveal"
+                  and decode(f, run.genesis)[1].seat == 0)
+    key = crypto.HandKey(crypto.Scalar.from_bytes(secret, "secret"))
+    share = key.share(ProofContext(run.genesis.table_id, 0, 0, "key"),
+                      DeterministicRandomness(b"a fresh proof"))
+    shown = resign(run.frames[k], run.genesis, identity_of(run.tables[0]),
+                   body={"share": share.to_wire()})
+    assert shown != run.frames[k]
+    seat2 = Table(run.genesis, seat=None)
+    seat2.start()
+    for data in [*run.frames[:k], shown]:
+        seat2.receive(data)  # the other version is acceptable on its own
+    link = run.frames[k + 1]
+    assert decode(link, run.genesis)[1].seat == 1
+    with pytest.raises(Violation) as info:
+        seat2.receive(link)
+    fork = info.value
+    assert (fork.rule, fork.seat, fork.index, fork.suspects) == ("fork", None, k + 1, (0, 1))
+    assert [e.encode() for e in fork.evidence] == [shown, link]
+    kept = from_violation(fork, link, k + 1)
+    assert kept is not None and kept.envelopes == (shown, link)
+    publics = [PublicIdentity.from_bytes(s.identity) for s in run.genesis.seats]
+    probe = ForkProbe(seat2.chain, publics, link)
+    settled = probe.feed(run.frames[k])  # what seat 1's chain (or an honest hub) answers
+    assert settled is not None and (settled.rule, settled.seat) == ("equivocation", 0)
+    path = write(tmp_path / "seat2.p2pt", run.genesis, seat2.frames, [kept, settled])
+    report = verify_transcript(path)
+    assert report.violation is not None
+    assert (report.status, report.violation.rule, report.violation.seat) == (
+        "invalid", "equivocation", 0)
+    assert [e.verdict for e in report.evidence] == ["proven", "proven"]
+    alone = verify_transcript(write(tmp_path / "fork.p2pt", run.genesis, seat2.frames, [kept]))
+    assert alone.violation is not None
+    assert (alone.violation.rule, alone.violation.seat, alone.violation.suspects) == (
+        "fork", None, (0, 1))
+    seat1 = write(tmp_path / "seat1.p2pt", run.genesis, run.frames[:k + 2])
+    together = verify_transcripts([seat1, tmp_path / "fork.p2pt"])
+    assert [(e.seat, e.seq) for e in together.equivocations] == [(0, k)]
