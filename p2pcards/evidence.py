@@ -306,10 +306,11 @@ class ForkProbe:
 
 def from_violation(violation: Violation, data: bytes, position: int) -> Evidence | None:
     """The record a peer keeps after refusing ``data`` with ``violation`` when it had accepted
-    ``position`` envelopes; ``None`` when there is nothing to prove (a harmless ``replay``, or
-    bytes that carry no valid signature, which anyone could have written)."""
-    if violation.rule == "replay" or (violation.seat is None
-                                      and violation.rule in ("bad-envelope", "bad-signature")):
+    ``position`` envelopes; ``None`` when there is nothing to prove (a harmless ``replay`` or
+    envelope of another table, or bytes that carry no valid signature, which anyone could have
+    written)."""
+    if violation.rule in ("replay", "wrong-table") or (
+            violation.seat is None and violation.rule in ("bad-envelope", "bad-signature")):
         return None
     if violation.evidence:
         envelopes = tuple(e.encode() for e in violation.evidence)

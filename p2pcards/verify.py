@@ -560,6 +560,8 @@ def _finding(number: int, record: Evidence, keys: list[PublicIdentity], genesis:
     if found.verdict == "proven":
         if found.rule == "fork":
             text = f"fork at position {found.index}: {found.message}: {proof}"
+        elif found.seat is None:
+            text = f"{found.rule} at position {found.index}: {found.message}: {proof}"
         else:
             text = f"{describe(found.rule or '', found.seat, found.index)}: {proof}"
         return Finding("proven", found.rule, found.seat, found.index, text, found.suspects)

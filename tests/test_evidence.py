@@ -387,3 +387,33 @@ def test_a_hub_equivocation_blames_no_honest_seat_and_the_probe_names_it(
     seat1 = write(tmp_path / "seat1.p2pt", run.genesis, run.frames[:k + 2])
     together = verify_transcripts([seat1, tmp_path / "fork.p2pt"])
     assert [(e.seat, e.seq) for e in together.equivocations] == [(0, k)]
+
+
+def test_a_withheld_envelope_is_kept_as_proof_against_nobody(tmp_path: Path) -> None:
+    """The hub withheld envelope k from this peer: the next one skips ahead; its record proves
+    that the hub or the signer broke the sequence, and names neither."""
+    run = run2()
+    k = 6
+    seat = Table(run.genesis, seat=None)
+    seat.start()
+    for data in run.frames[:k]:
+        seat.receive(data)
+    with pytest.raises(Violation) as info:
+        seat.receive(run.frames[k + 1])
+    signer = decode(run.frames[k + 1], run.genesis)[1].seat
+    assert (info.value.rule, info.value.seat, info.value.suspects) == (
+        "wrong-sequence", None, (signer,))
+    record = from_violation(info.value, run.frames[k + 1], k)
+    assert record is not None
+    report = verify_transcript(write(tmp_path / "t.p2pt", run.genesis, run.frames[:k], [record]))
+    assert report.violation is not None
+    assert (report.status, report.violation.rule, report.violation.seat) == (
+        "invalid", "wrong-sequence", None)
+    assert report.violation.message.startswith(f"wrong-sequence at position {k}: ")
+    assert report.violation.message.endswith(": proven by evidence record 0")
+
+
+def test_harmless_and_unsigned_envelopes_leave_no_record() -> None:
+    for rule, seat in (("replay", 1), ("wrong-table", None), ("bad-envelope", None)):
+        assert from_violation(Violation(rule, "x", seat=seat, index=3), b"\x92", 3) is None
+    assert from_violation(Violation("bad-envelope", "x", seat=1, index=3), b"\x92", 3) is not None
