@@ -6,7 +6,7 @@ caller feeds received control messages (canonical msgpack maps with a text ``typ
 out and acts on the decisions. :mod:`p2pcards.net.handshake` and :mod:`p2pcards.net.hub` are the
 thin Trio layers.
 
-Messages, in order (``protocol/SPEC.md`` §8)::
+Messages, in order (``protocol/SPEC.md`` §11)::
 
     joiner -> host  hello      {version, nonce: the invite's table nonce, challenge: 32 bytes,
                                 bot: bool}

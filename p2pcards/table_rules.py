@@ -4,7 +4,7 @@
 announces it in the seating handshake, its invite commits to it with :meth:`TableRules.digest`,
 and a joiner compares the genesis against it before signing (see :mod:`p2pcards.seating`).
 
-Digest (normative, ``protocol/SPEC.md`` §3.3)::
+Digest (normative, ``protocol/SPEC.md`` §11.2)::
 
     rules digest = SHA-256(pack(["p2pcards/rules/v1", game, preset, config, timeouts]))[:16]
 
