@@ -173,3 +173,13 @@ def test_the_demo_checks_a_running_relay_and_says_when_there_is_none(tmp_path: P
     assert demo.finish() == 3
     assert re.search(rf"^host exited with status 3: p2pcards: cannot use the relay at "
                      rf"127\.0\.0\.1:{process.port}: cannot reach the relay", demo.stdout, re.M)
+
+
+def test_a_demo_with_house_rules_passes_them_to_every_peer(tmp_path: Path) -> None:
+    demo = Peer(tmp_path, "demo", "--game", "briscola", "--variant", "italian", "--set",
+                "partners_look=off", "--seed", "4")
+    assert demo.finish() == 0, demo.stderr
+    assert "preset italian, partners_look=off, 2 bot players" in demo.out[0]
+    path = Path(demo.wait_for(r"^transcript: (/.+\.p2pt)$")[1])
+    report = verify_transcript(path)
+    assert report.status == "valid" and report.config["partners_look"] is False

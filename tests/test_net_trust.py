@@ -172,3 +172,16 @@ def test_a_bad_house_rule_is_one_sentence(tmp_path: Path) -> None:
     assert bad.finish() == 2
     assert bad.stderr == ("p2pcards: --set 'target=20': flag 'target' of scopa takes one of "
                           "11, 21, 31, not 20")
+
+
+def test_a_person_who_declines_the_rules_signs_nothing(tmp_path: Path) -> None:
+    hosting, invite = host(tmp_path, "--game", "scopa", "--set", "target=21", "--bot")
+    person = join(tmp_path, invite, stdin="n\n")
+    assert person.finish() == 3
+    assert person.stderr == ("p2pcards: this seat refused the table: the person at this seat "
+                             "declined the table's rules")
+    assert "    target = 21 (the preset says 11)" in person.stdout
+    assert "sit at this table with these rules? [y/N]" in person.stdout
+    hosting.wait_for(r"^refused [0-9.:]+: it declined the table: the person at this seat "
+                     r"declined the table's rules$")
+    hosting.kill()

@@ -399,3 +399,43 @@ def test_tables_of_six_and_eight_seats_are_seated(monkeypatch: pytest.MonkeyPatc
                                      "bots": []})
         assert isinstance(started, Started) and started.genesis == genesis
     assert only(host.connected("late", 0.0), "late")["reason"] == "the table is full"
+
+
+# ----------------------------------------------------------------------------- robustness
+
+VALUES = st.one_of(st.none(), st.booleans(), st.integers(-3, 300), st.binary(max_size=40),
+                   st.text(max_size=8), st.lists(st.integers(0, 9), max_size=3))
+KINDS = st.sampled_from(["hello", "ready", "join", "seat", "seated", "challenge", "genesis",
+                         "refused", "envelope", "x"])
+FIELDS = st.sampled_from(["version", "nonce", "challenge", "bot", "identity", "x25519", "name",
+                          "proof", "seat", "missing", "rules", "genesis", "bots", "reason"])
+MESSAGES = st.builds(lambda kind, body: {**body, "type": kind}, KINDS,
+                     st.dictionaries(FIELDS, VALUES, max_size=6))
+
+
+@settings(max_examples=150, deadline=None)
+@given(st.lists(st.tuples(st.sampled_from(["a", "b"]), MESSAGES), max_size=8))
+def test_the_host_answers_any_message_with_outputs_never_an_exception(
+        script: list[tuple[str, dict[str, Any]]]) -> None:
+    host, _ = table(TableRules.choose("scopa", "classic", 3))
+    a = guest(host, "a", host.rules)
+    arrive(host, a)
+    ready(host, a)  # "a" holds seat 1 and owes its join: random messages hit every state
+    host.connected("b", 0.0)
+    for now, (conn, message) in enumerate(script):
+        for out in host.receive(conn, message, float(now)):
+            assert isinstance(out, Send | Close | Joined | Freed)
+    assert not host.full
+
+
+@settings(max_examples=150, deadline=None)
+@given(st.lists(MESSAGES, max_size=4))
+def test_the_joiner_checks_any_message_or_raises_handshake_error(
+        script: list[dict[str, Any]]) -> None:
+    machine = JoinerSeating(invite_for(IdentityKey.generate(), CLASSIC), bot=True)
+    machine.hello()
+    for message in script:
+        try:
+            machine.receive(message)
+        except HandshakeError:
+            return
