@@ -22,6 +22,7 @@ from typing import Any
 
 import trio
 
+from .bots.loader import BotLoadError, check_bot_spec
 from .cli import EXIT_USAGE, UserError
 from .games import get_game
 from .genesis import DEFAULT_TIMEOUTS, Genesis
@@ -134,7 +135,7 @@ def _player_factory(args: argparse.Namespace, game: Callable[[Genesis], str],
                     lines: StdinLines | None = None) -> Callable[[Genesis, int], Player]:
     def make(genesis: Genesis, seat: int) -> Player:
         if args.bot:
-            bot = bot_player(game(genesis), seat, args.seed)
+            bot = bot_player(game(genesis), seat, args.seed, args.bot)
             return Player(bot.decide, BotLog(genesis, seat).show, claim=bot.claim)
         return PersonUI(genesis, seat, lines or StdinLines()).player()
     return make
@@ -235,6 +236,7 @@ def _cmd_id(args: argparse.Namespace) -> int:
 
 
 def _cmd_host(args: argparse.Namespace) -> int:
+    _check_bot(args.bot)
     spec = get_game(args.game)
     preset = args.variant or spec.default_preset
     players = args.players or spec.preset_players(preset)[0]
@@ -295,6 +297,7 @@ def _read_invite(text: str) -> str:
 
 def _cmd_join(args: argparse.Namespace) -> int:
     try:
+        _check_bot(args.bot)
         invite = Invite.parse(_read_invite(args.invite))
     except InviteError as exc:
         raise UserError(str(exc)) from None
@@ -309,7 +312,8 @@ def _cmd_join(args: argparse.Namespace) -> int:
     player_for = _player_factory(args, lambda g: g.game, lines)
 
     async def main() -> Table:
-        return await join_match(invite, player_for, secrets_for, bot=args.bot, seed=args.seed,
+        return await join_match(invite, player_for, secrets_for, bot=args.bot is not None,
+                                seed=args.seed,
                                 notice=_say, transcript=transcript, relay_identity=identity,
                                 review=_reviewer(args.accept, lines))
 
@@ -331,8 +335,9 @@ def _cmd_demo(args: argparse.Namespace) -> int:
         host, port = _parse_address(relay, "--relay")
         relay = f"[{host}]:{port}" if ":" in host else f"{host}:{port}"
     flags = parse_settings(get_game(args.game).name, args.set)
+    _check_bot(args.bot)
     return run_demo(game=args.game, players=args.players, variant=args.variant, seed=args.seed,
-                    relay=relay, flags=flags)
+                    relay=relay, flags=flags, bot=args.bot or "smart")
 
 
 def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -375,10 +380,27 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     demo.add_argument("--variant", help="preset of the game")
     _settings(demo)
     demo.add_argument("--seed", type=int, help="make the match reproducible")
+    _bot_option(demo, "the bot every seat plays")
     demo.add_argument("--relay", nargs="?", const="local", metavar="HOST[:PORT]",
                       help="play through a relay: the one at HOST:PORT (default port 7447), or "
                            "without a value a relay the demo starts in one more local process")
     demo.set_defaults(handler=_cmd_demo)
+
+
+def _check_bot(spec: str | None) -> None:
+    """A ``--bot`` value that cannot work is a usage error before anything starts."""
+    if spec is None:
+        return
+    try:
+        check_bot_spec(spec)
+    except BotLoadError as exc:
+        raise UserError(str(exc), EXIT_USAGE) from None
+
+
+def _bot_option(parser: argparse.ArgumentParser, what: str) -> None:
+    parser.add_argument("--bot", nargs="?", const="smart", default=None, metavar="BOT",
+                        help=f"{what}: smart (the default), random, or your own as "
+                             f"module:callable or file.py:callable (see docs/bots.md)")
 
 
 def _settings(parser: argparse.ArgumentParser) -> None:
@@ -388,7 +410,7 @@ def _settings(parser: argparse.ArgumentParser) -> None:
 
 
 def _common(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--bot", action="store_true", help="a bot plays your seat")
+    _bot_option(parser, "a bot plays your seat")
     parser.add_argument("--name", help="your name at the table (default: your login)")
     parser.add_argument("--transcript", help="where to write the transcript")
     parser.add_argument("--seed", type=int,

@@ -114,8 +114,11 @@ _HOW = {"fork": "forked from this one", "spawn": "each started as python -m p2pc
 def run_demo(*, game: str = "scopa", players: int = 2, variant: str | None = None,
              seed: int | None = None, console: Console | None = None,
              start: str | None = None, relay: str | None = None,
-             flags: Mapping[str, object] | None = None) -> int:
+             flags: Mapping[str, object] | None = None, bot: str = "smart") -> int:
     """Run the demo; returns the exit status (0, or 3 when a process or the check failed).
+
+    ``bot`` is the bot every seat plays (``smart``, ``random`` or a user's ``module:callable``,
+    see :mod:`p2pcards.bots.loader`).
 
     ``start`` is how the peer processes start (see :func:`choose_start`); an unknown or
     unavailable method raises :class:`DemoStartError` before any process starts, as a bad
@@ -141,10 +144,11 @@ def run_demo(*, game: str = "scopa", players: int = 2, variant: str | None = Non
     if relay == LOCAL_RELAY:
         route = "through a relay in one more local process"
     house = "".join(f", {name}={show_value(value)}" for name, value in flags.items())
-    console.print(f"demo: {spec.title}, preset {preset}{house}, {players} bot players, each in "
+    who = "bot players" if bot == "smart" else f"bot players ({bot})"
+    console.print(f"demo: {spec.title}, preset {preset}{house}, {players} {who}, each in "
                   f"its own process ({_HOW[method]}), {route}, with mental poker")
     connect = ["--listen", "127.0.0.1:0"] if relay is None else ["--relay", relay]
-    host_args = ["host", *options, "--players", str(players), "--bot", *connect,
+    host_args = ["host", *options, "--players", str(players), f"--bot={bot}", *connect,
                  "--ephemeral-identity", "--name", "host", *seeded]
     processes: list[_PeerProcess] = []
     codes: list[int] = []
@@ -152,7 +156,8 @@ def run_demo(*, game: str = "scopa", players: int = 2, variant: str | None = Non
     with tempfile.TemporaryDirectory(prefix="p2pcards-demo-") as scratch, \
             contextlib.ExitStack() as cleanup:
         errors = [Path(scratch, f"stderr-{i}.txt") for i in range(players)]
-        joiner_args = [["join", "-", "--bot", "--ephemeral-identity", "--name", f"bot {seat}",
+        joiner_args = [["join", "-", f"--bot={bot}", "--ephemeral-identity",
+                         "--name", f"bot {seat}",
                         "--transcript", str(Path(scratch, f"joiner-{seat}.p2pt")), *seeded,
                         *accept]
                        for seat in range(1, players)]
