@@ -26,6 +26,7 @@ verifying, for people and tools.
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import json
 import os
@@ -215,18 +216,31 @@ class TranscriptWriter:
     def create(cls, path: StrPath, genesis: bytes, *, fsync: bool = True) -> TranscriptWriter:
         """Create ``path`` holding the header and ``genesis``; ``FileExistsError`` if it exists.
 
-        The file appears complete or not at all: it is written under a temporary name, synced,
-        then renamed.
+        The file appears complete or not at all: it is written under a temporary name of its own
+        (so that two processes creating one path never share it), synced, then hard-linked to
+        ``path``, which fails if ``path`` exists: of two writers racing for one name, exactly one
+        gets it and the other gets ``FileExistsError``, never a file that silently vanishes.
         """
         target = Path(path)
         if target.exists():
             raise FileExistsError(f"transcript {target} already exists")
-        temporary = target.with_name(target.name + ".partial")
-        with open(temporary, "wb") as out:
-            out.write(MAGIC + encode_frame(genesis))
-            out.flush()
-            os.fsync(out.fileno())
-        os.replace(temporary, target)
+        temporary = target.with_name(f".{target.name}.{os.getpid()}-{os.urandom(4).hex()}.partial")
+        try:
+            with open(temporary, "xb") as out:
+                out.write(MAGIC + encode_frame(genesis))
+                out.flush()
+                os.fsync(out.fileno())
+            try:
+                os.link(temporary, target)
+            except FileExistsError:
+                raise FileExistsError(f"transcript {target} already exists") from None
+            except OSError:  # pragma: no cover - a file system without hard links
+                if target.exists():
+                    raise FileExistsError(f"transcript {target} already exists") from None
+                os.replace(temporary, target)
+        finally:
+            with contextlib.suppress(FileNotFoundError):
+                os.unlink(temporary)
         if fsync:
             _fsync_directory(target.parent)
         return cls(open(target, "ab"), count=0, fsync=fsync)  # the writer closes it
