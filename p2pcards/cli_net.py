@@ -245,10 +245,13 @@ def _cmd_host(args: argparse.Namespace) -> int:
     if args.bots < 0 or args.bots > players - 1:
         raise UserError(f"--bots must be between 0 and {players - 1} for {players} players")
     timeouts = dict(DEFAULT_TIMEOUTS)
-    if args.timeout is not None:
-        if not 1 <= args.timeout <= 86400:
-            raise UserError("--timeout must be between 1 and 86400 seconds")
-        timeouts = {key: args.timeout for key in timeouts}
+    for option, value, keys in (("--timeout", args.timeout, ("step", "action")),
+                                ("--move-timeout", args.move_timeout, ("action",))):
+        if value is None:
+            continue
+        if not 1 <= value <= 86400:
+            raise UserError(f"{option} must be between 1 and 86400 seconds")
+        timeouts.update({key: value for key in keys})
     listen_host, listen_port = _parse_listen(args.listen)
     relay = None
     if args.relay is not None:
@@ -362,6 +365,9 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     host.add_argument("--timeout", type=int,
                       help="seconds any seat may take for any step (default: 60 for automatic "
                            "steps, 600 for a person's move)")
+    host.add_argument("--move-timeout", type=int, metavar="S",
+                      help="seconds a person may take for a move (default 600); overrides "
+                           "--timeout for moves only")
     host.set_defaults(handler=_cmd_host)
 
     join = sub.add_parser("join", help="join a table with the invite the host gave you")

@@ -27,7 +27,7 @@ from p2pcards.net.invite import Invite
 from p2pcards.net.seats import seat_secrets
 from p2pcards.verify import verify_transcript
 
-DEADLINE = 120.0
+DEADLINE = 300.0  # a hang guard only: whole matches on a loaded 2-core machine take minutes
 BRISCOLA_2 = ("--game", "briscola", "--variant", "italian", "--players", "2")
 
 
@@ -148,7 +148,7 @@ def test_wrong_and_stale_invites_are_refused_and_garbage_does_not_stop_the_host(
 @pytest.mark.parametrize("how", ["killed", "silent"])
 def test_a_peer_that_dies_or_stops_answering_mid_hand_is_named(tmp_path: Path,
                                                                how: str) -> None:
-    hosting, invite = host(tmp_path, *BRISCOLA_2, "--bot", "--timeout", "2")
+    hosting, invite = host(tmp_path, *BRISCOLA_2, "--bot", "--move-timeout", "5")
     person = join(tmp_path, invite, "--accept", stdin="")  # asked to move, never types
     fingerprint = joined_fingerprint(hosting, 1)
     person.wait_for(r"^ +1\. ")  # the moves are listed: the prompt is next
@@ -163,7 +163,7 @@ def test_a_peer_that_dies_or_stops_answering_mid_hand_is_named(tmp_path: Path,
     if how == "killed":
         expected = f"p2pcards: seat 1 ({fingerprint}) left the table: the connection closed"
     else:
-        expected = f"p2pcards: seat 1 ({fingerprint}) did not answer within 2 seconds"
+        expected = f"p2pcards: seat 1 ({fingerprint}) did not answer within 5 seconds"
     assert hosting.stderr == expected
     report = verify_transcript(hosting.transcript())
     assert report.status == "incomplete", report

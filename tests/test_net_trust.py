@@ -185,3 +185,19 @@ def test_a_person_who_declines_the_rules_signs_nothing(tmp_path: Path) -> None:
     hosting.wait_for(r"^refused [0-9.:]+: it declined the table: the person at this seat "
                      r"declined the table's rules$")
     hosting.kill()
+
+
+def test_peers_of_one_table_sharing_a_directory_never_race_for_one_transcript_name(
+        tmp_path: Path, monkeypatch: Any) -> None:
+    """Issue 19, point 6: the joiner that exited 2 had lost a race with the host for the same
+    default transcript name (both checked "is it taken?" at the same moment). The seat is now
+    always in the name."""
+    from p2pcards.cli_net import default_transcript_path
+    from p2pcards.local import make_tables
+
+    monkeypatch.setenv("P2PCARDS_HOME", str(tmp_path))
+    genesis, _ = make_tables("scopa", "classic", 3, seed=1)
+    paths = [default_transcript_path(genesis, seat) for seat in range(3)]
+    assert len(set(paths)) == 3
+    assert [p.name.rsplit("-", 1)[1] for p in paths] == ["seat0.p2pt", "seat1.p2pt",
+                                                         "seat2.p2pt"]

@@ -257,13 +257,14 @@ async def test_noise_from_another_room_member_does_not_disturb_the_table(
 
 
 def test_a_joiner_that_dies_is_named_by_the_host(tmp_path: Path, relay: RelayProcess) -> None:
-    hosting, invite = relay_host(tmp_path, relay.port, *BRISCOLA_2, "--bot", "--timeout", "2")
+    hosting, invite = relay_host(tmp_path, relay.port, *BRISCOLA_2, "--bot",
+                                 "--move-timeout", "5")  # a move: automatic steps keep 60 s
     person = join(tmp_path, invite, "--accept", stdin="")
     fingerprint = joined_fingerprint(hosting, 1)
     person.wait_for(r"^ +1\. ")  # asked to move
     person.kill()
     assert hosting.finish() == 3
-    assert hosting.stderr == f"p2pcards: seat 1 ({fingerprint}) did not answer within 2 seconds"
+    assert hosting.stderr == f"p2pcards: seat 1 ({fingerprint}) did not answer within 5 seconds"
     assert verify_transcript(hosting.transcript()).status == "incomplete"
 
 

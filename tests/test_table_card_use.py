@@ -10,12 +10,14 @@ from pathlib import Path
 
 import pytest
 from attacks import Driver, craft, decode, identity_of, write_transcript
-from toy_games import PASS, registered
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from toy_games import PASS, SMALL, registered
 
 from p2pcards import crypto
 from p2pcards.cards import HIDDEN, Card
-from p2pcards.games.base import Action
-from p2pcards.table import ActionPlayed, Table
+from p2pcards.games.base import Action, CardUse, GameError
+from p2pcards.table import ActionPlayed, Table, Violation, _fill, _mask
 from p2pcards.verify import verify_transcript
 
 
@@ -352,3 +354,101 @@ def test_false_denial_is_caught_by_the_full_replay(tmp_path: Path) -> None:
         assert (v.rule, v.seat, v.index) == ("false-denial", 0, k), v
     frames = driver.tables[1].frames
     assert_invalid(tmp_path, driver, frames, seat=0, index=k, rule="false-denial")
+
+
+def test_single_card_form_where_the_general_one_is_due_and_conversely() -> None:
+    driver = new_driver(3, 17)
+    seat = at_stage(driver, "call")
+    assert seat == 1
+    driver.run_until(lambda d: any(t.needs_decision for t in d.tables)
+                     and stage_of(d) in ("declare", "play"))
+    seat = next(i for i, t in enumerate(driver.tables) if t.needs_decision)
+    table = driver.tables[seat]
+    k = driver.position
+    action = table.legal_actions()[0]
+    body = table._action_body(action)
+    c = action.card
+    assert c is not None
+    if "uses" in body:  # a declaration: write it in the single-card form instead
+        ((position, shares),) = body["uses"]
+        wrong: dict[str, object] = {"action": body["action"], "position": position}
+    else:  # a plain play: write it in the general form instead
+        shares = [[seat, body["token"]]] if "token" in body else []
+        wrong = {"action": body["action"], "uses": [[body["position"], shares]]}
+    results = driver.offer(forge(driver, seat, wrong), sender=seat)
+    for peer, v in results.items():
+        assert v is not None and (v.rule, v.seat, v.index) == ("bad-body", seat, k), (peer, v)
+
+
+def test_hidden_count_must_match_the_card_use() -> None:
+    driver = new_driver(3, 18)
+    seat = at_stage(driver, "discard")
+    k = driver.position
+    table = driver.tables[seat]
+    body = table._action_body(Action("discard", cards=tuple(hand_of(table)[:2])))
+    body["action"] = {"kind": "discard", "cards": ["??", hand_of(table)[1].code]}
+    results = driver.offer(forge(driver, seat, body), sender=seat)
+    for peer, v in results.items():
+        assert v is not None and (v.rule, v.seat, v.index) == ("bad-action", seat, k), (peer, v)
+
+
+CODES = list(SMALL.cards)
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(st.sampled_from(CODES), min_size=1, max_size=6, unique=True), st.data())
+def test_masking_and_filling_are_inverse(cards: list[Card], data: st.DataObject) -> None:
+    """``??`` slots hold the hidden then passed cards in slot order; filling them back with
+    the real cards gives the actor's action again."""
+    with_card = data.draw(st.booleans())
+    action = (Action("x", cards[0], tuple(cards[1:])) if with_card
+              else Action("x", cards=tuple(cards)))
+    secret = data.draw(st.lists(st.booleans(), min_size=len(cards), max_size=len(cards)))
+    chosen = [c for c, s in zip(cards, secret, strict=True) if s]
+    split = data.draw(st.integers(0, len(chosen)))
+    use = CardUse(hidden=tuple(chosen[:split]), passed=tuple(chosen[split:]),
+                  to=1 if chosen[split:] else None)
+    masked = _mask(action, use)
+    slots = ([masked.card] if masked.card is not None else []) + list(masked.cards)
+    assert slots.count(HIDDEN) == len(chosen)
+    assert [c for c in slots if c != HIDDEN] == [c for c in cards if c not in chosen]
+    assert _fill(masked, chosen) == action
+    if len(chosen) >= 2:  # listed out of slot order: refused
+        swapped = CardUse(hidden=tuple(reversed(chosen)))
+        with pytest.raises(GameError):
+            _mask(action, swapped)
+
+
+_AT_MELD: list[tuple[Driver, int]] = []
+
+
+def driver_at_meld() -> tuple[Driver, int]:
+    if not _AT_MELD:
+        with registered(PASS):
+            driver = new_driver(3, 19)
+            _AT_MELD.append((driver, at_stage(driver, "meld")))
+    return _AT_MELD[0]
+
+
+JUNK = st.recursive(
+    st.none() | st.integers(-3, 60) | st.binary(max_size=150) | st.text(max_size=3),
+    lambda inner: st.lists(inner, max_size=4), max_leaves=12)
+
+
+@settings(max_examples=150, deadline=None)
+@given(JUNK, st.sampled_from(["uses", "position", "token"]))
+def test_malformed_card_use_bodies_are_violations_never_crashes(junk: object,
+                                                                key: str) -> None:
+    driver, seat = driver_at_meld()
+    table = driver.tables[seat]
+    body = table._action_body(table.legal_actions()[0])
+    body[key] = junk
+    forged = forge(driver, seat, body)
+    for peer in driver.live:
+        if peer == seat:
+            continue
+        before = len(driver.tables[peer].frames)
+        with pytest.raises(Violation) as caught:
+            driver.tables[peer].receive(forged)
+        assert caught.value.seat == seat
+        assert len(driver.tables[peer].frames) == before

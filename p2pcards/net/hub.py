@@ -107,8 +107,7 @@ class _Connection:
             self.closing = True
         finally:
             if self.closing:
-                with trio.move_on_after(CLOSE_SECONDS) as scope:
-                    scope.shield = True
+                with trio.move_on_after(CLOSE_SECONDS):
                     await self.framed.aclose_gracefully()
                 await self.framed.aclose()
             self.done.set()
@@ -236,29 +235,24 @@ def _relay_acceptor(mux: RelayMux) -> Acceptor:
     return next_connection
 
 
-async def _gather(acceptors: Sequence[Acceptor], seating: HostSeating, notice: Notice
-                  ) -> list[tuple[FrameChannel, SeatedJoiner]]:
+async def _gather(acceptors: Sequence[Acceptor], seating: HostSeating, notice: Notice,
+                  background: trio.Nursery) -> list[tuple[FrameChannel, SeatedJoiner]]:
     """Welcome connections from every acceptor until every seat is taken; returns the seated
-    joiners' channels by seat (every other connection is refused and closed)."""
+    joiners' channels by seat. Every other connection is refused; its refusal is sent and the
+    connection closed in ``background``, while the match already starts."""
     gathering = _Gathering(seating, notice)
-    async with trio.open_nursery() as outer:
-        async with trio.open_nursery() as nursery:
-            async def welcome_all(next_connection: Acceptor) -> None:
-                while True:
-                    framed, where = await next_connection()
-                    await gathering.welcome(framed, where, outer)
+    async with trio.open_nursery() as nursery:
+        async def welcome_all(next_connection: Acceptor) -> None:
+            while True:
+                framed, where = await next_connection()
+                await gathering.welcome(framed, where, background)
 
-            for acceptor in acceptors:
-                nursery.start_soon(welcome_all, acceptor)
-            nursery.start_soon(gathering.timer)
-            await gathering.full.wait()
-            nursery.cancel_scope.cancel()
-        joined = await gathering.seated()
-        with trio.move_on_after(CLOSE_SECONDS + 1):
-            for conn in gathering.connections:
-                await conn.done.wait()
-        outer.cancel_scope.cancel()
-    return joined
+        for acceptor in acceptors:
+            nursery.start_soon(welcome_all, acceptor)
+        nursery.start_soon(gathering.timer)
+        await gathering.full.wait()
+        nursery.cancel_scope.cancel()
+    return await gathering.seated()
 
 
 async def _turn_away(mux: RelayMux) -> None:
@@ -281,6 +275,25 @@ async def host_match(config: HostConfig, player_for: PlayerFactory, *, notice: N
     With ``config.relay`` the host joins the relay room named by the table nonce instead of
     listening, and the invite names the relay.
     """
+    try:
+        async with trio.open_nursery() as background:
+            table = await _host(config, player_for, notice, on_invite, transcript, background)
+            background.cancel_scope.cancel()
+    except BaseExceptionGroup as group:
+        failures = group.subgroup(lambda exc: isinstance(exc, MatchFailure))
+        rest = group.subgroup(lambda exc: not isinstance(exc, MatchFailure | trio.Cancelled))
+        if failures is None or rest is not None:
+            raise
+        leaf: BaseException = failures
+        while isinstance(leaf, BaseExceptionGroup):
+            leaf = leaf.exceptions[0]
+        raise leaf from None
+    return table
+
+
+async def _host(config: HostConfig, player_for: PlayerFactory, notice: Notice,
+                on_invite: Callable[[Invite], None], transcript: TranscriptFactory,
+                background: trio.Nursery) -> Table:
     remote = config.players - 1 - config.bots
     if remote < 0 or config.bots < 0:
         raise MatchFailure(f"a {config.players}-player table cannot have {config.bots} bot "
@@ -301,7 +314,8 @@ async def host_match(config: HostConfig, player_for: PlayerFactory, *, notice: N
                              rules=rules.digest()))
             try:
                 if remote:
-                    joined = await _gather([_relay_acceptor(mux)], seating, notice)
+                    joined = await _gather([_relay_acceptor(mux)], seating, notice,
+                                           background)
                 async with trio.open_nursery() as nursery:
                     nursery.start_soon(_turn_away, mux)
                     table = await _play(config, rules, player_for, host_secrets, host_name,
@@ -322,7 +336,7 @@ async def host_match(config: HostConfig, player_for: PlayerFactory, *, notice: N
         on_invite(Invite(advertise, port, config.nonce, fingerprint, rules=rules.digest()))
         if remote:
             joined = await _gather([_tcp_acceptor(listener, notice) for listener in listeners],
-                                   seating, notice)
+                                   seating, notice, background)
     finally:
         for listener in listeners:
             await listener.aclose()
