@@ -520,11 +520,11 @@ SPEC = GameSpec(
     player_counts=(2, 3, 4, 5, 6, 7, 8),
     config_class=SetteConfig,
     presets={
-        "classic": {"chips": 100, "hands": 6, "until_broke": True},
+        "classic": {"chips": 100, "hands": 3, "until_broke": True},
         "long": {"chips": 200, "hands": 24, "until_broke": False},
     },
     preset_docs={
-        "classic": "100 chips each, 6 hands, the match ends as soon as a seat is broke",
+        "classic": "100 chips each, 3 hands, the match ends as soon as a seat is broke",
         "long": "200 chips each, 24 hands, broke seats sit out",
     },
     factory=SetteMatch,

@@ -360,11 +360,11 @@ SPEC = GameSpec(
     player_counts=(2, 3, 4, 5, 6, 7, 8),
     config_class=ZiginetteConfig,
     presets={
-        "classic": {"chips": 100, "hands": 4, "until_broke": True},
+        "classic": {"chips": 100, "hands": 2, "until_broke": True},
         "long": {"chips": 200, "hands": 20, "until_broke": False},
     },
     preset_docs={
-        "classic": "100 chips each, 4 hands, the match ends as soon as a seat is broke",
+        "classic": "100 chips each, 2 hands, the match ends as soon as a seat is broke",
         "long": "200 chips each, 20 hands, broke seats sit out",
     },
     factory=ZiginetteMatch,
