@@ -1,5 +1,6 @@
-"""sette-e-mezzo at the table: the ledger is in every signed hand result, a forged ledger re-signed by
-every seat is rejected by the verifier, and a demo between processes verifies and shows it."""
+"""sette-e-mezzo at the table: the ledger is in every signed hand result, a forged ledger
+re-signed by every seat is rejected by the verifier, and a demo between processes verifies and
+shows it."""
 
 from __future__ import annotations
 

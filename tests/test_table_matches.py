@@ -1,7 +1,7 @@
 """Whole matches among in-memory peers (bots, full mental poker): every game, player count and
 preset. Every transcript verifies as valid, and every peer and the verifier agree on every hand's
-score and on the result. The default preset of each game and player count runs by default; the
-other presets are marked ``slow`` (run them with ``pytest --slow``)."""
+score and on the result. The default preset of each game runs by default for up to 4 players; the
+other presets and larger tables are marked ``slow`` (run them with ``pytest --slow``)."""
 
 from __future__ import annotations
 
@@ -22,7 +22,8 @@ def _cases() -> list[object]:
             for preset in spec.presets:
                 if players not in spec.preset_players(preset):
                     continue
-                marks = [] if preset == spec.default_preset else [pytest.mark.slow]
+                default = preset == spec.default_preset and players <= 4
+                marks = [] if default else [pytest.mark.slow]
                 out.append(pytest.param(spec.name, preset, players,
                                         id=f"{spec.name}-{players}-{preset}", marks=marks))
     return out
