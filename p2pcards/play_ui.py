@@ -276,8 +276,8 @@ class PersonUI:
             self.console.print(spec.legend or SUIT_LEGEND)
         title = f"{self.genesis.game} — hand {table.engine.hand_number + 1} — your turn"
         self.console.print(state_table(table.observation(), title, spec.screen))
-        for line in move_lines(legal):
-            self.console.print(line)
+        for move in move_lines(legal):
+            self.console.print(move)
         while True:
             self.console.print("your move (number or card, q to leave): ", end="")
             line = await self.lines.readline()
