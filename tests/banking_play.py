@@ -112,3 +112,62 @@ def live_and_full(state: MatchState, bots: Sequence[Bot], seed: int,
             for v in [state, *views]:
                 v.next_hand()
     raise AssertionError("the match did not end")
+
+
+def record_match(state: MatchState, bots: Sequence[Bot], seed: int) -> dict[str, Any]:
+    """Play a whole match with full information and record it as a replay vector: the deck
+    order of every cycle, every action with its seat, every hand result and the final scores."""
+    rng = random.Random(seed)
+    cycles: list[list[str]] = []
+    actions: list[dict[str, Any]] = []
+    results: list[dict[str, Any]] = []
+    deck: list[Card] = []
+    while not state.match_over:
+        if state.phase is Phase.SHUFFLE:
+            deck = list(ITALIAN_40.cards)
+            rng.shuffle(deck)
+            cycles.append([c.code for c in deck])
+            state.begin_hand()
+        elif state.phase is Phase.CHANCE:
+            state.complete_chance([
+                card(state.observation(s.seat)["hand"][s.position])
+                if s.zone is Zone.SHOW and s.seat is not None else deck[s.position]
+                for s in state.pending_chance()])
+        elif state.phase is Phase.ACTION:
+            seat = state.to_act
+            action = bots[seat].choose(state.observation(seat), state.legal_actions())
+            actions.append({"seat": seat, "action": action.to_wire()})
+            state.apply(action)
+        else:
+            results.append(state.hand_result().to_wire())
+            state.next_hand()
+    return {"config": state.config.to_wire(), "cycles": cycles, "actions": actions,
+            "results": results, "scores": list(state.match_scores), "winner": state.winner}
+
+
+def replay_vector(state: MatchState, vector: dict[str, Any]) -> None:
+    """Replay a vector of :func:`record_match` and assert every result, the scores and the
+    winner are reproduced exactly."""
+    cycles = iter(vector["cycles"])
+    actions = iter(vector["actions"])
+    results = iter(vector["results"])
+    deck: list[Card] = []
+    while not state.match_over:
+        if state.phase is Phase.SHUFFLE:
+            deck = [card(c) for c in next(cycles)]
+            state.begin_hand()
+        elif state.phase is Phase.CHANCE:
+            state.complete_chance([
+                card(state.observation(s.seat)["hand"][s.position])
+                if s.zone is Zone.SHOW and s.seat is not None else deck[s.position]
+                for s in state.pending_chance()])
+        elif state.phase is Phase.ACTION:
+            entry = next(actions)
+            assert entry["seat"] == state.to_act
+            state.apply(Action.from_wire(entry["action"]))
+        else:
+            assert state.hand_result().to_wire() == next(results)
+            state.next_hand()
+    assert next(cycles, None) is None and next(actions, None) is None
+    assert next(results, None) is None
+    assert list(state.match_scores) == vector["scores"] and state.winner == vector["winner"]
