@@ -161,13 +161,16 @@ def test_a_live_view_leaves_a_hidden_bust_to_the_audit() -> None:
 
 
 @settings(max_examples=12, deadline=None)
-@given(st.integers(2, 8), st.integers(0, 10_000), st.booleans())
-def test_chips_conserved_and_live_views_agree(players: int, seed: int, smart: bool) -> None:
-    state = SPEC.new_match(SPEC.preset(players=players, hands=3, until_broke=False))
+@given(st.integers(2, 8), st.integers(0, 10_000), st.booleans(), st.integers(10, 300),
+       st.booleans())
+def test_chips_conserved_and_live_views_agree(players: int, seed: int, smart: bool, chips: int,
+                                              until_broke: bool) -> None:
+    state = SPEC.new_match(SPEC.preset(players=players, hands=3, chips=chips,
+                                       until_broke=until_broke))
     bots = [make_bot("sette-e-mezzo", "smart", seed + s) if smart else RandomBot(seed + s)
             for s in range(players)]
     results = live_and_full(state, bots, seed)
     assert results and state.match_over
-    assert sum(state.match_scores) == 100 * players
+    assert sum(state.match_scores) == chips * players
     for r in results:
         assert sum(r["points"]) == 0
