@@ -65,7 +65,8 @@ def live_and_full(state: MatchState, bots: Sequence[Bot], seed: int,
     """Play ``state`` to its end with full information while one live view per seat receives
     only what that seat may see. After every step each seat's observation in its live view must
     equal its observation in the full engine, and the legal actions of the seat to act must
-    agree; every hand's result must agree too. Returns the full engine's hand results."""
+    agree and be sorted; every hand's result must agree too. Returns the full engine's hand
+    results."""
     rng = random.Random(seed)
     n = len(bots)
     views = [state.copy() for _ in range(n)]
@@ -100,7 +101,7 @@ def live_and_full(state: MatchState, bots: Sequence[Bot], seed: int,
         elif phase is Phase.ACTION:
             seat = state.to_act
             legal = state.legal_actions()
-            assert views[seat].legal_actions() == legal
+            assert views[seat].legal_actions() == legal == sorted(legal)
             action = bots[seat].choose(state.observation(seat), legal)
             for v in [state, *views]:
                 v.apply(action)

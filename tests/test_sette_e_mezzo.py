@@ -174,3 +174,4 @@ def test_chips_conserved_and_live_views_agree(players: int, seed: int, smart: bo
     assert sum(state.match_scores) == chips * players
     for r in results:
         assert sum(r["points"]) == 0
+

@@ -307,7 +307,7 @@ class SetteMatch(BankingMatch):
             return self._limit_actions()
         if self._stage is _Stage.BETS:
             low, high = self._bet_range(seat, 0, self._bank_free())
-            return [Action("pass")] + [Action("bet", amount=a) for a in range(low, high + 1)]
+            return [Action("bet", amount=a) for a in range(low, high + 1)] + [Action("pass")]
         cards = self._known(seat)
         if cards is None:
             raise UnknownHand(f"seat {seat}'s hole card is unknown in this view")
