@@ -172,6 +172,8 @@ def describe_event(event: Event, genesis: Genesis, me: int | None) -> str | None
                 continue
             if step.zone is Zone.HAND and step.seat == me:
                 label = "you receive"
+            elif step.zone is Zone.TABLE and step.seat is not None:
+                label = f"in front of {_seat_name(genesis, step.seat, me)}"
             elif step.zone is Zone.TABLE:
                 label = "on the table"
             elif step.zone is Zone.TRUMP:

@@ -8,9 +8,12 @@ import io
 from banking_play import Dealer
 from rich.console import Console
 
+from p2pcards.cards import cards
 from p2pcards.games import get_game
 from p2pcards.games.base import Action
-from p2pcards.play_ui import move_lines, parse_choice, state_table
+from p2pcards.local import make_tables
+from p2pcards.play_ui import describe_event, move_lines, parse_choice, state_table
+from p2pcards.table import CardsRevealed
 
 
 def render(observation: dict[str, object], game: str) -> str:
@@ -47,3 +50,13 @@ def test_amounts_are_listed_as_ranges_and_still_chosen_by_number_or_text() -> No
                                  "  21. bet 5D 3", "  22. done"]
     assert parse_choice("7", legal) == Action("bet", value="3C", amount=8)
     assert parse_choice("bet 3c 12", legal) == Action("bet", value="3C", amount=12)
+
+
+def test_the_bank_draw_is_described_card_by_seat() -> None:
+    genesis, _ = make_tables("sette-e-mezzo", "classic", 3, seed=1)
+    state = genesis.spec.new_match(genesis.game_config())
+    state.begin_hand()
+    steps = state.pending_chance()
+    event = CardsRevealed(steps, cards("2C KS 5D"))
+    assert describe_event(event, genesis, 0) == (
+        "in front of you: 2C; in front of seat1 [1]: KS; in front of seat2 [2]: 5D")
