@@ -23,17 +23,17 @@ A hand
        once on each board card (and never again on it after it is matched). A bet must be within
        the limits, covered by the punter's free chips (balance minus its bets still on the board)
        and by the bank's free chips (balance minus every bet still on the board).
-    4. If no bet is on the board after a betting round, the hand ends (step 6). Otherwise the next
+    4. If no bet is on the board after a betting round, the hand ends (step 5). Otherwise the next
        deck position is turned face up (``Zone.TABLE``, no seat):
 
        - the banker's rank: the bank pays every bet on the board at even money and the hand
          ends; the bank passes to the next seat;
        - the rank of a board card: the bank collects every bet on that card, the card leaves the
-         board and its rank is dead. If the board is empty the hand ends (step 6); if bets remain
+         board and its rank is dead. If the board is empty the hand ends (step 5); if bets remain
          the next card is turned; otherwise a betting round follows (step 3);
        - a dead rank: discarded; the next card is turned;
        - a new rank: it becomes a board card and a betting round follows (step 3).
-    6. The banker sends ``deal-again`` (keeps the bank; new limits in the next hand) or
+    5. The banker sends ``deal-again`` (keeps the bank; new limits in the next hand) or
        ``pass-bank`` (the next seat banks).
 
     Three cards of the banker's rank stay in the deck until one is turned, so the deck never runs
