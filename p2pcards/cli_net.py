@@ -204,8 +204,7 @@ def _cmd_host(args: argparse.Namespace) -> int:
     spec = get_game(args.game)
     preset = args.variant or spec.default_preset
     players = args.players or spec.preset_players(preset)[0]
-    flags = spec.parse_settings(args.set)
-    spec.preset(preset, players=players, **flags)  # bad combinations fail here, as GameError
+    spec.preset(preset, players=players)  # bad combinations fail here, as GameError
     if args.bots < 0 or args.bots > players - 1:
         raise UserError(f"--bots must be between 0 and {players - 1} for {players} players")
     timeouts = dict(DEFAULT_TIMEOUTS)
@@ -227,7 +226,6 @@ def _cmd_host(args: argparse.Namespace) -> int:
         listen_host=listen_host, listen_port=listen_port,
         advertise=args.advertise or advertised_address(listen_host), timeouts=timeouts,
         seed=args.seed, identity=identity, name=args.name or _default_name(), relay=relay,
-        flags=flags,
     )
     transcript = _Transcript(args.transcript)
     player_for = _player_factory(args, lambda g: g.game)
@@ -293,7 +291,7 @@ def _cmd_demo(args: argparse.Namespace) -> int:
         host, port = _parse_address(relay, "--relay")
         relay = f"[{host}]:{port}" if ":" in host else f"{host}:{port}"
     return run_demo(game=args.game, players=args.players, variant=args.variant, seed=args.seed,
-                    relay=relay, settings=tuple(args.set))
+                    relay=relay)
 
 
 def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -306,7 +304,6 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     host.add_argument("--game", default="scopa", help="game to play (default: scopa)")
     host.add_argument("--variant", help="preset of the game (see p2pcards rules GAME)")
     host.add_argument("--players", type=int, help="number of seats (default: the preset's first)")
-    _settings(host)
     host.add_argument("--bots", type=int, default=0, help="seats played by bots in this process")
     host.add_argument("--listen", default="0.0.0.0:0",
                       help="HOST:PORT to listen on (default 0.0.0.0:0, a free port)")
@@ -330,18 +327,11 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     demo.add_argument("--game", default="scopa", help="game (default: scopa)")
     demo.add_argument("--players", type=int, default=2, help="number of players (default: 2)")
     demo.add_argument("--variant", help="preset of the game")
-    _settings(demo)
     demo.add_argument("--seed", type=int, help="make the match reproducible")
     demo.add_argument("--relay", nargs="?", const="local", metavar="HOST[:PORT]",
                       help="play through a relay: the one at HOST:PORT (default port 7447), or "
                            "without a value a relay the demo starts in one more local process")
     demo.set_defaults(handler=_cmd_demo)
-
-
-def _settings(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--set", action="append", default=[], metavar="FLAG=VALUE",
-                        help="change one flag of the preset, e.g. --set chips=500 (repeatable; "
-                             "see p2pcards rules GAME)")
 
 
 def _common(parser: argparse.ArgumentParser) -> None:

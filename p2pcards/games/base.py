@@ -618,44 +618,6 @@ class GameSpec:
                 f"not {value!r}"
             )
 
-    def parse_settings(self, items: Iterable[str]) -> dict[str, object]:
-        """Flag overrides from ``NAME=VALUE`` texts (the command line's ``--set``): the value is
-        read as the flag's type (an integer; ``on``/``off``, ``true``/``false`` or ``yes``/``no``
-        for a bool; text otherwise) and checked. Raises :class:`UnknownFlag` naming the setting."""
-        out: dict[str, object] = {}
-        by_name = {f.name: f for f in self.flags}
-        for item in items:
-            name, sep, raw = item.partition("=")
-            name, raw = name.strip(), raw.strip()
-            if not sep or not name:
-                raise UnknownFlag(f"a setting is NAME=VALUE, not {item!r}")
-            if name not in by_name:
-                raise UnknownFlag(
-                    f"{self.name} has no flag {name!r} (flags: {', '.join(sorted(by_name))})")
-            default = by_name[name].default
-            value: object = raw
-            if isinstance(default, bool):
-                words = {"on": True, "true": True, "yes": True, "off": False, "false": False,
-                         "no": False}
-                if raw.lower() not in words:
-                    raise UnknownFlag(f"flag {name!r} of {self.name} is on or off, not {raw!r}")
-                value = words[raw.lower()]
-            elif isinstance(default, int):
-                try:
-                    value = int(raw)
-                except ValueError:
-                    raise UnknownFlag(
-                        f"flag {name!r} of {self.name} takes an integer, not {raw!r}") from None
-            elif isinstance(default, Card):
-                try:
-                    value = card(raw)
-                except ValueError:
-                    raise UnknownFlag(
-                        f"flag {name!r} of {self.name} takes a card code, not {raw!r}") from None
-            self.check_flag(name, value)
-            out[name] = value
-        return out
-
     def config_from_wire(self, data: Mapping[str, Any]) -> Any:
         """Rebuild a config from :meth:`VariantConfig.to_wire` output, checking every field."""
         if not isinstance(data, Mapping):

@@ -112,15 +112,12 @@ _HOW = {"fork": "forked from this one", "spawn": "each started as python -m p2pc
 
 def run_demo(*, game: str = "scopa", players: int = 2, variant: str | None = None,
              seed: int | None = None, console: Console | None = None,
-             start: str | None = None, relay: str | None = None,
-             settings: tuple[str, ...] = ()) -> int:
+             start: str | None = None, relay: str | None = None) -> int:
     """Run the demo; returns the exit status (0, or 3 when a process or the check failed).
 
     ``start`` is how the peer processes start (see :func:`choose_start`); an unknown or
     unavailable method raises :class:`DemoStartError` before any process starts, as a bad
     game, preset or player count raises :class:`p2pcards.games.base.GameError`.
-
-    ``settings`` are ``FLAG=VALUE`` changes to the preset, passed to the host (``--set``).
 
     ``relay`` plays through a relay instead of connecting the joiners to the host: ``"HOST:PORT"``
     of a running relay (a check of that relay from end to end), or :data:`LOCAL_RELAY` to start
@@ -130,12 +127,9 @@ def run_demo(*, game: str = "scopa", players: int = 2, variant: str | None = Non
     console = console or Console(highlight=False, soft_wrap=True)
     spec = get_game(game)
     preset = variant or spec.default_preset
-    flags = spec.parse_settings(settings)
-    spec.preset(preset, players=players, **flags)  # a bad combination fails here, first
+    spec.preset(preset, players=players)  # a bad combination fails here, before any process
     method = choose_start(start)
     options = ["--game", spec.name, "--variant", preset]
-    for setting in settings:
-        options += ["--set", setting]
     seeded = ["--seed", str(seed)] if seed is not None else []
     route = "over loopback TCP" if relay is None else f"through the relay at {relay}"
     if relay == LOCAL_RELAY:

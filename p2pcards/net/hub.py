@@ -71,8 +71,6 @@ class HostConfig:
     relay: tuple[str, int] | None = None
     """``(host, port)`` of a relay to play through instead of listening."""
     nonce: bytes = field(default_factory=lambda: os.urandom(NONCE_SIZE))
-    flags: Mapping[str, object] = field(default_factory=dict)
-    """Flag overrides on top of the preset (``--set``), written into the signed genesis."""
 
 
 Notice = Callable[[str], None]
@@ -306,8 +304,7 @@ async def _play(config: HostConfig, player_for: PlayerFactory, host_secrets: Sea
                    for seat in range(first_bot, config.players)]
     infos = [host_secrets.info(host_name)] + [j.info for _, j in joined] + [
         s.info(name) for s, name in bot_secrets]
-    genesis = make_genesis(config.game, config.preset, infos, flags=config.flags,
-                           timeouts=config.timeouts)
+    genesis = make_genesis(config.game, config.preset, infos, timeouts=config.timeouts)
     bots = frozenset(j.seat for _, j in joined if j.bot) | frozenset(
         range(first_bot, config.players))
     for framed, _ in joined:
