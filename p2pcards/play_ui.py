@@ -47,6 +47,7 @@ __all__ = [
     "PersonUI",
     "BotLog",
     "parse_choice",
+    "move_lines",
     "describe_event",
     "side_names",
     "result_table",
@@ -123,6 +124,28 @@ def parse_choice(text: str, legal: Sequence[Action]) -> Action | str:
     return f"{text!r} is neither a move number nor a card you can play"
 
 
+def move_lines(legal: Sequence[Action]) -> list[str]:
+    """The numbered list of moves a person sees. A run of moves that differ only by consecutive
+    ``amount`` values (a bet of 1 to 50 chips) is one line with its range of numbers and amounts,
+    e.g. ``   3-52. bet 1 … bet 50``; either a number in the range or the move written out selects
+    one."""
+    out: list[str] = []
+    i = 0
+    while i < len(legal):
+        j = i
+        while (j + 1 < len(legal) and legal[j + 1].amount == legal[j].amount + 1
+               and legal[j].amount > 0
+               and (legal[j + 1].kind, legal[j + 1].card, legal[j + 1].cards, legal[j + 1].value)
+               == (legal[j].kind, legal[j].card, legal[j].cards, legal[j].value)):
+            j += 1
+        if j - i >= 2:
+            out.append(f"  {i + 1}-{j + 1}. {legal[i]} … {legal[j]}")
+        else:
+            out.extend(f"  {k + 1:>2}. {legal[k]}" for k in range(i, j + 1))
+        i = j + 1
+    return out
+
+
 def side_names(genesis: Genesis, sides: int, me: int | None = None) -> list[str]:
     """Labels of the scoring sides: seats, or teams of seats when sides < seats."""
     players = len(genesis.seats)
@@ -158,6 +181,8 @@ def describe_event(event: Event, genesis: Genesis, me: int | None) -> str | None
                 continue
             if step.zone is Zone.HAND and step.seat == me:
                 label = "you receive"
+            elif step.zone is Zone.TABLE and step.seat is not None:
+                label = f"in front of {_seat_name(genesis, step.seat, me)}"
             elif step.zone is Zone.TABLE:
                 label = "on the table"
             elif step.zone is Zone.TRUMP:
@@ -284,8 +309,8 @@ class PersonUI:
             self.console.print(spec.legend or SUIT_LEGEND)
         title = f"{self.genesis.game} — hand {table.engine.hand_number + 1} — your turn"
         self.console.print(state_table(table.observation(), title, spec.screen))
-        for number, action in enumerate(legal, 1):
-            self.console.print(f"  {number:>2}. {action}")
+        for move in move_lines(legal):
+            self.console.print(move)
         while True:
             self.console.print("your move (number or card, q to leave): ", end="")
             line = await self.lines.readline()

@@ -1,7 +1,8 @@
 """Whole matches among in-memory peers (bots, full mental poker): every game, player count and
 preset. Every transcript verifies as valid, and every peer and the verifier agree on every hand's
-score and on the result. The default preset of each game and player count runs by default; the
-other presets are marked ``slow`` (run them with ``pytest --slow``)."""
+score and on the result. The default preset of each game runs by default (every player count of a
+game of up to 4 seats, the smallest count of a game for larger tables); the other cases are marked
+``slow`` (run them with ``pytest --slow``)."""
 
 from __future__ import annotations
 
@@ -11,8 +12,17 @@ import pytest
 from attacks import recorded_match, write_transcript
 
 from p2pcards.games import all_games
+from p2pcards.games.base import GameSpec
 from p2pcards.table import HandScored, MatchEnded
 from p2pcards.verify import verify_transcript
+
+
+def _default_run(spec: GameSpec, preset: str, players: int) -> bool:
+    """Whether a case runs without ``--slow``: the default preset, at every player count of a
+    game of up to 4 seats, and only at the smallest count of a game for larger tables."""
+    if preset != spec.default_preset:
+        return False
+    return max(spec.player_counts) <= 4 or players == min(spec.player_counts)
 
 
 def _cases() -> list[object]:
@@ -22,7 +32,7 @@ def _cases() -> list[object]:
             for preset in spec.presets:
                 if players not in spec.preset_players(preset):
                     continue
-                marks = [] if preset == spec.default_preset else [pytest.mark.slow]
+                marks = [] if _default_run(spec, preset, players) else [pytest.mark.slow]
                 out.append(pytest.param(spec.name, preset, players,
                                         id=f"{spec.name}-{players}-{preset}", marks=marks))
     return out

@@ -1,0 +1,463 @@
+"""What the banking games (Seven and a Half, Ziginette) share: the config flags of a chip match,
+the draw for the first banker, the banker's limits, cover checks, the hand result with the ledger,
+and the end of the match.
+
+Subclasses (:mod:`.sette_e_mezzo`, :mod:`.ziginette`) implement the play of one hand; they call
+:meth:`BankingMatch._finish_hand` when it is over.
+
+The draw for the first banker
+    Before the first hand, one deck cycle is used for the draw alone: deck positions
+    ``0 .. players-1`` are turned face up for everyone, position ``i`` in front of seat ``i``
+    (``Zone.TABLE``, ``seat = i``). The highest card takes the bank: Re (K) > Cavallo (Q) >
+    Fante (J) > 7 > ... > 2 > Asso; between equal ranks Denari > Coppe > Spade > Bastoni, so
+    there is never a tie. Then the deck is shuffled afresh for the first hand
+    (``Phase.SHUFFLE``). The mental-poker shuffle makes every position a fair draw that no seat
+    can steer.
+
+Limits
+    At the start of every hand (not again at a redeal) the banker sends ``minimum`` then
+    ``maximum``, each with an integer ``amount``: ``1 <= minimum <= maximum <= cap``, where the cap
+    is what the bank can pay on one bet (its balance divided by the largest payout ratio of the
+    game: 2 in Seven and a Half, 1 in Ziginette).
+
+Match
+    ``chips`` per seat to start; the match ends after ``hands`` hands, or, with ``until_broke``, as
+    soon as a seat has no chips left; in any case when fewer than two seats have chips. A seat
+    with no chips sits out: it cannot bet and cannot hold the bank. The winner is the seat with the
+    most chips; a tie for the most is a draw.
+"""
+
+from __future__ import annotations
+
+import copy as _copy
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Any, ClassVar
+
+from ..cards import ITALIAN_40, ITALIAN_SUITS, Card, Deck
+from .base import (
+    ALL_SEATS,
+    Action,
+    BadChance,
+    BadPlayerCount,
+    BadSeat,
+    ChanceStep,
+    HandResult,
+    IllegalMove,
+    MatchProgress,
+    Phase,
+    ScoreLine,
+    UnknownFlag,
+    VariantConfig,
+    WrongPhase,
+    Zone,
+)
+from .chips import Ledger, Transfer
+
+__all__ = ["BankingConfig", "BankingMatch", "PLAYER_COUNTS", "draw_key", "draw_winner"]
+
+PLAYER_COUNTS = (2, 3, 4, 5, 6, 7, 8)
+MAX_CHIPS = 1_000_000
+MAX_HANDS = 1000
+
+
+@dataclass(frozen=True)
+class BankingConfig(VariantConfig):
+    """Flags shared by the banking games; validated on construction."""
+
+    players: int
+    chips: int = field(default=100, metadata={
+        "doc": "chips each seat starts with (10 to 1000000)"})
+    hands: int = field(default=6, metadata={
+        "doc": "the match ends after this many hands (1 to 1000)"})
+    until_broke: bool = field(default=True, metadata={
+        "doc": "the match also ends as soon as a seat has no chips left (otherwise broke seats "
+        "sit out)"})
+
+    GAME: ClassVar[str] = "banking"
+
+    def __post_init__(self) -> None:
+        if not isinstance(self.players, int) or self.players not in PLAYER_COUNTS:
+            raise BadPlayerCount(f"{self.GAME} is for 2 to 8 players, not {self.players!r}")
+        if type(self.chips) is not int or not 10 <= self.chips <= MAX_CHIPS:
+            raise UnknownFlag(f"flag 'chips' of {self.GAME} takes an integer from 10 to "
+                              f"{MAX_CHIPS}, not {self.chips!r}")
+        if type(self.hands) is not int or not 1 <= self.hands <= MAX_HANDS:
+            raise UnknownFlag(f"flag 'hands' of {self.GAME} takes an integer from 1 to "
+                              f"{MAX_HANDS}, not {self.hands!r}")
+        if not isinstance(self.until_broke, bool):
+            raise UnknownFlag(f"flag 'until_broke' of {self.GAME} takes a bool, "
+                              f"not {self.until_broke!r}")
+
+
+def draw_key(c: Card) -> tuple[int, int]:
+    """Sort key of the bank draw: rank first (Re highest), then Denari > Coppe > Spade > Bastoni."""
+    return (c.rank, len(ITALIAN_SUITS) - ITALIAN_SUITS.index(c.suit))
+
+
+def draw_winner(drawn: Sequence[Card]) -> int:
+    """The seat whose drawn card is highest (``drawn[i]`` is seat ``i``'s card)."""
+    return max(range(len(drawn)), key=lambda s: draw_key(drawn[s]))
+
+
+class BankingMatch(MatchProgress):
+    """The common state of a banking match; subclasses play the hands."""
+
+    GAME: ClassVar[str] = "banking"
+    PAYOUT_RATIO: ClassVar[int] = 1
+    """The most a bank pays per chip staked on one bet (caps ``maximum``)."""
+
+    config: BankingConfig
+
+    def __init__(self, config: BankingConfig) -> None:
+        self.config = config
+        self._n = config.players
+        self._sides = self._n
+        self._deck = ITALIAN_40
+        self._deck_set = frozenset(ITALIAN_40.cards)
+        self._phase = Phase.SHUFFLE
+        self._hand_number = 0
+        self._winner: int | None = None
+        self._to_act = 0
+        self._ledger = Ledger.opening(self._n, config.chips)
+        self._banker: int | None = None
+        self._drawn: tuple[Card, ...] = ()
+        self._drawing = False
+        self._pending: tuple[ChanceStep, ...] = ()
+        self._reset_common()
+
+    def _reset_common(self) -> None:
+        self._minimum: int | None = None
+        self._maximum: int | None = None
+        self._hand_start = self._ledger
+        self._transfers: list[Transfer] = []
+        self._next_banker: int | None = None
+        self._seen: set[Card] = set()
+        self._next_pos = 0
+
+    # ------------------------------------------------------------------ read-only state
+
+    @property
+    def deck(self) -> Deck:
+        return self._deck
+
+    @property
+    def ledger(self) -> Ledger:
+        """The chip balances now (stakes not yet settled are still in their owners' balances)."""
+        return self._ledger
+
+    @property
+    def banker(self) -> int | None:
+        """The seat holding the bank (``None`` before the draw)."""
+        return self._banker
+
+    @property
+    def limits(self) -> tuple[int, int] | None:
+        """``(minimum, maximum)`` of the current hand once announced."""
+        if self._minimum is None or self._maximum is None:
+            return None
+        return self._minimum, self._maximum
+
+    @property
+    def drawn(self) -> tuple[Card, ...]:
+        """The cards of the draw for the first banker, seat order (empty before it)."""
+        return self._drawn
+
+    @property
+    def transfers(self) -> tuple[Transfer, ...]:
+        """The chip transfers of the current hand so far, in order."""
+        return tuple(self._transfers)
+
+    @property
+    def match_scores(self) -> tuple[int, ...]:
+        """The chip balances (the ledger)."""
+        return self._ledger.balances
+
+    def side_of(self, seat: int) -> int:
+        """Every seat plays for itself."""
+        self._check_seat(seat)
+        return seat
+
+    def _check_seat(self, seat: int) -> None:
+        if not isinstance(seat, int) or not 0 <= seat < self._n:
+            raise BadSeat(f"seat {seat!r} is not a seat of this {self._n}-player {self.GAME} "
+                          "table")
+
+    def _need(self, phase: Phase, method: str) -> None:
+        if self._phase is not phase:
+            raise WrongPhase(
+                f"{method} needs phase {phase.value}, but the match is in {self._phase.value}")
+
+    # ------------------------------------------------------------------ hand start
+
+    def _can_bank(self, seat: int) -> bool:
+        return self._ledger.balance(seat) >= self.PAYOUT_RATIO
+
+    def _next_seat(self, seat: int, accept: Any) -> int | None:
+        """The first seat after ``seat`` (going round, ``seat`` itself last) passing ``accept``."""
+        for k in range(1, self._n + 1):
+            s = (seat + k) % self._n
+            if accept(s):
+                return s
+        return None
+
+    def begin_hand(self) -> None:
+        """In SHUFFLE: a shuffled deck is ready. Before the first hand it serves the draw for the
+        bank; otherwise the banker announces limits (or, at a redeal, the deal starts)."""
+        self._need(Phase.SHUFFLE, "begin_hand")
+        self._seen = set()
+        self._next_pos = 0
+        if self._banker is None:
+            self._drawing = True
+            self._request(tuple(ChanceStep(i, Zone.TABLE, i, ALL_SEATS) for i in range(self._n)))
+            return
+        if self._minimum is None:
+            if not self._can_bank(self._banker):
+                nxt = self._next_seat(self._banker, self._can_bank)
+                assert nxt is not None  # the match ends before no seat can bank
+                self._banker = nxt
+            self._hand_start = self._ledger
+            self._act(self._banker)
+            return
+        self._start_deal()
+
+    def _start_deal(self) -> None:
+        """Limits are known and a fresh deck is ready: request the first cards of the hand."""
+        raise NotImplementedError
+
+    def _request(self, steps: tuple[ChanceStep, ...]) -> None:
+        self._pending = steps
+        self._phase = Phase.CHANCE
+
+    def _act(self, seat: int) -> None:
+        self._to_act = seat
+        self._phase = Phase.ACTION
+
+    def _take_position(self) -> int:
+        pos = self._next_pos
+        self._next_pos += 1
+        return pos
+
+    @property
+    def cards_left(self) -> int:
+        """Deck positions not yet dealt in the current deck."""
+        return len(self._deck) - self._next_pos
+
+    # ------------------------------------------------------------------ chance
+
+    def pending_chance(self) -> tuple[ChanceStep, ...]:
+        self._need(Phase.CHANCE, "pending_chance")
+        return self._pending
+
+    def complete_chance(self, revealed: Sequence[Card | None]) -> None:
+        """Fulfil :meth:`pending_chance` (``None`` where this view cannot see). Raises
+        :class:`BadChance` (state unchanged) for a wrong count, a card not in the deck or already
+        dealt, a hidden public card, or a shown card that contradicts what this view knows."""
+        self._need(Phase.CHANCE, "complete_chance")
+        given = list(revealed)
+        steps = self._pending
+        if len(given) != len(steps):
+            raise BadChance(f"{len(given)} cards given for {len(steps)} pending chance steps")
+        fresh: set[Card] = set()
+        for step, c in zip(steps, given, strict=True):
+            where = (f"hand index {step.position} of seat {step.seat}" if step.zone is Zone.SHOW
+                     else f"deck position {step.position}")
+            if c is None:
+                if step.visible_to == ALL_SEATS:
+                    raise BadChance(f"the public card at {where} must be revealed, not None")
+                continue
+            if not isinstance(c, Card) or c not in self._deck_set:
+                raise BadChance(f"{c!r} at {where} is not a card of the {self._deck.name} deck")
+            if step.zone is Zone.SHOW:
+                self._check_shown(step, c)
+                continue
+            if c in self._seen or c in fresh:
+                raise BadChance(f"{c.code} at {where} was already dealt in this deck")
+            fresh.add(c)
+        self._pending = ()
+        for c in given:
+            if c is not None:
+                self._seen.add(c)
+        if self._drawing:
+            self._drawing = False
+            cards = tuple(c for c in given if c is not None)
+            self._drawn = cards
+            self._banker = draw_winner(cards)
+            self._phase = Phase.SHUFFLE
+            return
+        self._on_chance(steps, given)
+
+    def _check_shown(self, step: ChanceStep, c: Card) -> None:
+        """Raise :class:`BadChance` if ``c`` cannot be the shown card of ``step``."""
+        raise BadChance(f"{self.GAME} shows no dealt cards")
+
+    def _on_chance(self, steps: tuple[ChanceStep, ...], cards: list[Card | None]) -> None:
+        raise NotImplementedError
+
+    # ------------------------------------------------------------------ limits
+
+    def _cap(self) -> int:
+        assert self._banker is not None
+        return self._ledger.balance(self._banker) // self.PAYOUT_RATIO
+
+    def _limit_actions(self) -> list[Action]:
+        cap = self._cap()
+        if self._minimum is None:
+            return [Action("minimum", amount=a) for a in range(1, cap + 1)]
+        return [Action("maximum", amount=a) for a in range(self._minimum, cap + 1)]
+
+    @property
+    def _announcing(self) -> bool:
+        return self._maximum is None
+
+    def _apply_limit(self, action: Action, seat: int) -> None:
+        kind = "minimum" if self._minimum is None else "maximum"
+        if action.kind != kind:
+            raise IllegalMove("limits-first", f"the banker must announce the {kind} bet now, "
+                              f"not {action.kind!r}", seat)
+        if action.card is not None or action.cards or action.value:
+            raise IllegalMove("malformed-action", f"a {kind} names only an amount, not {action}",
+                              seat)
+        low = 1 if self._minimum is None else self._minimum
+        cap = self._cap()
+        if not low <= action.amount <= cap:
+            raise IllegalMove("bad-limit", f"the {kind} bet must be from {low} to {cap} chips "
+                              f"(what the bank can pay), not {action.amount}", seat)
+        if self._minimum is None:
+            self._minimum = action.amount
+            return
+        self._maximum = action.amount
+        self._start_deal()
+
+    def _bet_range(self, seat: int, committed: int, bank_free: int) -> tuple[int, int]:
+        """The amounts ``seat`` may stake now: within the limits, covered by ``seat`` (with
+        ``committed`` chips already at risk) and by the bank (``bank_free`` chips still able to
+        pay, per chip of payout). Empty when the high end is below the low end."""
+        assert self._minimum is not None and self._maximum is not None
+        own = self._ledger.balance(seat) - committed
+        return self._minimum, min(self._maximum, own, bank_free)
+
+    def _check_bet(self, action: Action, seat: int, committed: int, bank_free: int) -> None:
+        low, high = self._bet_range(seat, committed, bank_free)
+        amount = action.amount
+        if not self._minimum or not self._maximum:  # pragma: no cover - limits always set here
+            raise IllegalMove("no-limits", "no limits have been announced", seat)
+        if not self._minimum <= amount <= self._maximum:
+            raise IllegalMove("outside-limits", f"a bet must be from {self._minimum} to "
+                              f"{self._maximum} chips, not {amount}", seat)
+        if amount > self._ledger.balance(seat) - committed:
+            raise IllegalMove("cannot-cover", f"seat {seat} cannot cover a bet of {amount}: it "
+                              f"has {self._ledger.balance(seat) - committed} chips free", seat)
+        if amount > high or amount < low:
+            raise IllegalMove("bank-cannot-cover", f"the bank cannot cover a bet of {amount} "
+                              f"more (it can still pay {bank_free})", seat)
+
+    # ------------------------------------------------------------------ ledger
+
+    def _pay(self, payer: int, payee: int, amount: int, reason: str) -> None:
+        self._ledger = self._ledger.transfer(payer, payee, amount)
+        if amount:
+            self._transfers.append(Transfer(payer, payee, amount, reason))
+
+    def _finish_hand(self, next_banker: int) -> None:
+        self._next_banker = next_banker
+        self._phase = Phase.HAND_OVER
+
+    # ------------------------------------------------------------------ result and match end
+
+    def _stakes(self) -> tuple[int | None, ...]:
+        """Each seat's total stake this hand (``None`` for the banker and seats that never bet)."""
+        raise NotImplementedError
+
+    def _extra_lines(self) -> tuple[ScoreLine, ...]:
+        return ()
+
+    def hand_result(self) -> HandResult:
+        """In HAND_OVER: ``banker``, ``bet``, game lines, ``won/lost`` (the points: each seat's
+        chip change), ``balance`` (the ledger after the hand) and ``next banker``."""
+        self._need(Phase.HAND_OVER, "hand_result")
+        assert self._banker is not None and self._next_banker is not None
+        zeros = (0,) * self._n
+        deltas = self._ledger.deltas(self._hand_start)
+        marks: tuple[int | None, ...] = tuple(1 if s == self._banker else None
+                                               for s in range(self._n))
+        nxt: tuple[int | None, ...] = tuple(1 if s == self._next_banker else None
+                                             for s in range(self._n))
+        lines = (
+            ScoreLine("banker", marks, zeros),
+            ScoreLine("bet", self._stakes(), zeros),
+            *self._extra_lines(),
+            ScoreLine("won/lost", deltas, deltas),
+            ScoreLine("balance", self._ledger.balances, zeros),
+            ScoreLine("next banker", nxt, zeros),
+        )
+        return HandResult(lines, deltas)
+
+    def next_hand(self) -> None:
+        """In HAND_OVER: the bank moves to the next banker; then SHUFFLE or MATCH_OVER."""
+        self.hand_result()
+        assert self._next_banker is not None
+        solvent = self._ledger.solvent()
+        over = (self._hand_number + 1 >= self.config.hands or len(solvent) < 2
+                or (self.config.until_broke and bool(self._ledger.broke())))
+        self._banker = self._next_banker
+        if over:
+            best = max(self._ledger.balances)
+            top = [s for s in range(self._n) if self._ledger.balances[s] == best]
+            self._winner = top[0] if len(top) == 1 else None
+            self._phase = Phase.MATCH_OVER
+            return
+        self._hand_number += 1
+        self._reset_common()
+        self._reset_hand()
+        self._phase = Phase.SHUFFLE
+
+    def _reset_hand(self) -> None:
+        raise NotImplementedError
+
+    def _pass_bank_from(self, seat: int) -> int:
+        """The next seat after ``seat`` able to hold the bank (``seat`` itself if none)."""
+        nxt = self._next_seat(seat, self._can_bank)
+        return seat if nxt is None else nxt
+
+    # ------------------------------------------------------------------ views
+
+    def _common_view(self, seat: int) -> dict[str, Any]:
+        self._check_seat(seat)
+        limits = self.limits
+        return {
+            "game": self.GAME,
+            "seat": seat,
+            "side": seat,
+            "players": self._n,
+            "phase": self._phase.value,
+            "hand_number": self._hand_number,
+            "to_act": self._to_act if self._phase is Phase.ACTION else None,
+            "banker": self._banker,
+            "bank": "—" if self._banker is None else (
+                "you" if self._banker == seat else f"seat {self._banker}"),
+            "limits": None if limits is None else list(limits),
+            "limits_text": "not announced" if limits is None else f"{limits[0]} to {limits[1]}",
+            "balances": list(self._ledger.balances),
+            "chips": "  ".join(f"[{s}] {v}" for s, v in enumerate(self._ledger.balances)),
+            "drawn": [c.code for c in self._drawn],
+            "match_scores": list(self._ledger.balances),
+            "hands": self.config.hands,
+            "start_chips": self.config.chips,
+            "winner": self._winner,
+        }
+
+    def copy(self) -> BankingMatch:
+        """An independent deep copy (the ledger itself is frozen and shared)."""
+        return _copy.deepcopy(self)
+
+
+def check_plain(action: Action, seat: int, game: str) -> None:
+    """Raise :class:`IllegalMove` unless ``action`` names no card (no action of the banking
+    games moves a card of the actor's hand)."""
+    if not isinstance(action, Action):
+        raise IllegalMove("malformed-action", f"an action must be an Action, not {action!r}",
+                          seat)
+    if action.card is not None or action.cards:
+        raise IllegalMove("malformed-action", f"no {game} action names a card: {action}", seat)
+

@@ -1,0 +1,541 @@
+"""Seven and a Half (Sette e mezzo), 2 to 8 players: one banker against the punters.
+
+Rule text: the Seven and a Half part of ``italian-card-games.txt``. Shared banking rules (the
+draw for the first banker, limits, the ledger, match end): :mod:`.banking`. Rules as implemented:
+
+Values (in half-points internally, so every total is an integer)
+    Asso 1 point (2 half-points), 2..7 face value (4..14), Fante, Cavallo, Re half a point (1).
+    The Re di Denari (``KD``) is wild: any whole number 1..7, chosen at the end by the engine as
+    the best value for its holder (the highest that does not bust). A hand busts when its total,
+    counting ``KD`` as 1, is over 7 1/2 (15 half-points). A *two-card 7 1/2* is a hand of exactly
+    two cards worth 7 1/2: a 7 and a face card, or ``KD`` and another face card.
+
+Seats
+    Seats play in order 0, 1, 2, ...; "to the banker's left" is the next seat. The punters play
+    in order from the seat after the banker.
+
+A hand
+    1. The banker sends ``minimum`` and ``maximum`` (see :mod:`.banking`; the cap is half the
+       bank's balance, since a bet may be paid 2 to 1).
+    2. Each punter with chips, in order, sends ``bet`` (``amount``) or ``pass`` (sits the hand
+       out). A bet must be within the limits, covered by the punter's balance, and the bank must
+       cover it: twice the sum of all bets may not exceed the bank's balance.
+    3. If nobody bet, the hand is over (no card is dealt). Otherwise one chance batch deals one
+       hole card, face down and seen by its owner only, to each punter who bet, in order, then to
+       the banker: deck positions ``0, 1, ...`` in that order.
+    4. Each punter in turn: ``hit`` (the next deck position, face up to all, into that punter's
+       hand) or ``stand``. A punter whose total is over 7 1/2 must send ``bust``: its hole card is
+       shown to all (``Zone.SHOW``, hand index 0) and its bet is paid to the bank at once. A punter
+       holding a two-card 7 1/2 must send ``seven-and-a-half``: its hole card is shown to all and
+       it stands. Other seats cannot check these claims while the hole card is hidden; the full
+       replay after the key reveal does.
+    5. If a punter still stands, the banker's hole card is shown to all and the banker plays
+       freely, ``hit`` or ``stand``, seeing every face-up card. A banker who busts or makes a
+       two-card 7 1/2 stops at once.
+    6. Every hole card not yet shown is shown to all (punters in order, then the banker), and the
+       hand is settled.
+    When the deck runs out, nobody can hit.
+
+Settlement (per punter still in the hand, ``b`` = its bet)
+    - punter's two-card 7 1/2: the banker's two-card 7 1/2 pushes (0), anything else pays ``2b``;
+    - banker's two-card 7 1/2 (punter without one): the punter pays ``b``;
+    - banker bust: the bank pays ``b``;
+    - otherwise the higher total wins ``b``; equal totals push.
+    Losses are collected before winnings are paid (bust bets were collected at step 4).
+
+Bank passing
+    The first punter from the banker's left holding a two-card 7 1/2 takes the bank for the next
+    hand, unless the banker also had one. Otherwise the banker keeps it. A bank that cannot pay
+    2 to 1 on a 1-chip bet passes to the next seat that can.
+"""
+
+from __future__ import annotations
+
+import enum
+from dataclasses import dataclass
+from typing import Any
+
+from ..cards import Card
+from .banking import BankingConfig, BankingMatch, check_plain
+from .base import (
+    ALL_SEATS,
+    Action,
+    BadChance,
+    ChanceStep,
+    GameError,
+    GameSpec,
+    IllegalMove,
+    Phase,
+    ScoreLine,
+    UnknownHand,
+    Zone,
+    flags_of,
+)
+
+__all__ = ["SetteConfig", "SetteMatch", "SPECS", "best_total", "min_total", "two_card_seven",
+           "TARGET", "WILD"]
+
+TARGET = 15
+"""7 1/2 in half-points."""
+WILD = Card(10, "D")
+"""The Re di Denari."""
+
+
+def half_points(c: Card) -> int:
+    """A card's value in half-points, the wild ``KD`` counted as 1 (2 half-points)."""
+    if c == WILD:
+        return 2
+    if c.rank >= 8:
+        return 1
+    return 2 * c.rank
+
+
+def min_total(cards: list[Card]) -> int:
+    """The lowest total of ``cards`` in half-points (``KD`` as 1): over 15 is a bust."""
+    return sum(half_points(c) for c in cards)
+
+
+def best_total(cards: list[Card]) -> int:
+    """The best total of ``cards`` in half-points: ``KD`` takes the highest whole value 1..7 that
+    does not bust (1 if every value busts)."""
+    rest = sum(half_points(c) for c in cards if c != WILD)
+    if WILD not in cards:
+        return rest
+    value = max(1, min(7, (TARGET - rest) // 2))
+    return rest + 2 * value
+
+
+def two_card_seven(cards: list[Card]) -> bool:
+    """Whether ``cards`` is a two-card 7 1/2."""
+    return len(cards) == 2 and best_total(cards) == TARGET
+
+
+@dataclass(frozen=True)
+class SetteConfig(BankingConfig):
+    """The variant of a Seven and a Half match (flags of :class:`.BankingConfig`)."""
+
+    GAME = "sette-e-mezzo"
+
+
+class _Stage(enum.Enum):
+    LIMITS = "limits"
+    BETS = "bets"
+    PUNTERS = "punters"
+    BANKER = "banker"
+    DONE = "done"
+
+
+class _Status(enum.Enum):
+    PLAYING = "playing"
+    STOOD = "stood"
+    BUST = "bust"
+    SEVEN = "two-card 7½"
+
+
+class SetteMatch(BankingMatch):
+    """A Seven and a Half match (implements :class:`~p2pcards.games.base.MatchState`).
+
+    Each dealt seat's hand is a list, hole card first, then hits in order; a live view holds
+    ``None`` for a hole card it has not seen.
+    """
+
+    GAME = "sette-e-mezzo"
+    PAYOUT_RATIO = 2
+    config: SetteConfig
+
+    def __init__(self, config: SetteConfig) -> None:
+        if not isinstance(config, SetteConfig):
+            raise GameError(f"sette-e-mezzo needs a SetteConfig, got {type(config).__name__}")
+        super().__init__(config)
+        self._reset_hand()
+
+    def _reset_hand(self) -> None:
+        self._stage = _Stage.LIMITS
+        self._bet_queue: list[int] = []
+        self._bets: dict[int, int] = {}
+        self._betting_done: set[int] = set()
+        self._cards: dict[int, list[Card | None]] = {}
+        self._status: dict[int, _Status] = {}
+        self._shown: set[int] = set()
+        self._order: list[int] = []
+        self._turn = 0
+        self._after_chance: str = ""
+
+    # ------------------------------------------------------------------ queries
+
+    def hand(self, seat: int) -> tuple[Card | None, ...]:
+        """``seat``'s cards this hand, hole card first (``None``: hidden from this view)."""
+        self._check_seat(seat)
+        return tuple(self._cards.get(seat, []))
+
+    @property
+    def bets(self) -> dict[int, int]:
+        """The bet of each punter in the hand."""
+        return dict(self._bets)
+
+    def status(self, seat: int) -> str:
+        """``playing``, ``stood``, ``bust``, ``two-card 7½``, or ``""`` (not dealt in)."""
+        st = self._status.get(seat)
+        return "" if st is None else st.value
+
+    def _known(self, seat: int) -> list[Card] | None:
+        hand = self._cards.get(seat, [])
+        if None in hand:
+            return None
+        return [c for c in hand if c is not None]
+
+    def _bank_free(self) -> int:
+        """Chips of bet the bank can still cover (each may be paid 2 to 1)."""
+        assert self._banker is not None
+        free = self._ledger.balance(self._banker) - 2 * sum(self._bets.values())
+        return max(0, free // 2)
+
+    # ------------------------------------------------------------------ flow
+
+    def _start_deal(self) -> None:
+        assert self._banker is not None
+        self._stage = _Stage.BETS
+        self._bet_queue = [s for k in range(1, self._n)
+                           if self._ledger.balance(s := (self._banker + k) % self._n) > 0]
+        self._next_bettor()
+
+    def _next_bettor(self) -> None:
+        if self._bet_queue:
+            self._act(self._bet_queue.pop(0))
+            return
+        assert self._banker is not None
+        if not self._bets:
+            self._stage = _Stage.DONE
+            self._finish_hand(self._banker)
+            return
+        self._order = [s for k in range(1, self._n)
+                       if (s := (self._banker + k) % self._n) in self._bets]
+        steps = []
+        for seat in [*self._order, self._banker]:
+            steps.append(ChanceStep(self._take_position(), Zone.HAND, seat, frozenset({seat})))
+            self._status[seat] = _Status.PLAYING
+            self._cards[seat] = []
+        self._stage = _Stage.PUNTERS
+        self._turn = 0
+        self._after_chance = "deal"
+        self._request(tuple(steps))
+
+    def _show_hole(self, seats: list[int], then: str) -> None:
+        self._after_chance = then
+        self._request(tuple(ChanceStep(0, Zone.SHOW, s, ALL_SEATS) for s in seats))
+
+    def _next_punter(self) -> None:
+        while self._turn < len(self._order):
+            seat = self._order[self._turn]
+            if self._status[seat] is _Status.PLAYING:
+                self._act(seat)
+                return
+            self._turn += 1
+        assert self._banker is not None
+        standing = [s for s in self._order if self._status[s] in (_Status.STOOD, _Status.SEVEN)]
+        if standing:
+            self._stage = _Stage.BANKER
+            self._show_hole([self._banker], "banker")
+            return
+        self._final_reveal()
+
+    def _final_reveal(self) -> None:
+        assert self._banker is not None
+        self._stage = _Stage.DONE
+        hidden = [s for s in [*self._order, self._banker] if s not in self._shown]
+        if hidden:
+            self._show_hole(hidden, "settle")
+            return
+        self._settle()
+
+    def _check_shown(self, step: ChanceStep, c: Card) -> None:
+        assert step.seat is not None
+        hand = self._cards.get(step.seat, [])
+        if step.position != 0 or not hand:
+            raise BadChance(f"only a hole card (hand index 0) is shown in sette-e-mezzo, not "
+                            f"index {step.position} of seat {step.seat}")
+        hole = hand[0]
+        if hole is not None and hole != c:
+            raise BadChance(f"seat {step.seat} was dealt {hole.code}, not {c.code}")
+        if hole is None and c in self._seen:
+            raise BadChance(f"{c.code} shown as seat {step.seat}'s hole card was dealt elsewhere")
+
+    def _on_chance(self, steps: tuple[ChanceStep, ...], cards: list[Card | None]) -> None:
+        for step, c in zip(steps, cards, strict=True):
+            assert step.seat is not None
+            if step.zone is Zone.SHOW:
+                self._cards[step.seat][0] = c
+                self._shown.add(step.seat)
+            else:
+                self._cards[step.seat].append(c)
+        then = self._after_chance
+        self._after_chance = ""
+        if then == "deal":
+            self._next_punter()
+        elif then == "hit":
+            self._act(self._order[self._turn])
+        elif then == "punter-shown":
+            self._turn += 1
+            self._next_punter()
+        elif then == "banker":
+            self._banker_turn()
+        elif then == "settle":
+            self._settle()
+        else:  # pragma: no cover - every request names what follows
+            raise AssertionError(then)
+
+    def _banker_turn(self) -> None:
+        assert self._banker is not None
+        cards = self._known(self._banker)
+        assert cards is not None  # the banker's hole card is public now
+        if min_total(cards) > TARGET:
+            self._status[self._banker] = _Status.BUST
+            self._final_reveal()
+        elif two_card_seven(cards):
+            self._status[self._banker] = _Status.SEVEN
+            self._final_reveal()
+        else:
+            self._act(self._banker)
+
+    # ------------------------------------------------------------------ actions
+
+    def legal_actions(self) -> list[Action]:
+        """Sorted legal actions of ``to_act`` (its hand must be known in this view)."""
+        self._need(Phase.ACTION, "legal_actions")
+        seat = self._to_act
+        if self._announcing:
+            return self._limit_actions()
+        if self._stage is _Stage.BETS:
+            low, high = self._bet_range(seat, 0, self._bank_free())
+            return [Action("bet", amount=a) for a in range(low, high + 1)] + [Action("pass")]
+        cards = self._known(seat)
+        if cards is None:
+            raise UnknownHand(f"seat {seat}'s hole card is unknown in this view")
+        hit = [Action("hit")] if self.cards_left > 0 else []
+        if seat == self._banker:
+            return sorted([*hit, Action("stand")])
+        if two_card_seven(cards):
+            return [Action("seven-and-a-half")]
+        if min_total(cards) > TARGET:
+            return [Action("bust")]
+        return sorted([*hit, Action("stand")])
+
+    def apply(self, action: Action) -> None:
+        """Apply ``to_act``'s action or raise :class:`IllegalMove` (state unchanged)."""
+        self._need(Phase.ACTION, "apply")
+        seat = self._to_act
+        check_plain(action, seat, self.GAME)
+        if self._announcing:
+            self._apply_limit(action, seat)
+            return
+        if self._stage is _Stage.BETS:
+            self._apply_bet(action, seat)
+            return
+        if action.value or action.amount:
+            raise IllegalMove("malformed-action", f"{action.kind} takes no value or amount", seat)
+        if seat == self._banker:
+            self._apply_banker(action, seat)
+        else:
+            self._apply_punter(action, seat)
+
+    def _apply_bet(self, action: Action, seat: int) -> None:
+        if action.kind == "pass":
+            if action.value or action.amount:
+                raise IllegalMove("malformed-action", "pass takes no value or amount", seat)
+            self._next_bettor()
+            return
+        if action.kind != "bet":
+            raise IllegalMove("bet-or-pass", f"seat {seat} must bet or pass now, not "
+                              f"{action.kind!r}", seat)
+        if action.value:
+            raise IllegalMove("malformed-action", "a bet names only an amount", seat)
+        self._check_bet(action, seat, 0, self._bank_free())
+        self._bets[seat] = action.amount
+        self._next_bettor()
+
+    def _hit(self, seat: int) -> None:
+        if self.cards_left <= 0:
+            raise IllegalMove("deck-empty", "the deck is exhausted: nobody can hit", seat)
+        self._after_chance = "hit" if seat != self._banker else "banker"
+        self._request((ChanceStep(self._take_position(), Zone.HAND, seat, ALL_SEATS),))
+
+    def _apply_punter(self, action: Action, seat: int) -> None:
+        hand = self._cards[seat]
+        known = self._known(seat)
+        public = [c for c in hand[1:] if c is not None]
+        if known is not None:
+            bust = min_total(known) > TARGET
+            seven = two_card_seven(known)
+        else:  # live view of another seat: only what the face-up cards prove
+            bust = min_total(public) + 1 > TARGET
+            seven = False
+        kind = action.kind
+        if kind in ("hit", "stand"):
+            if bust:
+                raise IllegalMove("must-bust", f"seat {seat} is over 7½ and must declare bust",
+                                  seat)
+            if seven:
+                raise IllegalMove("must-show-seven", f"seat {seat} holds a two-card 7½ and "
+                                  "must show it", seat)
+            if kind == "hit":
+                self._hit(seat)
+            else:
+                self._status[seat] = _Status.STOOD
+                self._turn += 1
+                self._next_punter()
+            return
+        if kind == "bust":
+            if known is not None and not bust:
+                raise IllegalMove("not-bust", f"seat {seat} is not over 7½", seat)
+            if len(hand) < 2:
+                raise IllegalMove("not-bust", "one card cannot be over 7½", seat)
+            assert self._banker is not None
+            self._status[seat] = _Status.BUST
+            self._pay(seat, self._banker, self._bets[seat], "bust")
+            self._show_hole([seat], "punter-shown")
+            return
+        if kind == "seven-and-a-half":
+            if len(hand) != 2 or (known is not None and not seven):
+                raise IllegalMove("not-seven", f"seat {seat} does not hold a two-card 7½", seat)
+            face = public[0] if public else None
+            if face is not None and known is None and not (face.rank >= 7):
+                raise IllegalMove("not-seven", f"{face.code} cannot make a two-card 7½", seat)
+            self._status[seat] = _Status.SEVEN
+            self._show_hole([seat], "punter-shown")
+            return
+        raise IllegalMove("unknown-action", f"seat {seat} may hit, stand, bust or show a "
+                          f"two-card 7½, not {kind!r}", seat)
+
+    def _apply_banker(self, action: Action, seat: int) -> None:
+        if action.kind == "hit":
+            self._hit(seat)
+        elif action.kind == "stand":
+            self._status[seat] = _Status.STOOD
+            self._final_reveal()
+        else:
+            raise IllegalMove("unknown-action", f"the banker may hit or stand, not "
+                              f"{action.kind!r}", seat)
+
+    # ------------------------------------------------------------------ settlement
+
+    def _settle(self) -> None:
+        assert self._banker is not None
+        bank = self._banker
+        banker_cards = self._known(bank)
+        assert banker_cards is not None
+        b_total = best_total(banker_cards)
+        b_bust = min_total(banker_cards) > TARGET
+        b_seven = two_card_seven(banker_cards)
+        losses: list[tuple[int, int, str]] = []
+        wins: list[tuple[int, int, str]] = []
+        for seat in self._order:
+            cards = self._known(seat)
+            assert cards is not None
+            bet = self._bets[seat]
+            if self._status[seat] is _Status.BUST or min_total(cards) > TARGET:
+                continue  # collected when the punter busted
+            if two_card_seven(cards):
+                if not b_seven:
+                    wins.append((seat, 2 * bet, "two-card 7½ paid 2:1"))
+            elif b_seven:
+                losses.append((seat, bet, "banker's two-card 7½"))
+            elif b_bust:
+                wins.append((seat, bet, "banker bust"))
+            elif best_total(cards) > b_total:
+                wins.append((seat, bet, "higher"))
+            elif best_total(cards) < b_total:
+                losses.append((seat, bet, "lower"))
+        for seat, amount, why in losses:
+            self._pay(seat, bank, amount, why)
+        for seat, amount, why in wins:
+            self._pay(bank, seat, amount, why)
+        nxt = bank
+        if not b_seven:
+            for seat in self._order:
+                cards = self._known(seat)
+                if cards is not None and two_card_seven(cards):
+                    nxt = seat
+                    break
+        if not self._can_bank(nxt):
+            nxt = self._pass_bank_from(nxt)
+        self._finish_hand(nxt)
+
+    def _stakes(self) -> tuple[int | None, ...]:
+        return tuple(self._bets.get(s) for s in range(self._n))
+
+    def _extra_lines(self) -> tuple[ScoreLine, ...]:
+        zeros = (0,) * self._n
+        totals: list[int | None] = []
+        sevens: list[int | None] = []
+        for s in range(self._n):
+            cards = self._known(s) if s in self._cards else None
+            totals.append(None if cards is None else best_total(cards))
+            sevens.append(None if cards is None else int(two_card_seven(cards)))
+        return (ScoreLine("total (half-points)", tuple(totals), zeros),
+                ScoreLine("two-card 7½", tuple(sevens), zeros))
+
+    # ------------------------------------------------------------------ views
+
+    def observation(self, seat: int) -> dict[str, Any]:
+        """What ``seat`` sees: the keys of :meth:`.BankingMatch._common_view` plus ``bets``
+        (per seat, ``None`` without a bet), ``bets_text``, ``cards`` (per seat, ``??`` for a hole
+        card this seat has not seen), ``table_text``, ``status`` per seat, ``hand`` (own cards,
+        hole first), ``total`` (own best total in half-points, ``None`` before the deal) and
+        ``cards_left``."""
+        view = self._common_view(seat)
+        table: list[list[str]] = []
+        for s in range(self._n):
+            hand = self._cards.get(s, [])
+            shown = s == seat or s in self._shown
+            table.append([(c.code if c is not None and (shown or i > 0) else "??")
+                          for i, c in enumerate(hand)])
+        own = self._known(seat)
+        texts = []
+        for s in range(self._n):
+            if s in self._cards:
+                label = "bank" if s == self._banker else f"bet {self._bets.get(s, 0)}"
+                texts.append(f"[{s}] {' '.join(table[s])} ({label}, {self.status(s)})")
+        view.update({
+            "bets": [self._bets.get(s) for s in range(self._n)],
+            "bets_text": "  ".join(f"[{s}] {v}" for s, v in sorted(self._bets.items())) or "—",
+            "cards": table,
+            "table_text": "   ".join(texts) or "—",
+            "status": [self.status(s) for s in range(self._n)],
+            "hand": [c.code for c in self._cards.get(seat, []) if c is not None],
+            "total": None if own is None or not own else best_total(own),
+            "cards_left": self.cards_left,
+        })
+        return view
+
+    def copy(self) -> SetteMatch:
+        other = super().copy()
+        assert isinstance(other, SetteMatch)
+        return other
+
+
+SPEC = GameSpec(
+    name="sette-e-mezzo",
+    title="Seven and a Half: a banking game, beat the bank without going over 7½",
+    rules_source="italian-card-games.txt",
+    player_counts=(2, 3, 4, 5, 6, 7, 8),
+    config_class=SetteConfig,
+    presets={
+        "classic": {"chips": 100, "hands": 3, "until_broke": True},
+        "long": {"chips": 200, "hands": 24, "until_broke": False},
+    },
+    preset_docs={
+        "classic": "100 chips each, 3 hands, the match ends as soon as a seat is broke",
+        "long": "200 chips each, 24 hands, broke seats sit out",
+    },
+    factory=SetteMatch,
+    flags=flags_of(SetteConfig),
+    default_preset="classic",
+    legend="Cards: rank + suit (D Denari, C Coppe, S Spade, B Bastoni); J Q K are worth ½, "
+    "KD is wild (1 to 7); ?? is a hole card you cannot see; totals are in half-points "
+    "(15 = 7½).",
+    screen=(("bank", "bank"), ("limits_text", "limits"), ("chips", "chips"),
+            ("bets_text", "bets"), ("table_text", "table"), ("total", "your total (½ points)"),
+            ("cards_left", "cards left")),
+)
+
+SPECS = (SPEC,)

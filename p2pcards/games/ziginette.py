@@ -1,0 +1,380 @@
+"""Ziginette, 2 to 8 players: one banker against the punters, every card face up.
+
+Rule text: the Ziginette part of ``italian-card-games.txt``. Shared banking rules (the draw for
+the first banker, limits, the ledger, match end): :mod:`.banking`. Every card is dealt face up, so
+nothing is hidden from anyone; the mental-poker deck is what makes the order fair: nobody, the
+banker included, can know or steer the next card. Rules as implemented:
+
+Seats
+    Seats play in order 0, 1, 2, ...; the punters bet in order from the seat after the banker. The
+    text's "the player on the losing banker's right" is, in the counter-clockwise order of the
+    Italian texts, the next seat: ``banker + 1`` (skipping seats that cannot hold the bank).
+
+A hand
+    1. The banker sends ``minimum`` and ``maximum`` (see :mod:`.banking`; the cap is the bank's
+       balance).
+    2. One chance batch turns up three cards for everyone: two board cards (the next two deck
+       positions, ``Zone.TABLE``, no seat) and the banker's card (the third, ``Zone.TABLE``,
+       ``seat`` = banker). If two of the three have the same rank (a *playette*), the hand is
+       redealt: the deck is shuffled again (``Phase.SHUFFLE``) and the three cards dealt afresh
+       from position 0 of the new deck; the limits stand.
+    3. A betting round: each punter with chips, in order, sends any number of ``bet`` actions
+       (``value`` = the code of a board card, ``amount``) and then ``done``. A seat bets at most
+       once on each board card (and never again on it after it is matched). A bet must be within
+       the limits, covered by the punter's free chips (balance minus its bets still on the board)
+       and by the bank's free chips (balance minus every bet still on the board).
+    4. If no bet is on the board after a betting round, the hand ends (step 5). Otherwise the next
+       deck position is turned face up (``Zone.TABLE``, no seat):
+
+       - the banker's rank: the bank pays every bet on the board at even money and the hand
+         ends; the bank passes to the next seat;
+       - the rank of a board card: the bank collects every bet on that card, the card leaves the
+         board and its rank is dead. If the board is empty the hand ends (step 5); if bets remain
+         the next card is turned; otherwise a betting round follows (step 3);
+       - a dead rank: discarded; the next card is turned;
+       - a new rank: it becomes a board card and a betting round follows (step 3).
+    5. The banker sends ``deal-again`` (keeps the bank; new limits in the next hand) or
+       ``pass-bank`` (the next seat banks).
+
+    Three cards of the banker's rank stay in the deck until one is turned, so the deck never runs
+    out before the hand ends.
+"""
+
+from __future__ import annotations
+
+import enum
+from dataclasses import dataclass
+from typing import Any
+
+from ..cards import Card, card
+from .banking import BankingConfig, BankingMatch, check_plain
+from .base import (
+    ALL_SEATS,
+    Action,
+    ChanceStep,
+    GameError,
+    GameSpec,
+    IllegalMove,
+    Phase,
+    ScoreLine,
+    Zone,
+    flags_of,
+)
+
+__all__ = ["ZiginetteConfig", "ZiginetteMatch", "SPECS"]
+
+_RANK_NAMES = {1: "A", 8: "J", 9: "Q", 10: "K"}
+
+
+def _rank(rank: int) -> str:
+    return _RANK_NAMES.get(rank, str(rank))
+
+
+@dataclass(frozen=True)
+class ZiginetteConfig(BankingConfig):
+    """The variant of a Ziginette match (flags of :class:`.BankingConfig`)."""
+
+    GAME = "ziginette"
+
+
+class _Stage(enum.Enum):
+    LIMITS = "limits"
+    DEAL = "deal"
+    BETTING = "betting"
+    TURNING = "turning"
+    CHOICE = "choice"
+    DONE = "done"
+
+
+class ZiginetteMatch(BankingMatch):
+    """A Ziginette match (implements :class:`~p2pcards.games.base.MatchState`)."""
+
+    GAME = "ziginette"
+    PAYOUT_RATIO = 1
+    config: ZiginetteConfig
+
+    def __init__(self, config: ZiginetteConfig) -> None:
+        if not isinstance(config, ZiginetteConfig):
+            raise GameError(f"ziginette needs a ZiginetteConfig, got {type(config).__name__}")
+        super().__init__(config)
+        self._reset_hand()
+
+    def _reset_hand(self) -> None:
+        self._stage = _Stage.LIMITS
+        self._board: list[Card] = []
+        self._board_bets: dict[Card, dict[int, int]] = {}
+        self._banker_card: Card | None = None
+        self._dead: set[int] = set()
+        self._matched: set[Card] = set()
+        self._bet_queue: list[int] = []
+        self._staked: dict[int, int] = {}
+        self._turned: list[Card] = []
+        self._playettes = 0
+        self._last_event = ""
+
+    # ------------------------------------------------------------------ queries
+
+    @property
+    def board(self) -> tuple[Card, ...]:
+        """The board cards open to bets, in the order they were dealt."""
+        return tuple(self._board)
+
+    @property
+    def banker_card(self) -> Card | None:
+        return self._banker_card
+
+    def bets_on(self, board_card: Card) -> dict[int, int]:
+        """The bets on a board card, seat -> amount."""
+        return dict(self._board_bets.get(board_card, {}))
+
+    @property
+    def playettes(self) -> int:
+        """Redeals of the current hand because of a pair among the first three cards."""
+        return self._playettes
+
+    def _committed(self, seat: int) -> int:
+        return sum(bets.get(seat, 0) for bets in self._board_bets.values())
+
+    def _live_total(self) -> int:
+        return sum(sum(bets.values()) for bets in self._board_bets.values())
+
+    def _bank_free(self) -> int:
+        assert self._banker is not None
+        return max(0, self._ledger.balance(self._banker) - self._live_total())
+
+    # ------------------------------------------------------------------ flow
+
+    def _start_deal(self) -> None:
+        assert self._banker is not None
+        self._stage = _Stage.DEAL
+        self._request((
+            ChanceStep(self._take_position(), Zone.TABLE, None, ALL_SEATS),
+            ChanceStep(self._take_position(), Zone.TABLE, None, ALL_SEATS),
+            ChanceStep(self._take_position(), Zone.TABLE, self._banker, ALL_SEATS),
+        ))
+
+    def _betting_round(self) -> None:
+        assert self._banker is not None
+        self._stage = _Stage.BETTING
+        self._bet_queue = [s for k in range(1, self._n)
+                           if self._ledger.balance(s := (self._banker + k) % self._n) > 0]
+        self._next_bettor()
+
+    def _next_bettor(self) -> None:
+        if self._bet_queue:
+            self._act(self._bet_queue[0])
+            return
+        if self._live_total() == 0:
+            self._choice("no bets on the board")
+            return
+        self._turn_card()
+
+    def _turn_card(self) -> None:
+        if self.cards_left <= 0:  # pragma: no cover - the banker's rank is always still there
+            self._choice("the deck ran out")
+            return
+        self._stage = _Stage.TURNING
+        self._request((ChanceStep(self._take_position(), Zone.TABLE, None, ALL_SEATS),))
+
+    def _choice(self, why: str) -> None:
+        assert self._banker is not None
+        self._stage = _Stage.CHOICE
+        self._last_event = f"hand over: {why}; the banker deals again or passes the bank"
+        self._act(self._banker)
+
+    def _on_chance(self, steps: tuple[ChanceStep, ...], cards: list[Card | None]) -> None:
+        known = [c for c in cards if c is not None]
+        assert len(known) == len(cards)  # every Ziginette card is public
+        assert self._banker is not None
+        if self._stage is _Stage.DEAL:
+            if len({c.rank for c in known}) < 3:
+                self._playettes += 1
+                self._last_event = (f"playette ({' '.join(c.code for c in known)}): "
+                                    "the cards are shuffled and dealt again")
+                self._stage = _Stage.LIMITS
+                self._phase = Phase.SHUFFLE
+                return
+            self._board = known[:2]
+            self._board_bets = {c: {} for c in self._board}
+            self._banker_card = known[2]
+            self._turned = list(known)
+            self._last_event = ""
+            self._betting_round()
+            return
+        new = known[0]
+        self._turned.append(new)
+        assert self._banker_card is not None
+        if new.rank == self._banker_card.rank:
+            for board_card in self._board:
+                for seat, amount in sorted(self._board_bets[board_card].items()):
+                    self._pay(self._banker, seat, amount, f"banker matched: paid on "
+                              f"{board_card.code}")
+            self._board_bets = {c: {} for c in self._board}
+            self._last_event = f"{new.code} matches the banker's card: the bank pays every bet"
+            self._stage = _Stage.DONE
+            self._finish_hand(self._pass_bank_from(self._banker))
+            return
+        match = next((c for c in self._board if c.rank == new.rank), None)
+        if match is not None:
+            for seat, amount in sorted(self._board_bets[match].items()):
+                self._pay(seat, self._banker, amount, f"{match.code} matched")
+            self._board.remove(match)
+            del self._board_bets[match]
+            self._matched.add(match)
+            self._dead.add(new.rank)
+            self._last_event = f"{new.code} matches {match.code}: the bank collects its bets"
+            if not self._board:
+                self._choice("every board card is matched")
+            elif self._live_total() == 0:
+                self._betting_round()
+            else:
+                self._turn_card()
+            return
+        if new.rank in self._dead:
+            self._last_event = f"{new.code} is dead"
+            self._turn_card()
+            return
+        self._board.append(new)
+        self._board_bets[new] = {}
+        self._last_event = f"{new.code} is a new board card"
+        self._betting_round()
+
+    # ------------------------------------------------------------------ actions
+
+    def legal_actions(self) -> list[Action]:
+        """Sorted legal actions of ``to_act``."""
+        self._need(Phase.ACTION, "legal_actions")
+        seat = self._to_act
+        if self._announcing:
+            return self._limit_actions()
+        if self._stage is _Stage.CHOICE:
+            return [Action("deal-again"), Action("pass-bank")]
+        out = [Action("done")]
+        for board_card in self._board:
+            if seat in self._board_bets[board_card]:
+                continue
+            low, high = self._bet_range(seat, self._committed(seat), self._bank_free())
+            out.extend(Action("bet", value=board_card.code, amount=a)
+                       for a in range(low, high + 1))
+        return sorted(out)
+
+    def apply(self, action: Action) -> None:
+        """Apply ``to_act``'s action or raise :class:`IllegalMove` (state unchanged)."""
+        self._need(Phase.ACTION, "apply")
+        seat = self._to_act
+        check_plain(action, seat, self.GAME)
+        if self._announcing:
+            self._apply_limit(action, seat)
+            return
+        if self._stage is _Stage.CHOICE:
+            if action.value or action.amount:
+                raise IllegalMove("malformed-action", f"{action.kind} takes no value or amount",
+                                  seat)
+            if action.kind == "deal-again":
+                nxt = seat
+            elif action.kind == "pass-bank":
+                nxt = self._pass_bank_from(seat)
+            else:
+                raise IllegalMove("deal-again-or-pass", f"the banker must deal again or pass "
+                                  f"the bank, not {action.kind!r}", seat)
+            self._stage = _Stage.DONE
+            self._finish_hand(nxt)
+            return
+        if action.kind == "done":
+            if action.value or action.amount:
+                raise IllegalMove("malformed-action", "done takes no value or amount", seat)
+            self._bet_queue.pop(0)
+            self._next_bettor()
+            return
+        if action.kind != "bet":
+            raise IllegalMove("bet-or-done", f"seat {seat} may bet on a board card or be done, "
+                              f"not {action.kind!r}", seat)
+        try:
+            target = card(action.value)
+        except ValueError:
+            raise IllegalMove("not-on-board", f"{action.value!r} is not a card code",
+                              seat) from None
+        if target not in self._board_bets:
+            raise IllegalMove("not-on-board", f"{target.code} is not a board card open to bets",
+                              seat)
+        if seat in self._board_bets[target]:
+            raise IllegalMove("already-bet", f"seat {seat} already bet on {target.code}", seat)
+        self._check_bet(action, seat, self._committed(seat), self._bank_free())
+        self._board_bets[target][seat] = action.amount
+        self._staked[seat] = self._staked.get(seat, 0) + action.amount
+
+    # ------------------------------------------------------------------ result
+
+    def _stakes(self) -> tuple[int | None, ...]:
+        return tuple(self._staked.get(s) for s in range(self._n))
+
+    def _extra_lines(self) -> tuple[ScoreLine, ...]:
+        zeros = (0,) * self._n
+        banker_rank = self._banker_card.rank if self._banker_card is not None else None
+        cards = tuple(len(self._turned) if s == self._banker else None for s in range(self._n))
+        rank = tuple(banker_rank if s == self._banker else None for s in range(self._n))
+        return (ScoreLine("banker's rank", rank, zeros), ScoreLine("cards turned", cards, zeros))
+
+    # ------------------------------------------------------------------ views
+
+    def observation(self, seat: int) -> dict[str, Any]:
+        """What ``seat`` sees (everything is public): the keys of
+        :meth:`.BankingMatch._common_view` plus ``board`` (``{"card", "bets"}`` per board card,
+        bets as ``{seat: amount}`` with text keys), ``board_text``, ``banker_card``, ``dead``
+        (dead ranks), ``matched`` (board cards taken), ``turned`` (every card turned this deal),
+        ``stakes`` per seat, ``playettes``, ``event`` (the last thing that happened), ``hand``
+        (always empty) and ``cards_left``."""
+        view = self._common_view(seat)
+        board = [{"card": c.code,
+                  "bets": {str(s): a for s, a in sorted(self._board_bets[c].items())}}
+                 for c in self._board]
+        texts = []
+        for c in self._board:
+            bets = " ".join(f"[{s}] {a}" for s, a in sorted(self._board_bets[c].items()))
+            texts.append(f"{c.code}: {bets or 'no bets'}")
+        view.update({
+            "board": board,
+            "board_text": "   ".join(texts) or "—",
+            "banker_card": None if self._banker_card is None else self._banker_card.code,
+            "dead": sorted(_rank(r) for r in self._dead),
+            "matched": [c.code for c in sorted(self._matched)],
+            "turned": [c.code for c in self._turned],
+            "stakes": [self._staked.get(s) for s in range(self._n)],
+            "playettes": self._playettes,
+            "event": self._last_event or "—",
+            "hand": [],
+            "cards_left": self.cards_left,
+        })
+        return view
+
+    def copy(self) -> ZiginetteMatch:
+        other = super().copy()
+        assert isinstance(other, ZiginetteMatch)
+        return other
+
+
+SPEC = GameSpec(
+    name="ziginette",
+    title="Ziginette: a banking game, bet that your card is matched after the banker's",
+    rules_source="italian-card-games.txt",
+    player_counts=(2, 3, 4, 5, 6, 7, 8),
+    config_class=ZiginetteConfig,
+    presets={
+        "classic": {"chips": 100, "hands": 2, "until_broke": True},
+        "long": {"chips": 200, "hands": 20, "until_broke": False},
+    },
+    preset_docs={
+        "classic": "100 chips each, 2 hands, the match ends as soon as a seat is broke",
+        "long": "200 chips each, 20 hands, broke seats sit out",
+    },
+    factory=ZiginetteMatch,
+    flags=flags_of(ZiginetteConfig),
+    default_preset="classic",
+    legend="Cards: rank + suit (D Denari, C Coppe, S Spade, B Bastoni; J Fante, Q Cavallo, "
+    "K Re). Bet on a board card: you win if the banker's rank comes first, lose if yours does.",
+    screen=(("bank", "bank"), ("limits_text", "limits"), ("chips", "chips"),
+            ("banker_card", "banker's card"), ("board_text", "board and bets"),
+            ("dead", "dead ranks"), ("event", "last"), ("cards_left", "cards left")),
+)
+
+SPECS = (SPEC,)
