@@ -44,7 +44,7 @@ def _deal(preset: str, seed: int) -> tuple[TuteMatch, list[TuteMatch], random.Ra
     return full, views, rng
 
 
-@settings(max_examples=40, deadline=None)
+@settings(max_examples=25, deadline=None)
 @given(preset=st.sampled_from(PRESETS), seed=st.integers(0, 2**32 - 1),
        declare_bias=st.floats(0.0, 1.0))
 def test_random_playouts_conserve_cards_score_130_and_views_agree(
@@ -109,7 +109,7 @@ def _expected_plays(hand: list[Card], trick: list[tuple[int, Card]], trump: str,
     return {c for c in mine if _strength(c) > best} or mine
 
 
-@settings(max_examples=40, deadline=None)
+@settings(max_examples=25, deadline=None)
 @given(preset=st.sampled_from(PRESETS), seed=st.integers(0, 2**32 - 1))
 def test_legal_plays_are_exactly_what_the_obligations_allow(preset: str, seed: int) -> None:
     full, _, rng = _deal(preset, seed)
