@@ -27,7 +27,9 @@ import trio
 from rich.console import Console
 from rich.table import Table as RichTable
 
-from .games.base import Action, HandResult, Zone
+from .card_text import action_text, own_names
+from .cards import Deck, name_cards
+from .games.base import ALL_SEATS, Action, HandResult, Zone
 from .genesis import Genesis
 from .net.session import Player, PlayerQuit
 from .table import ActionPlayed, CardsRevealed, Event, HandScored, HandStarted, MatchEnded, Table
@@ -38,7 +40,9 @@ __all__ = [
     "PersonUI",
     "BotLog",
     "parse_choice",
+    "action_text",
     "describe_event",
+    "own_names",
     "side_names",
     "result_table",
     "SUIT_LEGEND",
@@ -136,12 +140,14 @@ def _seat_name(genesis: Genesis, seat: int | None, me: int | None) -> str:
     return f"{genesis.seats[seat].name or 'seat'} [{seat}]"
 
 
-def describe_event(event: Event, genesis: Genesis, me: int | None) -> str | None:
-    """One line about ``event`` for the person at seat ``me`` (``None``: nothing to say)."""
+def describe_event(event: Event, genesis: Genesis, me: int | None,
+                   deck: Deck | None = None) -> str | None:
+    """One line about ``event`` for the person at seat ``me`` (``None``: nothing to say); cards of
+    a ``deck`` with its own names (:func:`own_names`) are named beside their codes."""
     if isinstance(event, HandStarted):
         return f"— hand {event.hand + 1} begins"
     if isinstance(event, ActionPlayed):
-        return f"{_seat_name(genesis, event.seat, me)}: {event.action}"
+        return f"{_seat_name(genesis, event.seat, me)}: {action_text(event.action, deck)}"
     if isinstance(event, CardsRevealed):
         groups: dict[str, list[str]] = {}
         for step, seen in zip(event.steps, event.cards, strict=True):
@@ -153,9 +159,14 @@ def describe_event(event: Event, genesis: Genesis, me: int | None) -> str | None
                 label = "on the table"
             elif step.zone is Zone.TRUMP:
                 label = "trump"
+            elif step.zone is Zone.HAND and step.visible_to == ALL_SEATS:
+                label = f"shown to all, to {_seat_name(genesis, step.seat, me)}"
             else:
                 label = f"shown ({step.zone.value})"
             groups.setdefault(label, []).append(seen.code)
+        if own_names(deck):
+            return "; ".join(f"{label}: {name_cards(codes, deck)}"
+                             for label, codes in groups.items()) or None
         return "; ".join(f"{label}: {' '.join(codes)}" for label, codes in groups.items()) or None
     if isinstance(event, HandScored):
         names = side_names(genesis, len(event.result.points), me)
@@ -209,16 +220,22 @@ _SHOWN = (
 
 
 def state_table(observation: dict[str, Any], title: str,
-                shown: Sequence[tuple[str, str]] = ()) -> RichTable:
+                shown: Sequence[tuple[str, str]] = (), deck: Deck | None = None) -> RichTable:
     """The observation as a two-column table, hand last: the keys ``shown`` (a game's own
-    :attr:`~p2pcards.games.base.GameSpec.screen`), or the generic list when empty."""
+    :attr:`~p2pcards.games.base.GameSpec.screen`), or the generic list when empty. With a
+    ``deck`` that has its own names (:func:`own_names`) the hand and a single card (the trump)
+    are named beside their codes."""
     grid = RichTable(title=title, show_header=False)
     grid.add_column("what", style="bold")
     grid.add_column("")
+    named = own_names(deck)
     for key, label in shown or _SHOWN:
         if key in observation:
-            grid.add_row(label, _cards(observation[key]))
-    grid.add_row("your hand", _cards(observation.get("hand", [])))
+            value = observation[key]
+            text = name_cards([value], deck) if named and isinstance(value, str) else _cards(value)
+            grid.add_row(label, text)
+    hand = observation.get("hand", [])
+    grid.add_row("your hand", name_cards(hand, deck) if named and hand else _cards(hand))
     return grid
 
 
@@ -241,7 +258,7 @@ class PersonUI:
             if isinstance(event, HandScored):
                 names = side_names(self.genesis, len(event.result.points), self.seat)
                 self.console.print(result_table(event.result, names))
-            text = describe_event(event, self.genesis, self.seat)
+            text = describe_event(event, self.genesis, self.seat, table.engine.deck)
             if text:
                 self.console.print(text)
 
@@ -252,9 +269,10 @@ class PersonUI:
             self._legend_shown = True
             self.console.print(spec.legend or SUIT_LEGEND)
         title = f"{self.genesis.game} — hand {table.engine.hand_number + 1} — your turn"
-        self.console.print(state_table(table.observation(), title, spec.screen))
+        deck = table.engine.deck
+        self.console.print(state_table(table.observation(), title, spec.screen, deck))
         for number, action in enumerate(legal, 1):
-            self.console.print(f"  {number:>2}. {action}")
+            self.console.print(f"  {number:>2}. {action_text(action, deck)}")
         while True:
             self.console.print("your move (number or card, q to leave): ", end="")
             line = await self.lines.readline()
@@ -279,6 +297,6 @@ class BotLog:
     def show(self, table: Table, events: Sequence[Event]) -> None:
         for event in events:
             if isinstance(event, HandStarted | HandScored | MatchEnded):
-                text = describe_event(event, self.genesis, None)
+                text = describe_event(event, self.genesis, None, table.engine.deck)
                 if text:
                     self.write(text)
