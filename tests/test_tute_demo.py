@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 from attacks import write_transcript
-from test_net_processes import Peer
+from test_net_processes import Peer, host
 
 from p2pcards.bots import make_bot
 from p2pcards.local import make_tables, run_in_memory
@@ -44,3 +44,21 @@ def test_tute_demo_between_processes_verifies(tmp_path: Path) -> None:
     report = verify_transcript(write_transcript(tmp_path / "flipped.p2pt", genesis, frames))
     assert report.status == "invalid"
     assert report.violation is not None and report.violation.index == middle
+
+
+@pytest.mark.slow
+def test_a_person_plays_tute_on_the_terminal_with_spanish_names(tmp_path: Path) -> None:
+    """Seat 0 is a person typing the first move listed (a declaration when one is offered: they
+    sort first); three bots fill the table; the screen reads in Spanish."""
+    typed = "1\n" * 200
+    hosting, _ = host(tmp_path, "--game", "tute", "--variant", "single", "--players", "4",
+                      "--bots", "3", stdin=typed)
+    assert hosting.finish() == 0, hosting.stderr
+    out = hosting.stdout
+    assert "palos: D oros, C copas, S espadas, B bastos" in out
+    assert "triunfo" in out and "your hand" in out
+    assert re.search(r"\b(As|Rey|Caballo|Sota|\d) de (Oros|Copas|Espadas|Bastos)\b", out)
+    assert "di Denari" not in out
+    assert out.count("your turn") >= 10
+    assert "hand result" in out and "match over: " in out
+    assert verify_transcript(hosting.transcript()).status == "valid"
