@@ -7,7 +7,7 @@ the codes. Pure text functions; no I/O.
 
 from __future__ import annotations
 
-from .cards import Card, Deck, deck_family, name_cards
+from .cards import Card, Deck, card_name, deck_family
 from .games.base import Action
 
 __all__ = ["action_text", "own_names"]
@@ -21,8 +21,8 @@ def own_names(deck: Deck | None) -> bool:
 
 def action_text(action: Action, deck: Deck | None = None) -> str:
     """An action as typed (``declare [KD QD] veinte``), followed for a deck with its own names by
-    the names of its cards (``— KD Rey de Oros, QD Caballo de Oros``)."""
+    the names of its cards (``(Rey de Oros, Caballo de Oros)``)."""
     named: list[Card] = [c for c in (action.card, *action.cards) if c is not None]
     if not own_names(deck) or not named:
         return str(action)
-    return f"{action} — {name_cards(named, deck)}"
+    return f"{action} ({', '.join(card_name(c, deck) for c in named)})"

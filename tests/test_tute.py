@@ -82,7 +82,7 @@ def test_deal_gives_ten_each_and_shows_the_dealers_last_card_to_all() -> None:
     assert isinstance(state, TuteMatch)
     assert state.trump_card == deck[39] and state.trump == "B"
     assert deck[39] in state.hand(3) and len(state.hand(3)) == 10
-    assert state.observation(0)["shown_cards"][3] == [deck[39].code]
+    assert state.observation(0)["shown_cards"] == [[3, deck[39].code]]
     assert state.to_act == 0 and state.phase is Phase.ACTION
 
 
@@ -255,7 +255,7 @@ def test_declarations_offered_after_winning_a_trick() -> None:
     state.apply(declare("cuarenta", "KB QB"))
     assert state.to_act == 0 and state.may_declare is None
     assert all(a.kind == "play" for a in state.legal_actions())
-    assert state.observation(1)["shown_cards"][0] == ["KB", "QB"]
+    assert state.observation(1)["shown_cards"] == [[0, "KB"], [0, "QB"]]
 
 
 def test_one_declaration_per_trick_won() -> None:

@@ -552,9 +552,9 @@ class TuteMatch(MatchProgress):
     def observation(self, seat: int) -> dict[str, Any]:
         """What ``seat`` sees (card codes as text): ``game``, ``seat``, ``side``, ``players``,
         ``phase``, ``hand_number``, ``dealer``, ``to_act`` (``None`` outside ACTION), ``hand``
-        (own known cards), ``hand_sizes``, ``shown_cards`` (per seat, cards of its hand every
-        seat knows: the trump card, declared cards), ``trump_card``, ``trump_suit``, ``trick``
-        (``[seat, code]`` pairs), ``last_trick`` (``{"cards", "winner"}`` or ``None``),
+        (own known cards), ``hand_sizes``, ``shown_cards`` (``[seat, code]`` pairs: cards still
+        in a hand that every seat knows, the trump card and declared cards), ``trump_card``,
+        ``trump_suit``, ``trick`` (``[seat, code]`` pairs), ``last_trick`` (``{"cards", "winner"}`` or ``None``),
         ``tricks_done``, ``captured_points`` per side (every won card was played face up),
         ``declarations``, ``may_declare``, ``hands``, ``match_scores`` (hands won), ``winner``.
         No other card of another seat appears."""
@@ -575,7 +575,8 @@ class TuteMatch(MatchProgress):
             "to_act": self._to_act if self._phase is Phase.ACTION else None,
             "hand": [c.code for c in self._hands[seat] if c is not None],
             "hand_sizes": [len(h) for h in self._hands],
-            "shown_cards": [sorted(c.code for c in p) for p in self._public],
+            "shown_cards": [[s, code] for s, p in enumerate(self._public)
+                            for code in sorted(c.code for c in p)],
             "trump_card": trump.code if trump is not None else None,
             "trump_suit": trump.suit if trump is not None else None,
             "trick": [[s, c.code] for s, c in self._trick],
