@@ -555,9 +555,9 @@ class TuteMatch(MatchProgress):
         (own known cards), ``hand_sizes``, ``shown_cards`` (``[seat, code]`` pairs: cards still
         in a hand that every seat knows, the trump card and declared cards), ``trump_card``,
         ``trump_suit``, ``trick`` (``[seat, code]`` pairs), ``last_trick``
-        (``{"cards", "winner"}`` or ``None``), ``tricks_done``, ``captured_points`` per side (every won card was played face up),
-        ``declarations``, ``may_declare``, ``hands``, ``match_scores`` (hands won), ``winner``.
-        No other card of another seat appears."""
+        (``{"cards", "winner"}`` or ``None``), ``tricks_done``, ``captured_points`` per side
+        (every won card was played face up), ``declarations``, ``may_declare``, ``hands``,
+        ``match_scores`` (hands won), ``winner``. No other card of another seat appears."""
         self._check_seat(seat)
         trump = self._trump_card
         last = None
