@@ -459,3 +459,19 @@ def test_a_level_match_after_its_hands_plays_on() -> None:
     state = won_hand(CLASSIC, 1, hand_number=3, hands_won=(1, 1))
     state.next_hand()
     assert state.phase is Phase.MATCH_OVER and state.winner == 1
+
+
+def test_a_veinte_hiding_las_cuarenta_passes_live_and_fails_with_the_whole_hand() -> None:
+    full = won(["KC QC KB QB 3S", "AS", "2S", "4S"])
+    live = won([[None] * 5, "AS", [None], [None]])
+    live.apply(declare("veinte", "KC QC"))  # seat 1's view cannot know about KB QB
+    refused(full, declare("veinte", "KC QC"), "cuarenta-first")
+
+
+def test_hidden_revoke_passes_live_and_fails_with_the_whole_hand() -> None:
+    full = position(["5C", "2C AD", "6D", "6S"])
+    live = position([["5C"], [None, None], [None], [None]])
+    for state in (full, live):
+        state.apply(play("5C"))
+    live.apply(play("AD"))
+    refused(full, play("AD"), "must-follow-suit")

@@ -90,6 +90,17 @@ def _no_trump(e: TuteMatch, s: int, hand: list[Card], led: str, trump: str) -> C
     return next((c for c in hand if c.suit != trump), None)
 
 
+def _no_overtrump(e: TuteMatch, s: int, hand: list[Card], led: str, trump: str) -> Card | None:
+    trumps_in = [c for _, c in e.trick if c.suit == trump]
+    if led == trump or not trumps_in or any(c.suit == led for c in hand):
+        return None
+    best = max(trumps_in, key=lambda c: ORDER.strength(c.rank))
+    mine = [c for c in hand if c.suit == trump]
+    if any(ORDER.beats(c, best) for c in mine):
+        return next((c for c in mine if not ORDER.beats(c, best)), None)
+    return None
+
+
 def test_revoke_is_caught_in_the_replay(tmp_path: Path) -> None:
     driver = Driver.new("tute", "classic", 4, seed=1)
     cheat, bad = _moment(driver, _revoke)
@@ -108,6 +119,13 @@ def test_failure_to_trump_is_caught_in_the_replay(tmp_path: Path) -> None:
     driver = Driver.new("tute", "classic", 4, seed=3)
     cheat, bad = _moment(driver, _no_trump)
     _deferred(tmp_path, driver, cheat, bad, "must-trump")
+
+
+@pytest.mark.slow
+def test_failure_to_overtrump_is_caught_in_the_replay(tmp_path: Path) -> None:
+    driver = Driver.new("tute", "classic", 4, seed=6)
+    cheat, bad = _moment(driver, _no_overtrump)
+    _deferred(tmp_path, driver, cheat, bad, "must-overtrump")
 
 
 def test_false_marriage_is_caught_live_by_the_reveal_tokens() -> None:
