@@ -184,6 +184,7 @@ class TuteMatch(MatchProgress):
         self._last_trick: tuple[tuple[int, Card], ...] = ()
         self._last_winner: int | None = None
         self._tricks_done = 0
+        self._played: list[Card] = []
         self._piles: list[list[Card]] = [[], []]
         self._may_declare: int | None = None
         self._declarations: list[Declaration] = []
@@ -437,6 +438,7 @@ class TuteMatch(MatchProgress):
         assert taken
         self._public[seat].discard(played)
         self._may_declare = None
+        self._played.append(played)
         self._trick.append((seat, played))
         if len(self._trick) < self._n:
             self._to_act = (seat + 1) % self._n
@@ -555,7 +557,8 @@ class TuteMatch(MatchProgress):
         (own known cards), ``hand_sizes``, ``shown_cards`` (``[seat, code]`` pairs: cards still
         in a hand that every seat knows, the trump card and declared cards), ``trump_card``,
         ``trump_suit``, ``trick`` (``[seat, code]`` pairs), ``last_trick``
-        (``{"cards", "winner"}`` or ``None``), ``tricks_done``, ``captured_points`` per side
+        (``{"cards", "winner"}`` or ``None``), ``tricks_done``, ``played`` (every card played
+        this hand, in order), ``captured_points`` per side
         (every won card was played face up), ``declarations``, ``may_declare``, ``hands``,
         ``match_scores`` (hands won), ``winner``. No other card of another seat appears."""
         self._check_seat(seat)
@@ -582,6 +585,7 @@ class TuteMatch(MatchProgress):
             "trick": [[s, c.code] for s, c in self._trick],
             "last_trick": last,
             "tricks_done": self._tricks_done,
+            "played": [c.code for c in self._played],
             "captured_points": list(self.card_points()),
             "declarations": [d.to_wire() for d in self._declarations],
             "may_declare": self._may_declare,
@@ -598,6 +602,7 @@ class TuteMatch(MatchProgress):
         new._known = set(self._known)
         new._public = [set(p) for p in self._public]
         new._trick = list(self._trick)
+        new._played = list(self._played)
         new._piles = [list(p) for p in self._piles]
         new._declarations = list(self._declarations)
         new._hands_won = list(self._hands_won)
@@ -652,6 +657,7 @@ class TuteMatch(MatchProgress):
         state._known = set(placed)
         state._leader = leader % PLAYERS
         state._trick = [((leader + i) % PLAYERS, c) for i, c in enumerate(trick_cards)]
+        state._played = [c for p in piles for c in p] + trick_cards
         state._tricks_done = (sum(map(len, piles)) // PLAYERS if tricks_done is None
                               else tricks_done)
         state._declarations = [Declaration(s, k, tuple(_as_card(c) for c in cs), 0)

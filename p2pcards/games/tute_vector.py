@@ -4,7 +4,7 @@ information, for a second implementation of the rules.
 ``python -m p2pcards.games.tute_vector`` writes it; ``--check`` regenerates it in memory and exits
 with status 1 if the file differs byte for byte. :func:`build` is the pure part. The file holds
 the shuffled deck (card codes by deck position), every action in order with its seat, the rule
-id each of some illegal probes must raise at its moment, and the hand result; see
+id each illegal play must raise at its moment, and the hand result; see
 ``protocol/games/tute.md`` §8.
 """
 
@@ -17,23 +17,24 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from ..bots.tute import TuteBot
 from .base import Action, IllegalMove, Phase
 from .tute import SPEC, TuteMatch
 
 __all__ = ["FILE_NAME", "SEED", "build", "main"]
 
 FILE_NAME = "tute_hand.json"
-SEED = 12
-"""Seeds Python's ``random.Random`` for the deck order and the bots; the file lists the results,
-so nothing else depends on Python's generator."""
+SEED = 206
+"""Seeds Python's ``random.Random`` for the deck order and the moves (the first declaration
+offered, else a random legal action); the file lists the results, so nothing else depends on
+Python's generator."""
 VECTOR_DIR = Path(__file__).resolve().parents[2] / "protocol" / "vectors"
 
 
-def _probe(state: TuteMatch) -> dict[str, Any] | None:
-    """The first illegal play of the seat to act (card order), with the rule it breaks."""
+def _probes(state: TuteMatch) -> list[dict[str, Any]]:
+    """Every illegal play of the seat to act (card order), with the rule it breaks."""
     hand = sorted(c for c in state.hand(state.to_act) if c is not None)
     legal = set(state.legal_actions())
+    out = []
     for c in hand:
         action = Action("play", c)
         if action in legal:
@@ -42,8 +43,8 @@ def _probe(state: TuteMatch) -> dict[str, Any] | None:
         try:
             trial.apply(action)
         except IllegalMove as exc:
-            return {"action": action.to_wire(), "rule": exc.rule}
-    return None
+            out.append({"action": action.to_wire(), "rule": exc.rule})
+    return out
 
 
 def build() -> dict[str, str]:
@@ -56,24 +57,24 @@ def build() -> dict[str, str]:
     assert isinstance(state, TuteMatch)
     state.begin_hand()
     state.complete_chance(deck)
-    bots = [TuteBot(SEED * 10 + s) for s in range(4)]
     actions: list[dict[str, Any]] = []
     while state.phase is Phase.ACTION:
         seat = state.to_act
         entry: dict[str, Any] = {"index": len(actions), "seat": seat}
-        probe = _probe(state)
+        probes = _probes(state)
         legal = state.legal_actions()
-        action = bots[seat].choose(state.observation(seat), legal)
+        declares = [a for a in legal if a.kind == "declare"]
+        action = declares[0] if declares else legal[rng.randrange(len(legal))]
         entry["action"] = action.to_wire()
-        if probe is not None:
-            entry["illegal"] = probe
+        if probes:
+            entry["illegal"] = probes
         actions.append(entry)
         state.apply(action)
     data = {
         "description": "One Tute hand (hand 0, preset classic) with full information: deal "
                        "deck[i] to seat i % 4 (deck[39] is the dealer's, seat 3, shown to all: "
                        "its suit is trumps); apply the actions in order; before an action, "
-                       "its 'illegal' play (if any) must be refused with that rule id; "
+                       "each of its 'illegal' plays (if any) must be refused with its rule id; "
                        "then the hand result must equal 'result'.",
         "game": "tute",
         "config": config.to_wire(),
