@@ -38,7 +38,11 @@ __all__ = [
     "ITALIAN_RANKS",
     "SPANISH_40",
     "card",
+    "card_name",
     "cards",
+    "deck_family",
+    "name_cards",
+    "suit_name",
     "italian_39",
     "get_deck",
     "HIDDEN",
@@ -56,11 +60,13 @@ ITALIAN_RANKS = tuple(range(1, 11))
 """1 (Asso) .. 7, 8 (Fante), 9 (Cavallo), 10 (Re)."""
 
 SUIT_NAMES = {"D": "Denari", "C": "Coppe", "S": "Spade", "B": "Bastoni"}
+SPANISH_SUIT_NAMES = {"D": "Oros", "C": "Copas", "S": "Espadas", "B": "Bastos"}
 FRENCH_SUITS = ("H", "D", "C", "S")
 FRENCH_SUIT_NAMES = {"H": "Hearts", "D": "Diamonds", "C": "Clubs", "S": "Spades", "X": "Joker"}
 
 _ITALIAN_RANK_CHARS = {1: "A", 8: "J", 9: "Q", 10: "K"}
 _ITALIAN_RANK_NAMES = {1: "Asso", 8: "Fante", 9: "Cavallo", 10: "Re"}
+_SPANISH_RANK_NAMES = {1: "As", 8: "Sota", 9: "Caballo", 10: "Rey"}
 _FRENCH_RANK_CHARS = {1: "A", 10: "T", 11: "J", 12: "Q", 13: "K"}
 JOKER_SUIT = "X"
 HIDDEN_SUIT = "?"
@@ -232,3 +238,49 @@ def get_deck(name: str) -> Deck:
     if head in base and rest:
         return base[head].without(*(base[head].parse(code) for code in rest.split("-")))
     raise BadCardCode(f"unknown deck {name!r} (known: {', '.join(sorted(base))})")
+
+
+def deck_family(deck: Deck | str | None) -> str:
+    """The naming family of a deck (or deck name): ``spanish``, ``french`` or ``italian`` (the
+    default, also for ``None``). Reduced decks (``italian40-4B``) keep their family."""
+    name = deck.name if isinstance(deck, Deck) else (deck or "")
+    head = name.partition("-")[0]
+    if head == SPANISH_40.name:
+        return "spanish"
+    if head == FRENCH_108.name:
+        return "french"
+    return "italian"
+
+
+def card_name(c: Card, deck: Deck | str | None = None) -> str:
+    """A card's human name in the language of ``deck``: ``Rey de Oros`` in the Spanish deck,
+    ``Re di Denari`` in the Italian one (:attr:`Card.name`, also the default)."""
+    if deck_family(deck) == "spanish" and c.suit in SPANISH_SUIT_NAMES and not c.copy:
+        rank = _SPANISH_RANK_NAMES.get(c.rank, str(c.rank))
+        return f"{rank} de {SPANISH_SUIT_NAMES[c.suit]}"
+    return c.name
+
+
+def suit_name(suit: str, deck: Deck | str | None = None) -> str:
+    """A suit letter's name in the language of ``deck`` (``D``: Oros, Denari or Diamonds)."""
+    family = deck_family(deck)
+    table = (SPANISH_SUIT_NAMES if family == "spanish"
+             else FRENCH_SUIT_NAMES if family == "french" else SUIT_NAMES)
+    return table.get(suit, suit)
+
+
+def name_cards(codes: Iterable[str | Card], deck: Deck | str | None = None) -> str:
+    """``"KD QD"`` as ``"KD Rey de Oros, QD Caballo de Oros"``: codes with their names in the
+    language of ``deck``; ``??`` and texts that are not card codes are kept as they are."""
+    out = []
+    for item in codes:
+        try:
+            c = item if isinstance(item, Card) else _parse_any(item)
+        except BadCardCode:
+            out.append(str(item))
+            continue
+        if c.suit == HIDDEN_SUIT:
+            out.append(c.code)
+            continue
+        out.append(f"{c.code} {card_name(c, deck)}")
+    return ", ".join(out)

@@ -28,7 +28,8 @@ from rich.console import Console
 from rich.table import Table as RichTable
 
 from . import crypto
-from .cards import Card
+from .card_text import action_text, own_names
+from .cards import Card, Deck, name_cards
 from .cli import EXIT_INVALID, EXIT_USAGE, UserError
 from .games.base import ChanceStep, Zone
 from .table import ActionPlayed, CardsRevealed, Event, HandScored, MatchEnded, Table
@@ -229,6 +230,7 @@ class _Show:
         self.lines: list[Any] = []
         self.cards: dict[int, list[Card]] = {}
         self.batches: dict[int, int] = {}
+        self.deck: Deck | None = None
 
     def seat(self, seat: int) -> str:
         name: str = self.names[seat]
@@ -236,6 +238,7 @@ class _Show:
 
     def on_events(self, table: Table, index: int, events: list[Event]) -> None:
         cycle = table._cycle
+        self.deck = table.engine.deck
         for event in events:
             if isinstance(event, CardsRevealed):
                 assert cycle is not None
@@ -245,7 +248,8 @@ class _Show:
                 self.lines.append(("deal", event.steps, tuple(positions), event.cards,
                                    cycle.number))
             elif isinstance(event, ActionPlayed):
-                self.lines.append(("play", event.seat, str(event.action), index))
+                self.lines.append(("play", event.seat, action_text(event.action, self.deck),
+                                   index))
             elif isinstance(event, HandScored):
                 self.print_hand(event)
             elif isinstance(event, MatchEnded):
@@ -271,7 +275,8 @@ class _Show:
                     code = shown.code if shown is not None else "??"
                     groups.setdefault(_where(step), []).append(code)
                 for where, codes in groups.items():
-                    out.print(f"  deal to {where}: {' '.join(codes)}", markup=False)
+                    text = name_cards(codes, self.deck) if own_names(self.deck) else " ".join(codes)
+                    out.print(f"  deal to {where}: {text}", markup=False)
             else:
                 _, seat, action, index = line
                 out.print(f"  [{index}] {self.seat(seat)}: {action}", markup=False)

@@ -27,7 +27,9 @@ import trio
 from rich.console import Console
 from rich.table import Table as RichTable
 
-from .games.base import Action, HandResult, Zone
+from .card_text import action_text, own_names
+from .cards import Deck, name_cards
+from .games.base import ALL_SEATS, Action, HandResult, Zone
 from .genesis import Genesis
 from .net.session import Player, PlayerQuit
 from .table import (
@@ -48,7 +50,9 @@ __all__ = [
     "BotLog",
     "parse_choice",
     "move_lines",
+    "action_text",
     "describe_event",
+    "own_names",
     "side_names",
     "result_table",
     "SUIT_LEGEND",
@@ -124,11 +128,12 @@ def parse_choice(text: str, legal: Sequence[Action]) -> Action | str:
     return f"{text!r} is neither a move number nor a card you can play"
 
 
-def move_lines(legal: Sequence[Action]) -> list[str]:
+def move_lines(legal: Sequence[Action], deck: Deck | None = None) -> list[str]:
     """The numbered list of moves a person sees. A run of moves that differ only by consecutive
     ``amount`` values (a bet of 1 to 50 chips) is one line with its range of numbers and amounts,
     e.g. ``   3-52. bet 1 … bet 50``; either a number in the range or the move written out selects
-    one."""
+    one. Cards of a ``deck`` with its own names are named beside their codes
+    (:func:`~p2pcards.card_text.action_text`)."""
     out: list[str] = []
     i = 0
     while i < len(legal):
@@ -139,9 +144,10 @@ def move_lines(legal: Sequence[Action]) -> list[str]:
                == (legal[j].kind, legal[j].card, legal[j].cards, legal[j].value)):
             j += 1
         if j - i >= 2:
-            out.append(f"  {i + 1}-{j + 1}. {legal[i]} … {legal[j]}")
+            out.append(f"  {i + 1}-{j + 1}. {action_text(legal[i], deck)} … "
+                       f"{action_text(legal[j], deck)}")
         else:
-            out.extend(f"  {k + 1:>2}. {legal[k]}" for k in range(i, j + 1))
+            out.extend(f"  {k + 1:>2}. {action_text(legal[k], deck)}" for k in range(i, j + 1))
         i = j + 1
     return out
 
@@ -168,12 +174,14 @@ def _seat_name(genesis: Genesis, seat: int | None, me: int | None) -> str:
     return f"{genesis.seats[seat].name or 'seat'} [{seat}]"
 
 
-def describe_event(event: Event, genesis: Genesis, me: int | None) -> str | None:
-    """One line about ``event`` for the person at seat ``me`` (``None``: nothing to say)."""
+def describe_event(event: Event, genesis: Genesis, me: int | None,
+                   deck: Deck | None = None) -> str | None:
+    """One line about ``event`` for the person at seat ``me`` (``None``: nothing to say); cards of
+    a ``deck`` with its own names (:func:`own_names`) are named beside their codes."""
     if isinstance(event, HandStarted):
         return f"— hand {event.hand + 1} begins"
     if isinstance(event, ActionPlayed):
-        return f"{_seat_name(genesis, event.seat, me)}: {event.action}"
+        return f"{_seat_name(genesis, event.seat, me)}: {action_text(event.action, deck)}"
     if isinstance(event, CardsRevealed):
         groups: dict[str, list[str]] = {}
         for step, seen in zip(event.steps, event.cards, strict=True):
@@ -187,9 +195,14 @@ def describe_event(event: Event, genesis: Genesis, me: int | None) -> str | None
                 label = "on the table"
             elif step.zone is Zone.TRUMP:
                 label = "trump"
+            elif step.zone is Zone.HAND and step.visible_to == ALL_SEATS:
+                label = f"shown to all, to {_seat_name(genesis, step.seat, me)}"
             else:
                 label = f"shown ({step.zone.value})"
             groups.setdefault(label, []).append(seen.code)
+        if own_names(deck):
+            return "; ".join(f"{label}: {name_cards(codes, deck)}"
+                             for label, codes in groups.items()) or None
         return "; ".join(f"{label}: {' '.join(codes)}" for label, codes in groups.items()) or None
     if isinstance(event, HandScored):
         names = side_names(genesis, len(event.result.points), me)
@@ -243,16 +256,22 @@ _SHOWN = (
 
 
 def state_table(observation: dict[str, Any], title: str,
-                shown: Sequence[tuple[str, str]] = ()) -> RichTable:
+                shown: Sequence[tuple[str, str]] = (), deck: Deck | None = None) -> RichTable:
     """The observation as a two-column table, hand last: the keys ``shown`` (a game's own
-    :attr:`~p2pcards.games.base.GameSpec.screen`), or the generic list when empty."""
+    :attr:`~p2pcards.games.base.GameSpec.screen`), or the generic list when empty. With a
+    ``deck`` that has its own names (:func:`own_names`) the hand and a single card (the trump)
+    are named beside their codes."""
     grid = RichTable(title=title, show_header=False)
     grid.add_column("what", style="bold")
     grid.add_column("")
+    named = own_names(deck)
     for key, label in shown or _SHOWN:
         if key in observation:
-            grid.add_row(label, _cards(observation[key]))
-    grid.add_row("your hand", _cards(observation.get("hand", [])))
+            value = observation[key]
+            text = name_cards([value], deck) if named and isinstance(value, str) else _cards(value)
+            grid.add_row(label, text)
+    hand = observation.get("hand", [])
+    grid.add_row("your hand", name_cards(hand, deck) if named and hand else _cards(hand))
     return grid
 
 
@@ -297,7 +316,7 @@ class PersonUI:
             if isinstance(event, HandScored):
                 names = side_names(self.genesis, len(event.result.points), self.seat)
                 self.console.print(result_table(event.result, names))
-            text = describe_event(event, self.genesis, self.seat)
+            text = describe_event(event, self.genesis, self.seat, table.engine.deck)
             if text:
                 self.console.print(text)
 
@@ -308,9 +327,8 @@ class PersonUI:
             self._legend_shown = True
             self.console.print(spec.legend or SUIT_LEGEND)
         title = f"{self.genesis.game} — hand {table.engine.hand_number + 1} — your turn"
-        self.console.print(state_table(table.observation(), title, spec.screen))
-        for move in move_lines(legal):
-            self.console.print(move)
+    "move_lines",
+    "action_text",
         while True:
             self.console.print("your move (number or card, q to leave): ", end="")
             line = await self.lines.readline()
@@ -335,6 +353,6 @@ class BotLog:
     def show(self, table: Table, events: Sequence[Event]) -> None:
         for event in events:
             if isinstance(event, HandStarted | HandScored | MatchEnded):
-                text = describe_event(event, self.genesis, None)
+                text = describe_event(event, self.genesis, None, table.engine.deck)
                 if text:
                     self.write(text)

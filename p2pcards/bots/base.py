@@ -63,14 +63,16 @@ def make_bot(game: str, kind: str = "smart", seed: int | None = None) -> Bot:
     """A bot for ``game``: ``smart`` (the game's rule-of-thumb bot) or ``random``."""
     from .banking import SetteBot, ZiginetteBot
     from .heuristic import BriscolaBot, ScopaBot, TressetteBot
+    from .tute import TuteBot
 
     if kind == "random":
         return RandomBot(seed)
     if kind != "smart":
         raise ValueError(f"unknown bot kind {kind!r} (kinds: {', '.join(BOT_KINDS)})")
-    by_game: dict[str, type[ScopaBot | BriscolaBot | TressetteBot | SetteBot | ZiginetteBot]] = {
+    by_game: dict[str, type[Any]] = {
         "scopa": ScopaBot, "briscola": BriscolaBot, "tressette": TressetteBot,
-        "tresette": TressetteBot, "sette-e-mezzo": SetteBot, "ziginette": ZiginetteBot,
+        "tresette": TressetteBot, "tute": TuteBot, "sette-e-mezzo": SetteBot,
+        "ziginette": ZiginetteBot,
     }
     bot_class = by_game.get(game)
     return bot_class(seed) if bot_class is not None else RandomBot(seed)
