@@ -327,8 +327,10 @@ class PersonUI:
             self._legend_shown = True
             self.console.print(spec.legend or SUIT_LEGEND)
         title = f"{self.genesis.game} — hand {table.engine.hand_number + 1} — your turn"
-    "move_lines",
-    "action_text",
+        deck = table.engine.deck
+        self.console.print(state_table(table.observation(), title, spec.screen, deck))
+        for move in move_lines(legal, deck):
+            self.console.print(move)
         while True:
             self.console.print("your move (number or card, q to leave): ", end="")
             line = await self.lines.readline()
