@@ -618,11 +618,11 @@ class CalabrasellaMatch(MatchProgress):
         self._stage = Stage.DISCARD
 
     def _apply_discard(self, seat: int, action: Action) -> None:
-        self._shape(seat, action, card_=False, cards=True)
         cards = list(action.cards)
         if not 1 <= len(cards) <= WIDOW_SIZE:
             raise IllegalMove("discard-count", f"the declarer discards 1 to {WIDOW_SIZE} cards, "
                               f"not {len(cards)}", seat)
+        self._shape(seat, action, card_=False, cards=True)
         known = [c for c in cards if c != HIDDEN]
         if len(set(known)) != len(known):
             raise IllegalMove("malformed-action", "a discard names a card twice", seat)
@@ -667,6 +667,7 @@ class CalabrasellaMatch(MatchProgress):
             raise IllegalMove("card-not-in-deck", f"{c.code} is not in the "
                               f"{self._deck.name} deck", seat)
         self._check_called_play(seat, c)
+        self._check_holds(seat, c)
         led = self._trick[0][1].suit if self._trick else None
         if c.suit in self._void[seat]:
             raise IllegalMove("must-follow-suit", f"seat {seat} plays {c.code} after failing to "
@@ -727,16 +728,19 @@ class CalabrasellaMatch(MatchProgress):
                                   f"card it moves must be named, not ??", seat)
             hand.remove(None)
             return
+        self._check_holds(seat, c)
+        hand.remove(c if c in hand else None)
+
+    def _check_holds(self, seat: int, c: Card) -> None:
+        """Raise unless ``c`` is in ``seat``'s hand or may be one of its unseen cards."""
         if c not in self._deck:
             raise IllegalMove("card-not-in-deck", f"{c.code} is not in the "
                               f"{self._deck.name} deck", seat)
-        if c in hand:
-            hand.remove(c)
-        elif None in hand and not self._known_elsewhere(seat, c):
-            hand.remove(None)
-        else:
-            raise IllegalMove("card-not-in-hand", f"seat {seat} cannot use {c.code}: it is not "
-                              f"in that seat's hand", seat)
+        hand = self._hands[seat]
+        if c in hand or (None in hand and not self._known_elsewhere(seat, c)):
+            return
+        raise IllegalMove("card-not-in-hand", f"seat {seat} cannot use {c.code}: it is not "
+                          f"in that seat's hand", seat)
 
     # ------------------------------------------------------------------ scoring
 
@@ -822,7 +826,8 @@ class CalabrasellaMatch(MatchProgress):
         ``passed`` and ``returned`` (the two exchanged cards, only for the declarer and the
         holder, else ``None``), ``discards`` (the declarer's own view: the codes; others: ``[]``),
         ``discard_count``, ``widow`` (once turned), ``taken``, ``hand``, ``hand_sizes``,
-        ``trick``, ``last_trick`` (``{"cards", "winner"}``), ``tricks_done``, ``piles``
+        ``trick``, ``last_trick`` (``{"cards", "winner"}``), ``tricks_done``, ``played``
+        (every card played so far, sorted codes), ``piles``
         (``[declarer's points, defenders' points]``, public: every card was played face up),
         ``pile_cards``, ``chips``, ``start_chips``, ``match_hands`` (match length), ``winner``.
         """
@@ -863,6 +868,7 @@ class CalabrasellaMatch(MatchProgress):
             "trick": [[s, c.code] for s, c in self._trick],
             "last_trick": last,
             "tricks_done": self._tricks_done,
+            "played": sorted(c.code for c in self._played),
             "piles": [card_points(p) for p in self._piles],
             "pile_cards": [len(p) for p in self._piles],
             "chips": list(self._chips),
