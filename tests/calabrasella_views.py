@@ -50,6 +50,9 @@ class Views:
     full: CalabrasellaMatch
     deck: list[Card]
     live: list[CalabrasellaMatch] = field(default_factory=list)
+    record: list[Action] = field(default_factory=list)
+    dropped: set[int | str] = field(default_factory=set)
+    start: CalabrasellaMatch | None = None
 
     @classmethod
     def deal(cls, hands: Sequence[Sequence[Card]] = (SEAT0, SEAT1, SEAT2),
@@ -58,7 +61,7 @@ class Views:
         """A match about to deal ``hands`` and ``widow``, dealt at once in every view."""
         config = config or SPEC.preset()
         full, deck = CalabrasellaMatch.from_deal(config, hands, widow, deals=deals)
-        views = cls(full, deck, [full.copy() for _ in range(4)])
+        views = cls(full, deck, [full.copy() for _ in range(4)], start=full.copy())
         views.chance()
         return views
 
@@ -68,31 +71,42 @@ class Views:
 
     def chance(self) -> None:
         """Begin the hand if needed and complete the pending chance batch in every view."""
-        if self.full.phase is Phase.SHUFFLE:
-            for engine in (self.full, *self.live):
+        for key, engine in self._engines():
+            if engine.phase is Phase.SHUFFLE:
                 engine.begin_hand()
-        steps = self.full.pending_chance()
-        real = [self.deck[s.position] for s in steps]
-        self.full.complete_chance(real)
-        for viewer, engine in enumerate(self.live):
-            seat = viewer if viewer < 3 else -2
-            engine.complete_chance([c if s.visible(seat) else None
-                                    for s, c in zip(steps, real, strict=True)])
+            steps = engine.pending_chance()
+            seat = -2 if key == "observer" else None if key == "full" else key
+            assert seat is None or isinstance(seat, int)
+            engine.complete_chance([self.deck[s.position]
+                                    if seat is None or s.visible(seat) else None
+                                    for s in steps])
 
-    def act(self, action: Action) -> dict[int | str, IllegalMove | None]:
-        """Apply ``action`` of the seat to act in every view (masked per view).
+    def _engines(self) -> list[tuple[int | str, CalabrasellaMatch]]:
+        keyed: list[tuple[int | str, CalabrasellaMatch]] = [("full", self.full)]
+        keyed += [(v if v < 3 else "observer", e) for v, e in enumerate(self.live)]
+        return [(k, e) for k, e in keyed if k not in self.dropped]
+
+    def act(self, action: Action, *, drop: bool = False) -> dict[int | str, IllegalMove | None]:
+        """Apply ``action`` of the seat to act in every view still playing (masked per view),
+        and record it (real cards) for :func:`replay`.
 
         Returns, per view (``"full"``, 0, 1, 2, ``"observer"``), the :class:`IllegalMove` it
-        raised or ``None``. Views that refused keep their state.
+        raised or ``None``. Views that refused keep their state; with ``drop`` they stop playing
+        (an honest peer stops at a violation), so a cheat can be followed in the other views.
         """
-        actor = self.full.to_act
-        use = self.full.card_use(action)
+        engines = self._engines()
+        lead = engines[0][1]
+        actor = lead.to_act
+        use = lead.card_use(action)
         out: dict[int | str, IllegalMove | None] = {}
-        out["full"] = _try(self.full, action)
-        for viewer, engine in enumerate(self.live):
-            masked = mask(action, use, actor, viewer if viewer < 3 else None)
-            out[viewer if viewer < 3 else "observer"] = _try(engine, masked)
-        if self.full.phase is Phase.CHANCE:
+        for key, engine in engines:
+            viewer = None if key == "observer" else actor if key == "full" else key
+            assert viewer is None or isinstance(viewer, int)
+            out[key] = _try(engine, mask(action, use, actor, viewer))
+        self.record.append(action)
+        if drop:
+            self.dropped.update(k for k, v in out.items() if v is not None)
+        if any(e.phase is Phase.CHANCE for _, e in self._engines()):
             self.chance()
         return out
 
@@ -108,6 +122,21 @@ class Views:
         for row in rows:
             for c in cards(row):
                 self.honest(Action("play", card=c))
+
+
+def replay(views: Views) -> tuple[int, IllegalMove] | None:
+    """The full-information replay of everything recorded, as after the key reveal: the index
+    of the first refused action and the error, or ``None`` when every action is legal."""
+    assert views.start is not None
+    engine = views.start.copy()
+    engine.begin_hand()
+    for index, action in enumerate(views.record):
+        if engine.phase is Phase.CHANCE:
+            engine.complete_chance([views.deck[s.position] for s in engine.pending_chance()])
+        error = _try(engine, action)
+        if error is not None:
+            return index, error
+    return None
 
 
 def _try(engine: CalabrasellaMatch, action: Action) -> IllegalMove | None:
