@@ -726,7 +726,10 @@ class CalabrasellaMatch(MatchProgress):
             if None not in hand:
                 raise IllegalMove("card-hidden", f"this view knows seat {seat}'s hand, so the "
                                   f"card it moves must be named, not ??", seat)
-            hand.remove(None)
+            # any card of the hand may have left, even one this view knew (the holder knows the
+            # called card is in the declarer's hand, but not whether it was discarded): forget
+            # them all rather than guess
+            self._hands[seat] = [None] * (len(hand) - 1)
             return
         self._check_holds(seat, c)
         hand.remove(c if c in hand else None)
