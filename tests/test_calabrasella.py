@@ -162,7 +162,7 @@ def test_non_holder_denies_then_the_holder_gives() -> None:
     assert views.full.to_act == 2
     views.honest(Action("give", card=card("3B")))
     assert views.full.holder == 2
-    assert [list(a) for a in views.full.observation(1)["answers"]] == [[1, "deny"], [2, "give"]]
+    assert views.full.observation(1)["answers"] == {"1": "deny", "2": "give"}
 
 
 def test_called_card_in_the_widow_nothing_is_passed() -> None:

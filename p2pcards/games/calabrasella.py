@@ -824,8 +824,8 @@ class CalabrasellaMatch(MatchProgress):
         """What ``seat`` sees, as plain data (card codes as text).
 
         Keys: ``game``, ``seat``, ``players``, ``phase``, ``stage``, ``hand_number``, ``deals``,
-        ``dealer``, ``to_act`` (``None`` outside ACTION), ``bids`` (``[seat, "bid"|"pass"]``),
-        ``declarer``, ``called``, ``answers`` (``[seat, "give"|"deny"]``), ``holder``,
+        ``dealer``, ``to_act`` (``None`` outside ACTION), ``bids`` (``{"seat": "bid"|"pass"}``),
+        ``declarer``, ``called``, ``answers`` (``{"seat": "give"|"deny"}``), ``holder``,
         ``passed`` and ``returned`` (the two exchanged cards, only for the declarer and the
         holder, else ``None``), ``discards`` (the declarer's own view: the codes; others: ``[]``),
         ``discard_count``, ``widow`` (once turned), ``taken``, ``hand``, ``hand_sizes``,
@@ -855,10 +855,10 @@ class CalabrasellaMatch(MatchProgress):
             "deals": self._deals,
             "dealer": self.dealer,
             "to_act": self._to_act if self._phase is Phase.ACTION else None,
-            "bids": [[s, k] for s, k in self._bids],
+            "bids": {str(s): k for s, k in self._bids},
             "declarer": self._declarer,
             "called": self._called.code if self._called is not None else None,
-            "answers": [[s, k] for s, k in self._answers],
+            "answers": {str(s): k for s, k in self._answers},
             "holder": self._holder,
             "passed": code(self._passed),
             "returned": code(self._returned),
