@@ -180,3 +180,32 @@ def test_demo_plays_a_calabrasella_match_between_processes_and_it_verifies(
         bad = tmp_path / f"flip-{index}.p2pt"
         bad.write_bytes(bytes(flipped))
         assert verify_transcript(bad).status != "valid"
+
+
+def test_a_declarer_calling_a_card_it_holds_and_discarding_it_is_named_by_the_audit() -> None:
+    driver = Driver.new("calabrasella", "classic", 3, 4, flags=ONE_HAND)
+
+    def calling_with_a_three(d: Driver) -> bool:
+        return any(t.needs_decision and _engine(t).stage is Stage.CALL
+                   and any(c is not None and c.rank == 3 for c in _engine(t).hand(s))
+                   for s, t in enumerate(d.tables))
+
+    driver.run_until(calling_with_a_three)
+    cheater = next(s for s, t in enumerate(driver.tables) if t.needs_decision)
+    table = driver.tables[cheater]
+    engine = _engine(table)
+    held = next(c for c in engine.hand(cheater) if c is not None and c.rank == 3)
+    hand = engine._hands[cheater]
+    hand.remove(held)  # the cheating software lets it call its own 3
+    driver.queue.extend((cheater, d) for d in table.decide(Action("call", cards=(held,))).outgoing)
+    hand.append(held)
+    driver.run_until(lambda d: d.tables[cheater].needs_decision
+                     and _engine(d.tables[cheater]).stage is Stage.DISCARD)
+    # nobody holds the card, so both defenders truthfully deny; the 3 is hidden in the discard
+    assert [k for _, k in _engine(table)._answers] == ["deny", "deny"]
+    driver.queue.extend((cheater, d) for d in
+                        table.decide(Action("discard", cards=(held,))).outgoing)
+    driver.run_out()
+    for seat in range(3):
+        violation = driver.violations[seat]
+        assert (violation.rule, violation.seat) == ("called-held-card", cheater), violation
