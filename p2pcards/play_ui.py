@@ -105,6 +105,9 @@ def parse_choice(text: str, legal: Sequence[Action]) -> Action | str:
     written = [a for a in legal if str(a).upper() == upper]
     if len(written) == 1:
         return written[0]
+    loose = [a for a in legal if _words(str(a)) == _words(text)]
+    if len(loose) == 1:
+        return loose[0]
     by_card = [a for a in legal if a.card is not None and a.card.code == upper]
     if len(by_card) == 1:
         return by_card[0]
@@ -112,6 +115,31 @@ def parse_choice(text: str, legal: Sequence[Action]) -> Action | str:
         numbers = ", ".join(str(legal.index(a) + 1) for a in by_card)
         return f"several moves play {upper}: choose by number ({numbers})"
     return f"{text!r} is neither a move number nor a card you can play"
+
+
+def _words(text: str) -> tuple[str, tuple[str, ...]]:
+    """A move as typed, loosely: its first word and the rest in any order, brackets ignored
+    (``discard QD JD`` matches ``discard [JD QD]``)."""
+    words = text.upper().replace("[", " ").replace("]", " ").split()
+    return (words[0] if words else "", tuple(sorted(words[1:])))
+
+
+LONG_LIST = 40
+"""Above this many legal moves the screen shows each kind of move once, with an example."""
+
+
+def move_lines(legal: Sequence[Action]) -> list[str]:
+    """The lines listing ``legal`` for a person: every move numbered, or, for a long list (a
+    Calabrasella discard has over a thousand), one line per kind with a count and an example."""
+    if len(legal) <= LONG_LIST:
+        return [f"  {number:>2}. {action}" for number, action in enumerate(legal, 1)]
+    by_kind: dict[str, list[Action]] = {}
+    for action in legal:
+        by_kind.setdefault(action.kind, []).append(action)
+    lines = [f"  {len(legal)} moves: type one written out, cards in any order"]
+    for kind, actions in by_kind.items():
+        lines.append(f"  {kind}: {len(actions)} moves, e.g. {actions[0]}")
+    return lines
 
 
 def side_names(genesis: Genesis, sides: int, me: int | None = None) -> list[str]:
@@ -196,6 +224,8 @@ def _cards(value: Any) -> str:
         return " ".join(str(v) for v in value) or "—"
     if isinstance(value, dict) and "cards" in value:
         return _cards(value["cards"]) + f"  → seat {value.get('winner')}"
+    if isinstance(value, dict) and value and all(isinstance(v, str) for v in value.values()):
+        return ", ".join(f"seat {k}: {v}" for k, v in value.items())
     return "—" if value is None else str(value)
 
 
@@ -253,8 +283,8 @@ class PersonUI:
             self.console.print(spec.legend or SUIT_LEGEND)
         title = f"{self.genesis.game} — hand {table.engine.hand_number + 1} — your turn"
         self.console.print(state_table(table.observation(), title, spec.screen))
-        for number, action in enumerate(legal, 1):
-            self.console.print(f"  {number:>2}. {action}")
+        for listed in move_lines(legal):
+            self.console.print(listed)
         while True:
             self.console.print("your move (number or card, q to leave): ", end="")
             line = await self.lines.readline()
