@@ -14,8 +14,10 @@ import pytest
 from attacks import Driver, write_transcript
 from test_net_processes import Peer
 
+from p2pcards import cli
 from p2pcards.bots import make_bot
 from p2pcards.cards import HIDDEN
+from p2pcards.cli_verify import _breakdown
 from p2pcards.games.base import Action
 from p2pcards.games.calabrasella import CalabrasellaMatch, Stage
 from p2pcards.local import make_tables, run_in_memory
@@ -41,7 +43,8 @@ def _one_hand(seed: int) -> tuple[object, list[Table], list[list[object]], list[
     return genesis, tables, run.events, run.frames
 
 
-def test_one_hand_between_peers_hides_the_exchange_and_verifies(tmp_path: Path) -> None:
+def test_one_hand_between_peers_hides_the_exchange_and_verifies(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     genesis, tables, events, frames = _one_hand(seed=4)
     assert all(t.finished for t in tables)
     final = _engine(tables[0])
@@ -63,6 +66,17 @@ def test_one_hand_between_peers_hides_the_exchange_and_verifies(tmp_path: Path) 
     # the transcript verifies; one flipped bit in the envelope of the private pass is caught
     path = write_transcript(tmp_path / "hand.p2pt", genesis, frames)  # type: ignore[arg-type]
     assert verify_transcript(path).status == "valid"
+    # show tells the hidden cards once the keys are revealed; verify shows each side's totals
+    passed = seen[declarer][give_at].card
+    assert passed is not None
+    assert cli.main(["show", str(path)]) == 0
+    shown = capsys.readouterr().out
+    assert f"give {passed.code}  (shown as give ?? until the key reveal)" in shown
+    assert "discard [??" not in shown.replace("shown as discard [??", "")
+    assert cli.main(["verify", str(path)]) == 0
+    assert "VALID" in capsys.readouterr().out
+    assert _breakdown("hand total", (9, 26, 26), (0, 0, 0)) == "hand total (9/26/26)"
+    assert _breakdown("chips", (-34, 17, 17), (-34, 17, 17)) == "chips -34/17/17"
     index = next(i for i, e in enumerate(events[third])
                  if isinstance(e, ActionPlayed) and e.action.kind == "give")
     position = events[third][index].index  # type: ignore[attr-defined]
