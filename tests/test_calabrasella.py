@@ -392,3 +392,13 @@ def test_wrong_stage_action_is_named() -> None:
     with pytest.raises(IllegalMove, match="must bid or pass") as info:
         views.full.apply(Action("play", card=card("3D")))
     assert info.value.rule == "unknown-action"
+
+
+def test_card_use_outside_its_stage_moves_nothing() -> None:
+    views = Views.deal()
+    state = views.full
+    assert state.card_use(Action("give", card=card("3B"))) == CardUse()
+    assert state.card_use(Action("discard", cards=cards("QD"))) == CardUse()
+    with pytest.raises(IllegalMove) as info:
+        state.apply(Action("give", card=card("3B")))
+    assert info.value.rule == "unknown-action" and info.value.seat == 0

@@ -459,16 +459,16 @@ class CalabrasellaMatch(MatchProgress):
         """``give`` and ``return`` pass ``card`` privately (to the declarer, to the holder);
         ``discard`` moves ``cards`` face down; ``play`` shows ``card``; the other actions
         (``bid``, ``pass``, ``call``, ``deny``, ``take``) use no card of the actor's hand."""
-        kind = action.kind
+        kind, stage = action.kind, self._stage
         if kind == "play" and action.card is not None:
             return CardUse(shown=(action.card,))
-        if kind == "give" and action.card is not None:
+        if kind == "give" and action.card is not None and stage is Stage.ANSWER:
             return CardUse(passed=(action.card,), to=self._declarer)
-        if kind == "return" and action.card is not None:
+        if kind == "return" and action.card is not None and stage is Stage.RETURN:
             return CardUse(passed=(action.card,), to=self._holder)
-        if kind == "discard":
+        if kind == "discard" and stage is Stage.DISCARD:
             return CardUse(hidden=tuple(action.cards))
-        return CardUse()
+        return CardUse()  # out of its stage the action is refused by apply()
 
     # ------------------------------------------------------------------ applying actions
 
