@@ -4,7 +4,9 @@ count, what an agent may see, rewards, and clear errors."""
 from __future__ import annotations
 
 import functools
+import re
 import warnings
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -152,3 +154,18 @@ def test_bad_arguments_and_actions_are_clear_errors() -> None:
     small = raw_env("scopa", 2, max_actions=1)
     with pytest.raises(EnvError, match="larger max_actions"):
         small.reset(seed=1)
+
+
+def test_the_example_in_docs_bots_runs(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """docs/bots.md's greedy bot and its environment loop, run exactly as printed."""
+    text = (Path(__file__).resolve().parent.parent / "docs" / "bots.md").read_text()
+    blocks = re.findall(r"```python\n(.*?)```", text, flags=re.S)
+    bot_source = next(b for b in blocks if b.startswith('"""A greedy example bot'))
+    loop_source = next(b for b in blocks if b.startswith("from p2pcards.env import env"))
+    (tmp_path / "greedy.py").write_text(bot_source)
+    monkeypatch.syspath_prepend(str(tmp_path))
+    printed: list[object] = []
+    exec(compile(loop_source, "docs/bots.md", "exec"), {"print": printed.append})
+    totals = printed[0]
+    assert isinstance(totals, dict) and set(totals) == {"seat_0", "seat_1"}
+    assert max(totals.values()) >= 11  # a Scopa match ends when a side reaches 11

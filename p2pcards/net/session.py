@@ -25,6 +25,7 @@ Wire messages after the handshake (see :mod:`.framed`): ``envelope {data: envelo
 from __future__ import annotations
 
 import contextlib
+import functools
 import math
 from collections import deque
 from collections.abc import Awaitable, Callable, Sequence
@@ -49,6 +50,7 @@ FLUSH_SECONDS = 5.0
 INBOX_SIZE = 64
 
 Decide = Callable[[Table], Awaitable[Action]]
+Claim = Callable[[Table], Awaitable[Action | None]]
 Show = Callable[[Table, Sequence[Event]], None]
 
 
@@ -70,12 +72,15 @@ class Player:
     """Who decides for a seat: ``decide`` returns the action, ``show`` displays events.
 
     ``person`` marks decisions that take a person's time: they are raced against incoming
-    messages, which may abort the match meanwhile; a bot's are not.
+    messages, which may abort the match meanwhile; a bot's are not. ``claim``, if given, is
+    asked once per claim window whether to make one of ``table.claim_actions()`` (``None``:
+    let it pass).
     """
 
     decide: Decide
     show: Show | None = None
     person: bool = False
+    claim: Claim | None = None
 
 
 @dataclass
@@ -90,10 +95,11 @@ class LocalSeat:
     decide: Decide
     show: Show | None = None
     person: bool = False
+    claim: Claim | None = None
 
     @classmethod
     def of(cls, table: Table, player: Player) -> LocalSeat:
-        return cls(table, player.decide, player.show, player.person)
+        return cls(table, player.decide, player.show, player.person, player.claim)
 
 
 @dataclass(eq=False)
@@ -125,6 +131,7 @@ class Link:
 
 
 _Inbox = tuple[str, Link, Any]
+_INTERRUPTED = object()
 
 
 class Session:
@@ -147,6 +154,7 @@ class Session:
         self._queue: deque[tuple[object, bytes]] = deque()
         self._inbox_send, self._inbox = trio.open_memory_channel[_Inbox](INBOX_SIZE)
         self._local_seats = {s.table.seat for s in self.seats}
+        self._offered: set[tuple[int | None, int]] = set()
 
     # ------------------------------------------------------------------ running
 
@@ -195,6 +203,8 @@ class Session:
             self._route()
             if self.reference.finished:
                 return
+            if await self._offer_claims():
+                continue
             deciding = next((s for s in self.seats if s.table.needs_decision), None)
             if deciding is not None:
                 await self._decide(deciding)
@@ -202,7 +212,8 @@ class Session:
             expected = self.reference.expected
             assert expected is not None
             speaker, kind = expected
-            if speaker in self._local_seats:
+            proposing = any(s.table.proposal is not None for s in self.seats)
+            if speaker in self._local_seats and not proposing:
                 raise MatchFailure(f"this peer's seat {speaker} cannot make progress "
                                    f"(waiting for its {kind!r} message)")
             person = kind == "action" and speaker not in self.bots
@@ -214,33 +225,66 @@ class Session:
             raise MatchFailure(f"{seat_label(self.genesis, speaker)} did not answer within "
                                f"{limit} seconds")
 
+    async def _offer_claims(self) -> bool:
+        """Ask each local seat's ``claim`` once per claim window; True if one claimed."""
+        for seat in self.seats:
+            if seat.claim is None:
+                continue
+            key = (seat.table.seat, seat.table.chain.next_seq)
+            if key in self._offered or not seat.table.claim_actions():
+                continue
+            self._offered.add(key)
+            claim = seat.claim
+            if seat.person:
+                raced = await self._race(functools.partial(claim, seat.table))
+                if raced is _INTERRUPTED:
+                    return True  # a message came first: the window may be closed now
+                action = raced if isinstance(raced, Action) else None
+            else:
+                action = await claim(seat.table)
+            if action is not None:
+                step = seat.table.claim(action)
+                self._after_step(seat, step.events)
+                self._queue.extend((seat, data) for data in step.outgoing)
+                return True
+        return False
+
+    async def _race(self, ask: Callable[[], Awaitable[Action | None]]) -> object:
+        """Run a person's prompt against incoming messages: its answer, or ``_INTERRUPTED``
+        after handling the message that came first."""
+        answer: list[Action | None] = []
+        interrupt: list[_Inbox] = []
+        error: list[MatchFailure] = []
+        async with trio.open_nursery() as nursery:
+            async def prompt() -> None:
+                try:
+                    answer.append(await ask())
+                except MatchFailure as exc:
+                    error.append(exc)
+                nursery.cancel_scope.cancel()
+
+            async def watch() -> None:
+                interrupt.append(await self._inbox.receive())
+                nursery.cancel_scope.cancel()
+
+            nursery.start_soon(prompt)
+            nursery.start_soon(watch)
+        if error:
+            raise error[0]
+        if not answer:
+            self._handle(interrupt[0])  # raises, or queues an envelope
+            return _INTERRUPTED
+        return answer[0]
+
     async def _decide(self, seat: LocalSeat) -> None:
         action: Action | None = None
         if not seat.person:
             action = await seat.decide(seat.table)
         else:
-            interrupt: list[_Inbox] = []
-            error: list[MatchFailure] = []
-            async with trio.open_nursery() as nursery:
-                async def decide() -> None:
-                    nonlocal action
-                    try:
-                        action = await seat.decide(seat.table)
-                    except MatchFailure as exc:
-                        error.append(exc)
-                    nursery.cancel_scope.cancel()
-
-                async def watch() -> None:
-                    interrupt.append(await self._inbox.receive())
-                    nursery.cancel_scope.cancel()
-
-                nursery.start_soon(decide)
-                nursery.start_soon(watch)
-            if error:
-                raise error[0]
-            if action is None:
-                self._handle(interrupt[0])  # raises, or queues an out-of-turn envelope
+            raced = await self._race(lambda: seat.decide(seat.table))
+            if not isinstance(raced, Action):
                 return
+            action = raced
         step = seat.table.decide(action)
         self._after_step(seat, step.events)
         self._queue.extend((seat, data) for data in step.outgoing)
@@ -270,11 +314,21 @@ class Session:
         """Deliver every queued envelope (and whatever the local tables answer)."""
         while self._queue:
             origin, data = self._queue.popleft()
+            echo = False
+            local_proposal = isinstance(origin, LocalSeat) and origin.table.proposal == data
             if isinstance(origin, Link):
-                self._accept_remote(origin, data)
+                placed = self._accept_remote(origin, data)
+                if placed is None:
+                    continue  # a claim-window message that came second: dropped
+                echo = placed in self.reference.windows
+            elif (isinstance(origin, LocalSeat) and local_proposal and self.forward
+                  and self._place_own(origin, data) is None):
+                continue  # the hub orders claim windows: its own proposal enters its chain now
             for seat in self.seats:
                 if seat is origin or (isinstance(origin, Link) and seat is self.seats[0]):
                     continue
+                if local_proposal and not self.forward:
+                    break  # the other local tables take it when the hub sends it back
                 try:
                     step = seat.table.receive(data)
                 except Violation as violation:
@@ -285,23 +339,44 @@ class Session:
             if self.forward or not isinstance(origin, Link):
                 frame = codec.pack({"type": "envelope", "data": data})
                 for link in self.links:
-                    if link is not origin:
+                    if link is not origin or echo:  # a claim-window winner goes back too
                         link.outbox.send_nowait(frame)
             self._sync_transcript()
 
-    def _accept_remote(self, link: Link, data: bytes) -> None:
+    def _accept_remote(self, link: Link, data: bytes) -> int | None:
+        """Check and accept a remote envelope with the reference table: its chain index, or
+        ``None`` for a claim-window message that lost the race (the hub drops it)."""
+        reference = self.seats[0]
+        if reference.table.is_lost_race(data):
+            return None
         expected = self.reference.expected
-        if expected is not None and expected[0] not in link.seats:
+        own = any(s.table.proposal == data for s in self.seats)
+        if expected is not None and not (self.reference.speakers & link.seats) and not own:
             raise MatchFailure(
                 f"protocol violation: {link.label} sent an envelope while "
                 f"{seat_label(self.genesis, expected[0])} was to speak", EXIT_VIOLATION)
-        reference = self.seats[0]
+        index = reference.table.chain.next_seq
         try:
             step = reference.table.receive(data)
         except Violation as violation:
             raise MatchFailure(f"protocol violation: {violation}", EXIT_VIOLATION) from None
         self._after_step(reference, step.events)
         self._queue.extend((reference, out) for out in step.outgoing)
+        return index
+
+    def _place_own(self, seat: LocalSeat, data: bytes) -> int | None:
+        """The hub puts its local seat's claim-window proposal in the chain (``None``: another
+        message took the place first)."""
+        index = seat.table.chain.next_seq
+        try:
+            step = seat.table.receive(data)
+        except Violation as violation:
+            if violation.rule == "lost-race":
+                return None
+            raise MatchFailure(f"protocol violation: {violation}", EXIT_VIOLATION) from None
+        self._after_step(seat, step.events)
+        self._queue.extend((seat, out) for out in step.outgoing)
+        return index
 
     def _after_step(self, seat: LocalSeat, events: Sequence[Event]) -> None:
         if seat.show is not None and events:
