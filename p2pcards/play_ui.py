@@ -233,8 +233,8 @@ def _cards(value: Any) -> str:
         return " ".join(str(v) for v in value) or "—"
     if isinstance(value, dict) and "cards" in value:
         return _cards(value["cards"]) + f"  → seat {value.get('winner')}"
-    if isinstance(value, dict) and value and all(isinstance(v, str) for v in value.values()):
-        return ", ".join(f"seat {k}: {v}" for k, v in value.items())
+    if isinstance(value, dict) and all(isinstance(v, str) for v in value.values()):
+        return ", ".join(f"seat {k}: {v}" for k, v in value.items()) or "—"
     return "—" if value is None else str(value)
 
 

@@ -34,6 +34,9 @@ def test_short_lists_stay_numbered() -> None:
 
 def test_screen_shows_bids_and_answers_by_seat() -> None:
     views = Views.deal()
+    console = Console(width=100, record=True, highlight=False)
+    console.print(state_table(views.full.observation(0), "calabrasella", SPEC.screen))
+    assert "{}" not in console.export_text()  # no bids yet: a dash, not an empty map
     views.honest(Action("pass"), Action("bid"))
     console = Console(width=100, record=True, highlight=False)
     console.print(state_table(views.full.observation(1), "calabrasella", SPEC.screen))

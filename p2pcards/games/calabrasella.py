@@ -970,6 +970,7 @@ SPEC = GameSpec(
         ("passed", "Card passed"),
         ("returned", "Card given back"),
         ("discard_count", "Discarded"),
+        ("discards", "Your discards"),
         ("widow", "Widow"),
         ("taken", "Taken"),
         ("trick", "Trick"),
