@@ -102,3 +102,14 @@ def test_whole_matches_conserve_chips_and_end(seed: int, start: int) -> None:
         top = max(state.match_scores)
         leaders = [s for s in range(3) if state.match_scores[s] == top]
         assert state.winner == (leaders[0] if len(leaders) == 1 else None)
+
+
+def test_smart_bot_beats_two_random_players() -> None:
+    from p2pcards.simulate import play_match
+
+    ahead = 0
+    for seed in range(10):
+        bots = [make_bot("calabrasella", "smart", seed), RandomBot(seed + 1), RandomBot(seed + 2)]
+        scores = play_match(SPEC, SPEC.preset(), bots, seed).state.match_scores
+        ahead += scores[0] > max(scores[1:])
+    assert ahead >= 8
