@@ -1,7 +1,8 @@
-"""The Calabrasella vector ``protocol/vectors/calabrasella_hand.json``: one whole hand (the worked
-example of ``protocol/games/calabrasella.md``) with the deck order, every chance batch, every action
-as each seat receives it, and the result under both ``set_aside`` rules. The test rebuilds it with
-the engine and compares; ``python tests/test_calabrasella_vectors.py`` rewrites it."""
+"""The Calabrasella vector ``protocol/vectors/games/calabrasella_hand.json``: one whole hand
+(the worked example of ``protocol/games/calabrasella.md``) with the deck order, every chance
+batch, every action as each seat receives it, and the result under both ``set_aside`` rules. The
+test rebuilds it with the engine and compares; ``python tests/test_calabrasella_vectors.py``
+rewrites it."""
 
 from __future__ import annotations
 
@@ -15,7 +16,8 @@ from p2pcards.cards import cards
 from p2pcards.games.base import Action
 from p2pcards.games.calabrasella import SPEC
 
-VECTOR = Path(__file__).resolve().parent.parent / "protocol" / "vectors" / "calabrasella_hand.json"
+VECTOR = (Path(__file__).resolve().parent.parent / "protocol" / "vectors" / "games"
+          / "calabrasella_hand.json")
 
 
 def _hand(preset: str) -> tuple[Views, list[dict[str, Any]], list[dict[str, Any]]]:
