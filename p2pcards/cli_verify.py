@@ -28,11 +28,11 @@ from rich.console import Console
 from rich.table import Table as RichTable
 
 from . import crypto
-from .card_text import action_text, own_names
+from .card_text import own_names
 from .cards import Card, Deck, name_cards
 from .cli import EXIT_INVALID, EXIT_USAGE, UserError
 from .games.base import ChanceStep, Zone
-from .table import ActionPlayed, CardsRevealed, Event, HandScored, MatchEnded, Table
+from .table import ActionPlayed, CardsRevealed, Event, HandScored, MatchEnded, Table, _fill
 from .verify import UnreadableTranscript, VerifyReport, load, replay_transcript, verify_transcript
 from .verify_many import MultiReport, verify_transcripts
 
@@ -148,10 +148,9 @@ def render_report(report: VerifyReport, console: Console) -> None:
         hands = RichTable("hand", *(f"{_side_name(report, i)}" for i in range(sides)),
                           "breakdown", title="hands")
         for h in report.hands:
-            breakdown = "; ".join(
-                f"{cat} " + "/".join(str(p) for p in pts) for cat, _, pts in h.lines)
+            breakdown = "; ".join(_breakdown(cat, values, pts) for cat, values, pts in h.lines)
             hands.add_row(str(h.hand + 1),
-                          *(f"+{p} = {m}" for p, m in zip(h.points, h.match_scores, strict=True)),
+                          *(f"{p:+d} = {m}" for p, m in zip(h.points, h.match_scores, strict=True)),
                           breakdown)
         console.print(hands)
     console.print(f"envelopes: {report.envelopes} in the file, {report.verified} verified")
@@ -198,12 +197,21 @@ def render_report(report: VerifyReport, console: Console) -> None:
         console.print(f"note: {note}", markup=False)
 
 
+def _breakdown(category: str, values: Any, points: Any) -> str:
+    """One score line: its points per side, or, for a line that gives no points (Calabrasella's
+    card points and totals), what each side had, in brackets."""
+    if not any(points) and values and any(v is not None for v in values):
+        return f"{category} (" + "/".join("-" if v is None else str(v) for v in values) + ")"
+    return f"{category} " + "/".join(str(p) for p in points)
+
+
 # ------------------------------------------------------------------------------------ show
 
 
-def _cycle_cards(table: Table) -> list[Card] | None:
-    """Every card of the current deck cycle, by position, once all its keys are revealed."""
-    cycle = table._cycle
+def _cycle_cards(table: Table, cycle: Any = None) -> list[Card] | None:
+    """Every card of a deck cycle (default: the current one), by position, once all its keys
+    are revealed."""
+    cycle = table._cycle if cycle is None else cycle
     if cycle is None or cycle.deck is None or len(cycle.secrets) != table.players:
         return None
     total = cycle.secrets[0]
@@ -231,6 +239,7 @@ class _Show:
         self.cards: dict[int, list[Card]] = {}
         self.batches: dict[int, int] = {}
         self.deck: Deck | None = None
+        self.last_cycle: Any = None
 
     def seat(self, seat: int) -> str:
         name: str = self.names[seat]
@@ -239,6 +248,13 @@ class _Show:
     def on_events(self, table: Table, index: int, events: list[Event]) -> None:
         cycle = table._cycle
         self.deck = table.engine.deck
+        previous = self.last_cycle
+        if previous is not None and previous is not cycle and previous.number not in self.cards:
+            # a cycle that ended without a scored hand (a voided deal): its keys are revealed too
+            cards = _cycle_cards(table, previous)
+            if cards is not None:
+                self.cards[previous.number] = cards
+        self.last_cycle = cycle
         for event in events:
             if isinstance(event, CardsRevealed):
                 assert cycle is not None
@@ -248,8 +264,11 @@ class _Show:
                 self.lines.append(("deal", event.steps, tuple(positions), event.cards,
                                    cycle.number))
             elif isinstance(event, ActionPlayed):
-                self.lines.append(("play", event.seat, action_text(event.action, self.deck),
-                                   index))
+                assert cycle is not None
+                secret = next((m.secret for m in reversed(cycle.actions)
+                               if m.index == event.index), ())
+                self.lines.append(("play", event.seat, event.action, index, cycle.number,
+                                   secret))
             elif isinstance(event, HandScored):
                 self.print_hand(event)
             elif isinstance(event, MatchEnded):
@@ -278,8 +297,14 @@ class _Show:
                     text = name_cards(codes, self.deck) if own_names(self.deck) else " ".join(codes)
                     out.print(f"  deal to {where}: {text}", markup=False)
             else:
-                _, seat, action, index = line
-                out.print(f"  [{index}] {self.seat(seat)}: {action}", markup=False)
+                _, seat, action, index, number, secret = line
+                known = self.cards.get(number)
+                text = action_text(action, self.deck)
+                if secret and known is not None:
+                    filled = _fill(action, [known[p] for p in secret])
+                    text = (f"{action_text(filled, self.deck)}"
+                            f"  (shown as {action} until the key reveal)")
+                out.print(f"  [{index}] {self.seat(seat)}: {text}", markup=False)
         points = ", ".join(str(p) for p in event.result.points)
         out.print(f"  result: +({points}) -> scores {list(event.match_scores)}")
         for ln in event.result.lines:

@@ -119,6 +119,9 @@ def parse_choice(text: str, legal: Sequence[Action]) -> Action | str:
     written = [a for a in legal if str(a).upper() == upper]
     if len(written) == 1:
         return written[0]
+    loose = [a for a in legal if _words(str(a)) == _words(text)]
+    if len(loose) == 1:
+        return loose[0]
     by_card = [a for a in legal if a.card is not None and a.card.code == upper]
     if len(by_card) == 1:
         return by_card[0]
@@ -128,11 +131,24 @@ def parse_choice(text: str, legal: Sequence[Action]) -> Action | str:
     return f"{text!r} is neither a move number nor a card you can play"
 
 
+def _words(text: str) -> tuple[str, tuple[str, ...]]:
+    """A move as typed, loosely: its first word and the rest in any order, brackets ignored
+    (``discard QD JD`` matches ``discard [JD QD]``)."""
+    words = text.upper().replace("[", " ").replace("]", " ").split()
+    return (words[0] if words else "", tuple(sorted(words[1:])))
+
+
+LONG_LIST = 40
+"""Above this many legal moves the screen shows each kind of move once, with an example."""
+
+
 def move_lines(legal: Sequence[Action], deck: Deck | None = None) -> list[str]:
-    """The numbered list of moves a person sees. A run of moves that differ only by consecutive
+    """The lines listing ``legal`` for a person. A run of moves that differ only by consecutive
     ``amount`` values (a bet of 1 to 50 chips) is one line with its range of numbers and amounts,
     e.g. ``   3-52. bet 1 … bet 50``; either a number in the range or the move written out selects
-    one. Cards of a ``deck`` with its own names are named beside their codes
+    one. When more than :data:`LONG_LIST` lines remain (a Calabrasella discard has over a
+    thousand moves) there is one line per kind of move, with a count and an example. Cards of a
+    ``deck`` with its own names are named beside their codes
     (:func:`~p2pcards.card_text.action_text`)."""
     out: list[str] = []
     i = 0
@@ -149,7 +165,15 @@ def move_lines(legal: Sequence[Action], deck: Deck | None = None) -> list[str]:
         else:
             out.extend(f"  {k + 1:>2}. {action_text(legal[k], deck)}" for k in range(i, j + 1))
         i = j + 1
-    return out
+    if len(out) <= LONG_LIST:
+        return out
+    by_kind: dict[str, list[Action]] = {}
+    for action in legal:
+        by_kind.setdefault(action.kind, []).append(action)
+    lines = [f"  {len(legal)} moves: type one written out, cards in any order"]
+    for kind, actions in by_kind.items():
+        lines.append(f"  {kind}: {len(actions)} moves, e.g. {action_text(actions[0], deck)}")
+    return lines
 
 
 def side_names(genesis: Genesis, sides: int, me: int | None = None) -> list[str]:
@@ -243,6 +267,8 @@ def _cards(value: Any) -> str:
         return " ".join(str(v) for v in value) or "—"
     if isinstance(value, dict) and "cards" in value:
         return _cards(value["cards"]) + f"  → seat {value.get('winner')}"
+    if isinstance(value, dict) and all(isinstance(v, str) for v in value.values()):
+        return ", ".join(f"seat {k}: {v}" for k, v in value.items()) or "—"
     return "—" if value is None else str(value)
 
 

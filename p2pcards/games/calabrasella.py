@@ -1,0 +1,913 @@
+"""Calabrasella for 3 players (italian-card-games.txt): one declarer against two defenders, a
+card called from an opponent and passed in secret, a widow, chips.
+
+Rules as implemented (flags in brackets; pure rule functions in
+:mod:`p2pcards.games.calabrasella_rules`):
+
+Deck, seats, deal
+    The 40-card Italian deck. Deals are counted over the match, redeals included: deal ``d``
+    (0-based) is dealt by seat ``(d + 2) % 3``, so seat ``d % 3`` (the dealer's left) speaks first.
+    One CHANCE batch: deck position ``i`` (0..35) goes face down to seat ``(d + i) % 3``, seen by
+    that seat only. Positions 36..39 are the widow: they are *not* revealed at the deal; they are
+    requested (zone WIDOW, seen by all) only when the declarer turns the widow.
+
+Bidding
+    From the dealer's left, each seat in turn passes (``pass``) or plays (``bid``). The first
+    ``bid`` ends the bidding: that seat is the declarer. If all three pass, the hand is void and
+    the next dealer deals again (the engine goes back to SHUFFLE with the same hand number).
+
+The call and the exchange
+    The declarer names (``call``, the card in ``cards``) a 3 it does not hold; holding all four 3s,
+    a 2 it does not hold (the text). Holding all four 2s as well, an Asso it does not hold, and so
+    on down the rank order, so a call always exists (an extension where the text is silent).
+    Then the other seats answer in order from the declarer's left: the holder passes the called
+    card to the declarer (``give``, passed privately), a non-holder says it does not hold it
+    (``deny``). Answers stop at the first ``give``. The declarer then passes any card of its hand
+    back to the holder (``return``, passed privately; it may be the called card itself). The third
+    seat learns neither card: in its view both actions carry ``??``. If both answer ``deny`` the
+    called card is in the widow and nothing is passed.
+
+Discard and widow
+    The declarer discards 1 to 4 cards face down (``discard``, the cards in ``cards``). Choice
+    made here: nobody but the declarer sees them until the end-of-hand audit; their deck positions
+    are published with the action, which proves their number and that they came from the
+    declarer's hand. Then the widow is turned face up for all (one CHANCE batch, positions
+    36..39), and the declarer takes exactly as many widow cards as it discarded (``take``, public
+    cards entering its hand). The discards and the unused widow cards are set aside.
+
+Play
+    Twelve tricks without trumps, led first by the declarer's left; a seat must follow the suit
+    led when it can; the highest card of the suit led wins (3, 2, A, K, Q, J, 7, 6, 5, 4), its
+    winner leads next. The declarer keeps its own pile, the defenders share one.
+
+Scoring [``set_aside``, ``double``]
+    Whole points: Asso 3; 3, 2, K, Q, J 1 each; the last trick 3 more: 35 in all. The set-aside
+    cards score for nobody (``set_aside="out"``, the text: "taking no further part") or go to the
+    side that wins the last trick (``set_aside="last-trick"``, the common table practice that
+    keeps every hand at 35). The declarer's total is compared with the defenders' joint total;
+    each defender pays the declarer the difference, or the declarer pays each defender the
+    difference; a tie moves nothing. The payments are doubled when one side scores 35 and the
+    other 0 (``double="35-0"``, the text) or whenever the losing side scores nothing
+    (``double="zero"``).
+
+Chips and match [``start_chips``, ``hands``]
+    Each seat starts with ``start_chips``; balances move only by the settlement of each hand, are
+    the match scores (sides are seats) and appear in every hand result. The match lasts
+    ``hands`` played hands (voided deals do not count; balances may go below zero), or with
+    ``hands=0`` until a seat's balance is zero or less. The sole highest balance wins; a tie for
+    the highest balance is a draw.
+
+Checks. Everything public information allows is checked at once: the order of the auction and
+the answers, a call of the wrong rank when a higher rank's card is known to be elsewhere, the
+discard count, a take of the wrong number of cards or of a card not in the widow, a card known to
+be elsewhere, a seat that plays a suit it showed void in earlier (``must-follow-suit``), a denier
+that later plays the called card (``false-denial``), a declarer that plays the card it called
+when nobody passed it and the widow did not hold it (``called-held-card``). The receiver of a
+passed card checks it at once (``wrong-card-passed``, ``card-not-in-hand``). The rest needs the
+hidden hands and is checked by the full-information replay after the keys are revealed, which
+names the culprit seat in every :class:`IllegalMove`.
+"""
+
+from __future__ import annotations
+
+import copy as _copy
+from collections.abc import Iterable, Sequence
+from typing import Any
+
+from ..cards import HIDDEN, ITALIAN_40, Card, Deck, card
+from .base import (
+    ALL_SEATS,
+    Action,
+    BadChance,
+    BadSeat,
+    CardUse,
+    ChanceStep,
+    GameError,
+    GameSpec,
+    HandResult,
+    IllegalMove,
+    MatchProgress,
+    Phase,
+    ScoreLine,
+    UnknownHand,
+    WrongPhase,
+    Zone,
+    flags_of,
+)
+from .calabrasella_config import (
+    DEALT,
+    HAND_SIZE,
+    MAX_CALL_LEVEL,
+    PLAYERS,
+    SET_ASIDE_RULES,
+    WIDOW_SIZE,
+    CalabrasellaConfig,
+    Stage,
+)
+from .calabrasella_rules import (
+    CALL_LEVELS,
+    LAST_TRICK_BONUS,
+    ORDER,
+    call_level,
+    callable_cards,
+    card_points,
+    chip_deltas,
+    settle,
+)
+from .tricks import trick_winner
+
+__all__ = [
+    "HAND_SIZE",
+    "PLAYERS",
+    "SET_ASIDE_RULES",
+    "SPECS",
+    "WIDOW_SIZE",
+    "CalabrasellaConfig",
+    "CalabrasellaMatch",
+    "Stage",
+]
+
+def _as_card(value: Card | str) -> Card:
+    return value if isinstance(value, Card) else card(value)
+
+
+class CalabrasellaMatch(MatchProgress):
+    """A Calabrasella match (implements :class:`~p2pcards.games.base.MatchState`).
+
+    Hands are lists of cards, ``None`` for a card this view cannot see. Sides are seats.
+    """
+
+    config: CalabrasellaConfig
+
+    def __init__(self, config: CalabrasellaConfig) -> None:
+        if not isinstance(config, CalabrasellaConfig):
+            raise GameError(f"calabrasella needs a CalabrasellaConfig, got {type(config).__name__}")
+        self.config = config
+        self._n = PLAYERS
+        self._sides = PLAYERS
+        self._deck = ITALIAN_40
+        self._phase = Phase.SHUFFLE
+        self._hand_number = 0
+        self._deals = 0
+        self._chips: tuple[int, ...] = (config.start_chips,) * PLAYERS
+        self._winner: int | None = None
+        self._reset_hand()
+
+    def _reset_hand(self) -> None:
+        n = self._n
+        self._stage = Stage.DEAL
+        self._hands: list[list[Card | None]] = [[] for _ in range(n)]
+        self._to_act = self._deals % n
+        self._bids: list[tuple[int, str]] = []
+        self._declarer: int | None = None
+        self._called: Card | None = None
+        self._answers: list[tuple[int, str]] = []
+        self._holder: int | None = None
+        self._passed: Card | None = None
+        self._returned: Card | None = None
+        self._discards: list[Card | None] = []
+        self._widow: list[Card] = []
+        self._taken: list[Card] = []
+        self._trick: list[tuple[int, Card]] = []
+        self._last_trick: tuple[tuple[tuple[int, Card], ...], int] | None = None
+        self._piles: list[list[Card]] = [[], []]
+        self._played: set[Card] = set()
+        self._void: list[set[str]] = [set() for _ in range(n)]
+        self._tricks_done = 0
+        self._last_winner: int | None = None
+        self._pending: tuple[ChanceStep, ...] = ()
+        self._result: HandResult | None = None
+
+    # ------------------------------------------------------------------ read-only state
+
+    @property
+    def deck(self) -> Deck:
+        """The 40-card Italian deck, in canonical order."""
+        return self._deck
+
+    @property
+    def stage(self) -> Stage:
+        """The step of the hand."""
+        return self._stage
+
+    @property
+    def deals(self) -> int:
+        """Deals so far in the match, voided deals included (the current one counts)."""
+        return self._deals
+
+    @property
+    def dealer(self) -> int:
+        """The dealer of the current deal; the dealer's left bids first."""
+        return (self._deals + self._n - 1) % self._n
+
+    @property
+    def declarer(self) -> int | None:
+        """The seat playing alone this hand, once someone bid."""
+        return self._declarer
+
+    @property
+    def called(self) -> Card | None:
+        """The card the declarer called."""
+        return self._called
+
+    @property
+    def holder(self) -> int | None:
+        """The seat that passed the called card to the declarer (``None``: nobody did)."""
+        return self._holder
+
+    @property
+    def chips(self) -> tuple[int, ...]:
+        """Chip balance of each seat."""
+        return self._chips
+
+    @property
+    def match_scores(self) -> tuple[int, ...]:
+        """The chip balances: the match score of each seat."""
+        return self._chips
+
+    @property
+    def widow(self) -> tuple[Card, ...]:
+        """The widow once turned face up (empty before)."""
+        return tuple(self._widow)
+
+    @property
+    def trick(self) -> tuple[tuple[int, Card], ...]:
+        """The current trick as ``(seat, card)`` in playing order."""
+        return tuple(self._trick)
+
+    def side_of(self, seat: int) -> int:
+        """Each seat is its own side (chips are per seat)."""
+        self._check_seat(seat)
+        return seat
+
+    def hand(self, seat: int) -> tuple[Card | None, ...]:
+        """Seat's hand in this view (``None`` for a card this view cannot see)."""
+        self._check_seat(seat)
+        return tuple(self._hands[seat])
+
+    def hand_known(self, seat: int) -> bool:
+        """Whether every card of seat's hand is known in this view."""
+        self._check_seat(seat)
+        return None not in self._hands[seat]
+
+    def pile(self, declarer_side: bool) -> tuple[Card, ...]:
+        """The declarer's pile (``True``) or the defenders' shared pile (``False``)."""
+        return tuple(self._piles[0 if declarer_side else 1])
+
+    def set_aside(self) -> tuple[Card | None, ...]:
+        """The discards (``None`` where unseen) and the unused widow cards."""
+        unused = [c for c in self._widow if c not in self._taken]
+        return (*self._discards, *unused)
+
+    def _check_seat(self, seat: int) -> None:
+        if not isinstance(seat, int) or isinstance(seat, bool) or not 0 <= seat < self._n:
+            raise BadSeat(f"seat {seat!r} is not a seat of this 3-player calabrasella table")
+
+    def _need(self, phase: Phase, method: str) -> None:
+        if self._phase is not phase:
+            raise WrongPhase(
+                f"{method} needs phase {phase.value}, but the match is in {self._phase.value}"
+            )
+
+    # ------------------------------------------------------------------ chance
+
+    def begin_hand(self) -> None:
+        """In SHUFFLE: a shuffled deck is ready; request the deal (36 cards, widow unrevealed)."""
+        self._need(Phase.SHUFFLE, "begin_hand")
+        self._reset_hand()
+        first = self._deals % self._n
+        self._pending = tuple(
+            ChanceStep(i, Zone.HAND, (first + i) % self._n, frozenset({(first + i) % self._n}))
+            for i in range(DEALT)
+        )
+        self._phase = Phase.CHANCE
+
+    def pending_chance(self) -> tuple[ChanceStep, ...]:
+        """In CHANCE: the deal, or the widow turned face up (positions 36..39, seen by all)."""
+        self._need(Phase.CHANCE, "pending_chance")
+        return self._pending
+
+    def complete_chance(self, revealed: Sequence[Card | None]) -> None:
+        """Fulfil :meth:`pending_chance`; :class:`BadChance` (state unchanged) for a wrong count,
+        a card not in the deck or already placed, or an unknown card where everyone sees it."""
+        self._need(Phase.CHANCE, "complete_chance")
+        given = list(revealed)
+        if len(given) != len(self._pending):
+            raise BadChance(f"{len(given)} cards given for {len(self._pending)} chance steps")
+        placed = self._placed()
+        fresh: set[Card] = set()
+        for step, c in zip(self._pending, given, strict=True):
+            if c is None:
+                if step.visible_to == ALL_SEATS:
+                    raise BadChance(f"the widow card at deck position {step.position} must be "
+                                    f"revealed, not None")
+                continue
+            if not isinstance(c, Card) or c not in self._deck:
+                raise BadChance(f"{c!r} at deck position {step.position} is not a card of the "
+                                f"{self._deck.name} deck")
+            if c in fresh or c in placed:
+                raise BadChance(f"{c.code} at deck position {step.position} is already placed")
+            fresh.add(c)
+        if self._stage is Stage.DEAL:
+            for step, c in zip(self._pending, given, strict=True):
+                assert step.seat is not None
+                self._hands[step.seat].append(c)
+            self._stage = Stage.BIDDING
+            self._to_act = self._deals % self._n
+        else:
+            self._widow = [c for c in given if c is not None]
+            self._stage = Stage.TAKE
+            assert self._declarer is not None
+            self._to_act = self._declarer
+        self._pending = ()
+        self._phase = Phase.ACTION
+
+    def _placed(self) -> set[Card]:
+        out = {c for h in self._hands for c in h if c is not None}
+        out.update(c for c in self._discards if c is not None)
+        out.update(self._played)
+        out.update(self._widow)
+        return out
+
+    # ------------------------------------------------------------------ legal actions
+
+    def legal_actions(self) -> list[Action]:
+        """Sorted legal actions of ``to_act``; ``[]`` outside ACTION. :class:`UnknownHand` when
+        the choice depends on a hand this view cannot see."""
+        if self._phase is not Phase.ACTION:
+            return []
+        seat = self._to_act
+        if self._stage is Stage.BIDDING:
+            return sorted([Action("pass"), Action("bid")])
+        hand = self._known_hand(seat)
+        if self._stage is Stage.CALL:
+            return sorted(Action("call", cards=(c,)) for c in callable_cards(hand))
+        if self._stage is Stage.ANSWER:
+            assert self._called is not None
+            if self._called in hand:
+                return [Action("give", card=self._called)]
+            return [Action("deny")]
+        if self._stage is Stage.RETURN:
+            return sorted({Action("return", card=c) for c in hand})
+        if self._stage is Stage.DISCARD:
+            return self._discard_choices(hand)
+        if self._stage is Stage.TAKE:
+            return self._take_choices()
+        led = self._trick[0][1].suit if self._trick else None
+        follow = [c for c in hand if c.suit == led]
+        return sorted({Action("play", card=c) for c in (follow or hand)})
+
+    def _known_hand(self, seat: int) -> list[Card]:
+        hand = self._hands[seat]
+        if None in hand:
+            raise UnknownHand(
+                f"seat {seat}'s hand is not known in this view, so no legal actions"
+            )
+        return [c for c in hand if c is not None]
+
+    def _discard_choices(self, hand: list[Card]) -> list[Action]:
+        from itertools import combinations
+
+        ordered = sorted(set(hand))
+        out = [
+            Action("discard", cards=combo)
+            for k in range(1, WIDOW_SIZE + 1)
+            for combo in combinations(ordered, k)
+        ]
+        return sorted(out)
+
+    def _take_choices(self) -> list[Action]:
+        from itertools import combinations
+
+        k = len(self._discards)
+        return sorted(Action("take", cards=combo)
+                      for combo in combinations(sorted(self._widow), k))
+
+    # ------------------------------------------------------------------ card use
+
+    def card_use(self, action: Action) -> CardUse:
+        """``give`` and ``return`` pass ``card`` privately (to the declarer, to the holder);
+        ``discard`` moves ``cards`` face down; ``play`` shows ``card``; the other actions
+        (``bid``, ``pass``, ``call``, ``deny``, ``take``) use no card of the actor's hand."""
+        kind, stage = action.kind, self._stage
+        if kind == "play" and action.card is not None:
+            return CardUse(shown=(action.card,))
+        if kind == "give" and action.card is not None and stage is Stage.ANSWER:
+            return CardUse(passed=(action.card,), to=self._declarer)
+        if kind == "return" and action.card is not None and stage is Stage.RETURN:
+            return CardUse(passed=(action.card,), to=self._holder)
+        if kind == "discard" and stage is Stage.DISCARD:
+            return CardUse(hidden=tuple(action.cards))
+        return CardUse()  # out of its stage the action is refused by apply()
+
+    # ------------------------------------------------------------------ applying actions
+
+    def apply(self, action: Action) -> None:
+        """Apply ``to_act``'s action, or raise :class:`IllegalMove` (state unchanged)."""
+        seat = self._to_act
+        if self._phase is not Phase.ACTION:
+            raise IllegalMove(
+                "wrong-phase", f"no action is expected in phase {self._phase.value}", seat
+            )
+        if not isinstance(action, Action):
+            raise IllegalMove("malformed-action", f"an action must be an Action, not {action!r}",
+                              seat)
+        expected = {
+            Stage.BIDDING: ("bid", "pass"),
+            Stage.CALL: ("call",),
+            Stage.ANSWER: ("give", "deny"),
+            Stage.RETURN: ("return",),
+            Stage.DISCARD: ("discard",),
+            Stage.TAKE: ("take",),
+            Stage.TRICKS: ("play",),
+        }[self._stage]
+        if action.kind not in expected:
+            raise IllegalMove(
+                "unknown-action",
+                f"seat {seat} must {' or '.join(expected)} now ({self._stage.value}), "
+                f"not {action.kind!r}",
+                seat,
+            )
+        handler = {
+            "bid": self._apply_bid,
+            "pass": self._apply_bid,
+            "call": self._apply_call,
+            "give": self._apply_give,
+            "deny": self._apply_deny,
+            "return": self._apply_return,
+            "discard": self._apply_discard,
+            "take": self._apply_take,
+            "play": self._apply_play,
+        }[action.kind]
+        handler(seat, action)
+
+    def _shape(self, seat: int, action: Action, *, card_: bool, cards: bool) -> None:
+        bad = (
+            (action.card is not None) != card_
+            or (bool(action.cards) and not cards)
+            or bool(action.value)
+            or bool(action.amount)
+        )
+        if bad or (cards and not action.cards):
+            what = "one card in 'card'" if card_ else "cards in 'cards'" if cards else "no card"
+            raise IllegalMove(
+                "malformed-action", f"a calabrasella {action.kind} carries {what}, not {action}",
+                seat,
+            )
+
+    def _apply_bid(self, seat: int, action: Action) -> None:
+        self._shape(seat, action, card_=False, cards=False)
+        self._bids.append((seat, action.kind))
+        if action.kind == "bid":
+            self._declarer = seat
+            self._stage = Stage.CALL
+            return
+        if len(self._bids) == self._n:
+            # everyone passed: the hand is void, the next dealer deals again
+            self._deals += 1
+            self._phase = Phase.SHUFFLE
+            self._stage = Stage.OVER
+            return
+        self._to_act = (seat + 1) % self._n
+
+    def _apply_call(self, seat: int, action: Action) -> None:
+        self._shape(seat, action, card_=False, cards=True)
+        if len(action.cards) != 1:
+            raise IllegalMove("malformed-action", "a call names exactly one card", seat)
+        called = action.cards[0]
+        if called not in self._deck:
+            raise IllegalMove("card-not-in-deck", f"{called.code} is not in the "
+                              f"{self._deck.name} deck", seat)
+        if called.rank not in CALL_LEVELS[:MAX_CALL_LEVEL + 1]:
+            raise IllegalMove("wrong-call", f"seat {seat} must call a 3 (or a 2 holding all "
+                              f"four 3s), not {called.code}", seat)
+        hand = self._hands[seat]
+        if called in hand:
+            raise IllegalMove("called-held-card",
+                              f"declarer {seat} called {called.code}, a card it holds", seat)
+        level = CALL_LEVELS.index(called.rank)
+        above = [Card(r, s) for r in CALL_LEVELS[:level] for s in "DCSB"]
+        if None not in hand:
+            required = call_level([c for c in hand if c is not None])
+            if called.rank != required:
+                raise IllegalMove(
+                    "wrong-call",
+                    f"declarer {seat} must call a card of rank {Card(required, 'D').code[:-1]}, "
+                    f"not {called.code}",
+                    seat,
+                )
+        else:
+            elsewhere = next((c for c in above if self._known_elsewhere(seat, c)), None)
+            if elsewhere is not None:
+                raise IllegalMove(
+                    "wrong-call",
+                    f"declarer {seat} called {called.code} but does not hold {elsewhere.code}, "
+                    f"so it must call a card of that rank",
+                    seat,
+                )
+        self._called = called
+        self._stage = Stage.ANSWER
+        self._to_act = (seat + 1) % self._n
+
+    def _apply_deny(self, seat: int, action: Action) -> None:
+        self._shape(seat, action, card_=False, cards=False)
+        assert self._called is not None and self._declarer is not None
+        if self._called in self._hands[seat]:
+            raise IllegalMove("false-denial", f"seat {seat} denied holding {self._called.code}, "
+                              f"which it holds", seat)
+        self._answers.append((seat, "deny"))
+        nxt = (seat + 1) % self._n
+        if nxt == self._declarer:
+            self._stage = Stage.DISCARD
+        self._to_act = nxt if nxt != self._declarer else self._declarer
+
+    def _apply_give(self, seat: int, action: Action) -> None:
+        self._shape(seat, action, card_=True, cards=False)
+        assert self._called is not None and self._declarer is not None
+        c = action.card
+        assert c is not None
+        if c != HIDDEN and c != self._called:
+            raise IllegalMove("wrong-card-passed", f"seat {seat} passed {c.code} instead of the "
+                              f"called {self._called.code}", seat)
+        self._remove(seat, c)
+        self._hands[self._declarer].append(None if c == HIDDEN else c)
+        self._answers.append((seat, "give"))
+        self._holder = seat
+        self._passed = None if c == HIDDEN else c
+        self._stage = Stage.RETURN
+        self._to_act = self._declarer
+
+    def _apply_return(self, seat: int, action: Action) -> None:
+        self._shape(seat, action, card_=True, cards=False)
+        assert self._holder is not None
+        c = action.card
+        assert c is not None
+        self._remove(seat, c)
+        self._hands[self._holder].append(None if c == HIDDEN else c)
+        self._returned = None if c == HIDDEN else c
+        self._stage = Stage.DISCARD
+
+    def _apply_discard(self, seat: int, action: Action) -> None:
+        cards = list(action.cards)
+        if not 1 <= len(cards) <= WIDOW_SIZE:
+            raise IllegalMove("discard-count", f"the declarer discards 1 to {WIDOW_SIZE} cards, "
+                              f"not {len(cards)}", seat)
+        self._shape(seat, action, card_=False, cards=True)
+        known = [c for c in cards if c != HIDDEN]
+        if len(set(known)) != len(known):
+            raise IllegalMove("malformed-action", "a discard names a card twice", seat)
+        saved = list(self._hands[seat])
+        try:
+            for c in cards:
+                self._remove(seat, c)
+        except IllegalMove:
+            self._hands[seat] = saved
+            raise
+        self._discards = [None if c == HIDDEN else c for c in cards]
+        self._stage = Stage.WIDOW
+        self._pending = tuple(
+            ChanceStep(DEALT + i, Zone.WIDOW, None, ALL_SEATS) for i in range(WIDOW_SIZE)
+        )
+        self._phase = Phase.CHANCE
+
+    def _apply_take(self, seat: int, action: Action) -> None:
+        self._shape(seat, action, card_=False, cards=True)
+        cards = list(action.cards)
+        if len(cards) != len(self._discards):
+            raise IllegalMove("take-count", f"the declarer discarded {len(self._discards)} and "
+                              f"must take as many widow cards, not {len(cards)}", seat)
+        if len(set(cards)) != len(cards):
+            raise IllegalMove("malformed-action", "a take names a widow card twice", seat)
+        stray = next((c for c in cards if c not in self._widow), None)
+        if stray is not None:
+            raise IllegalMove("not-in-widow", f"{stray.code} is not in the widow "
+                              f"({' '.join(c.code for c in self._widow)})", seat)
+        self._hands[seat].extend(cards)
+        self._taken = cards
+        self._stage = Stage.TRICKS
+        self._to_act = (seat + 1) % self._n
+
+    def _apply_play(self, seat: int, action: Action) -> None:
+        self._shape(seat, action, card_=True, cards=False)
+        c = action.card
+        assert c is not None
+        if c == HIDDEN:
+            raise IllegalMove("card-hidden", f"seat {seat} must reveal the card it plays", seat)
+        if c not in self._deck:
+            raise IllegalMove("card-not-in-deck", f"{c.code} is not in the "
+                              f"{self._deck.name} deck", seat)
+        self._check_called_play(seat, c)
+        self._check_holds(seat, c)
+        led = self._trick[0][1].suit if self._trick else None
+        if c.suit in self._void[seat]:
+            raise IllegalMove("must-follow-suit", f"seat {seat} plays {c.code} after failing to "
+                              f"follow suit {c.suit} earlier", seat)
+        hand = self._hands[seat]
+        if led is not None and c.suit != led:
+            held = next((h for h in hand if h is not None and h.suit == led), None)
+            if held is not None:
+                raise IllegalMove("must-follow-suit", f"seat {seat} must follow suit {led} (it "
+                                  f"holds {held.code}) but played {c.code}", seat)
+        self._remove(seat, c)
+        if led is not None and c.suit != led:
+            self._void[seat].add(led)
+        self._played.add(c)
+        self._trick.append((seat, c))
+        if len(self._trick) < self._n:
+            self._to_act = (seat + 1) % self._n
+            return
+        self._close_trick()
+
+    def _check_called_play(self, seat: int, c: Card) -> None:
+        """Public evidence about the call: a denier playing the called card lied; a declarer
+        playing it when nobody passed it and the widow did not hold it called its own card."""
+        if c != self._called:
+            return
+        if any(s == seat and kind == "deny" for s, kind in self._answers):
+            raise IllegalMove("false-denial", f"seat {seat} denied holding {c.code} and now "
+                              f"plays it", seat)
+        if seat == self._declarer and self._holder is None and c not in self._widow:
+            raise IllegalMove("called-held-card", f"declarer {seat} called {c.code}, which "
+                              f"nobody passed and the widow did not hold, and now plays it", seat)
+
+    def _close_trick(self) -> None:
+        played = [c for _, c in self._trick]
+        winner = self._trick[trick_winner(played, ORDER)][0]
+        self._piles[0 if winner == self._declarer else 1].extend(played)
+        self._last_trick = (tuple(self._trick), winner)
+        self._trick = []
+        self._tricks_done += 1
+        self._to_act = winner
+        if self._tricks_done == HAND_SIZE:
+            self._last_winner = winner
+            self._stage = Stage.OVER
+            self._phase = Phase.HAND_OVER
+
+    def _known_elsewhere(self, seat: int, c: Card) -> bool:
+        """Whether this view knows ``c`` is not in ``seat``'s hand."""
+        if c in self._played or c in self._widow or c in self._discards:
+            return True
+        return any(c in h for s, h in enumerate(self._hands) if s != seat)
+
+    def _remove(self, seat: int, c: Card) -> None:
+        """Take ``c`` (or, for :data:`HIDDEN`, an unseen card) out of ``seat``'s hand."""
+        hand = self._hands[seat]
+        if c == HIDDEN:
+            if None not in hand:
+                raise IllegalMove("card-hidden", f"this view knows seat {seat}'s hand, so the "
+                                  f"card it moves must be named, not ??", seat)
+            # any card of the hand may have left, even one this view knew (the holder knows the
+            # called card is in the declarer's hand, but not whether it was discarded): forget
+            # them all rather than guess
+            self._hands[seat] = [None] * (len(hand) - 1)
+            return
+        self._check_holds(seat, c)
+        hand.remove(c if c in hand else None)
+
+    def _check_holds(self, seat: int, c: Card) -> None:
+        """Raise unless ``c`` is in ``seat``'s hand or may be one of its unseen cards."""
+        if c not in self._deck:
+            raise IllegalMove("card-not-in-deck", f"{c.code} is not in the "
+                              f"{self._deck.name} deck", seat)
+        hand = self._hands[seat]
+        if c in hand or (None in hand and not self._known_elsewhere(seat, c)):
+            return
+        raise IllegalMove("card-not-in-hand", f"seat {seat} cannot use {c.code}: it is not "
+                          f"in that seat's hand", seat)
+
+    # ------------------------------------------------------------------ scoring
+
+    def side_totals(self) -> tuple[int, int]:
+        """The declarer's and the defenders' points so far (card points, the last trick and, with
+        ``set_aside="last-trick"`` at the hand's end, the set-aside cards).
+        :class:`UnknownHand` when the set-aside cards count but are not all known in this view."""
+        totals = [card_points(self._piles[0]), card_points(self._piles[1])]
+        if self._last_winner is not None:
+            side = 0 if self._last_winner == self._declarer else 1
+            totals[side] += LAST_TRICK_BONUS
+            if self.config.set_aside == "last-trick":
+                aside = self.set_aside()
+                if None in aside:
+                    raise UnknownHand("the discards are not known in this view, so the hand "
+                                      "cannot be scored before the audit")
+                totals[side] += card_points(c for c in aside if c is not None)
+        return totals[0], totals[1]
+
+    def hand_result(self) -> HandResult:
+        """In HAND_OVER: ``card points``, ``last trick``, (``set aside``), ``hand total``,
+        ``chips`` (points = chips won or paid) and ``balance`` (the balances after paying)."""
+        self._need(Phase.HAND_OVER, "hand_result")
+        if self._result is None:
+            self._result = self._score()
+        return self._result
+
+    def _score(self) -> HandResult:
+        declarer, winner = self._declarer, self._last_winner
+        assert declarer is not None and winner is not None
+        n = self._n
+        dec_total, def_total = self.side_totals()
+
+        def per_seat(for_declarer: int, for_defenders: int) -> tuple[int, ...]:
+            return tuple(for_declarer if s == declarer else for_defenders for s in range(n))
+
+        zeros = (0,) * n
+        last_side_declarer = winner == declarer
+        bonus = (LAST_TRICK_BONUS if last_side_declarer else 0,
+                 0 if last_side_declarer else LAST_TRICK_BONUS)
+        lines = [
+            ScoreLine("card points", per_seat(card_points(self._piles[0]),
+                                              card_points(self._piles[1])), zeros),
+            ScoreLine("last trick", per_seat(*bonus), zeros),
+        ]
+        if self.config.set_aside == "last-trick":
+            aside = card_points(c for c in self.set_aside() if c is not None)
+            lines.append(ScoreLine("set aside", per_seat(aside if last_side_declarer else 0,
+                                                         0 if last_side_declarer else aside),
+                                   zeros))
+        lines.append(ScoreLine("hand total", per_seat(dec_total, def_total), zeros))
+        deltas = chip_deltas(declarer, n, dec_total, def_total, self.config.double)
+        after = settle(self._chips, deltas)
+        lines.append(ScoreLine("chips", deltas, deltas))
+        lines.append(ScoreLine("balance", after, zeros))
+        return HandResult(tuple(lines), deltas)
+
+    def next_hand(self) -> None:
+        """In HAND_OVER: pay the hand's chips; then SHUFFLE for the next deal, or MATCH_OVER."""
+        result = self.hand_result()
+        self._chips = settle(self._chips, result.points)
+        self._hand_number += 1
+        self._deals += 1
+        hands = self.config.hands
+        over = (self._hand_number >= hands) if hands > 0 else min(self._chips) <= 0
+        if over:
+            top = max(self._chips)
+            leaders = [s for s in range(self._n) if self._chips[s] == top]
+            self._winner = leaders[0] if len(leaders) == 1 else None
+            self._phase = Phase.MATCH_OVER
+            return
+        self._reset_hand()
+        self._phase = Phase.SHUFFLE
+
+    # ------------------------------------------------------------------ views
+
+    def observation(self, seat: int) -> dict[str, Any]:
+        """What ``seat`` sees, as plain data (card codes as text).
+
+        Keys: ``game``, ``seat``, ``players``, ``phase``, ``stage``, ``hand_number``, ``deals``,
+        ``dealer``, ``to_act`` (``None`` outside ACTION), ``bids`` (``{"seat": "bid"|"pass"}``),
+        ``declarer``, ``called``, ``answers`` (``{"seat": "give"|"deny"}``), ``holder``,
+        ``passed`` and ``returned`` (the two exchanged cards, only for the declarer and the
+        holder, else ``None``), ``discards`` (the declarer's own view: the codes; others: ``[]``),
+        ``discard_count``, ``widow`` (once turned), ``taken``, ``hand``, ``hand_sizes``,
+        ``trick``, ``last_trick`` (``{"cards", "winner"}``), ``tricks_done``, ``played``
+        (every card played so far, sorted codes), ``piles``
+        (``[declarer's points, defenders' points]``, public: every card was played face up),
+        ``pile_cards``, ``chips``, ``start_chips``, ``match_hands`` (match length), ``winner``.
+        """
+        self._check_seat(seat)
+        involved = seat in (self._declarer, self._holder)
+        last = None
+        if self._last_trick is not None:
+            last = {"cards": [[s, c.code] for s, c in self._last_trick[0]],
+                    "winner": self._last_trick[1]}
+
+        def code(c: Card | None) -> str | None:
+            return c.code if c is not None and involved else None
+
+        own_discards = seat == self._declarer and None not in self._discards
+        return {
+            "game": "calabrasella",
+            "seat": seat,
+            "players": self._n,
+            "phase": self._phase.value,
+            "stage": self._stage.value,
+            "hand_number": self._hand_number,
+            "deals": self._deals,
+            "dealer": self.dealer,
+            "to_act": self._to_act if self._phase is Phase.ACTION else None,
+            "bids": {str(s): k for s, k in self._bids},
+            "declarer": self._declarer,
+            "called": self._called.code if self._called is not None else None,
+            "answers": {str(s): k for s, k in self._answers},
+            "holder": self._holder,
+            "passed": code(self._passed),
+            "returned": code(self._returned),
+            "discards": [c.code for c in self._discards if c is not None] if own_discards else [],
+            "discard_count": len(self._discards),
+            "widow": [c.code for c in self._widow],
+            "taken": [c.code for c in self._taken],
+            "hand": [c.code for c in self._hands[seat] if c is not None],
+            "hand_sizes": [len(h) for h in self._hands],
+            "trick": [[s, c.code] for s, c in self._trick],
+            "last_trick": last,
+            "tricks_done": self._tricks_done,
+            "played": sorted(c.code for c in self._played),
+            "piles": [card_points(p) for p in self._piles],
+            "pile_cards": [len(p) for p in self._piles],
+            "chips": list(self._chips),
+            "start_chips": self.config.start_chips,
+            "match_hands": self.config.hands,
+            "winner": self._winner,
+        }
+
+    def copy(self) -> CalabrasellaMatch:
+        """An independent copy (cards are immutable; containers are copied)."""
+        other = _copy.copy(self)
+        other._hands = [list(h) for h in self._hands]
+        other._bids = list(self._bids)
+        other._answers = list(self._answers)
+        other._discards = list(self._discards)
+        other._widow = list(self._widow)
+        other._taken = list(self._taken)
+        other._trick = list(self._trick)
+        other._piles = [list(p) for p in self._piles]
+        other._played = set(self._played)
+        other._void = [set(v) for v in self._void]
+        return other
+
+    # ------------------------------------------------------------------ testing aid
+
+    @classmethod
+    def from_deal(
+        cls,
+        config: CalabrasellaConfig,
+        hands: Sequence[Iterable[Card | str]],
+        widow: Iterable[Card | str],
+        *,
+        deals: int = 0,
+        hand_number: int = 0,
+        chips: Sequence[int] | None = None,
+    ) -> tuple[CalabrasellaMatch, list[Card]]:
+        """A testing aid: a match in SHUFFLE set up so that the next deal gives ``hands`` (12
+        cards per seat) and ``widow`` (4 cards). Returns the match and the shuffled deck to
+        fulfil the chance steps with (deck position ``i < 36`` goes to seat
+        ``(deals + i) % 3``). Raises :class:`GameError` naming an inconsistency."""
+        state = cls(config)
+        state._deals = deals
+        state._hand_number = hand_number
+        if chips is not None:
+            if len(chips) != PLAYERS:
+                raise GameError(f"from_deal needs 3 chip balances, not {list(chips)}")
+            state._chips = tuple(chips)
+        state._reset_hand()
+        seats = [[_as_card(c) for c in h] for h in hands]
+        rest = [_as_card(c) for c in widow]
+        if len(seats) != PLAYERS or any(len(h) != HAND_SIZE for h in seats):
+            raise GameError("from_deal needs 3 hands of 12 cards")
+        if len(rest) != WIDOW_SIZE:
+            raise GameError("from_deal needs a widow of 4 cards")
+        everything = [c for h in seats for c in h] + rest
+        if sorted(everything) != sorted(ITALIAN_40.cards):
+            raise GameError("from_deal must place every card of the deck exactly once")
+        order: list[Card] = []
+        first = deals % PLAYERS
+        for i in range(DEALT):
+            order.append(seats[(first + i) % PLAYERS][i // PLAYERS])
+        order.extend(rest)
+        return state, order
+
+
+SPEC = GameSpec(
+    name="calabrasella",
+    title="Calabrasella: 3 players, one declarer calls a card and takes from the widow, chips",
+    rules_source="italian-card-games.txt",
+    player_counts=(PLAYERS,),
+    config_class=CalabrasellaConfig,
+    presets={
+        "classic": {},
+        "full-count": {"set_aside": "last-trick"},
+        "to-the-last-chip": {"hands": 0},
+    },
+    preset_docs={
+        "classic": "italian-card-games.txt: discards and unused widow out of play, 35-0 "
+        "doubles, 6 hands, 100 chips each",
+        "full-count": "the discards and unused widow go to the last trick's winner, so every "
+        "hand counts 35 points",
+        "to-the-last-chip": "the text's rules, played until a seat has no chips left",
+    },
+    factory=CalabrasellaMatch,
+    flags=flags_of(CalabrasellaConfig),
+    default_preset="classic",
+    legend="Cards: rank then suit; A 2 3 4 5 6 7, J Fante, Q Cavallo, K Re; D Denari, "
+    "C Coppe, S Spade, B Bastoni; ?? a card you may not see. Rank: 3 2 A K Q J 7 6 5 4.",
+    screen=(
+        ("stage", "Stage"),
+        ("dealer", "Dealer"),
+        ("bids", "Bids"),
+        ("declarer", "Declarer"),
+        ("called", "Called card"),
+        ("answers", "Answers"),
+        ("passed", "Card passed"),
+        ("returned", "Card given back"),
+        ("discard_count", "Discarded"),
+        ("discards", "Your discards"),
+        ("widow", "Widow"),
+        ("taken", "Taken"),
+        ("trick", "Trick"),
+        ("last_trick", "Last trick"),
+        ("piles", "Points (declarer, defenders)"),
+        ("chips", "Chips"),
+    ),
+)
+
+SPECS = (SPEC,)
