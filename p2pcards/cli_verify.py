@@ -28,7 +28,7 @@ from rich.console import Console
 from rich.table import Table as RichTable
 
 from . import crypto
-from .card_text import own_names
+from .card_text import action_text, own_names
 from .cards import Card, Deck, name_cards
 from .cli import EXIT_INVALID, EXIT_USAGE, UserError
 from .games.base import ChanceStep, Zone
