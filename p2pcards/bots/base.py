@@ -41,12 +41,15 @@ BOT_KINDS = ("smart", "random")
 
 def make_bot(game: str, kind: str = "smart", seed: int | None = None) -> Bot:
     """A bot for ``game``: ``smart`` (the game's rule-of-thumb bot) or ``random``."""
+    from .burraco import BurracoBot
     from .heuristic import BriscolaBot, ScopaBot, TressetteBot
 
     if kind == "random":
         return RandomBot(seed)
     if kind != "smart":
         raise ValueError(f"unknown bot kind {kind!r} (kinds: {', '.join(BOT_KINDS)})")
+    if game == "burraco":
+        return BurracoBot(seed)
     by_game: dict[str, type[ScopaBot | BriscolaBot | TressetteBot]] = {
         "scopa": ScopaBot, "briscola": BriscolaBot, "tressette": TressetteBot,
         "tresette": TressetteBot,
