@@ -65,7 +65,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from ..cards import FRENCH_108, Card, Deck, card
+from ..cards import FRENCH_108, Card, Deck, card, cards
 from .base import (
     ALL_SEATS,
     Action,
@@ -702,7 +702,7 @@ class BurracoMatch(MatchProgress):
         config: BurracoConfig,
         hands: Sequence[Iterable[Card | str]],
         *,
-        melds: Sequence[Sequence[Sequence[Card | str]]] = ((), ()),
+        melds: Sequence[Sequence[Sequence[Card | str] | str]] = ((), ()),
         discard: Iterable[Card | str] = (),
         stock_size: int = 41,
         pozzetti_taken: Sequence[bool] = (False, False),
@@ -715,7 +715,8 @@ class BurracoMatch(MatchProgress):
     ) -> BurracoMatch:
         """A testing aid: a match in ACTION in the middle of hand ``hand_number``.
 
-        ``hands`` per seat (all known), ``melds`` per side (each as it lies; validated),
+        ``hands`` per seat (all known), ``melds`` per side (each as it lies, cards or one text
+        of codes; validated),
         ``discard`` bottom to top, ``stock_size`` cards left (drawn from the positions just
         before the deck's end), ``pozzetti_taken`` per side (the first side listed takes the
         first pozzetto), ``face_down`` seats holding their side's pozzetto unseen,
@@ -734,7 +735,8 @@ class BurracoMatch(MatchProgress):
         for side in (0, 1):
             for raw in melds[side]:
                 try:
-                    state._melds[side].append(read_meld([_as_card(c) for c in raw]))
+                    seq = cards(raw) if isinstance(raw, str) else [_as_card(c) for c in raw]
+                    state._melds[side].append(read_meld(seq))
                 except MeldError as exc:
                     raise GameError(f"from_position meld of side {side}: {exc}") from None
         state._discard = [_as_card(c) for c in discard]
