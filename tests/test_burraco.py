@@ -35,8 +35,8 @@ def meld(codes: str) -> Action:
     return Action("meld", cards=cards(codes))
 
 
-def add(index: int, codes: str) -> Action:
-    return Action("add", cards=cards(codes), amount=index)
+def add(number: int, codes: str) -> Action:
+    return Action("add", cards=cards(codes), amount=number)
 
 
 def discard(code: str) -> Action:
@@ -138,7 +138,7 @@ def test_meld_and_add_show_the_cards_from_the_hand() -> None:
     state = position(["7S1 8S1 9S1 TS1 QD1", "", "", ""])
     assert state.card_use(meld("7S1 8S1 9S1")) == CardUse(shown=cards("7S1 8S1 9S1"))
     state.apply(meld("7S1 8S1 9S1"))
-    grown = add(0, "7S1 8S1 9S1 TS1")
+    grown = add(1, "7S1 8S1 9S1 TS1")
     assert state.card_use(grown) == CardUse(shown=cards("TS1"))
     state.apply(grown)
     assert state.observation(2)["melds"] == [[["7S1", "8S1", "9S1", "TS1"]], []]
@@ -147,7 +147,7 @@ def test_meld_and_add_show_the_cards_from_the_hand() -> None:
 
 def test_partners_share_melds_and_add_to_them() -> None:
     state = position(["", "", "JS1 5D1 9C1", ""], melds=[["7S1 8S1 9S1 TS1"], []], to_act=2)
-    state.apply(add(0, "7S1 8S1 9S1 TS1 JS1"))
+    state.apply(add(1, "7S1 8S1 9S1 TS1 JS1"))
     assert str(state.melds(0)[0]) == "7S1 8S1 9S1 TS1 JS1"
 
 
@@ -156,7 +156,7 @@ def test_one_set_per_rank_per_side() -> None:
                      melds=[["7H1 7D1 7S1"], []])
     assert illegal(state, meld("7H2 7D2 7C2")) == "one-set-per-rank"
     assert meld("7H2 7D2 7C2") not in state.legal_actions()
-    assert add(0, "7H1 7H2 7D1 7S1") in state.legal_actions()
+    assert add(1, "7H1 7H2 7D1 7S1") in state.legal_actions()
     state.apply(discard("9C1"))
     state._stage = "play"  # seat 1 (the other side) has drawn
     state.apply(meld("7C1 7S2 X1"))  # the opponents may have their own set of 7s
@@ -170,12 +170,12 @@ def test_melded_cards_must_be_in_the_hand() -> None:
 
 def test_runs_cannot_be_merged() -> None:
     state = position(["9C1 8C1", "", "", ""], melds=[["3H1 4H1 5H1", "6H1 7H1 8H1"], []])
-    assert illegal(state, add(0, "3H1 4H1 5H1 6H1 7H1 8H1")) == "card-not-in-hand"
+    assert illegal(state, add(1, "3H1 4H1 5H1 6H1 7H1 8H1")) == "card-not-in-hand"
 
 
 def test_add_to_a_missing_meld() -> None:
     state = position(["9C1 TC1", "", "", ""], melds=[["3H1 4H1 5H1"], []])
-    assert illegal(state, add(3, "3H1 4H1 5H1 6H1")) == "no-such-meld"
+    assert illegal(state, add(4, "3H1 4H1 5H1 6H1")) == "no-such-meld"
 
 
 def test_meld_rule_ids_come_from_the_meld_checker() -> None:
@@ -187,15 +187,15 @@ def test_meld_rule_ids_come_from_the_meld_checker() -> None:
 def test_legal_actions_offer_wild_replacement_and_moving_the_wild_up() -> None:
     state = position(["9S1 JS1 4D1", "", "", ""], melds=[["7S1 8S1 X1 TS1"], []])
     legal = state.legal_actions()
-    assert add(0, "X1 7S1 8S1 9S1 TS1") in legal  # 9 replaces the joker, joker to the low end
-    assert add(0, "7S1 8S1 X1 TS1 JS1") in legal
+    assert add(1, "X1 7S1 8S1 9S1 TS1") in legal  # 9 replaces the joker, joker to the low end
+    assert add(1, "7S1 8S1 X1 TS1 JS1") in legal
     state2 = position(["TS1 4D1 5D1", "", "", ""], melds=[["X1 7S1 8S1"], []])
-    assert add(0, "7S1 8S1 X1 TS1") in state2.legal_actions()
+    assert add(1, "7S1 8S1 X1 TS1") in state2.legal_actions()
 
 
 def test_legal_actions_press_a_natural_2_into_service() -> None:
     state = position(["6H1 4D1 9C1", "", "", ""], melds=[["2H1 3H1 4H1"], []])
-    assert add(0, "3H1 4H1 2H1 6H1") in state.legal_actions()
+    assert add(1, "3H1 4H1 2H1 6H1") in state.legal_actions()
 
 
 def test_a_longer_meld_in_one_action() -> None:
@@ -300,7 +300,7 @@ def test_the_partners_pozzetto_allows_closing() -> None:
 def test_a_burraco_made_this_turn_allows_closing() -> None:
     state = position(["9S1 KC1", "", "", ""], pozzetti_taken=(True, False),
                      melds=[["3S1 4S1 5S1 6S1 7S1 8S1"], []])
-    state.apply(add(0, BURRACO))
+    state.apply(add(1, BURRACO))
     state.apply(discard("KC1"))
     assert state.end_reason == "closing"
 
@@ -308,7 +308,7 @@ def test_a_burraco_made_this_turn_allows_closing() -> None:
 def test_melding_every_card_cannot_close() -> None:
     state = position(["9S1", "", "", ""], pozzetti_taken=(True, False),
                      melds=[["3S1 4S1 5S1 6S1 7S1 8S1"], []])
-    assert illegal(state, add(0, BURRACO)) == "no-discard-left"
+    assert illegal(state, add(1, BURRACO)) == "no-discard-left"
 
 
 # ---------------------------------------------------------------- stock and stalemate
@@ -494,8 +494,8 @@ def test_observation_sorts_the_hand_by_suit_and_rank() -> None:
 def test_observation_shows_both_sides_melds_as_text() -> None:
     state = position(["9C1", "", "", ""], melds=[[BURRACO], ["X2 4H1 5H1"]])
     obs = state.observation(1)
-    assert obs["our_melds"] == "#0 X2 4H1 5H1"
-    assert obs["their_melds"] == f"#0 {BURRACO} (clean burraco)"
+    assert obs["our_melds"] == "#1 X2 4H1 5H1"
+    assert obs["their_melds"] == f"#1 {BURRACO} (clean burraco)"
 
 
 def test_unknown_actions_and_shapes() -> None:

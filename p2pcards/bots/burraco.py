@@ -114,8 +114,8 @@ class _Context:
         return any(top in m.cards for m in three_card_melds([*self.hand, top]))
 
     def _score_add(self, action: Action) -> float:
-        index = action.amount
-        old = self.ours[index] if index < len(self.ours) else None
+        index = action.amount - 1
+        old = self.ours[index] if 0 <= index < len(self.ours) else None
         added = [c for c in action.cards if old is None or c not in old.cards]
         size = len(action.cards)
         burraco = 200.0 if size == 7 else 0.0

@@ -48,8 +48,9 @@ Scoring (:mod:`.burraco_scoring`) and match
 
 Actions (wire forms in ``protocol/games/burraco.md``)
     ``draw``; ``take``; ``meld`` with ``cards`` = the new meld (a run from low to high as it
-    lies, wild card in place); ``add`` with ``amount`` = the index of the side's meld (in the
-    order they were laid) and ``cards`` = the whole grown meld as it lies; ``discard`` with
+    lies, wild card in place); ``add`` with ``amount`` = the number of the side's meld (1 for
+    the first laid, 2 for the next, ...; the screen shows them as ``#1``, ``#2``) and
+    ``cards`` = the whole grown meld as it lies; ``discard`` with
     ``card``. :meth:`BurracoMatch.legal_actions` lists every draw, take and discard, every meld
     of exactly three cards and every addition of exactly one card, each with every legal
     arrangement of the wild card; :meth:`BurracoMatch.apply` also accepts a longer meld or an
@@ -365,7 +366,7 @@ class BurracoMatch(MatchProgress):
                     except MeldError:
                         continue
                     if self._rest_ok(seat, rest, new):
-                        actions.add(Action("add", cards=new.cards, amount=index))
+                        actions.add(Action("add", cards=new.cards, amount=index + 1))
         for c in known:
             if self._discard_error(seat, c, len(known)) is None:
                 actions.add(Action("discard", c))
@@ -405,8 +406,8 @@ class BurracoMatch(MatchProgress):
         if action.kind == "add":
             side = self._to_act % 2
             old: tuple[Card, ...] = ()
-            if 0 <= action.amount < len(self._melds[side]):
-                old = self._melds[side][action.amount].cards
+            if 1 <= action.amount <= len(self._melds[side]):
+                old = self._melds[side][action.amount - 1].cards
             return CardUse(shown=tuple(c for c in action.cards if c not in old))
         if action.kind == "discard" and action.card is not None:
             return CardUse(shown=(action.card,))
@@ -490,10 +491,10 @@ class BurracoMatch(MatchProgress):
                                       f"that rank: {meld}", seat)
                 index = len(self._melds[side])
             else:
-                index = action.amount
+                index = action.amount - 1
                 if not 0 <= index < len(self._melds[side]):
-                    raise IllegalMove("no-such-meld", f"side {side} has no meld number "
-                                      f"{index}", seat)
+                    raise IllegalMove("no-such-meld", f"side {side} has no meld #"
+                                      f"{action.amount}", seat)
                 old = self._melds[side][index]
                 meld = check_extension(old, action.cards)
                 from_hand = tuple(c for c in meld.cards if c not in old.cards)
@@ -782,7 +783,7 @@ def _meld_text(melds: Sequence[Meld]) -> str:
         mark = ""
         if m.burraco:
             mark = " (clean burraco)" if m.clean else " (dirty burraco)"
-        parts.append(f"#{i} {m}{mark}")
+        parts.append(f"#{i + 1} {m}{mark}")
     return "   ".join(parts)
 
 
