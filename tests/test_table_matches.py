@@ -1,7 +1,8 @@
 """Whole matches among in-memory peers (bots, full mental poker): every game, player count and
 preset. Every transcript verifies as valid, and every peer and the verifier agree on every hand's
-score and on the result. The default preset of each game and player count runs by default; the
-other presets are marked ``slow`` (run them with ``pytest --slow``)."""
+score and on the result. For each game and player count one preset runs by default, the game's
+``quick`` preset if it has one (a long match such as Burraco's to 2000 points), else its default
+preset; the other presets are marked ``slow`` (run them with ``pytest --slow``)."""
 
 from __future__ import annotations
 
@@ -18,11 +19,12 @@ from p2pcards.verify import verify_transcript
 def _cases() -> list[object]:
     out: list[object] = []
     for spec in all_games():
+        fast = "quick" if "quick" in spec.presets else spec.default_preset
         for players in spec.player_counts:
             for preset in spec.presets:
                 if players not in spec.preset_players(preset):
                     continue
-                marks = [] if preset == spec.default_preset else [pytest.mark.slow]
+                marks = [] if preset == fast else [pytest.mark.slow]
                 out.append(pytest.param(spec.name, preset, players,
                                         id=f"{spec.name}-{players}-{preset}", marks=marks))
     return out
