@@ -62,6 +62,37 @@ def measure_deck(deck: Deck, repeat: int) -> list[tuple[str, float]]:
     ]
 
 
+def shuffle_phase(deck: Deck, seats: int, repeat: int) -> dict[str, float]:
+    """The whole shuffle phase of one hand: every seat shuffles and proves in turn, and every
+    other seat verifies each shuffle. Seconds: ``prove`` and ``verify`` (medians of one call),
+    ``cpu`` (all ``seats`` shuffles and ``seats·(seats−1)`` verifications, one after another),
+    ``path`` (the critical path with one process per seat: each seat verifies the previous
+    shuffle, then shuffles; the last shuffle is verified by all at once)."""
+    rng = SystemRandomness()
+    keys = [HandKey.generate(rng) for _ in range(seats)]
+    h = joint_key(key.public for key in keys)
+    proves: list[float] = []
+    verifies: list[float] = []
+    totals: list[float] = []
+    for _ in range(repeat):
+        current = initial_deck(deck, h)
+        t_phase = time.perf_counter()
+        for seat in range(seats):
+            ctx = ProofContext(b"\x00" * 32, 0, seat, "shuffle")
+            t0 = time.perf_counter()
+            out, proof = shuffle(current, h, ctx, rng)
+            proves.append(time.perf_counter() - t0)
+            for _verifier in range(seats - 1):
+                t0 = time.perf_counter()
+                verify_shuffle(current, out, h, proof, ctx)  # raises ProofError if wrong
+                verifies.append(time.perf_counter() - t0)
+            current = out
+        totals.append(time.perf_counter() - t_phase)
+    prove, verify = statistics.median(proves), statistics.median(verifies)
+    return {"prove": prove, "verify": verify, "cpu": statistics.median(totals),
+            "path": seats * (prove + verify)}
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0] if __doc__ else None)
     parser.add_argument("--repeat", type=int, default=5)
@@ -93,6 +124,21 @@ def main() -> None:
         n_cards = int(name.split()[0]) if name[0].isdigit() and "cards:" in name else 0
         per_card = f"{seconds / unit / n_cards:9.2f}" if n_cards else f"{'':>9}"
         print(f"{name:<46} {seconds * 1000:9.3f} {seconds / unit:11.1f} {per_card}")
+    print()
+    print(f"{'4-seat shuffle phase':<22} {'prove ms':>9} {'verify ms':>10} {'prove/card':>11} "
+          f"{'verify/card':>12} {'all CPU s':>10} {'path s':>7} {'2 cores s':>10}")
+    print("-" * 98)
+    for deck in (ITALIAN_40, FRENCH_108):
+        ph = shuffle_phase(deck, 4, max(1, args.repeat // 2))
+        n = len(deck)
+        print(f"{deck.name + f' ({n} cards)':<22} {ph['prove'] * 1000:9.1f} "
+              f"{ph['verify'] * 1000:10.1f} {ph['prove'] / unit / n:11.2f} "
+              f"{ph['verify'] / unit / n:12.2f} {ph['cpu']:10.2f} {ph['path']:7.2f} "
+              f"{max(ph['path'], ph['cpu'] / 2):10.2f}")
+    print("prove/card and verify/card are in variable-base multiplications; 'all CPU' is the")
+    print("4 shuffles and 12 verifications one after another; 'path' the critical path with a")
+    print("process per seat (each seat verifies the previous shuffle, then shuffles: 4 proofs")
+    print("and 4 verifications); '2 cores' the larger of the path and half the CPU total.")
     print()
     print("The 2-seat deal: keys with proofs (each verified by the other seat), two shuffles")
     print("each verified by the other seat, a proven and verified token for every card from")

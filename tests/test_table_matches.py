@@ -1,8 +1,9 @@
 """Whole matches among in-memory peers (bots, full mental poker): every game, player count and
 preset. Every transcript verifies as valid, and every peer and the verifier agree on every hand's
-score and on the result. The default preset of each game runs by default (every player count of a
-game of up to 4 seats, the smallest count of a game for larger tables); the other cases are marked
-``slow`` (run them with ``pytest --slow``)."""
+score and on the result. For each game one preset runs by default, the game's ``quick`` preset if
+it has one (a long match such as Burraco's to 2000 points), else its default preset, at every
+player count of a game of up to 4 seats and only at the smallest count of a game for larger
+tables; the other cases are marked ``slow`` (run them with ``pytest --slow``)."""
 
 from __future__ import annotations
 
@@ -17,10 +18,10 @@ from p2pcards.table import HandScored, MatchEnded
 from p2pcards.verify import verify_transcript
 
 
-def _default_run(spec: GameSpec, preset: str, players: int) -> bool:
-    """Whether a case runs without ``--slow``: the default preset, at every player count of a
+def _default_run(spec: GameSpec, preset: str, players: int, fast: str) -> bool:
+    """Whether a case runs without ``--slow``: the ``fast`` preset, at every player count of a
     game of up to 4 seats, and only at the smallest count of a game for larger tables."""
-    if preset != spec.default_preset:
+    if preset != fast:
         return False
     return max(spec.player_counts) <= 4 or players == min(spec.player_counts)
 
@@ -28,11 +29,12 @@ def _default_run(spec: GameSpec, preset: str, players: int) -> bool:
 def _cases() -> list[object]:
     out: list[object] = []
     for spec in all_games():
+        fast = "quick" if "quick" in spec.presets else spec.default_preset
         for players in spec.player_counts:
             for preset in spec.presets:
                 if players not in spec.preset_players(preset):
                     continue
-                marks = [] if _default_run(spec, preset, players) else [pytest.mark.slow]
+                marks = [] if _default_run(spec, preset, players, fast) else [pytest.mark.slow]
                 out.append(pytest.param(spec.name, preset, players,
                                         id=f"{spec.name}-{players}-{preset}", marks=marks))
     return out

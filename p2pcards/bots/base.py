@@ -62,6 +62,7 @@ BOT_KINDS = ("smart", "random")
 def make_bot(game: str, kind: str = "smart", seed: int | None = None) -> Bot:
     """A bot for ``game``: ``smart`` (the game's rule-of-thumb bot) or ``random``."""
     from .banking import SetteBot, ZiginetteBot
+    from .burraco import BurracoBot
     from .calabrasella import CalabrasellaBot
     from .heuristic import BriscolaBot, ScopaBot, TressetteBot
     from .tute import TuteBot
@@ -73,7 +74,7 @@ def make_bot(game: str, kind: str = "smart", seed: int | None = None) -> Bot:
     by_game: dict[str, type[Any]] = {
         "scopa": ScopaBot, "briscola": BriscolaBot, "tressette": TressetteBot,
         "tresette": TressetteBot, "tute": TuteBot, "sette-e-mezzo": SetteBot,
-        "ziginette": ZiginetteBot, "calabrasella": CalabrasellaBot,
+        "ziginette": ZiginetteBot, "calabrasella": CalabrasellaBot, "burraco": BurracoBot,
     }
     bot_class = by_game.get(game)
     return bot_class(seed) if bot_class is not None else RandomBot(seed)

@@ -13,8 +13,8 @@ from .base import GameSpec, UnknownGame
 
 __all__ = ["GAME_MODULES", "all_games", "get_game"]
 
-GAME_MODULES = ("scopa", "briscola", "tressette", "calabrasella", "tute", "sette_e_mezzo",
-                "ziginette")
+GAME_MODULES = ("scopa", "briscola", "tressette", "calabrasella", "tute", "burraco",
+                "sette_e_mezzo", "ziginette")
 """Modules under :mod:`p2pcards.games` that define games, in listing order."""
 
 

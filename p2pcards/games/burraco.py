@@ -1,0 +1,821 @@
+"""Burraco for 4 players in two partnerships (side = seat % 2), 108 cards, two pozzetti.
+
+Rule text: the Burraco part of ``italian-card-games.txt``. The text gives no 2- or 3-player
+rules, so only 4 players are offered. Meld rules are in :mod:`.burraco_melds`, scoring in
+:mod:`.burraco_scoring`. Rules as implemented:
+
+Deck and deal (one CHANCE batch)
+    ``FRENCH_108``: two French decks and four jokers; a card's identity includes its copy. The
+    first player of hand ``h`` is seat ``h % 4`` (the dealer is the seat before it). Deck
+    positions ``0 .. 43`` are dealt one at a time in seat order from the first player: position
+    ``i`` to seat ``(first + i) % 4``, seen by that seat only. Positions ``44 .. 54`` are the
+    first pozzetto, ``55 .. 65`` the second, face down (nobody sees them). Position ``66`` is
+    turned face up as the discard pile's first card. The stock is positions ``67 .. 107``
+    (41 cards), drawn from the top (increasing positions). The text's cut is a physical ritual
+    the shuffle replaces.
+
+A turn (stages ``draw`` then ``play``; ``to_act`` stays the same seat)
+    1. ``draw``: the top card of the stock (one CHANCE step, seen by the drawer only); or
+       ``take``: the whole discard pile enters the hand (public cards, no chance step).
+    2. Any number of ``meld`` (a new set or run from the hand) and ``add`` (cards from the hand
+       added to one of the side's melds) actions, each one action.
+    3. ``discard``: one card from the hand face up on the pile; the turn passes to the next
+       seat. A card taken from a pile of exactly one card cannot be discarded in the same
+       turn (the other copy of it can).
+
+Pozzetto
+    A player whose hand is emptied by a meld or addition takes the side's pozzetto at once (one
+    CHANCE batch of its 11 positions, seen by that seat only) and goes on playing. A player who
+    empties the hand by discarding takes it face down: its 11 positions are revealed to that
+    seat at the start of its next turn (a CHANCE batch before it draws). The first side to take
+    one takes the first pozzetto (positions 44..54); the other is left for the opponents. A side
+    that has taken its pozzetto cannot empty a hand except by closing: a meld or addition must
+    leave its player a legal discard (rule ``no-discard-left``).
+
+Closing and the end of the hand
+    A player closes by discarding the last card of the hand when the side has taken its
+    pozzetto (by either partner) and has at least one burraco, and the card is not wild. The hand
+    also ends after the turn in which the stock comes down to two cards, and after four
+    consecutive turns (a stalemate) in each of which the player took a discard pile of exactly
+    one card, made no meld or addition, and discarded. A pozzetto taken face down and never seen
+    is turned face up when the hand ends (a CHANCE batch seen by all) and counts as its taker's
+    hand.
+
+Scoring (:mod:`.burraco_scoring`) and match
+    Melds minus cards in hand, clean burraco 200, dirty 100, closing 100, pozzetto not taken
+    -100. The match ends after the hand in which a side's total exceeds ``target`` (flag,
+    default 2000) and one side has the higher total; equal totals play on.
+
+Actions (wire forms in ``protocol/games/burraco.md``)
+    ``draw``; ``take``; ``meld`` with ``cards`` = the new meld (a run from low to high as it
+    lies, wild card in place); ``add`` with ``amount`` = the number of the side's meld (1 for
+    the first laid, 2 for the next, ...; the screen shows them as ``#1``, ``#2``) and
+    ``cards`` = the whole grown meld as it lies; ``discard`` with
+    ``card``. :meth:`BurracoMatch.legal_actions` lists every draw, take and discard, every meld
+    of exactly three cards and every addition of exactly one card, each with every legal
+    arrangement of the wild card; :meth:`BurracoMatch.apply` also accepts a longer meld or an
+    addition of several cards in one action. Every meld of any length is reached from the list
+    by a three-card meld and single additions within one turn, and is the same position.
+"""
+
+from __future__ import annotations
+
+import copy as _copy
+import enum
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from ..cards import FRENCH_108, Card, Deck, card, cards
+from .base import (
+    ALL_SEATS,
+    Action,
+    BadChance,
+    BadPlayerCount,
+    BadSeat,
+    CardUse,
+    ChanceStep,
+    GameError,
+    GameSpec,
+    HandResult,
+    IllegalMove,
+    MatchProgress,
+    Phase,
+    UnknownFlag,
+    UnknownHand,
+    VariantConfig,
+    WrongPhase,
+    Zone,
+    flags_of,
+)
+from .burraco_melds import (
+    Meld,
+    MeldError,
+    arrangements,
+    check_extension,
+    is_wild_card,
+    read_meld,
+    sort_key,
+    three_card_melds,
+)
+from .burraco_scoring import SideTally, score_hand
+
+__all__ = [
+    "BurracoConfig",
+    "BurracoMatch",
+    "DISCARD_POSITION",
+    "HAND_SIZE",
+    "POZZETTO_POSITIONS",
+    "SPEC",
+    "SPECS",
+    "STOCK_END",
+    "STOCK_START",
+]
+
+PLAYERS = 4
+HAND_SIZE = 11
+POZZETTO_POSITIONS = (tuple(range(44, 55)), tuple(range(55, 66)))
+"""Deck positions of the first and the second pozzetto taken."""
+DISCARD_POSITION = 66
+STOCK_START = 67
+STOCK_END = 2
+"""The hand ends after the turn in which the stock comes down to this many cards."""
+STALEMATE_TURNS = 4
+
+
+@dataclass(frozen=True)
+class BurracoConfig(VariantConfig):
+    """The variant of a Burraco match; validated on construction."""
+
+    players: int
+    target: int = field(
+        default=2000,
+        metadata={"doc": "the match ends when a side's total exceeds this many points (and "
+                  "one side has the higher total)"},
+    )
+
+    def __post_init__(self) -> None:
+        if not isinstance(self.players, int) or self.players != PLAYERS:
+            raise BadPlayerCount(f"burraco is for 4 players, not {self.players!r}")
+        if not isinstance(self.target, int) or isinstance(self.target, bool) or not (
+                0 < self.target <= 100_000):
+            raise UnknownFlag(f"flag 'target' of burraco takes a whole number from 1 to "
+                              f"100000, not {self.target!r}")
+
+
+class _Pending(enum.Enum):
+    DEAL = "deal"
+    DRAW = "draw"
+    POZZETTO = "pozzetto"
+    UNSEEN = "unseen"
+
+
+def _as_card(value: Card | str) -> Card:
+    return value if isinstance(value, Card) else card(value)
+
+
+class BurracoMatch(MatchProgress):
+    """A Burraco match (implements :class:`~p2pcards.games.base.MatchState`).
+
+    Hands are lists; a live view holds ``None`` for a card it cannot see. Melds are
+    :class:`~p2pcards.games.burraco_melds.Meld` per side, in the order they were laid.
+    """
+
+    config: BurracoConfig
+
+    def __init__(self, config: BurracoConfig) -> None:
+        if not isinstance(config, BurracoConfig):
+            raise GameError(f"burraco needs a BurracoConfig, got {type(config).__name__}")
+        self.config = config
+        self._n = PLAYERS
+        self._sides = 2
+        self._deck = FRENCH_108
+        self._deck_set = frozenset(FRENCH_108.cards)
+        self._phase = Phase.SHUFFLE
+        self._hand_number = 0
+        self._match_scores = [0, 0]
+        self._winner: int | None = None
+        self._reset_hand()
+
+    def _reset_hand(self) -> None:
+        first = self._hand_number % self._n
+        self._hands: list[list[Card | None]] = [[] for _ in range(self._n)]
+        self._melds: list[list[Meld]] = [[], []]
+        self._discard: list[Card] = []
+        self._stock_next = STOCK_START
+        self._pozzetto_of: list[int | None] = [None, None]
+        """Which pozzetto (0 or 1) each side took, ``None`` while not taken."""
+        self._face_down: dict[int, int] = {}
+        """seat -> pozzetto index taken by discarding and not yet seen."""
+        self._stage = "draw"
+        self._taken_single: Card | None = None
+        self._melded = False
+        self._took_single = False
+        self._stalemate = 0
+        self._closed_by: int | None = None
+        self._end_reason = ""
+        self._pending: tuple[ChanceStep, ...] = ()
+        self._pending_kind: _Pending | None = None
+        self._after_chance = Phase.ACTION
+        self._seen: set[Card] = set()
+        self._to_act = first
+
+    # ------------------------------------------------------------------ read-only state
+
+    @property
+    def deck(self) -> Deck:
+        """``FRENCH_108`` for every hand."""
+        return self._deck
+
+    @property
+    def first_player(self) -> int:
+        """The seat that plays first in the current hand: ``hand_number % 4``."""
+        return self._hand_number % self._n
+
+    @property
+    def stage(self) -> str:
+        """``draw`` (the seat to act must draw or take the pile) or ``play``."""
+        return self._stage
+
+    @property
+    def stock_size(self) -> int:
+        return len(self._deck) - self._stock_next
+
+    @property
+    def discard_pile(self) -> tuple[Card, ...]:
+        """Bottom to top."""
+        return tuple(self._discard)
+
+    @property
+    def end_reason(self) -> str:
+        """``closing``, ``stock`` or ``stalemate`` once the hand is over; ``""`` before."""
+        return self._end_reason
+
+    def melds(self, side: int) -> tuple[Meld, ...]:
+        """The side's melds in the order they were laid."""
+        if side not in (0, 1):
+            raise BadSeat(f"side {side!r} is not a side of a burraco table (0 or 1)")
+        return tuple(self._melds[side])
+
+    def side_of(self, seat: int) -> int:
+        """Seat ``s`` plays for side ``s % 2``."""
+        self._check_seat(seat)
+        return seat % 2
+
+    def hand(self, seat: int) -> tuple[Card | None, ...]:
+        """Seat's hand in this view (``None`` for a card this view cannot see)."""
+        self._check_seat(seat)
+        return tuple(self._hands[seat])
+
+    def pozzetto_taken(self, side: int) -> bool:
+        """Whether the side has taken its pozzetto (seen or face down)."""
+        return self._pozzetto_of[side] is not None
+
+    def _check_seat(self, seat: int) -> None:
+        if not isinstance(seat, int) or not 0 <= seat < self._n:
+            raise BadSeat(f"seat {seat!r} is not a seat of this 4-player burraco table")
+
+    # ------------------------------------------------------------------ chance
+
+    def begin_hand(self) -> None:
+        """In SHUFFLE: a shuffled deck is ready; request the deal and the upcard."""
+        self._need(Phase.SHUFFLE, "begin_hand")
+        self._reset_hand()
+        first = self.first_player
+        steps = [
+            ChanceStep(i, Zone.HAND, (first + i) % 4, frozenset({(first + i) % 4}))
+            for i in range(HAND_SIZE * 4)
+        ]
+        steps.append(ChanceStep(DISCARD_POSITION, Zone.DISCARD, None, ALL_SEATS))
+        self._request(tuple(steps), _Pending.DEAL)
+
+    def _request(self, steps: tuple[ChanceStep, ...], kind: _Pending,
+                 after: Phase = Phase.ACTION) -> None:
+        self._pending = steps
+        self._pending_kind = kind
+        self._after_chance = after
+        self._phase = Phase.CHANCE
+
+    def pending_chance(self) -> tuple[ChanceStep, ...]:
+        """In CHANCE: the deal, a draw, a pozzetto, or an unseen pozzetto at the hand's end."""
+        self._need(Phase.CHANCE, "pending_chance")
+        return self._pending
+
+    def complete_chance(self, revealed: Sequence[Card | None]) -> None:
+        """Fulfil :meth:`pending_chance`: one card per step, ``None`` where this view cannot see.
+
+        Raises :class:`BadChance` (state unchanged) for a wrong count, a card not in the deck, a
+        card already placed this hand, or a public card given as ``None``.
+        """
+        self._need(Phase.CHANCE, "complete_chance")
+        cards_in = list(revealed)
+        steps = self._pending
+        if len(cards_in) != len(steps):
+            raise BadChance(f"{len(cards_in)} cards given for {len(steps)} pending chance steps")
+        fresh: set[Card] = set()
+        for step, given in zip(steps, cards_in, strict=True):
+            if given is None:
+                if step.visible_to == ALL_SEATS:
+                    raise BadChance(f"the public card at deck position {step.position} must be "
+                                    "revealed, not None")
+                continue
+            if not isinstance(given, Card) or given not in self._deck_set:
+                raise BadChance(f"{given!r} at deck position {step.position} is not a card of "
+                                "the french108 deck")
+            if given in self._seen or given in fresh:
+                raise BadChance(f"{given.code} at deck position {step.position} is already "
+                                "placed in this hand")
+            fresh.add(given)
+        kind = self._pending_kind
+        self._seen |= fresh
+        self._pending = ()
+        self._pending_kind = None
+        for step, given in zip(steps, cards_in, strict=True):
+            if step.zone is Zone.DISCARD:
+                assert given is not None
+                self._discard.append(given)
+            else:
+                assert step.seat is not None
+                self._hands[step.seat].append(given)
+        if kind is _Pending.DRAW:
+            self._stock_next += 1
+            self._stage = "play"
+        elif kind is _Pending.UNSEEN:
+            self._face_down.clear()
+        self._phase = self._after_chance
+
+    # ------------------------------------------------------------------ legal actions
+
+    def legal_actions(self) -> list[Action]:
+        """Sorted legal actions of ``to_act``; ``[]`` outside ACTION.
+
+        Draw stage: ``draw`` and (pile not empty) ``take``. Play stage: every ``meld`` of
+        exactly three cards, every ``add`` of exactly one card (each legal arrangement), every
+        legal ``discard``. Raises :class:`UnknownHand` when the hand is not known in this view.
+        """
+        if self._phase is not Phase.ACTION:
+            return []
+        seat = self._to_act
+        if self._stage == "draw":
+            out = [Action("draw")]
+            if self._discard:
+                out.append(Action("take"))
+            return sorted(out)
+        hand = self._hands[seat]
+        if None in hand:
+            raise UnknownHand(f"seat {seat}'s hand is not known in this view, so no legal "
+                              "actions")
+        known = [c for c in hand if c is not None]
+        side = seat % 2
+        actions: set[Action] = set()
+        set_ranks = {m.rank for m in self._melds[side] if m.kind == "set"}
+        for meld in three_card_melds(known):
+            if meld.kind == "set" and meld.rank in set_ranks:
+                continue
+            if self._rest_ok(seat, _without(known, meld.cards), meld):
+                actions.add(Action("meld", cards=meld.cards))
+        for index, old in enumerate(self._melds[side]):
+            for c in set(known):
+                if not (is_wild_card(c) or (old.kind == "set" and c.rank == old.rank)
+                        or (old.kind == "run" and c.suit == old.suit)):
+                    continue
+                rest = _without(known, (c,))
+                for grown in arrangements((*old.cards, c)):
+                    try:
+                        new = check_extension(old, grown.cards)
+                    except MeldError:
+                        continue
+                    if self._rest_ok(seat, rest, new):
+                        actions.add(Action("add", cards=new.cards, amount=index + 1))
+        for c in known:
+            if self._discard_error(seat, c, len(known)) is None:
+                actions.add(Action("discard", c))
+        return sorted(actions)
+
+    def _rest_ok(self, seat: int, rest: list[Card], meld: Meld) -> bool:
+        try:
+            self._check_rest(seat, list[Card | None](rest), meld)
+        except IllegalMove:
+            return False
+        return True
+
+    def _discard_error(self, seat: int, c: Card, hand_size: int) -> IllegalMove | None:
+        if self._taken_single is not None and c == self._taken_single:
+            return IllegalMove("discard-taken-card", f"seat {seat} took {c.code} as the only "
+                               "card of the discard pile and cannot discard it this turn", seat)
+        if hand_size > 1:
+            return None
+        side = seat % 2
+        if self._pozzetto_of[side] is None:
+            return None  # the pozzetto is taken face down
+        if not any(m.burraco for m in self._melds[side]):
+            return IllegalMove("no-burraco", f"seat {seat} cannot close: side {side} has no "
+                               "burraco yet, so the last card cannot be discarded", seat)
+        if is_wild_card(c):
+            return IllegalMove("wild-closing-discard", f"seat {seat} cannot close by "
+                               f"discarding the wild card {c.code}", seat)
+        return None
+
+    # ------------------------------------------------------------------ actions
+
+    def card_use(self, action: Action) -> CardUse:
+        """``meld``: every card shown; ``add``: the cards not already in the meld, shown;
+        ``discard``: the card shown; ``draw`` and ``take`` use no card of the hand."""
+        if action.kind == "meld":
+            return CardUse(shown=tuple(action.cards))
+        if action.kind == "add":
+            side = self._to_act % 2
+            old: tuple[Card, ...] = ()
+            if 1 <= action.amount <= len(self._melds[side]):
+                old = self._melds[side][action.amount - 1].cards
+            return CardUse(shown=tuple(c for c in action.cards if c not in old))
+        if action.kind == "discard" and action.card is not None:
+            return CardUse(shown=(action.card,))
+        return CardUse()
+
+    def apply(self, action: Action) -> None:
+        """Apply ``to_act``'s action; raise :class:`IllegalMove` (state unchanged) otherwise.
+
+        Rule ids are listed in ``protocol/games/burraco.md``.
+        """
+        seat = self._to_act
+        if self._phase is not Phase.ACTION:
+            raise IllegalMove("wrong-phase", f"no action can be made in phase "
+                              f"{self._phase.value}", seat)
+        if not isinstance(action, Action):
+            raise IllegalMove("malformed-action", f"an action must be an Action, not "
+                              f"{action!r}", seat)
+        kind = action.kind
+        if kind not in ("draw", "take", "meld", "add", "discard"):
+            raise IllegalMove("unknown-action", f"burraco has no action {kind!r} (draw, take, "
+                              "meld, add, discard)", seat)
+        if kind in ("draw", "take"):
+            if action.card is not None or action.cards or action.value or action.amount:
+                raise IllegalMove("malformed-action", f"{kind} names no card: {action}", seat)
+            if self._stage != "draw":
+                raise IllegalMove("already-drew", f"seat {seat} has already drawn this turn",
+                                  seat)
+            if kind == "draw":
+                self._request((ChanceStep(self._stock_next, Zone.HAND, seat,
+                                          frozenset({seat})),), _Pending.DRAW)
+                return
+            if not self._discard:
+                raise IllegalMove("empty-discard-pile", "the discard pile is empty", seat)
+            self._took_single = len(self._discard) == 1
+            self._taken_single = self._discard[0] if self._took_single else None
+            self._hands[seat].extend(self._discard)
+            self._discard = []
+            self._stage = "play"
+            return
+        if self._stage != "play":
+            raise IllegalMove("must-draw-first", f"seat {seat} must draw or take the discard "
+                              "pile first", seat)
+        if kind == "discard":
+            self._apply_discard(seat, action)
+        else:
+            self._apply_meld(seat, action)
+
+    def _take_from_hand(self, seat: int, cards: Sequence[Card]) -> list[Card | None]:
+        """The hand without ``cards`` (checked: in the hand, or in an unknown slot)."""
+        hand = list(self._hands[seat])
+        for c in cards:
+            if c not in self._deck_set:
+                raise IllegalMove("card-not-in-deck", f"{c.code} is not a card of the "
+                                  "french108 deck", seat)
+            if c in hand:
+                hand.remove(c)
+            elif None in hand and c not in self._seen:
+                hand.remove(None)
+            else:
+                raise IllegalMove("card-not-in-hand", f"seat {seat} does not hold {c.code}",
+                                  seat)
+        return hand
+
+    def _apply_meld(self, seat: int, action: Action) -> None:
+        side = seat % 2
+        if action.card is not None or action.value:
+            raise IllegalMove("malformed-action", f"a {action.kind} lists its cards in 'cards'"
+                              f": {action}", seat)
+        if len(set(action.cards)) != len(action.cards):
+            raise IllegalMove("malformed-action", f"{action} names a card twice", seat)
+        try:
+            if action.kind == "meld":
+                if action.amount:
+                    raise IllegalMove("malformed-action", f"a new meld has no meld number: "
+                                      f"{action}", seat)
+                meld = read_meld(action.cards)
+                from_hand: tuple[Card, ...] = meld.cards
+                if meld.kind == "set" and any(m.kind == "set" and m.rank == meld.rank
+                                              for m in self._melds[side]):
+                    raise IllegalMove("one-set-per-rank", f"side {side} already has a set of "
+                                      f"that rank: {meld}", seat)
+                index = len(self._melds[side])
+            else:
+                index = action.amount - 1
+                if not 0 <= index < len(self._melds[side]):
+                    raise IllegalMove("no-such-meld", f"side {side} has no meld #"
+                                      f"{action.amount}", seat)
+                old = self._melds[side][index]
+                meld = check_extension(old, action.cards)
+                from_hand = tuple(c for c in meld.cards if c not in old.cards)
+        except MeldError as exc:
+            raise IllegalMove(exc.rule, str(exc), seat) from None
+        rest = self._take_from_hand(seat, from_hand)
+        self._check_rest(seat, rest, meld)
+        self._hands[seat] = rest
+        self._seen.update(from_hand)
+        if index == len(self._melds[side]):
+            self._melds[side].append(meld)
+        else:
+            self._melds[side][index] = meld
+        self._melded = True
+        if not rest:
+            self._take_pozzetto(seat, face_down=False)
+
+    def _check_rest(self, seat: int, rest: list[Card | None], meld: Meld) -> None:
+        side = seat % 2
+        if self._pozzetto_of[side] is None:
+            if len(rest) == 1 and rest[0] is not None and rest[0] == self._taken_single:
+                raise IllegalMove("no-discard-left", f"seat {seat} would keep only "
+                                  f"{rest[0].code}, which it cannot discard this turn", seat)
+            return
+        if not rest:
+            raise IllegalMove("no-discard-left", f"seat {seat} must keep a card to discard: "
+                              f"side {side} has taken its pozzetto", seat)
+        if len(rest) > 1 or rest[0] is None:
+            return
+        last = rest[0]
+        burraco = meld.burraco or any(m.burraco for m in self._melds[side])
+        if last == self._taken_single or is_wild_card(last) or not burraco:
+            raise IllegalMove("no-discard-left", f"seat {seat} would keep only {last.code} "
+                              "and could not close with it", seat)
+
+    def _take_pozzetto(self, seat: int, *, face_down: bool) -> None:
+        side = seat % 2
+        index = 0 if self._pozzetto_of[1 - side] is None else 1
+        self._pozzetto_of[side] = index
+        if face_down:
+            self._face_down[seat] = index
+            return
+        positions = POZZETTO_POSITIONS[index]
+        self._request(tuple(ChanceStep(p, Zone.HAND, seat, frozenset({seat}))
+                            for p in positions), _Pending.POZZETTO)
+
+    def _apply_discard(self, seat: int, action: Action) -> None:
+        c = action.card
+        if action.cards or action.value or action.amount:
+            raise IllegalMove("malformed-action", f"a discard names one card: {action}", seat)
+        if c is None:
+            raise IllegalMove("card-hidden", f"seat {seat} must show the card it discards",
+                              seat)
+        rest = self._take_from_hand(seat, (c,))
+        error = self._discard_error(seat, c, len(rest) + 1)
+        if error is not None:
+            raise error
+        side = seat % 2
+        self._hands[seat] = rest
+        self._seen.add(c)
+        self._discard.append(c)
+        if not rest:
+            if self._pozzetto_of[side] is None:
+                self._take_pozzetto(seat, face_down=True)
+            else:
+                self._closed_by = side
+        stalemate_turn = self._took_single and not self._melded
+        self._stalemate = self._stalemate + 1 if stalemate_turn else 0
+        self._taken_single = None
+        self._took_single = False
+        self._melded = False
+        if self._closed_by is not None:
+            self._end_hand("closing")
+        elif self.stock_size <= STOCK_END:
+            self._end_hand("stock")
+        elif self._stalemate >= STALEMATE_TURNS:
+            self._end_hand("stalemate")
+        else:
+            self._next_turn((seat + 1) % self._n)
+
+    def _next_turn(self, seat: int) -> None:
+        self._to_act = seat
+        self._stage = "draw"
+        self._phase = Phase.ACTION
+        index = self._face_down.pop(seat, None)
+        if index is not None:
+            self._request(tuple(ChanceStep(p, Zone.HAND, seat, frozenset({seat}))
+                                for p in POZZETTO_POSITIONS[index]), _Pending.POZZETTO)
+
+    def _end_hand(self, reason: str) -> None:
+        self._end_reason = reason
+        self._phase = Phase.HAND_OVER
+        if self._face_down:
+            steps = []
+            for seat, index in sorted(self._face_down.items()):
+                steps += [ChanceStep(p, Zone.HAND, seat, ALL_SEATS)
+                          for p in POZZETTO_POSITIONS[index]]
+            self._request(tuple(steps), _Pending.UNSEEN, after=Phase.HAND_OVER)
+
+    # ------------------------------------------------------------------ scoring
+
+    def hand_result(self) -> HandResult:
+        """In HAND_OVER: the lines of :func:`~.burraco_scoring.score_hand`.
+
+        Raises :class:`UnknownHand` in a live view that cannot see every hand (the table
+        scores from the full replay)."""
+        self._need(Phase.HAND_OVER, "hand_result")
+        tallies = []
+        for side in (0, 1):
+            held: list[Card] = []
+            for seat in (side, side + 2):
+                if None in self._hands[seat]:
+                    raise UnknownHand(f"seat {seat}'s hand is not known in this view, so the "
+                                      "hand cannot be scored")
+                held += [c for c in self._hands[seat] if c is not None]
+            tallies.append(SideTally(tuple(self._melds[side]), tuple(held),
+                                     self._closed_by == side, self._pozzetto_of[side] is not None))
+        return score_hand(tallies)
+
+    def next_hand(self) -> None:
+        """In HAND_OVER: add the hand's points; then SHUFFLE, or MATCH_OVER with a winner."""
+        result = self.hand_result()
+        for side, pts in enumerate(result.points):
+            self._match_scores[side] += pts
+        a, b = self._match_scores
+        if max(a, b) > self.config.target and a != b:
+            self._winner = 0 if a > b else 1
+            self._phase = Phase.MATCH_OVER
+            return
+        self._hand_number += 1
+        self._reset_hand()
+        self._phase = Phase.SHUFFLE
+
+    @property
+    def match_scores(self) -> tuple[int, ...]:
+        """Each side's total over the hands played."""
+        return tuple(self._match_scores)
+
+    # ------------------------------------------------------------------ views
+
+    def observation(self, seat: int) -> dict[str, Any]:
+        """What ``seat`` sees, as plain data (card codes as text).
+
+        Keys: ``game``, ``seat``, ``side``, ``players``, ``phase``, ``hand_number``,
+        ``first_player``, ``to_act`` (``None`` outside ACTION), ``stage``, ``hand`` (own known
+        cards sorted by suit and rank), ``hand_sizes``, ``melds`` (per side, each meld a list of
+        codes as it lies), ``our_melds`` and ``their_melds`` (the same as numbered text),
+        ``discard_pile`` (bottom to top), ``stock_size``, ``pozzetti`` (left in the middle),
+        ``pozzetto_taken`` (per side), ``face_down_pozzetto`` (seats holding one unseen),
+        ``cannot_discard`` (the card taken alone from the pile this turn, or ``None``),
+        ``stalemate_turns``, ``end_reason``, ``target``, ``match_scores``, ``winner``.
+        """
+        self._check_seat(seat)
+        side = seat % 2
+        own = sorted((c for c in self._hands[seat] if c is not None), key=sort_key)
+        return {
+            "game": "burraco",
+            "seat": seat,
+            "side": side,
+            "players": self._n,
+            "phase": self._phase.value,
+            "hand_number": self._hand_number,
+            "first_player": self.first_player,
+            "to_act": self._to_act if self._phase is Phase.ACTION else None,
+            "stage": self._stage,
+            "hand": [c.code for c in own],
+            "hand_sizes": [len(h) for h in self._hands],
+            "melds": [[[c.code for c in m.cards] for m in ms] for ms in self._melds],
+            "our_melds": _meld_text(self._melds[side]),
+            "their_melds": _meld_text(self._melds[1 - side]),
+            "discard_pile": [c.code for c in self._discard],
+            "stock_size": self.stock_size,
+            "pozzetti": sum(1 for p in self._pozzetto_of if p is None),
+            "pozzetto_taken": [p is not None for p in self._pozzetto_of],
+            "face_down_pozzetto": sorted(self._face_down),
+            "cannot_discard": self._taken_single.code if self._taken_single else None,
+            "stalemate_turns": self._stalemate,
+            "end_reason": self._end_reason,
+            "target": self.config.target,
+            "match_scores": list(self._match_scores),
+            "winner": self._winner,
+        }
+
+    def copy(self) -> BurracoMatch:
+        """An independent copy (melds are immutable and shared)."""
+        other = _copy.copy(self)
+        other._hands = [list(h) for h in self._hands]
+        other._melds = [list(ms) for ms in self._melds]
+        other._discard = list(self._discard)
+        other._pozzetto_of = list(self._pozzetto_of)
+        other._face_down = dict(self._face_down)
+        other._seen = set(self._seen)
+        other._match_scores = list(self._match_scores)
+        return other
+
+    def _need(self, phase: Phase, method: str) -> None:
+        if self._phase is not phase:
+            raise WrongPhase(f"{method} needs phase {phase.value}, but the match is in "
+                             f"{self._phase.value}")
+
+    # ------------------------------------------------------------------ testing aid
+
+    @classmethod
+    def from_position(
+        cls,
+        config: BurracoConfig,
+        hands: Sequence[Iterable[Card | str]],
+        *,
+        melds: Sequence[Sequence[Sequence[Card | str] | str]] = ((), ()),
+        discard: Iterable[Card | str] = (),
+        stock_size: int = 41,
+        pozzetti_taken: Sequence[bool] = (False, False),
+        face_down: Iterable[int] = (),
+        to_act: int = 0,
+        stage: str = "play",
+        taken_single: Card | str | None = None,
+        hand_number: int = 0,
+        match_scores: Sequence[int] | None = None,
+    ) -> BurracoMatch:
+        """A testing aid: a match in ACTION in the middle of hand ``hand_number``.
+
+        ``hands`` per seat (all known), ``melds`` per side (each as it lies, cards or one text
+        of codes; validated),
+        ``discard`` bottom to top, ``stock_size`` cards left (drawn from the positions just
+        before the deck's end), ``pozzetti_taken`` per side (the first side listed takes the
+        first pozzetto), ``face_down`` seats holding their side's pozzetto unseen,
+        ``taken_single`` the card ``to_act`` took alone from the pile this turn. Cards placed
+        nowhere are out of play unless drawn. Raises :class:`GameError` naming an
+        inconsistency.
+        """
+        state = cls(config)
+        state._hand_number = hand_number
+        state._reset_hand()
+        if match_scores is not None:
+            state._match_scores = list(match_scores)
+        if len(hands) != 4:
+            raise GameError(f"from_position needs 4 hands, got {len(hands)}")
+        state._hands = [[_as_card(c) for c in h] for h in hands]
+        for side in (0, 1):
+            for raw in melds[side]:
+                try:
+                    seq = cards(raw) if isinstance(raw, str) else [_as_card(c) for c in raw]
+                    state._melds[side].append(read_meld(seq))
+                except MeldError as exc:
+                    raise GameError(f"from_position meld of side {side}: {exc}") from None
+        state._discard = [_as_card(c) for c in discard]
+        if not 2 <= stock_size <= 41:
+            raise GameError(f"a stock of {stock_size} cards cannot be in play")
+        state._stock_next = len(state._deck) - stock_size
+        taken_sides = [s for s in (0, 1) if pozzetti_taken[s]]
+        for i, s in enumerate(taken_sides):
+            state._pozzetto_of[s] = i
+        for seat in face_down:
+            index = state._pozzetto_of[seat % 2]
+            if index is None:
+                raise GameError(f"seat {seat} cannot hold a pozzetto its side did not take")
+            state._face_down[seat] = index
+        placed = [c for h in state._hands for c in h if c is not None] + state._discard
+        placed += [c for ms in state._melds for m in ms for c in m.cards]
+        if len(set(placed)) != len(placed):
+            raise GameError("from_position places some card twice")
+        state._seen = set(placed)
+        if stage not in ("draw", "play"):
+            raise GameError(f"stage is draw or play, not {stage!r}")
+        state._stage = stage
+        state._to_act = to_act
+        if taken_single is not None:
+            state._taken_single = _as_card(taken_single)
+            state._took_single = True
+        state._phase = Phase.ACTION
+        return state
+
+
+def _without(cards: Sequence[Card], removed: Iterable[Card]) -> list[Card]:
+    out = list(cards)
+    for c in removed:
+        out.remove(c)
+    return out
+
+
+def _meld_text(melds: Sequence[Meld]) -> str:
+    if not melds:
+        return "—"
+    parts = []
+    for i, m in enumerate(melds):
+        mark = ""
+        if m.burraco:
+            mark = " (clean burraco)" if m.clean else " (dirty burraco)"
+        parts.append(f"#{i + 1} {m}{mark}")
+    return "   ".join(parts)
+
+
+SPEC = GameSpec(
+    name="burraco",
+    title="Burraco: sets and runs with wild cards, pozzetti, burraco bonuses, to 2000",
+    rules_source="italian-card-games.txt",
+    player_counts=(PLAYERS,),
+    config_class=BurracoConfig,
+    presets={
+        "classic": {"target": 2000},
+        "quick": {"target": 300},
+    },
+    preset_docs={
+        "classic": "italian-card-games.txt: 4 players in partnerships, match to 2000 points",
+        "quick": "the same rules, match to 300 points (about one hand)",
+    },
+    factory=BurracoMatch,
+    flags=flags_of(BurracoConfig),
+    default_preset="classic",
+    legend="suits: H hearts, D diamonds, C clubs, S spades; A ace, T ten, J jack, Q queen, "
+    "K king; X1-X4 jokers; the last digit is the copy (1 or 2); jokers and 2s are wild",
+    screen=(
+        ("our_melds", "our melds"),
+        ("their_melds", "their melds"),
+        ("discard_pile", "discard pile"),
+        ("stock_size", "stock"),
+        ("pozzetti", "pozzetti left"),
+        ("hand_sizes", "cards in hand"),
+        ("cannot_discard", "cannot discard"),
+        ("match_scores", "match"),
+    ),
+)
+
+SPECS = (SPEC,)

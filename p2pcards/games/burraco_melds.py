@@ -1,0 +1,359 @@
+"""Burraco melds: what a set and a run are, where a wild card lies, and how a meld may grow.
+
+Pure functions over cards of the French 108-card deck (``FRENCH_108``). The rules compare rank
+and suit only; a card's copy number matters only as the identity of a physical card.
+
+Vocabulary
+    *Wild cards* are the four jokers and the eight 2s. A 2 is *natural* when it lies at
+    position 2 of a run of its own suit; everywhere else it is wild.
+
+    A *set* is three or more cards of one rank (never 2, never jokers), at most one wild card.
+    Stored in canonical order: the naturals by suit (``H D C S``) and copy, the wild last.
+
+    A *run* is three or more cards of one suit in consecutive positions, listed from low to
+    high. Positions are 1 (ace low), 2 .. 13 (king), 14 (ace high); a run never holds both
+    position 1 and position 14 (one ace per meld). It holds at most one wild card, which stands
+    for the natural card of its position. The wild card's place: inside the run (standing for a
+    missing inside card) or at the **low** end; at the high end only when the low end is
+    impossible (the run starts at position 1, the ace low).
+
+Additions (:func:`check_extension`)
+    A meld grows by cards from one hand only: the new meld holds every card of the old one and
+    is of the same kind (a set of the same rank, a run of the same suit). The new arrangement
+    may move the wild card (a natural card takes its place, and the wild goes to the low end or
+    into another gap; or it moves to the high end to stand for the next card up). A wild card
+    cannot replace another wild card: if the old wild card stops being wild, the position it
+    stood for cannot be taken by a new wild card.
+
+Every error is a :class:`MeldError` with a stable ``rule`` id (the ids are listed in
+``protocol/games/burraco.md``) and a one-sentence message naming the cards at fault.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from itertools import combinations
+
+from ..cards import FRENCH_SUITS, JOKER_SUIT, Card
+
+__all__ = [
+    "Meld",
+    "MeldError",
+    "arrangements",
+    "check_extension",
+    "is_wild_card",
+    "read_meld",
+    "read_run",
+    "read_set",
+    "sort_key",
+    "three_card_melds",
+]
+
+_SUIT_ORDER = {s: i for i, s in enumerate((*FRENCH_SUITS, JOKER_SUIT))}
+_RANK_NAMES = {1: "ace", 11: "jack", 12: "queen", 13: "king", 14: "ace"}
+
+
+class MeldError(ValueError):
+    """A sequence of cards that is not a valid meld (or not a valid growth of one)."""
+
+    def __init__(self, rule: str, message: str) -> None:
+        super().__init__(message)
+        self.rule = rule
+
+
+def is_wild_card(c: Card) -> bool:
+    """Jokers and 2s: the cards that can be wild (a 2 may also be natural in a run)."""
+    return c.suit == JOKER_SUIT or c.rank == 2
+
+
+def sort_key(c: Card) -> tuple[int, int, int]:
+    """Suit (hearts, diamonds, clubs, spades, jokers), then rank (ace first), then copy."""
+    return (_SUIT_ORDER.get(c.suit, 9), c.rank, c.copy)
+
+
+def _codes(cards: Iterable[Card]) -> str:
+    return " ".join(c.code for c in cards)
+
+
+def _kinds(cards: Iterable[Card]) -> tuple[tuple[int, str], ...]:
+    return tuple((c.rank, c.suit) for c in cards)
+
+
+@dataclass(frozen=True)
+class Meld:
+    """A valid meld. ``cards`` in their order on the table (see the module docstring).
+
+    ``kind`` is ``"set"`` or ``"run"``; ``rank`` the set's rank, or the run's lowest position
+    (1..12); ``suit`` the run's suit (``""`` for a set); ``wild`` the card used as wild (``None``
+    if clean); ``wild_at`` the position a run's wild card stands for (``None`` otherwise).
+    """
+
+    kind: str
+    cards: tuple[Card, ...]
+    rank: int
+    suit: str = ""
+    wild: Card | None = None
+    wild_at: int | None = None
+
+    @property
+    def high(self) -> int:
+        """A run's highest position."""
+        return self.rank + len(self.cards) - 1
+
+    @property
+    def clean(self) -> bool:
+        """No card of the meld is used as wild (a natural 2 in a run is not wild)."""
+        return self.wild is None
+
+    @property
+    def burraco(self) -> bool:
+        """Seven cards or more."""
+        return len(self.cards) >= 7
+
+    def __str__(self) -> str:
+        return _codes(self.cards)
+
+
+def _set_order(cards: Sequence[Card]) -> tuple[Card, ...]:
+    naturals = sorted((c for c in cards if not is_wild_card(c)), key=sort_key)
+    wilds = [c for c in cards if is_wild_card(c)]
+    return (*naturals, *wilds)
+
+
+def read_set(cards: Sequence[Card]) -> Meld:
+    """``cards`` as a set (any order), or :class:`MeldError`."""
+    if len(cards) < 3:
+        raise MeldError("meld-too-short", f"a meld needs at least 3 cards, not {_codes(cards)}")
+    wilds = [c for c in cards if is_wild_card(c)]
+    naturals = [c for c in cards if not is_wild_card(c)]
+    if not naturals:
+        raise MeldError("set-of-wilds", f"there is no set of jokers or 2s: {_codes(cards)}")
+    ranks = {c.rank for c in naturals}
+    if len(ranks) > 1:
+        raise MeldError("set-mixed-ranks", f"a set is of one rank: {_codes(cards)}")
+    if len(wilds) > 1:
+        raise MeldError(
+            "one-wild-per-meld", f"a meld holds one wild card at most: {_codes(cards)}"
+        )
+    return Meld("set", _set_order(cards), naturals[0].rank, "", wilds[0] if wilds else None)
+
+
+def _run_at(cards: Sequence[Card], low: int) -> Meld:
+    """``cards`` as a run whose first card lies at position ``low``, or :class:`MeldError`."""
+    n = len(cards)
+    high = low + n - 1
+    if low < 1 or high > 14:
+        raise MeldError("run-out-of-range", f"a run lies between ace low and ace high: "
+                        f"{_codes(cards)}")
+    if low == 1 and high == 14:
+        raise MeldError("one-ace-per-meld", f"a run holds one ace at most: {_codes(cards)}")
+    suits = {c.suit for c in cards if not is_wild_card(c)}
+    if len(suits) > 1:
+        raise MeldError("run-mixed-suits", f"a run is of one suit: {_codes(cards)}")
+    suit = suits.pop() if suits else next(c.suit for c in cards if c.rank == 2)
+    wild_index: int | None = None
+    for i, c in enumerate(cards):
+        pos = low + i
+        if c.suit == JOKER_SUIT or (c.rank == 2 and not (pos == 2 and c.suit == suit)):
+            if wild_index is not None:
+                raise MeldError("one-wild-per-meld",
+                                f"a meld holds one wild card at most: {_codes(cards)}")
+            wild_index = i
+            continue
+        if (1 if pos == 14 else pos) != c.rank:
+            raise MeldError("run-not-consecutive",
+                            f"{c.code} cannot lie at the place of the "
+                            f"{_RANK_NAMES.get(pos, str(pos))} in {_codes(cards)}")
+    if wild_index is None:
+        return Meld("run", tuple(cards), low, suit)
+    if wild_index == n - 1 and low > 1:
+        raise MeldError("wild-position", "a wild card that stands for no inside card lies at "
+                        f"the low end of the run: {_codes(cards)}")
+    return Meld("run", tuple(cards), low, suit, cards[wild_index], low + wild_index)
+
+
+def read_run(cards: Sequence[Card]) -> Meld:
+    """``cards`` as a run listed from low to high, or :class:`MeldError`."""
+    if len(cards) < 3:
+        raise MeldError("meld-too-short", f"a meld needs at least 3 cards, not {_codes(cards)}")
+    lows: list[int] = []
+    for i, c in enumerate(cards):
+        if is_wild_card(c):
+            continue
+        lows = [1 - i, 14 - i] if c.rank == 1 else [c.rank - i]
+        break
+    else:
+        lows = [2 - i for i, c in enumerate(cards) if c.rank == 2]
+    if not lows:
+        raise MeldError("set-of-wilds", f"a meld needs natural cards: {_codes(cards)}")
+    error: MeldError | None = None
+    for low in lows:
+        try:
+            return _run_at(cards, low)
+        except MeldError as exc:
+            error = error or exc
+    assert error is not None
+    raise error
+
+
+def read_meld(cards: Sequence[Card]) -> Meld:
+    """``cards`` as a set (any order) or a run (low to high); :class:`MeldError` otherwise."""
+    cards = tuple(cards)
+    if len(cards) < 3:
+        raise MeldError("meld-too-short", f"a meld needs at least 3 cards, not {_codes(cards)}")
+    naturals = {c.rank for c in cards if not is_wild_card(c)}
+    if not naturals:  # at most one natural 2 and one wild card: never a meld
+        raise MeldError("set-of-wilds", f"there is no set of jokers or 2s: {_codes(cards)}")
+    if len(naturals) == 1:
+        try:
+            return read_set(cards)
+        except MeldError as set_error:
+            try:
+                return read_run(cards)
+            except MeldError:
+                raise set_error from None
+    return read_run(cards)
+
+
+def arrangements(cards: Iterable[Card]) -> list[Meld]:
+    """Every valid meld made of exactly ``cards`` (a set, or each valid order of a run),
+    one per distinct sequence of ranks and suits. Usually one; empty when none."""
+    pool = tuple(cards)
+    if len(pool) < 3:
+        return []
+    out: dict[tuple[tuple[int, str], ...], Meld] = {}
+    naturals = [c for c in pool if not is_wild_card(c)]
+    if naturals and len({c.rank for c in naturals}) == 1:
+        try:
+            return [read_set(pool)]
+        except MeldError:
+            pass  # one natural rank may still make a run with a natural 2 (A 2 and a joker)
+    candidates: list[Card | None] = [None]
+    seen: set[tuple[int, str]] = set()
+    for c in pool:
+        if is_wild_card(c) and (c.rank, c.suit) not in seen:
+            seen.add((c.rank, c.suit))
+            candidates.append(c)
+    for wild in candidates:
+        rest = list(pool)
+        if wild is not None:
+            rest.remove(wild)
+        for ace_high in (False, True):
+            seq = _place(rest, wild, ace_high)
+            if seq is None:
+                continue
+            try:
+                meld = read_run(seq)
+            except MeldError:
+                continue
+            if (meld.wild is None) != (wild is None):
+                continue
+            out.setdefault(_kinds(meld.cards), meld)
+    return list(out.values())
+
+
+def _place(naturals: list[Card], wild: Card | None, ace_high: bool) -> list[Card] | None:
+    """The natural cards by position, with ``wild`` in the one gap, or at the low end (high end
+    if the low end is impossible); ``None`` when that does not make a sequence."""
+    by_pos: dict[int, Card] = {}
+    for c in naturals:
+        if c.suit == JOKER_SUIT:
+            return None
+        pos = 14 if c.rank == 1 and ace_high else c.rank
+        if pos in by_pos:
+            return None
+        by_pos[pos] = c
+    low, high = min(by_pos), max(by_pos)
+    gaps = [p for p in range(low, high + 1) if p not in by_pos]
+    if wild is None:
+        if gaps:
+            return None
+    elif len(gaps) == 1:
+        by_pos[gaps[0]] = wild
+    elif gaps:
+        return None
+    elif low > 1:
+        by_pos[low - 1] = wild
+    else:
+        by_pos[high + 1] = wild
+    return [by_pos[p] for p in sorted(by_pos)]
+
+
+def check_extension(old: Meld, new_cards: Sequence[Card]) -> Meld:
+    """The meld ``old`` grown into ``new_cards`` (the whole new meld, in order), or
+    :class:`MeldError`. The caller checks that the added cards come from the actor's hand."""
+    new = read_meld(new_cards)
+    added = list(new.cards)
+    for c in old.cards:
+        if c not in added:
+            raise MeldError("meld-changed", f"an addition keeps every card of the meld "
+                            f"{old}: {c.code} is missing from {new}")
+        added.remove(c)
+    if not added:
+        raise MeldError("nothing-added", f"an addition to {old} adds at least one card")
+    if new.kind != old.kind or (old.kind == "set" and new.rank != old.rank) or (
+            old.kind == "run" and new.suit != old.suit):
+        raise MeldError("meld-changed", f"{old} cannot become {new}: a set stays a set of its "
+                        "rank and a run a run of its suit")
+    if (old.kind == "run" and old.wild is not None and new.wild is not None
+            and new.wild != old.wild and new.wild_at == old.wild_at):
+        raise MeldError("wild-for-wild", f"a wild card cannot replace the wild "
+                        f"{old.wild.code} of {old}: only the natural card can")
+    return new
+
+
+def three_card_melds(hand: Sequence[Card]) -> list[Meld]:
+    """Every valid meld of exactly three cards of ``hand`` (cards distinct by identity; melds
+    that differ only in which copy of a card they use are all listed)."""
+    out: dict[tuple[Card, ...], Meld] = {}
+    wilds = [c for c in hand if is_wild_card(c)]
+    by_rank: dict[int, list[Card]] = {}
+    by_suit: dict[str, list[Card]] = {}
+    for c in hand:
+        if not is_wild_card(c):
+            by_rank.setdefault(c.rank, []).append(c)
+        if c.suit != JOKER_SUIT:
+            by_suit.setdefault(c.suit, []).append(c)
+    for group in by_rank.values():
+        for trio in combinations(group, 3):
+            meld = read_set(trio)
+            out.setdefault(meld.cards, meld)
+        for pair in combinations(group, 2):
+            for w in wilds:
+                meld = read_set((*pair, w))
+                out.setdefault(meld.cards, meld)
+    for suited in by_suit.values():
+        for low in range(1, 13):
+            for seq in _run_windows(suited, wilds, low):
+                try:
+                    meld = read_run(seq)
+                except MeldError:
+                    continue
+                if meld.rank == low:
+                    out.setdefault(meld.cards, meld)
+    return list(out.values())
+
+
+def _run_windows(suited: list[Card], wilds: list[Card], low: int) -> Iterable[tuple[Card, ...]]:
+    """Candidate three-card runs of one suit at positions ``low .. low + 2``: naturals, or two
+    naturals and one wild card."""
+    options: list[list[Card]] = []
+    for pos in range(low, low + 3):
+        rank = 1 if pos == 14 else pos
+        options.append([c for c in suited if c.rank == rank])
+    for a in options[0]:
+        for b in options[1]:
+            for c in options[2]:
+                if len({a, b, c}) == 3:
+                    yield (a, b, c)
+    for hole in range(3):
+        others = [options[i] for i in range(3) if i != hole]
+        for x in others[0]:
+            for y in others[1]:
+                for w in wilds:
+                    if len({x, y, w}) < 3:
+                        continue
+                    seq = [x, y]
+                    seq.insert(hole, w)
+                    yield tuple(seq)
