@@ -69,10 +69,31 @@ def play_hand(state: MatchState, bots: Sequence[Bot], rng: random.Random, *,
             if action_log is not None:
                 action_log.append(action)
             actions += 1
+            actions += _offer_claims(state, bots, seat, action_log)
         elif phase is Phase.HAND_OVER:
             return state.hand_result(), actions
         else:
             raise RuntimeError(f"play_hand called in phase {phase}")
+
+
+def _offer_claims(state: MatchState, bots: Sequence[Bot], after: int,
+                  action_log: list[Action] | None) -> int:
+    """Out-of-turn claims (Rumino): each claimant with a claim, in seat order from the seat after
+    ``after``, chooses one and it is applied at once (it comes first in the chain, before the
+    next player's action). Returns the number of claims applied (0 or 1)."""
+    n = len(bots)
+    for step in range(1, n + 1):
+        seat = (after + step) % n
+        if seat not in state.claimants():
+            continue
+        claims = state.claim_actions(seat)
+        if claims:
+            claim = bots[seat].choose(state.observation(seat), claims)
+            state.apply_claim(seat, claim)
+            if action_log is not None:
+                action_log.append(claim)
+            return 1
+    return 0
 
 
 def play_match(spec: GameSpec, config: object, bots: Sequence[Bot], seed: int,

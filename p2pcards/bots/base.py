@@ -42,14 +42,15 @@ BOT_KINDS = ("smart", "random")
 def make_bot(game: str, kind: str = "smart", seed: int | None = None) -> Bot:
     """A bot for ``game``: ``smart`` (the game's rule-of-thumb bot) or ``random``."""
     from .heuristic import BriscolaBot, ScopaBot, TressetteBot
+    from .rumino import RuminoBot
 
     if kind == "random":
         return RandomBot(seed)
     if kind != "smart":
         raise ValueError(f"unknown bot kind {kind!r} (kinds: {', '.join(BOT_KINDS)})")
-    by_game: dict[str, type[ScopaBot | BriscolaBot | TressetteBot]] = {
+    by_game: dict[str, type[ScopaBot | BriscolaBot | TressetteBot | RuminoBot]] = {
         "scopa": ScopaBot, "briscola": BriscolaBot, "tressette": TressetteBot,
-        "tresette": TressetteBot,
+        "tresette": TressetteBot, "rumino": RuminoBot,
     }
     bot_class = by_game.get(game)
     return bot_class(seed) if bot_class is not None else RandomBot(seed)
