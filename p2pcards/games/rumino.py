@@ -571,6 +571,8 @@ class RuminoMatch(MatchProgress):
 
     def _take_from_hand(self, seat: int, wanted: Sequence[Card]) -> list[Card | None]:
         """The hand of ``seat`` less ``wanted`` (known cards, else hidden slots), or raise."""
+        if len(set(wanted)) != len(wanted):
+            raise IllegalMove("malformed-action", f"seat {seat} names a card twice", seat)
         hand = list(self._hands[seat])
         for c in wanted:
             if c not in self._deck_set:
@@ -578,7 +580,7 @@ class RuminoMatch(MatchProgress):
                                   f"{c.code} is not a card of the {self._deck.name} deck", seat)
             if c in hand:
                 hand.remove(c)
-            elif c in self._seen:
+            elif c in self._seen or any(c in h for h in self._hands):
                 raise IllegalMove("card-not-in-hand", f"seat {seat} cannot use {c.code}: that "
                                   "card is known to be elsewhere", seat)
             elif None in hand:
@@ -586,8 +588,6 @@ class RuminoMatch(MatchProgress):
             else:
                 raise IllegalMove("card-not-in-hand", f"seat {seat} does not hold {c.code}",
                                   seat)
-        if len(set(wanted)) != len(wanted):
-            raise IllegalMove("malformed-action", f"seat {seat} names a card twice", seat)
         return hand
 
     def _show_rumino(self, seat: int, shown: Sequence[Card]) -> None:
@@ -886,14 +886,16 @@ class RuminoMatch(MatchProgress):
         discarder: int | None = None,
         scores: Sequence[int] | None = None,
         dealer: int | None = None,
+        rebuys: Sequence[int] | None = None,
     ) -> RuminoMatch:
         """A testing aid: a match in ACTION in the middle of hand 0.
 
         ``hands`` per seat (``None`` for a seat out of the game; a hand may hold ``None`` for a
         card hidden in this view), the discard pile (bottom first), ``to_act`` and whether it has
         ``drawn``, ``stock_size`` cards left, and ``discarder``: the seat that made the top
-        discard (opens the claim window) or ``None``. Raises :class:`GameError` naming an
-        inconsistency.
+        discard (opens the claim window) or ``None``; ``scores`` so far and ``rebuys`` made so far
+        per seat (their prices are added to what the seat paid). Raises :class:`GameError`
+        naming an inconsistency.
         """
         state = cls(config)
         n = state._n
@@ -904,6 +906,10 @@ class RuminoMatch(MatchProgress):
         state._discards = [_as_card(c) for c in discards]
         if scores is not None:
             state._scores = list(scores)
+        if rebuys is not None:
+            state._rebuys = list(rebuys)
+            state._paid = [config.stake + sum(rebuy_price(config.stake, k) for k in range(r))
+                           for r in rebuys]
         active = [s for s in range(n) if state._in_game[s]]
         if to_act not in active:
             raise GameError(f"seat {to_act} is not in the game, so it cannot act")
