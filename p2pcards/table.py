@@ -23,15 +23,16 @@ The message kinds and their bodies are specified in ``protocol/SPEC.md`` §9.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from . import crypto
-from .cards import Card, Deck
+from .cards import HIDDEN, Card, Deck
 from .crypto import CryptoError, ProofContext, Randomness
 from .games.base import (
     ALL_SEATS,
     Action,
+    CardUse,
     ChanceStep,
     GameError,
     HandResult,
@@ -183,6 +184,22 @@ class _Duty:
     recipients: tuple[int, ...] = ()
 
 
+@dataclass(frozen=True)
+class _Move:
+    """One accepted action, as the full replay needs it.
+
+    ``action`` is the wire action (``HIDDEN`` where the card was not shown to everyone);
+    ``secret`` the deck positions of its ``HIDDEN`` slots, in slot order; ``claim`` marks an
+    out-of-turn claim (applied with ``apply_claim``).
+    """
+
+    index: int
+    seat: int
+    action: Action
+    secret: tuple[int, ...] = ()
+    claim: bool = False
+
+
 @dataclass
 class _Cycle:
     """One shuffled deck: keys, shuffles, tokens, and the log needed for the replay."""
@@ -194,11 +211,16 @@ class _Cycle:
     deck: crypto.EncryptedDeck | None = None
     tokens: dict[int, dict[int, crypto.Point]] = field(default_factory=dict)
     """position -> seat -> verified decryption share (public or opened from a sealed token)."""
+    public: dict[int, set[int]] = field(default_factory=dict)
+    """position -> seats whose share of it is public (the same for every participant)."""
+    held: dict[int, dict[int, crypto.RevealToken]] = field(default_factory=dict)
+    """position -> seat -> that seat's ``pass`` token, received privately with a passed card
+    (this participant forwards it when it shows or passes the card on)."""
     hand_positions: dict[int, list[int]] = field(default_factory=dict)
     chance_positions: list[list[int]] = field(default_factory=list)
     """Deck positions of each chance batch, in order (for the replay)."""
-    actions: list[tuple[int, int, Action]] = field(default_factory=list)
-    """(envelope index, seat, action) in order (for the replay)."""
+    actions: list[_Move] = field(default_factory=list)
+    """Every accepted action in order (for the replay)."""
     played: dict[int, Card] = field(default_factory=dict)
     known: dict[int, Card] = field(default_factory=dict)
     """Deck position -> card, for every position this participant has decrypted."""
@@ -323,21 +345,25 @@ class Table:
         return step
 
     def decide(self, action: Action) -> Step:
-        """Send the local seat's action; :class:`GameError` (an ``IllegalMove``) if not legal."""
+        """Send the local seat's action; :class:`GameError` (an ``IllegalMove``) if not legal.
+
+        The cards the action uses (``engine.card_use``) are proven as SPEC §9.6 says: shown and
+        kept cards with the owner's reveal token, face-down cards by their deck positions, a card
+        passed to another seat with tokens sealed to that seat.
+        """
         if not self.needs_decision:
             raise GameError("it is not this seat's turn to choose an action")
         if action not in self.engine.legal_actions():
             raise GameError(f"{action} is not a legal action now")
-        body: dict[str, Any] = {"action": action.to_wire()}
-        cycle = self._require_cycle()
-        assert self.seat is not None
-        if action.card is not None:
-            position = self._my_position_of(action.card)
-            body["position"] = position
-            if self.seat not in cycle.tokens.get(position, {}):
-                body["token"] = self._make_token(position, f"play-{position}").to_wire()
+        return self._send_action(action)
+
+    def _send_action(self, action: Action) -> Step:
+        body = self._action_body(action)
         step = Step()
-        step.events.extend(self._emit("action", body, step))
+        try:
+            step.events.extend(self._emit("action", body, step))
+        except Violation as exc:  # the engine's card_use disagrees with itself
+            raise GameError(f"{action} cannot be sent: {exc}") from None
         step.extend(self._advance())
         return step
 
@@ -538,6 +564,7 @@ class Table:
                             seat=seat, index=index)
         assert cycle.deck is not None
         received: list[tuple[int, crypto.Point]] = []
+        published = [position for position, _ in raw_public]
         for position, raw in raw_public:
             try:
                 tok = crypto.RevealToken.from_wire(raw)
@@ -560,63 +587,309 @@ class Table:
             received.append((position, tok.t))
         for position, share in received:
             cycle.tokens.setdefault(position, {})[seat] = share
+        for position in published:
+            cycle.public.setdefault(position, set()).add(seat)
         return []
+
+    def _action_body(self, action: Action) -> dict[str, Any]:
+        """The body of the local seat's ``action`` message (SPEC §9.4, §9.6)."""
+        assert self.seat is not None and self._rng is not None
+        cycle = self._require_cycle()
+        me = self.seat
+        use = self.engine.card_use(action)
+        wire = _mask(action, use)
+        body: dict[str, Any] = {"action": wire.to_wire()}
+        if use.empty:
+            return body
+        if _single_shape(wire, use):
+            assert action.card is not None
+            position = self._my_position_of(action.card)
+            if set(self._missing(cycle, position)) <= {me}:
+                body["position"] = position
+                if me not in cycle.public.get(position, set()):
+                    body["token"] = self._make_token(position, f"play-{position}").to_wire()
+                return body
+        uses: list[list[Any]] = []
+        taken: set[int] = set()
+        for c in (*use.shown, *use.kept):
+            position = self._my_position_of(c, exclude=taken)
+            taken.add(position)
+            shares: list[list[Any]] = []
+            for s in self._missing(cycle, position):
+                shares.append([s, self._share_token(cycle, position, s, "play").to_wire()])
+            uses.append([position, shares])
+        for c in use.hidden:
+            position = self._my_position_of(c, exclude=taken, in_hand=True)
+            taken.add(position)
+            uses.append([position, []])
+        if use.passed:
+            to = use.to
+            if to is None or not 0 <= to < self.players or to == me:
+                raise GameError(f"{action} passes cards to no other seat of this table")
+            for c in use.passed:
+                position = self._my_position_of(c, exclude=taken, in_hand=True)
+                taken.add(position)
+                boxes: list[list[Any]] = []
+                for s in self._missing(cycle, position):
+                    if s == to:
+                        continue
+                    tok = self._share_token(cycle, position, s, "pass")
+                    box = crypto.seal_token(tok, self.genesis.seats[to].x25519,
+                                            self._ctx(me, f"pass-{position}-{to}-{s}"), self._rng)
+                    boxes.append([s, box])
+                uses.append([position, boxes])
+        body["uses"] = uses
+        return body
+
+    def _share_token(self, cycle: _Cycle, position: int, seat: int,
+                     step: str) -> crypto.RevealToken:
+        """The token of ``seat``'s share of ``position`` that the local seat publishes or passes:
+        its own (made now in ``<step>-<position>``), or a ``pass`` token it holds for another."""
+        if seat == self.seat:
+            return self._make_token(position, f"{step}-{position}")
+        held = cycle.held.get(position, {}).get(seat)
+        if held is None:
+            raise GameError(f"this seat does not hold seat {seat}'s share of position {position}")
+        return held
+
+    def _missing(self, cycle: _Cycle, position: int) -> list[int]:
+        """Seats whose share of ``position`` is not public yet, in seat order."""
+        public = cycle.public.get(position, set())
+        return [s for s in range(self.players) if s not in public]
+
+    def _showable(self, cycle: _Cycle, seat: int, position: int) -> bool:
+        """Whether ``seat`` may show ``position`` from its hand: dealt to (or passed into) it, or
+        a public card in no other seat's hand (a public card the engine moved into a hand)."""
+        if position in cycle.hand_positions.get(seat, []):
+            return True
+        if cycle.deck is None or not 0 <= position < len(cycle.deck):
+            return False
+        if self._missing(cycle, position) or position not in cycle.known:
+            return False
+        return not any(position in hand for s, hand in cycle.hand_positions.items() if s != seat)
 
     def _on_action(self, seat: int, body: dict[str, Any], index: int) -> list[Event]:
         cycle = self._require_cycle()
-        allowed = {"action", "position", "token"}
+        if "uses" in body:
+            allowed = {"action", "uses"}
+        elif "position" in body or "token" in body:
+            allowed = {"action", "position", "token"}
+        else:
+            allowed = {"action"}
         raw_action = _field(body, "action", seat, index, allowed)
         try:
-            action = Action.from_wire(raw_action)
+            wire = Action.from_wire(raw_action)
+            use = self.engine.card_use(wire)
         except GameError as exc:
             raise Violation("bad-action", str(exc), seat=seat, index=index) from None
-        position: int | None = None
-        share: crypto.Point | None = None
-        if action.card is not None:
-            raw_position = body.get("position")
-            positions = cycle.hand_positions.get(seat, [])
-            if type(raw_position) is not int or raw_position not in positions:
-                raise Violation("not-in-hand",
-                                f"position {raw_position!r} is not a card of this seat's hand",
+        claim = self._round.kind == "action" and seat != self._round.current
+        secret_slots = sum(1 for c in _slots(wire) if c == HIDDEN)
+        if secret_slots != len(use.hidden) + len(use.passed):
+            raise Violation("bad-action", f"the action has {secret_slots} hidden cards, its card "
+                            f"use {len(use.hidden) + len(use.passed)}", seat=seat, index=index)
+        if "uses" not in body and (use.empty or _single_shape(wire, use)):
+            if use.empty:
+                if set(body) != {"action"}:
+                    raise Violation("bad-body", "an action without a card has only the 'action' "
+                                    "field", seat=seat, index=index)
+                plan = _Plan()
+            else:
+                plan = self._check_single(cycle, seat, body, wire, index)
+        else:
+            if "uses" not in body:
+                raise Violation("bad-body", "an action moving these cards needs the 'uses' field",
                                 seat=seat, index=index)
-            position = raw_position
-            shares = dict(cycle.tokens.get(position, {}))
-            if "token" in body:
-                assert cycle.deck is not None
-                try:
-                    tok = crypto.RevealToken.from_wire(body["token"])
-                    crypto.verify_token(cycle.publics[seat], cycle.deck[position], tok,
-                                        self._ctx(seat, f"play-{position}"))
-                except CryptoError as exc:
-                    raise Violation("bad-token", str(exc), seat=seat, index=index) from None
-                share = shares[seat] = tok.t
-            elif seat not in shares:
-                raise Violation("missing-token", "a played card needs its owner's token",
-                                seat=seat, index=index)
-            try:
-                revealed = self._decrypt_shares(cycle, position, shares)
-            except CryptoError as exc:
-                raise Violation("undecryptable", str(exc), seat=seat, index=index) from None
-            if revealed != action.card:
-                raise Violation("card-mismatch",
-                                f"played {action.card} but the card at position {position} "
-                                f"is {revealed}", seat=seat, index=index)
-        elif set(body) != {"action"}:
-            raise Violation("bad-body", "an action without a card has only the 'action' field",
-                            seat=seat, index=index)
+            plan = self._check_uses(cycle, seat, body["uses"], wire, use, index)
+        live = _fill(wire, [plan.cards.get(p, HIDDEN) for p in plan.secret])
         try:
-            self.engine.apply(action)
+            if claim:
+                self.engine.apply_claim(seat, live)
+            else:
+                self.engine.apply(live)
         except GameError as exc:
             rule = getattr(exc, "rule", "illegal-move")
             raise Violation(rule, str(exc), seat=seat, index=index) from None
-        if position is not None:
-            assert action.card is not None
-            cycle.hand_positions[seat].remove(position)
-            cycle.played[position] = action.card
-            if share is not None:
-                cycle.tokens.setdefault(position, {})[seat] = share
-        cycle.actions.append((index, seat, action))
-        return [ActionPlayed(seat, action, index)]
+        self._commit_plan(cycle, seat, plan, use.to)
+        cycle.actions.append(_Move(index, seat, wire, tuple(plan.secret), claim))
+        return [ActionPlayed(seat, live, index)]
+
+    def _check_single(self, cycle: _Cycle, seat: int, body: dict[str, Any], wire: Action,
+                      index: int) -> _Plan:
+        """The single-card body ``{action, position[, token]}`` (unchanged since version 1.0)."""
+        assert wire.card is not None
+        raw_position = body.get("position")
+        if type(raw_position) is not int or not self._showable(cycle, seat, raw_position):
+            raise Violation("not-in-hand",
+                            f"position {raw_position!r} is not a card of this seat's hand",
+                            seat=seat, index=index)
+        position: int = raw_position
+        if not set(self._missing(cycle, position)) <= {seat}:
+            raise Violation("bad-body", f"position {position} needs forwarded shares: the "
+                            "'uses' form is required", seat=seat, index=index)
+        plan = _Plan()
+        shares = dict(cycle.tokens.get(position, {}))
+        if "token" in body:
+            share = self._verified(cycle, seat, seat, position, f"play-{position}",
+                                   body["token"], "bad-token", index)
+            shares[seat] = share
+            plan.shares.append((position, seat, share))
+        elif seat not in cycle.public.get(position, set()):
+            raise Violation("missing-token", "a played card needs its owner's token",
+                            seat=seat, index=index)
+        self._check_card(cycle, seat, position, shares, wire.card, index)
+        plan.shown.append((position, wire.card))
+        return plan
+
+    def _check_uses(self, cycle: _Cycle, seat: int, raw: object, wire: Action, use: CardUse,
+                    index: int) -> _Plan:
+        """The general body ``{action, uses}``: one ``[position, shares]`` per card of the
+        card use, in the order shown, kept, hidden, passed (SPEC §9.6)."""
+        want = len(use.shown) + len(use.kept) + len(use.hidden) + len(use.passed)
+        if (not isinstance(raw, list) or len(raw) != want or not all(
+                isinstance(e, list) and len(e) == 2 and type(e[0]) is int
+                and isinstance(e[1], list) for e in raw)):
+            raise Violation("bad-body", f"'uses' must be {want} entries [position, shares]",
+                            seat=seat, index=index)
+        positions = [e[0] for e in raw]
+        if len(set(positions)) != len(positions):
+            raise Violation("bad-body", "a position appears twice in 'uses'", seat=seat,
+                            index=index)
+        if use.empty or (_single_shape(wire, use)
+                         and set(self._missing(cycle, positions[0])) <= {seat}):
+            raise Violation("bad-body", "this action must use the single-card form", seat=seat,
+                            index=index)
+        plan = _Plan()
+        entries = iter(raw)
+        for kept, cards in ((False, use.shown), (True, use.kept)):
+            for c in cards:
+                position, items = next(entries)
+                if not self._showable(cycle, seat, position):
+                    raise Violation("not-in-hand", f"position {position} is not a card of this "
+                                    "seat's hand", seat=seat, index=index)
+                missing = self._missing(cycle, position)
+                got = [_share_seat(item, seat, index) for item in items]
+                if got != missing:
+                    raise Violation("wrong-tokens", f"shares of seats {got} for position "
+                                    f"{position}, expected {missing}", seat=seat, index=index)
+                shares = dict(cycle.tokens.get(position, {}))
+                for owner, raw_token in items:
+                    if owner == seat:
+                        share = self._verified(cycle, seat, seat, position, f"play-{position}",
+                                               raw_token, "bad-token", index)
+                    else:
+                        share = self._verified(cycle, seat, owner, position, f"pass-{position}",
+                                               raw_token, "bad-forwarded-token", index)
+                    shares[owner] = share
+                    plan.shares.append((position, owner, share))
+                self._check_card(cycle, seat, position, shares, c, index)
+                (plan.kept if kept else plan.shown).append((position, c))
+        for _ in use.hidden:
+            position, items = next(entries)
+            self._check_own(cycle, seat, position, index)
+            if items:
+                raise Violation("bad-body", "a face-down card carries no shares", seat=seat,
+                                index=index)
+            plan.hidden.append(position)
+            self._learn_secret(cycle, seat, position, plan)
+        if use.passed:
+            to = use.to
+            if to is None or not 0 <= to < self.players or to == seat:
+                raise Violation("bad-action", "the action passes cards to no other seat",
+                                seat=seat, index=index)
+            for _ in use.passed:
+                position, items = next(entries)
+                self._check_own(cycle, seat, position, index)
+                want_seats = [s for s in self._missing(cycle, position) if s != to]
+                got = [_box_seat(item, seat, index) for item in items]
+                if got != want_seats:
+                    raise Violation("wrong-tokens", f"sealed shares of seats {got} for position "
+                                    f"{position}, expected {want_seats}", seat=seat, index=index)
+                plan.passed.append(position)
+                if to == self.seat and seat != self.seat:
+                    self._open_pass(cycle, seat, position, items, plan, index)
+                else:
+                    self._learn_secret(cycle, seat, position, plan)
+        return plan
+
+    def _check_own(self, cycle: _Cycle, seat: int, position: int, index: int) -> None:
+        if position not in cycle.hand_positions.get(seat, []):
+            raise Violation("not-in-hand", f"position {position} is not a card of this seat's "
+                            "hand", seat=seat, index=index)
+
+    def _learn_secret(self, cycle: _Cycle, seat: int, position: int, plan: _Plan) -> None:
+        """A card moved face down or passed: known here if it is the actor's own or public."""
+        if position in cycle.known and (seat == self.seat or not self._missing(cycle, position)):
+            plan.cards[position] = cycle.known[position]
+
+    def _open_pass(self, cycle: _Cycle, seat: int, position: int, items: list[Any],
+                   plan: _Plan, index: int) -> None:
+        """The local seat receives ``position``: open every sealed share, decrypt the card."""
+        assert self._x25519 is not None and cycle.deck is not None
+        shares = dict(cycle.tokens.get(position, {}))
+        for owner, box in items:
+            try:
+                tok = crypto.open_token(box, self._x25519,
+                                        self._ctx(seat, f"pass-{position}-{self.seat}-{owner}"))
+                crypto.verify_token(cycle.publics[owner], cycle.deck[position], tok,
+                                    self._ctx(owner, f"pass-{position}"))
+            except CryptoError as exc:
+                raise Violation("bad-sealed-token", str(exc), seat=seat, index=index) from None
+            shares[owner] = tok.t
+            plan.held.append((position, owner, tok))
+        assert cycle.my_key is not None and self.seat is not None
+        if self.seat not in shares:
+            shares[self.seat] = cycle.my_key.partial(cycle.deck[position].a)
+        try:
+            plan.cards[position] = self._decrypt_shares(cycle, position, shares)
+        except CryptoError as exc:
+            raise Violation("bad-sealed-token", str(exc), seat=seat, index=index) from None
+
+    def _verified(self, cycle: _Cycle, sender: int, owner: int, position: int, step: str,
+                  raw: object, rule: str, index: int) -> crypto.Point:
+        """Decode and verify ``owner``'s token for ``position`` made in ``step``."""
+        assert cycle.deck is not None
+        try:
+            tok = crypto.RevealToken.from_wire(raw)
+            crypto.verify_token(cycle.publics[owner], cycle.deck[position], tok,
+                                self._ctx(owner, step))
+        except CryptoError as exc:
+            raise Violation(rule, str(exc), seat=sender, index=index) from None
+        return tok.t
+
+    def _check_card(self, cycle: _Cycle, seat: int, position: int,
+                    shares: dict[int, crypto.Point], card_: Card, index: int) -> None:
+        try:
+            revealed = self._decrypt_shares(cycle, position, shares)
+        except CryptoError as exc:
+            raise Violation("undecryptable", str(exc), seat=seat, index=index) from None
+        if revealed != card_:
+            raise Violation("card-mismatch",
+                            f"played {card_} but the card at position {position} "
+                            f"is {revealed}", seat=seat, index=index)
+
+    def _commit_plan(self, cycle: _Cycle, seat: int, plan: _Plan, to: int | None) -> None:
+        """Record what an accepted action did to the deck positions (SPEC §9.6)."""
+        everyone = set(range(self.players))
+        for position, owner, share in plan.shares:
+            cycle.tokens.setdefault(position, {})[owner] = share
+        for position, owner, tok in plan.held:
+            cycle.held.setdefault(position, {})[owner] = tok
+        hand = cycle.hand_positions.setdefault(seat, [])
+        for position, c in (*plan.shown, *plan.kept):
+            cycle.public[position] = set(everyone)
+            cycle.known[position] = c
+            cycle.played[position] = c
+        for position, _ in plan.shown:
+            if position in hand:
+                hand.remove(position)
+        for position in plan.hidden:
+            hand.remove(position)
+        for position in plan.passed:
+            hand.remove(position)
+            assert to is not None
+            cycle.hand_positions.setdefault(to, []).append(position)
+            if position in plan.cards:
+                cycle.known[position] = plan.cards[position]
 
     def _on_reveal(self, seat: int, body: dict[str, Any], index: int) -> list[Event]:
         cycle = self._require_cycle()
@@ -655,8 +928,9 @@ class Table:
         out: list[_Duty] = []
         for i, (step, position) in enumerate(zip(cycle.pending, cycle.pending_positions,
                                                  strict=True)):
+            public = cycle.public.get(position, set())
             if step.visible_to == ALL_SEATS:
-                if seat not in cycle.tokens.get(position, {}):
+                if seat not in public:
                     out.append(_Duty(i, position, public=True))
                 continue
             if not step.visible_to:
@@ -668,7 +942,7 @@ class Table:
             elif step.zone is Zone.SHOW and step.seat == seat:
                 out.append(_Duty(i, position, public=False,
                                  recipients=tuple(sorted(step.visible_to))))
-            elif step.zone is not Zone.SHOW and seat not in cycle.tokens.get(position, {}):
+            elif step.zone is not Zone.SHOW and seat not in public:
                 out.append(_Duty(i, position, public=True))
         return out
 
@@ -719,12 +993,20 @@ class Table:
         cycle.pending_positions = ()
         return [CardsRevealed(steps, tuple(cards))]
 
-    def _my_position_of(self, card: Card) -> int:
+    def _my_position_of(self, card: Card, *, exclude: set[int] | frozenset[int] = frozenset(),
+                        in_hand: bool = False) -> int:
+        """The deck position of ``card`` in the local seat's hand: a position dealt or passed to
+        it, or (unless ``in_hand``) a public card the engine moved into its hand."""
         cycle = self._require_cycle()
         assert self.seat is not None
         for position in cycle.hand_positions.get(self.seat, []):
-            if cycle.known.get(position) == card:
+            if position not in exclude and cycle.known.get(position) == card:
                 return position
+        if not in_hand:
+            for position, known in cycle.known.items():
+                if (known == card and position not in exclude
+                        and self._showable(cycle, self.seat, position)):
+                    return position
         raise GameError(f"{card} is not in this seat's hand")
 
     # ------------------------------------------------------------------ internals: audit
@@ -752,7 +1034,7 @@ class Table:
         replay = self._full.copy()
         replay.begin_hand()
         batches = iter(cycle.chance_positions)
-        actions = iter(cycle.actions)
+        moves = iter(cycle.actions)
         while replay.phase in (Phase.CHANCE, Phase.ACTION):
             if replay.phase is Phase.CHANCE:
                 positions = next(batches, None)
@@ -765,18 +1047,23 @@ class Table:
                     raise Violation("replay-diverged", f"the dealt cards do not fit: {exc}",
                                     seat=None, index=self.chain.next_seq) from None
             else:
-                entry = next(actions, None)
-                if entry is None:
+                move = next(moves, None)
+                if move is None:
                     raise Violation("replay-diverged", "the full replay expects more actions",
                                     seat=None, index=self.chain.next_seq)
-                index, seat, action = entry
+                action = _fill(move.action, [cards[p] for p in move.secret])
                 try:
-                    replay.apply(action)
+                    if move.claim:
+                        replay.apply_claim(move.seat, action)
+                    elif replay.to_act != move.seat:
+                        raise GameError(f"seat {replay.to_act} was to act, not seat {move.seat}")
+                    else:
+                        replay.apply(action)
                 except GameError as exc:
                     rule = getattr(exc, "rule", "illegal-move")
                     raise Violation(rule, f"found when the hand was replayed: {exc}",
-                                    seat=seat, index=index) from None
-        leftover = next(batches, None) is not None or next(actions, None) is not None
+                                    seat=move.seat, index=move.index) from None
+        leftover = next(batches, None) is not None or next(moves, None) is not None
         if leftover or replay.phase is not self.engine.phase:
             raise Violation("replay-diverged",
                             "the full replay of the hand does not end where live play ended",
@@ -835,6 +1122,84 @@ def _field(body: dict[str, Any], name: str, seat: int, index: int, allowed: set[
         if key not in body:
             raise Violation("bad-body", f"missing field {key!r}", seat=seat, index=index)
     return body[name]
+
+
+@dataclass
+class _Plan:
+    """What a checked ``action`` body will do once the engine accepts it."""
+
+    shown: list[tuple[int, Card]] = field(default_factory=list)
+    kept: list[tuple[int, Card]] = field(default_factory=list)
+    hidden: list[int] = field(default_factory=list)
+    passed: list[int] = field(default_factory=list)
+    shares: list[tuple[int, int, crypto.Point]] = field(default_factory=list)
+    held: list[tuple[int, int, crypto.RevealToken]] = field(default_factory=list)
+    cards: dict[int, Card] = field(default_factory=dict)
+    """Cards of face-down or passed positions this participant knows."""
+
+    @property
+    def secret(self) -> list[int]:
+        """Positions of the action's ``HIDDEN`` slots, in slot order: hidden, then passed."""
+        return self.hidden + self.passed
+
+
+def _slots(action: Action) -> list[Card]:
+    """The cards an action names, in slot order: ``card`` first, then ``cards``."""
+    return ([] if action.card is None else [action.card]) + list(action.cards)
+
+
+def _fill(action: Action, cards: Sequence[Card]) -> Action:
+    """``action`` with its ``HIDDEN`` slots, in slot order, replaced by ``cards``."""
+    if not cards:
+        return action
+    it = iter(cards)
+    slots = [next(it) if c == HIDDEN else c for c in _slots(action)]
+    if action.card is None:
+        return replace(action, cards=tuple(slots))
+    return replace(action, card=slots[0], cards=tuple(slots[1:]))
+
+
+def _mask(action: Action, use: CardUse) -> Action:
+    """The wire form of the local seat's ``action``: its face-down and passed cards, in slot
+    order, become ``HIDDEN``. :class:`GameError` if the card use does not list them in that
+    order (hidden cards first, then passed ones)."""
+    secret = [*use.hidden, *use.passed]
+    if not secret:
+        return action
+    j = 0
+    slots: list[Card] = []
+    for c in _slots(action):
+        if j < len(secret) and c == secret[j]:
+            slots.append(HIDDEN)
+            j += 1
+        else:
+            slots.append(c)
+    if j != len(secret):
+        raise GameError(f"the card use of {action} does not list its hidden and passed cards "
+                        "in the action's order")
+    if action.card is None:
+        return replace(action, cards=tuple(slots))
+    return replace(action, card=slots[0], cards=tuple(slots[1:]))
+
+
+def _single_shape(action: Action, use: CardUse) -> bool:
+    """True for the version 1.0 shape: ``action.card`` alone, shown and leaving the hand."""
+    return (action.card is not None and action.card != HIDDEN
+            and use == CardUse(shown=(action.card,)))
+
+
+def _share_seat(item: object, seat: int, index: int) -> int:
+    if not isinstance(item, list) or len(item) != 2 or type(item[0]) is not int:
+        raise Violation("bad-body", "a share is [seat, token]", seat=seat, index=index)
+    return item[0]
+
+
+def _box_seat(item: object, seat: int, index: int) -> int:
+    if (not isinstance(item, list) or len(item) != 2 or type(item[0]) is not int
+            or not isinstance(item[1], bytes) or len(item[1]) != crypto.SEALED_TOKEN_SIZE):
+        raise Violation("bad-body", "a sealed share is [seat, sealed token]", seat=seat,
+                        index=index)
+    return item[0]
 
 
 def _pair_position(item: object, seat: int, index: int) -> int:

@@ -67,14 +67,7 @@ def resign(data: bytes, genesis: Genesis, key: IdentityKey, **changes: Any) -> b
 def play_body(table: Table, action: Action) -> dict[str, Any]:
     """The body of an ``action`` message of ``table``'s seat playing ``action`` (which may be
     illegal): the card's deck position and, if not yet public, the owner's reveal token."""
-    body: dict[str, Any] = {"action": action.to_wire()}
-    if action.card is not None:
-        cycle = table._require_cycle()
-        position = table._my_position_of(action.card)
-        body["position"] = position
-        if table.seat not in cycle.tokens.get(position, {}):
-            body["token"] = table._make_token(position, f"play-{position}").to_wire()
-    return body
+    return table._action_body(action)
 
 
 @dataclass
@@ -257,7 +250,7 @@ class Driver:
                 continue
             card = table._decrypt(cycle, position, include_own=True)
             body: dict[str, Any] = {"action": Action("play", card).to_wire(), "position": position}
-            if seat not in cycle.tokens.get(position, {}):
+            if seat not in cycle.public.get(position, set()):
                 body["token"] = table._make_token(position, f"play-{position}").to_wire()
             data = craft(identity_of(table), table_id=self.table_id, seq=self.position,
                          prev=self.head, seat=seat, kind="action", body=body)

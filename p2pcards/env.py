@@ -1,0 +1,440 @@
+"""PettingZoo environments of every game: the rules engines with full information, no crypto.
+
+Install the optional extra first: ``pip install 'p2pcards[rl]'``. Nothing else in the package
+imports this module, so the core never needs PettingZoo.
+
+    from p2pcards.env import env
+    e = env("scopa", players=2)
+    e.reset(seed=7)
+    for agent in e.agent_iter():
+        observation, reward, termination, truncation, info = e.last()
+        if termination or truncation:
+            action = None
+        else:
+            mask = observation["action_mask"]
+            action = int(mask.nonzero()[0][0])      # or your policy's choice
+        e.step(action)
+
+The contract:
+
+- **Agents** are ``seat_0`` .. ``seat_{n-1}``, in playing order; ``agent_selection`` is the seat
+  the engine waits for. Chance steps (the shuffle and the deal) are played by the environment
+  with its own random generator, seeded by ``reset(seed=...)``: equal seeds, equal episodes.
+- **Actions** are indices into the seat's sorted legal actions (the engine's
+  ``legal_actions()``), so the action space is ``Discrete(max_actions)`` and the observation's
+  ``action_mask`` marks the first ``len(legal)`` entries. ``info["legal_actions"]`` holds the
+  :class:`~p2pcards.games.base.Action` objects in the same order, so ``legal[i]`` is what index
+  ``i`` plays (in the acting seat's info only). ``max_actions`` defaults to a bound measured
+  for each game (see :func:`default_max_actions`); a state with more legal actions raises
+  :class:`EnvError` naming the number to pass instead.
+- **Observations** hold only what the seat may see: the engine's per-seat observation, encoded
+  as a fixed-size ``float32`` vector (``observation``). The acting seat's ``info`` holds the raw
+  dict (``info["observation"]``) and its legal actions (``info["legal_actions"]``); the other
+  seats' ``info`` is empty until they act, and at the end of an episode every seat's ``info``
+  holds its final observation. The vector is, in order: the seat as a one-hot; for every key of the
+  observation that names cards, one 0/1 entry per card of the deck (the card appears under that
+  key); for every numeric key, its value, or its values padded with zeros; for every text key
+  (a trump suit, signals by seat), a block of hashed 0/1 entries. The keys and widths
+  are the game's :class:`ObservationLayout`, fixed when the environment is made.
+- **Rewards**: with ``reward="points"`` (the default) each seat receives its side's points when
+  a hand is scored; with ``reward="win"``, +1 to the winning side's seats and -1 to the others
+  when the match ends (0 each for a draw).
+- **Episodes** are a whole match (``episode="match"``) or one hand (``episode="hand"``).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import random
+from collections.abc import Iterator, Mapping
+from dataclasses import dataclass
+from functools import cache
+from typing import Any
+
+import numpy as np
+from gymnasium import spaces
+from pettingzoo import AECEnv
+
+from .cards import Card, Deck
+from .games import get_game
+from .games.base import Action, GameSpec, MatchState, Phase
+from .simulate import fulfil_chance
+
+__all__ = ["TEXT_BUCKETS", "EnvError", "ObservationLayout", "CardGameEnv",
+           "default_max_actions", "env", "raw_env"]
+
+
+TEXT_BUCKETS = 32
+"""Entries of each text key in the observation vector (see :class:`ObservationLayout`)."""
+
+
+class EnvError(ValueError):
+    """A request the environment cannot serve (a bad argument, too many legal actions)."""
+
+
+@dataclass(frozen=True)
+class ObservationLayout:
+    """Which observation keys the vector encodes, and how wide each is."""
+
+    players: int
+    deck: tuple[str, ...]
+    """Card codes in the deck's canonical order: the order of each card block."""
+    card_keys: tuple[str, ...]
+    number_keys: tuple[tuple[str, int], ...]
+    text_keys: tuple[str, ...] = ()
+    """Keys whose value is a text or a map of texts (a trump suit, signals by seat): each gets
+    :data:`TEXT_BUCKETS` 0/1 entries, a text ``t`` setting entry ``h(t)`` and a map entry
+    ``sub: t`` setting ``h(sub=t)``, where ``h`` is a stable hash (BLAKE2b) modulo the bucket
+    count (feature hashing: any text has a place, two texts may share one)."""
+
+    @property
+    def size(self) -> int:
+        """Length of the encoded vector."""
+        return (self.players + len(self.card_keys) * len(self.deck)
+                + sum(width for _, width in self.number_keys)
+                + len(self.text_keys) * TEXT_BUCKETS)
+
+
+def _walk_strings(value: object) -> Iterator[str]:
+    if isinstance(value, str):
+        yield value
+    elif isinstance(value, list | tuple):
+        for item in value:
+            yield from _walk_strings(item)
+    elif isinstance(value, Mapping):
+        for item in value.values():
+            yield from _walk_strings(item)
+
+
+def _numbers(value: object) -> list[float] | None:
+    """The value as a list of numbers, or ``None`` when it is not numeric."""
+    if isinstance(value, bool):
+        return [float(value)]
+    if isinstance(value, int | float):
+        return [float(value)]
+    if isinstance(value, list | tuple) and value and all(
+            isinstance(v, int | float) and not isinstance(v, bool) for v in value):
+        return [float(v) for v in value]
+    return None
+
+
+class _LayoutBuilder:
+    """Collects the keys of observations seen in sample playouts."""
+
+    def __init__(self, deck: Deck) -> None:
+        self.codes = {c.code for c in deck.cards}
+        self.card_keys: dict[str, None] = {}
+        self.widths: dict[str, int] = {}
+        self.text_keys: dict[str, None] = {}
+
+    def see(self, observation: Mapping[str, Any]) -> None:
+        for key, value in observation.items():
+            if key in ("seat", "to_act", "phase", "game"):
+                continue
+            if any(s in self.codes for s in _walk_strings(value)):
+                self.card_keys.setdefault(key, None)
+                continue
+            numbers = _numbers(value)
+            if numbers is not None and key not in self.card_keys:
+                self.widths[key] = max(self.widths.get(key, 0), len(numbers))
+            if next(_texts(value), None) is not None and key not in self.card_keys:
+                self.text_keys.setdefault(key, None)
+
+
+def _texts(value: object) -> Iterator[str]:
+    """The texts of a text value (itself) or of a map of texts (``sub=text`` for each)."""
+    if isinstance(value, str):
+        yield value
+    elif isinstance(value, Mapping):
+        for sub, item in value.items():
+            if isinstance(item, str):
+                yield f"{sub}={item}"
+
+
+@cache
+def _bucket(text: str) -> int:
+    digest = hashlib.blake2b(text.encode(), digest_size=4).digest()
+    return int.from_bytes(digest, "big") % TEXT_BUCKETS
+
+
+def _playout_states(spec: GameSpec, config: Any, seed: int,
+                    hands: int) -> Iterator[MatchState]:
+    """States of a few random playouts, one per decision (for layouts and action bounds)."""
+    rng = random.Random(seed)
+    state = spec.new_match(config)
+    shuffled: list[Card] = []
+    played = 0
+    steps = 0
+    while not state.match_over and played < hands and steps < 20_000:
+        steps += 1
+        phase = state.phase
+        if phase is Phase.SHUFFLE:
+            shuffled = list(state.deck.cards)
+            rng.shuffle(shuffled)
+            state.begin_hand()
+        elif phase is Phase.CHANCE:
+            fulfil_chance(state, shuffled)
+        elif phase is Phase.ACTION:
+            yield state
+            legal = state.legal_actions()
+            state.apply(legal[rng.randrange(len(legal))])
+        elif phase is Phase.HAND_OVER:
+            played += 1
+            state.next_hand()
+
+
+@cache
+def _survey(game: str, players: int, variant: str,
+            flags: tuple[tuple[str, object], ...]) -> tuple[ObservationLayout, int]:
+    spec = get_game(game)
+    config = spec.preset(variant, players=players, **dict(flags))
+    deck = spec.new_match(config).deck
+    builder = _LayoutBuilder(deck)
+    most = 1
+    for seed in range(4):
+        for state in _playout_states(spec, config, seed, hands=3):
+            most = max(most, len(state.legal_actions()))
+            builder.see(state.observation(state.to_act))
+    layout = ObservationLayout(
+        players=players,
+        deck=tuple(c.code for c in deck.cards),
+        card_keys=tuple(builder.card_keys),
+        number_keys=tuple((k, max(w, 1)) for k, w in builder.widths.items()
+                          if k not in builder.card_keys),
+        text_keys=tuple(k for k in builder.text_keys if k not in builder.card_keys),
+    )
+    return layout, most
+
+
+def default_max_actions(game: str, players: int | None = None, variant: str = "",
+                        **flags: object) -> int:
+    """The default action-space size: four times the most legal actions seen in sample random
+    playouts of the game, at least 64."""
+    spec = get_game(game)
+    count = players if players is not None else spec.preset_players(
+        variant or spec.default_preset)[0]
+    _, most = _survey(spec.name, count, variant, tuple(sorted(flags.items())))
+    return max(64, 4 * most)
+
+
+class CardGameEnv(AECEnv):  # type: ignore[misc]
+    """One game as a PettingZoo AEC environment; see the module docstring for the contract."""
+
+    metadata = {"render_modes": ["ansi"], "name": "p2pcards", "is_parallelizable": False}
+
+    def __init__(self, game: str, players: int | None = None, variant: str = "", *,
+                 reward: str = "points", episode: str = "match", max_actions: int | None = None,
+                 render_mode: str | None = None, **flags: object) -> None:
+        super().__init__()
+        try:
+            self.spec = get_game(game)
+            count = players if players is not None else self.spec.preset_players(
+                variant or self.spec.default_preset)[0]
+            self.config = self.spec.preset(variant, players=count, **flags)
+        except ValueError as exc:
+            raise EnvError(str(exc)) from None
+        if reward not in ("points", "win"):
+            raise EnvError(f"reward must be 'points' or 'win', not {reward!r}")
+        if episode not in ("match", "hand"):
+            raise EnvError(f"episode must be 'match' or 'hand', not {episode!r}")
+        if render_mode not in (None, "ansi"):
+            raise EnvError(f"render_mode must be None or 'ansi', not {render_mode!r}")
+        self.render_mode = render_mode
+        self.players = count
+        self.reward_kind = reward
+        self.episode = episode
+        self.layout, most = _survey(self.spec.name, count, variant, tuple(sorted(flags.items())))
+        self.max_actions = max_actions if max_actions is not None else max(64, 4 * most)
+        self.metadata = {**self.metadata, "name": f"p2pcards_{self.spec.name}"}
+        self.possible_agents = [f"seat_{s}" for s in range(count)]
+        self._deck_index = {code: i for i, code in enumerate(self.layout.deck)}
+        offset = self.layout.players
+        self._card_slots: list[tuple[str, int]] = []
+        for key in self.layout.card_keys:
+            self._card_slots.append((key, offset))
+            offset += len(self.layout.deck)
+        self._number_slots: list[tuple[str, int, int]] = []
+        for key, width in self.layout.number_keys:
+            self._number_slots.append((key, offset, width))
+            offset += width
+        self._text_slots: list[tuple[str, int]] = []
+        for key in self.layout.text_keys:
+            self._text_slots.append((key, offset))
+            offset += TEXT_BUCKETS
+        vector = spaces.Box(low=-np.inf, high=np.inf, shape=(self.layout.size,),
+                            dtype=np.float32)
+        mask = spaces.Box(low=0, high=1, shape=(self.max_actions,), dtype=np.int8)
+        self.observation_spaces = {
+            a: spaces.Dict({"observation": vector, "action_mask": mask})
+            for a in self.possible_agents}
+        self.action_spaces = {a: spaces.Discrete(self.max_actions) for a in self.possible_agents}
+        self._rng = random.Random()
+        self.state_: MatchState = self.spec.new_match(self.config)
+        self._legal: list[Action] = []
+        self._shuffled: list[Card] = []
+
+    # -------------------------------------------------------------- PettingZoo API
+
+    def observation_space(self, agent: str) -> spaces.Space[Any]:
+        return self.observation_spaces[agent]
+
+    def action_space(self, agent: str) -> spaces.Space[Any]:
+        return self.action_spaces[agent]
+
+    def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
+        if seed is not None:
+            self._rng = random.Random(seed)
+        self.agents = list(self.possible_agents)
+        self.rewards = {a: 0.0 for a in self.agents}
+        self._cumulative_rewards = {a: 0.0 for a in self.agents}
+        self.terminations = {a: False for a in self.agents}
+        self.truncations = {a: False for a in self.agents}
+        self.infos: dict[str, dict[str, Any]] = {a: {} for a in self.agents}
+        self.state_ = self.spec.new_match(self.config)
+        self._run_to_decision()
+
+    def observe(self, agent: str) -> dict[str, np.ndarray[Any, Any]]:
+        seat = self.possible_agents.index(agent)
+        mask = np.zeros(self.max_actions, dtype=np.int8)
+        raw = self.infos.get(agent, {}).get("observation")
+        if raw is None:
+            raw = self.state_.observation(seat)
+        elif self._legal and self.state_.to_act == seat:
+            mask[:len(self._legal)] = 1
+        return {"observation": self.encode(raw, seat), "action_mask": mask}
+
+    def step(self, action: int | None) -> None:
+        agent = self.agent_selection
+        if self.terminations[agent] or self.truncations[agent]:
+            self._was_dead_step(action)
+            return
+        if action is None or not 0 <= int(action) < len(self._legal):
+            raise EnvError(f"action {action!r} is not one of the {len(self._legal)} legal "
+                           f"actions of {agent}")
+        self._cumulative_rewards[agent] = 0.0
+        self.rewards = {a: 0.0 for a in self.agents}
+        self.state_.apply(self._legal[int(action)])
+        self._run_to_decision()
+        self._accumulate_rewards()
+
+    def render(self) -> str | None:
+        if self.render_mode != "ansi":
+            return None
+        state = self.state_
+        if state.match_over:
+            return f"match over: scores {list(state.match_scores)}, winner side {state.winner}"
+        seat = state.to_act
+        legal = ", ".join(f"{i}: {a}" for i, a in enumerate(self._legal))
+        return f"{self.spec.name} seat {seat}: {state.observation(seat)}\nlegal: {legal}"
+
+    def close(self) -> None:
+        pass
+
+    # -------------------------------------------------------------- encoding
+
+    def encode(self, observation: Mapping[str, Any], seat: int) -> np.ndarray[Any, Any]:
+        """The fixed-size vector of one seat's observation (see :class:`ObservationLayout`)."""
+        vector = [0.0] * self.layout.size
+        vector[seat] = 1.0
+        index = self._deck_index
+        for key, offset in self._card_slots:
+            value = observation.get(key)
+            if not value:
+                continue
+            items = value if type(value) is list else (value,)
+            for item in items:
+                if type(item) is str:
+                    i = index.get(item)
+                    if i is not None:
+                        vector[offset + i] = 1.0
+                    continue
+                for code in _walk_strings(item):
+                    i = index.get(code)
+                    if i is not None:
+                        vector[offset + i] = 1.0
+        for key, offset, size in self._number_slots:
+            number: Any = observation.get(key)
+            kind = type(number)
+            if kind is int or kind is float or kind is bool:
+                vector[offset] = float(number)
+            elif kind is list or kind is tuple:
+                for j, item in enumerate(number[:size]):
+                    if type(item) is int or type(item) is float:
+                        vector[offset + j] = float(item)
+        for key, offset in self._text_slots:
+            for text in _texts(observation.get(key)):
+                vector[offset + _bucket(text)] = 1.0
+        return np.array(vector, dtype=np.float32)
+
+    # -------------------------------------------------------------- internals
+
+    def _run_to_decision(self) -> None:
+        """Play chance steps and score hands until a seat must act or the episode ends."""
+        state = self.state_
+        while True:
+            phase = state.phase
+            if phase is Phase.SHUFFLE:
+                self._shuffled = list(state.deck.cards)
+                self._rng.shuffle(self._shuffled)
+                state.begin_hand()
+            elif phase is Phase.CHANCE:
+                fulfil_chance(state, self._shuffled)
+            elif phase is Phase.HAND_OVER:
+                result = state.hand_result()
+                state.next_hand()
+                if self.reward_kind == "points":
+                    for s, agent in enumerate(self.possible_agents):
+                        self.rewards[agent] += float(result.points[state.side_of(s)])
+                if self.episode == "hand" and not state.match_over:
+                    self._end_episode(winner=None, over=False)
+                    return
+            elif phase is Phase.MATCH_OVER:
+                self._end_episode(winner=state.winner, over=True)
+                return
+            else:
+                self._legal = state.legal_actions()
+                if len(self._legal) > self.max_actions:
+                    raise EnvError(
+                        f"{self.spec.name} offers {len(self._legal)} legal actions here, more "
+                        f"than max_actions={self.max_actions}: make the environment with a "
+                        f"larger max_actions")
+                self.agent_selection = self.possible_agents[state.to_act]
+                self._set_infos()
+                return
+
+    def _set_infos(self) -> None:
+        seat = self.state_.to_act
+        for s, agent in enumerate(self.possible_agents):
+            if s == seat:
+                self.infos[agent] = {"observation": self.state_.observation(s),
+                                     "legal_actions": list(self._legal)}
+            else:
+                self.infos[agent] = {}
+
+    def _end_episode(self, *, winner: int | None, over: bool) -> None:
+        if self.reward_kind == "win" and over:
+            for s, agent in enumerate(self.possible_agents):
+                side = self.state_.side_of(s)
+                self.rewards[agent] += 0.0 if winner is None else (1.0 if side == winner
+                                                                   else -1.0)
+        self._legal = []
+        for agent in self.agents:
+            self.terminations[agent] = True
+            self.infos[agent] = {"observation": self.state_.observation(
+                self.possible_agents.index(agent)), "legal_actions": []}
+        self.agent_selection = self.agents[0]
+
+
+def raw_env(game: str, players: int | None = None, variant: str = "",
+            **kwargs: Any) -> CardGameEnv:
+    """The environment without PettingZoo's wrappers."""
+    return CardGameEnv(game, players, variant, **kwargs)
+
+
+def env(game: str, players: int | None = None, variant: str = "", **kwargs: Any) -> AECEnv:
+    """The environment of ``game`` for ``players`` seats (preset ``variant``, flags as keyword
+    arguments), wrapped in PettingZoo's order-enforcing wrapper, which raises a clear error when
+    the API is used out of order."""
+    from pettingzoo.utils import wrappers
+
+    return wrappers.OrderEnforcingWrapper(raw_env(game, players, variant, **kwargs))

@@ -1,0 +1,171 @@
+"""The PettingZoo environments: PettingZoo's own API and seed tests for every game and player
+count, what an agent may see, rewards, and clear errors."""
+
+from __future__ import annotations
+
+import functools
+import re
+import warnings
+from pathlib import Path
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+pytest.importorskip("pettingzoo")
+
+from pettingzoo.test import api_test, seed_test  # noqa: E402
+
+from p2pcards.env import CardGameEnv, EnvError, env, raw_env  # noqa: E402
+from p2pcards.games import all_games  # noqa: E402
+
+CASES = [(spec.name, count) for spec in all_games() for count in spec.player_counts]
+
+
+def _random_episode(e: CardGameEnv, seed: int) -> tuple[list[tuple[str, int]], dict[str, float]]:
+    """Play one episode choosing uniformly among the masked actions; the choices and rewards."""
+    rng = np.random.default_rng(seed)
+    e.reset(seed=seed)
+    choices: list[tuple[str, int]] = []
+    totals = {a: 0.0 for a in e.possible_agents}
+    for agent in e.agent_iter(max_iter=100_000):
+        observation, reward, termination, truncation, _ = e.last()
+        totals[agent] += reward
+        if termination or truncation:
+            e.step(None)
+            continue
+        legal = np.flatnonzero(observation["action_mask"])
+        action = int(rng.choice(legal))
+        choices.append((agent, action))
+        e.step(action)
+    return choices, totals
+
+
+@pytest.mark.parametrize(("game", "players"), CASES)
+def test_pettingzoo_api_and_seed_tests_pass(game: str, players: int) -> None:
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")  # PettingZoo's advice about Dict observation spaces
+        api_test(env(game, players=players), num_cycles=300)
+        seed_test(functools.partial(env, game, players=players), num_cycles=100)
+
+
+@pytest.mark.parametrize(("game", "players"), CASES)
+def test_equal_seeds_give_equal_episodes(game: str, players: int) -> None:
+    first = _random_episode(raw_env(game, players, episode="hand"), seed=11)
+    second = _random_episode(raw_env(game, players, episode="hand"), seed=11)
+    assert first == second
+    assert first[0], "an episode has at least one decision"
+
+
+@settings(max_examples=15, deadline=None)
+@given(seed=st.integers(0, 2**32 - 1), case=st.sampled_from(CASES))
+def test_an_agent_sees_its_own_hand_and_no_other(seed: int, case: tuple[str, int]) -> None:
+    game, players = case
+    e = raw_env(game, players, episode="hand")
+    e.reset(seed=seed)
+    layout = e.layout
+    block = layout.players + layout.card_keys.index("hand") * len(layout.deck)
+    steps = 0
+    for agent in e.agent_iter(max_iter=400):
+        observation, _, termination, truncation, info = e.last()
+        if termination or truncation:
+            e.step(None)
+            continue
+        seat = e.possible_agents.index(agent)
+        vector = observation["observation"]
+        hand = {layout.deck[i] for i in
+                np.flatnonzero(vector[block:block + len(layout.deck)])}
+        assert hand == set(info["observation"]["hand"])
+        assert vector[seat] == 1.0 and vector[:layout.players].sum() == 1.0
+        # Only the acting seat's legal moves are listed, and the mask matches them.
+        assert observation["action_mask"].sum() == len(info["legal_actions"])
+        for other in e.possible_agents:
+            if other != agent:
+                assert e.infos[other].get("legal_actions", []) == []
+        e.step(int(np.flatnonzero(observation["action_mask"])[0]))
+        steps += 1
+    assert steps > 0
+
+
+@settings(max_examples=10, deadline=None)
+@given(seed=st.integers(0, 2**32 - 1), case=st.sampled_from(CASES))
+def test_every_observation_key_is_in_the_layout(seed: int, case: tuple[str, int]) -> None:
+    """The vector's layout is fixed when the environment is made: later observations bring no
+    key it lacks, so nothing a seat sees is silently dropped."""
+    game, players = case
+    e = raw_env(game, players, episode="hand")
+    e.reset(seed=seed)
+    layout = e.layout
+    known = set(layout.card_keys) | {k for k, _ in layout.number_keys}
+    for _agent in e.agent_iter(max_iter=400):
+        observation, _, termination, truncation, info = e.last()
+        if termination or truncation:
+            e.step(None)
+            continue
+        for key, value in info["observation"].items():
+            if key in ("seat", "to_act", "phase", "game") or key in layout.card_keys:
+                continue
+            if isinstance(value, str) or (isinstance(value, dict) and value and all(
+                    isinstance(v, str) for v in value.values())):
+                assert key in layout.text_keys, f"{game}: text key {key!r} is not encoded"
+            elif value is not None and value != [] and value != {}:
+                assert key in known, f"{game}: observation key {key!r} is not encoded"
+        e.step(int(np.flatnonzero(observation["action_mask"])[0]))
+
+
+def test_point_rewards_add_up_to_the_match_scores_in_scopa() -> None:
+    e = raw_env("scopa", 2)
+    _, totals = _random_episode(e, seed=3)
+    assert e.state_.match_over
+    assert [totals[a] for a in e.possible_agents] == [float(s) for s in e.state_.match_scores]
+
+
+@pytest.mark.parametrize("game", ["scopa", "briscola"])
+def test_win_rewards_name_the_winner(game: str) -> None:
+    e = raw_env(game, 2, reward="win")
+    _, totals = _random_episode(e, seed=5)
+    winner = e.state_.winner
+    expected = [0.0 if winner is None else (1.0 if seat == winner else -1.0)
+                for seat in range(2)]
+    assert [totals[a] for a in e.possible_agents] == expected
+
+
+def test_a_hand_episode_ends_after_one_hand() -> None:
+    e = raw_env("briscola", 2, episode="hand")
+    choices, _ = _random_episode(e, seed=1)
+    assert len(choices) == 40  # 40 cards, one play each
+    assert e.state_.hand_number == 1
+
+
+def test_bad_arguments_and_actions_are_clear_errors() -> None:
+    with pytest.raises(EnvError, match="no flag 'colour'"):
+        raw_env("scopa", 2, colour="red")
+    with pytest.raises(EnvError, match="unknown game"):
+        raw_env("poker", 2)
+    with pytest.raises(EnvError, match="not 9"):
+        raw_env("scopa", 9)
+    with pytest.raises(EnvError, match="reward must be"):
+        raw_env("scopa", 2, reward="money")
+    e = raw_env("scopa", 2)
+    e.reset(seed=1)
+    with pytest.raises(EnvError, match="not one of the"):
+        e.step(e.max_actions - 1)
+    small = raw_env("scopa", 2, max_actions=1)
+    with pytest.raises(EnvError, match="larger max_actions"):
+        small.reset(seed=1)
+
+
+def test_the_example_in_docs_bots_runs(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """docs/bots.md's greedy bot and its environment loop, run exactly as printed."""
+    text = (Path(__file__).resolve().parent.parent / "docs" / "bots.md").read_text()
+    blocks = re.findall(r"```python\n(.*?)```", text, flags=re.S)
+    bot_source = next(b for b in blocks if b.startswith('"""A greedy example bot'))
+    loop_source = next(b for b in blocks if b.startswith("from p2pcards.env import env"))
+    (tmp_path / "greedy.py").write_text(bot_source)
+    monkeypatch.syspath_prepend(str(tmp_path))
+    printed: list[object] = []
+    exec(compile(loop_source, "docs/bots.md", "exec"), {"print": printed.append})
+    totals = printed[0]
+    assert isinstance(totals, dict) and set(totals) == {"seat_0", "seat_1"}
+    assert max(totals.values()) >= 11  # a Scopa match ends when a side reaches 11
