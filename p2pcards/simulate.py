@@ -78,20 +78,24 @@ def play_hand(state: MatchState, bots: Sequence[Bot], rng: random.Random, *,
 
 def _offer_claims(state: MatchState, bots: Sequence[Bot], after: int,
                   action_log: list[Action] | None) -> int:
-    """Out-of-turn claims (Rumino): each claimant with a claim, in seat order from the seat after
-    ``after``, chooses one and it is applied at once (it comes first in the chain, before the
-    next player's action). Returns the number of claims applied (0 or 1)."""
+    """Out-of-turn claims (Rumino): each claimant with a claim open, in seat order from the seat
+    after ``after``, is asked by its bot's ``claim(observation, claims)`` method (a bot without
+    one never claims); the first claim made is applied at once, as if it came first in the
+    chain, before the next player's action. Returns the number of claims applied (0 or 1)."""
     n = len(bots)
     for step in range(1, n + 1):
         seat = (after + step) % n
         if seat not in state.claimants():
             continue
         claims = state.claim_actions(seat)
-        if claims:
-            claim = bots[seat].choose(state.observation(seat), claims)
-            state.apply_claim(seat, claim)
+        method = getattr(bots[seat], "claim", None)
+        if not claims or method is None:
+            continue
+        choice: Action | None = method(state.observation(seat), claims)
+        if choice is not None:
+            state.apply_claim(seat, choice)
             if action_log is not None:
-                action_log.append(claim)
+                action_log.append(choice)
             return 1
     return 0
 

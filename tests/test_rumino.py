@@ -13,6 +13,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from p2pcards.bots import RandomBot, make_bot
+from p2pcards.bots.rumino import RuminoBot
 from p2pcards.cards import FRENCH_108, Card, card, cards
 from p2pcards.games.base import (
     ALL_SEATS,
@@ -674,9 +675,12 @@ def test_smart_bot_beats_random() -> None:
 
 
 def test_bot_claims_knocks_and_takes_a_useful_upcard() -> None:
-    bot = make_bot("rumino", "smart", seed=1)
+    assert isinstance(make_bot("rumino", "smart", seed=1), RuminoBot)
+    bot = RuminoBot(seed=1)
     state = claim_position()
     assert bot.choose(state.observation(2), state.claim_actions(2)) == CLAIM
+    assert bot.claim(state.observation(2), state.claim_actions(2)) == CLAIM
+    assert bot.claim(state.observation(2), []) is None
     knock = RuminoMatch.from_position(
         config(2), [hand("7H1 7S1 7D1 8C1 9C1 TC1 6H1"), hand("AH1 2S1 3D1 9C2 TD1 KS1 QH1")],
         cards("KC1"), to_act=0)

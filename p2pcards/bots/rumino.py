@@ -1,6 +1,7 @@
 """The Rumino rule-of-thumb bot.
 
-In order of preference: a rumino (shown or claimed out of turn) whenever one is legal; a knock
+In order of preference: a rumino (shown, or claimed out of turn through :meth:`RuminoBot.claim`)
+whenever one is legal; a knock
 whenever it is legal; the first rebuy when offered (later, dearer ones are declined); the upcard
 when taking it lowers the deadwood the bot can keep after its discard, else the stock; the
 discard that leaves the least deadwood, ties broken by keeping cards that work towards a rumino
@@ -59,6 +60,11 @@ class RuminoBot:
         if discards:
             return self._discard(hand, discards)
         return legal[self._rng.randrange(len(legal))]
+
+    def claim(self, observation: Mapping[str, Any],
+              claims: Sequence[Action]) -> Action | None:
+        """An out-of-turn claim wins the match: always make one when it is open."""
+        return min(claims) if claims else None
 
     def _draw(self, observation: Mapping[str, Any], hand: list[Card],
               legal: Sequence[Action]) -> Action:
