@@ -1,7 +1,10 @@
 """Whole matches among in-memory peers (bots, full mental poker): every game, player count and
 preset. Every transcript verifies as valid, and every peer and the verifier agree on every hand's
 score and on the result. The default preset of each game and player count runs by default; the
-other presets are marked ``slow`` (run them with ``pytest --slow``)."""
+other presets are marked ``slow`` (run them with ``pytest --slow``). Games on a deck of more than
+52 cards (Rumino's 108) cost several times more per hand (every shuffle proof and every deal grows
+with the deck) and play many hands: by default only their smallest player count runs, the other
+counts are ``slow`` too."""
 
 from __future__ import annotations
 
@@ -22,7 +25,10 @@ def _cases() -> list[object]:
             for preset in spec.presets:
                 if players not in spec.preset_players(preset):
                     continue
-                marks = [] if preset == spec.default_preset else [pytest.mark.slow]
+                big_deck = len(spec.new_match(spec.preset(preset, players=players)).deck) > 52
+                default = preset == spec.default_preset and (
+                    not big_deck or players == min(spec.player_counts))
+                marks = [] if default else [pytest.mark.slow]
                 out.append(pytest.param(spec.name, preset, players,
                                         id=f"{spec.name}-{players}-{preset}", marks=marks))
     return out

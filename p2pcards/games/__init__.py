@@ -13,7 +13,7 @@ from .base import GameSpec, UnknownGame
 
 __all__ = ["GAME_MODULES", "all_games", "get_game"]
 
-GAME_MODULES = ("scopa", "briscola", "tressette")
+GAME_MODULES = ("scopa", "briscola", "tressette", "rumino")
 """Modules under :mod:`p2pcards.games` that define games, in listing order."""
 
 

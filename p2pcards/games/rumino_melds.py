@@ -21,6 +21,7 @@ returned, so the result is deterministic for a given hand order (:func:`best_spl
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
@@ -115,14 +116,30 @@ def is_rumino(cards: Sequence[Card]) -> bool:
     return rumino_kind(cards) is not None
 
 
+def _may_hold_rumino(cards: Sequence[Card]) -> bool:
+    """A quick necessary condition: the jokers plus the largest group of naturals sharing a rank
+    or a suit make at least seven cards."""
+    naturals = [c for c in cards if not is_joker(c)]
+    jokers = len(cards) - len(naturals)
+    if not naturals:
+        return jokers >= RUMINO_SIZE
+    ranks = Counter(c.rank for c in naturals).most_common(1)[0][1]
+    suits = Counter(c.suit for c in naturals).most_common(1)[0][1]
+    return jokers + max(ranks, suits) >= RUMINO_SIZE
+
+
 def rumino_subsets(hand: Sequence[Card]) -> list[tuple[Card, ...]]:
     """Every 7-card subset of ``hand`` that is a rumino, sorted, each sorted."""
+    if not _may_hold_rumino(hand):
+        return []
     out = {tuple(sorted(sub)) for sub in combinations(hand, RUMINO_SIZE) if is_rumino(sub)}
     return sorted(out)
 
 
 def rumino_completions(hand: Sequence[Card], extra: Card) -> list[tuple[Card, ...]]:
     """Every 6-card subset of ``hand`` that ``extra`` completes to a rumino, sorted."""
+    if not _may_hold_rumino((*hand, extra)):
+        return []
     out = {
         tuple(sorted(six))
         for six in combinations(hand, RUMINO_SIZE - 1)
@@ -160,13 +177,11 @@ def _best(cards: tuple[Card, ...]) -> Split:
     n = len(cards)
     full = (1 << n) - 1
     melds_with: list[list[int]] = [[] for _ in range(n)]
-    for size in MELD_SIZES:
-        for combo in combinations(range(n), size):
-            if is_meld([cards[i] for i in combo]):
-                mask = 0
-                for i in combo:
-                    mask |= 1 << i
-                melds_with[combo[0]].append(mask)
+    for combo in _meld_candidates(cards):
+        mask = 0
+        for i in combo:
+            mask |= 1 << i
+        melds_with[combo[0]].append(mask)
     memo: dict[int, tuple[int, tuple[int, ...]]] = {0: (0, ())}
 
     def solve(mask: int) -> tuple[int, tuple[int, ...]]:
@@ -191,6 +206,31 @@ def _best(cards: tuple[Card, ...]) -> Split:
     melds = tuple(tuple(cards[i] for i in range(n) if meld >> i & 1) for meld in chosen)
     loose = tuple(cards[i] for i in range(n) if not used >> i & 1)
     return Split(melds, loose, value)
+
+
+def _meld_candidates(cards: tuple[Card, ...]) -> list[tuple[int, ...]]:
+    """Every meld among ``cards`` as sorted index tuples, each once.
+
+    A meld's natural cards share a rank (a set) or a suit (a run), so it lies inside one group:
+    the naturals of one rank plus the jokers, or the naturals of one suit plus the jokers. Only
+    combinations inside a group are tested, which is far fewer than all 3- and 4-card subsets.
+    """
+    jokers = [i for i, c in enumerate(cards) if is_joker(c)]
+    by_rank: dict[int, list[int]] = {}
+    by_suit: dict[str, list[int]] = {}
+    for i, c in enumerate(cards):
+        if not is_joker(c):
+            by_rank.setdefault(c.rank, []).append(i)
+            by_suit.setdefault(c.suit, []).append(i)
+    groups = [sorted(g + jokers) for g in (*by_rank.values(), *by_suit.values())]
+    groups.append(jokers)
+    found: set[tuple[int, ...]] = set()
+    for group in groups:
+        for size in MELD_SIZES:
+            for combo in combinations(group, size):
+                if combo not in found and is_meld([cards[i] for i in combo]):
+                    found.add(combo)
+    return sorted(found)
 
 
 def deadwood(hand: Iterable[Card]) -> int:
