@@ -1,0 +1,102 @@
+"""Rumino at the table (full mental poker among in-memory peers) and over processes: cheats
+caught live or in the full replay with the culprit named; ``p2pcards demo --game rumino`` plays
+whole matches between processes over loopback TCP and the transcripts verify."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+from attacks import Driver, play_body
+from test_net_processes import Peer
+
+from p2pcards.games.base import Action
+from p2pcards.games.rumino import RuminoMatch
+from p2pcards.games.rumino_melds import deadwood, is_rumino
+from p2pcards.net.demo import START_ENV
+from p2pcards.transcript import read_transcript
+from p2pcards.verify import verify_transcript
+
+
+def _at_first_decision(seed: int) -> Driver:
+    driver = Driver.new("rumino", "classic", 2, seed)
+    driver.run_until(driver.decision_of(0))
+    return driver
+
+
+def _engine(driver: Driver, seat: int) -> RuminoMatch:
+    engine = driver.tables[seat].engine
+    assert isinstance(engine, RuminoMatch)
+    return engine
+
+
+def test_a_false_knock_is_accepted_live_and_caught_in_the_replay_naming_the_knocker() -> None:
+    driver = _at_first_decision(seed=2)
+    own = _engine(driver, 0)
+    held = [c for c in own.hand(0) if c is not None]
+    assert deadwood(held) > 7, "seed 2 deals seat 0 a hand it may not knock with"
+    driver.detach(0)
+    results = driver.send_as(0, "action", {"action": {"kind": "knock"}})
+    assert results == {1: None}                     # seat 1 cannot see seat 0's hand
+    driver.run_out()
+    violation = driver.violations[1]
+    assert (violation.rule, violation.seat) == ("knock-over-limit", 0)
+    assert f"{deadwood(held)} deadwood" in str(violation)
+
+
+def test_a_shown_false_rumino_is_refused_live() -> None:
+    driver = _at_first_decision(seed=2)
+    table = driver.tables[0]
+    held = tuple(sorted(c for c in _engine(driver, 0).hand(0) if c is not None))
+    assert not is_rumino(held)
+    body = play_body(table, Action("rumino", cards=held))    # the seven cards, proven shown
+    driver.detach(0)
+    results = driver.send_as(0, "action", body)
+    assert results[1] is not None
+    assert (results[1].rule, results[1].seat) == ("not-a-rumino", 0)
+
+
+def test_a_buried_discard_cannot_be_thrown_again() -> None:
+    driver = _at_first_decision(seed=2)
+    # seat 0 draws from the stock and discards; then seat 1 does the same
+    for seat in (0, 1):
+        table = driver.tables[seat]
+        driver._queue(seat, table.decide(Action("draw", value="stock")).outgoing)
+        driver.run_until(driver.decision_of(seat))
+        card = min(a for a in table.legal_actions() if a.kind == "discard").card
+        driver._queue(seat, table.decide(Action("discard", card)).outgoing)
+        driver.run_until(driver.decision_of(1 - seat))
+    buried = _engine(driver, 0).discards[-2]     # seat 0's own discard, now under seat 1's
+    table = driver.tables[0]
+    driver._queue(0, table.decide(Action("draw", value="stock")).outgoing)
+    driver.run_until(driver.decision_of(0))
+    body = play_body(table, Action("discard", buried))   # public: the table finds its position
+    driver.detach(0)
+    results = driver.send_as(0, "action", body)
+    assert results[1] is not None
+    assert (results[1].rule, results[1].seat) == ("card-not-in-hand", 0)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize(("players", "preset"), [(2, "classic"), (6, "stakes")])
+def test_demo_plays_a_whole_rumino_match_between_processes(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, players: int, preset: str) -> None:
+    monkeypatch.delenv(START_ENV, raising=False)
+    demo = Peer(tmp_path, "demo", "--game", "rumino", "--players", str(players),
+                "--variant", preset, "--seed", "4")
+    demo.process.wait(1800)     # a whole match of many hands; finish() then collects output
+    assert demo.finish() == 0, demo.stderr
+    joined = re.findall(r"^seat (\d) \(\S+\) joined", demo.stdout, re.M)
+    assert sorted(joined) == [str(s) for s in range(1, players)]
+    assert re.search(r"^verified \d+ envelopes: ", demo.stdout, re.M)
+    assert re.search(r"^final scores: .*; winner: ", demo.stdout, re.M)
+    path = Path(demo.wait_for(r"^transcript: (/.+\.p2pt)$")[1])
+    report = verify_transcript(path)
+    assert report.status == "valid", report.violation
+    assert report.game == "rumino" and len(report.seats) == players
+    assert report.envelopes == report.verified == len(read_transcript(path).envelopes)
+    assert report.hands and report.scores == report.hands[-1].match_scores
+    shown = re.search(r"^final scores: (.*); winner: ", demo.stdout, re.M)
+    assert shown is not None
+    assert [int(x) for x in re.findall(r"\] (-?\d+)", shown[1])] == list(report.scores)
