@@ -129,7 +129,7 @@ def _player_factory(args: argparse.Namespace, game: Callable[[Genesis], str]
     def make(genesis: Genesis, seat: int) -> Player:
         if args.bot:
             bot = bot_player(game(genesis), seat, args.seed)
-            return Player(bot.decide, BotLog(genesis, seat).show)
+            return Player(bot.decide, BotLog(genesis, seat).show, claim=bot.claim)
         return PersonUI(genesis, seat, StdinLines()).player()
     return make
 

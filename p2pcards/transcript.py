@@ -6,8 +6,13 @@ Format (all lengths big-endian, frames as in :mod:`p2pcards.wire.framing`)::
     frame 0: the genesis record         its canonical encoding; table_id = SHA-256 of these bytes
     frame 1 + i: the envelope of seq i  the frame payload exactly as received (or as sent)
 
-Frames are 4-byte length + payload, each payload 1 to :data:`MAX_FRAME_SIZE` bytes. Nothing else
-is in the file: no index, no trailer, so appending one frame is the only write a live table makes.
+    evidence records (optional)         after the last envelope: see :mod:`p2pcards.evidence`
+
+Frames are 4-byte length + payload, each payload 1 to :data:`MAX_FRAME_SIZE` bytes. An envelope
+frame is a msgpack array; an evidence record is a msgpack map, so the first byte of a frame tells
+them apart. Evidence records come only after every envelope frame: a peer writes them when it
+refuses an envelope and stops. Nothing else is in the file: no index, no trailer, so appending
+one frame is the only write a live table makes.
 
 :class:`TranscriptWriter` creates a file atomically with its header and genesis, then appends each
 envelope as the chain accepts it, flushing (and by default fsyncing) after each, so a crash loses
@@ -29,6 +34,7 @@ from pathlib import Path
 from types import TracebackType
 from typing import Any, BinaryIO
 
+from .evidence import is_evidence_frame
 from .wire import codec
 from .wire.envelope import Envelope, Payload, envelope_hash
 from .wire.errors import ProtocolError
@@ -74,6 +80,9 @@ class TranscriptFile:
     genesis: bytes
     envelopes: list[bytes] = field(default_factory=list)
     offsets: list[int] = field(default_factory=list)
+    evidence: list[bytes] = field(default_factory=list)
+    """The evidence records after the chain (undecoded frames; see :mod:`p2pcards.evidence`)."""
+    evidence_offsets: list[int] = field(default_factory=list)
     truncated: bool = False
     truncated_at: int | None = None
     size: int = 0
@@ -146,10 +155,20 @@ def parse_transcript(data: bytes, *, max_frame: int = MAX_FRAME_SIZE) -> Transcr
             f"transcript ends at byte offset {size} before its genesis record is complete",
             offset=size,
         )
+    chain = 1
+    while chain < len(frames) and not is_evidence_frame(frames[chain]):
+        chain += 1
+    for frame, start in zip(frames[chain:], offsets[chain:], strict=True):
+        if not is_evidence_frame(frame):
+            raise TranscriptError(
+                f"envelope frame at byte offset {start} follows an evidence record (evidence "
+                "records come after the whole chain)", offset=start)
     return TranscriptFile(
         genesis=frames[0],
-        envelopes=frames[1:],
-        offsets=offsets[1:],
+        envelopes=frames[1:chain],
+        offsets=offsets[1:chain],
+        evidence=frames[chain:],
+        evidence_offsets=offsets[chain:],
         truncated=truncated_at is not None,
         truncated_at=truncated_at,
         size=size,
@@ -188,6 +207,7 @@ class TranscriptWriter:
         self._file = file
         self._count = count
         self._fsync = fsync
+        self._evidence = False
         self.existing = existing
         """For :meth:`resume`: what the file held when it was opened."""
 
@@ -219,6 +239,10 @@ class TranscriptWriter:
         :attr:`existing` holds what was read, so the caller can rebuild its chain.
         """
         found = read_transcript(path)
+        if found.evidence:
+            raise TranscriptError(
+                f"transcript {path} ends with evidence of a violation: its table is over",
+                offset=found.evidence_offsets[0])
         file = open(path, "r+b")  # noqa: SIM115 - owned by the writer
         try:
             if found.truncated:
@@ -240,12 +264,25 @@ class TranscriptWriter:
         """Write one envelope (its frame payload) and return its index in the transcript."""
         if not envelope:
             raise ValueError("an envelope is never empty")
+        if self._evidence:
+            raise ValueError("no envelope may follow an evidence record")
         self._file.write(encode_frame(envelope))
         self._file.flush()
         if self._fsync:
             os.fsync(self._file.fileno())
         self._count += 1
         return self._count - 1
+
+    def append_evidence(self, record: bytes) -> None:
+        """Write one evidence record (an encoded :class:`~p2pcards.evidence.Evidence`) after the
+        chain; from then on only evidence records may be appended."""
+        if not is_evidence_frame(record):
+            raise ValueError("an evidence record is a msgpack map")
+        self._file.write(encode_frame(record))
+        self._file.flush()
+        if self._fsync:
+            os.fsync(self._file.fileno())
+        self._evidence = True
 
     def close(self) -> None:
         """Close the file; appending afterwards raises ``ValueError``."""
@@ -274,7 +311,8 @@ def to_json(transcript: TranscriptFile, *, indent: int | None = 2) -> str:
     """A JSON rendering of a transcript for people and tools. Nothing is verified.
 
     Top level: ``format``, ``table_id`` (hex), ``genesis`` (decoded), ``envelopes``,
-    ``truncated``, ``truncated_at``. Each envelope: ``index``, ``offset``, ``seq``, ``seat``,
+    ``evidence`` (each ``record`` number, ``offset`` and the decoded ``content``), ``truncated``,
+    ``truncated_at``. Each envelope: ``index``, ``offset``, ``seq``, ``seat``,
     ``kind``, ``version``, ``table_id``, ``prev``, ``body``, ``signature``, ``hash`` (SHA-256 of
     the envelope bytes). All bytes, including those inside ``body``, are written as hex text, so
     JSON alone does not tell bytes from text: the binary file is the record.
@@ -313,11 +351,24 @@ def to_json(transcript: TranscriptFile, *, indent: int | None = 2) -> str:
             "signature": envelope.signature.hex(),
             "hash": envelope_hash(envelope).hex(),
         })
+    records = []
+    for number, (data, offset) in enumerate(
+        zip(transcript.evidence, transcript.evidence_offsets, strict=True)
+    ):
+        try:
+            record = codec.unpack(data, max_size=MAX_FRAME_SIZE)
+        except ProtocolError as exc:
+            raise TranscriptError(
+                f"evidence record {number} at byte offset {offset} cannot be decoded: {exc}",
+                offset=offset,
+            ) from None
+        records.append({"record": number, "offset": offset, "content": _jsonable(record)})
     document = {
         "format": MAGIC.decode("ascii").strip(),
         "table_id": transcript.table_id.hex(),
         "genesis": _jsonable(genesis),
         "envelopes": entries,
+        "evidence": records,
         "truncated": transcript.truncated,
         "truncated_at": transcript.truncated_at,
     }

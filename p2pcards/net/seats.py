@@ -9,6 +9,7 @@ in memory with that seed and the bots of :func:`bot_player` (same genesis, same 
 from __future__ import annotations
 
 from ..bots import make_bot
+from ..bots.base import choose_claim
 from ..crypto import DeterministicRandomness, Randomness, SystemRandomness
 from ..games.base import Action
 from ..local import SeatSecrets, new_seat
@@ -47,4 +48,7 @@ def bot_player(game: str, seat: int, seed: int | None) -> Player:
     async def decide(table: Table) -> Action:
         return bot.choose(table.observation(), table.legal_actions())
 
-    return Player(decide)
+    async def claim(table: Table) -> Action | None:
+        return choose_claim(bot, table.observation(), table.claim_actions())
+
+    return Player(decide, claim=claim)
