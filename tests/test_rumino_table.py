@@ -8,7 +8,7 @@ import re
 from pathlib import Path
 
 import pytest
-from attacks import Driver, play_body
+from attacks import Driver, craft, identity_of, play_body, write_transcript
 from test_net_processes import Peer
 
 from p2pcards.games.base import Action
@@ -45,19 +45,7 @@ def test_a_false_knock_is_accepted_live_and_caught_in_the_replay_naming_the_knoc
     assert f"{deadwood(held)} deadwood" in str(violation)
 
 
-def test_a_shown_false_rumino_is_refused_live() -> None:
-    driver = _at_first_decision(seed=2)
-    table = driver.tables[0]
-    held = tuple(sorted(c for c in _engine(driver, 0).hand(0) if c is not None))
-    assert not is_rumino(held)
-    body = play_body(table, Action("rumino", cards=held))    # the seven cards, proven shown
-    driver.detach(0)
-    results = driver.send_as(0, "action", body)
-    assert results[1] is not None
-    assert (results[1].rule, results[1].seat) == ("not-a-rumino", 0)
-
-
-def test_a_buried_discard_cannot_be_thrown_again() -> None:
+def test_a_buried_discard_and_a_false_rumino_are_refused_live() -> None:
     driver = _at_first_decision(seed=2)
     # seat 0 draws from the stock and discards; then seat 1 does the same
     for seat in (0, 1):
@@ -72,10 +60,63 @@ def test_a_buried_discard_cannot_be_thrown_again() -> None:
     driver._queue(0, table.decide(Action("draw", value="stock")).outgoing)
     driver.run_until(driver.decision_of(0))
     body = play_body(table, Action("discard", buried))   # public: the table finds its position
+    held = tuple(sorted(c for c in _engine(driver, 0).hand(0) if c is not None))[:7]
+    assert not is_rumino(held)
+    shown = play_body(table, Action("rumino", cards=held))   # seven cards, proven shown
     driver.detach(0)
     results = driver.send_as(0, "action", body)
     assert results[1] is not None
     assert (results[1].rule, results[1].seat) == ("card-not-in-hand", 0)
+    results = driver.send_as(0, "action", shown)
+    assert results[1] is not None
+    assert (results[1].rule, results[1].seat) == ("not-a-rumino", 0)
+
+
+def _at_claim_window(seed: int) -> tuple[Driver, int, int]:
+    """Three seats: run to the first discard; (driver, next player, the claimant)."""
+    driver = Driver.new("rumino", "classic", 3, seed)
+    driver.run_until(lambda d: any(t.needs_decision for t in d.tables)
+                     and bool(d.tables[0].claimants))
+    actor = next(i for i, t in enumerate(driver.tables) if t.needs_decision)
+    (claimant,) = driver.tables[0].claimants
+    return driver, actor, claimant
+
+
+def test_claim_window_a_false_claim_refused_live_then_the_next_draw_closes_it(
+        tmp_path: Path) -> None:
+    driver, actor, claimant = _at_claim_window(seed=3)
+    discarder = ({0, 1, 2} - {actor, claimant}).pop()
+    assert actor == (discarder + 1) % 3
+    for t in driver.tables:
+        assert t.claimants == frozenset({claimant})
+        assert t.speakers == frozenset({actor, claimant})
+    assert driver.tables[claimant].claim_actions() == []        # no six to a rumino here
+    # the claimant cheats: six of its cards that the discard does not complete
+    table = driver.tables[claimant]
+    engine = _engine(driver, claimant)
+    top = engine.upcard
+    assert top is not None
+    six = tuple(sorted(c for c in engine.hand(claimant) if c is not None)[:6])
+    false = Action("claim", top, six)
+    assert not is_rumino((*six, top))
+    body = play_body(table, false)          # the six cards proven shown, as a claim must
+    k = driver.position
+    forged = craft(identity_of(table), table_id=driver.table_id, seq=k, prev=driver.head,
+                   seat=claimant, kind="action", body=body)
+    results = driver.offer(forged, sender=claimant)
+    for peer, v in results.items():
+        assert v is not None and (v.rule, v.seat, v.index) == ("not-a-rumino", claimant, k), peer
+    report = verify_transcript(write_transcript(tmp_path / "t.p2pt", driver.genesis,
+                                                driver.log + [forged]))
+    assert report.violation is not None
+    assert (report.violation.rule, report.violation.seat, report.violation.index) == (
+        "not-a-rumino", claimant, k)
+    # refused, it changed nothing: the next player's draw closes the window
+    driver._queue(actor, driver.tables[actor].decide(Action("draw", value="stock")).outgoing)
+    driver.run_until(lambda d: d.position > k)
+    assert driver.log[k] != forged and not driver.violations
+    assert all(not t.claimants for t in driver.tables)
+    assert k in driver.tables[0].windows
 
 
 @pytest.mark.slow
