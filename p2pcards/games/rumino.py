@@ -128,6 +128,8 @@ GIN_POINTS = -10
 ELIMINATION = 100
 """A player at this score or more is out of the game."""
 EXHAUSTED = ("score", "void")
+_CODES = {c: c.code for c in FRENCH_108.cards}
+"""Card codes computed once (observations list many cards at every decision)."""
 
 
 @dataclass(frozen=True)
@@ -809,7 +811,7 @@ class RuminoMatch(MatchProgress):
         dead: int | None = None
         if own and None not in own:
             split = best_split(known)
-            melds = [[c.code for c in m] for m in split.melds]
+            melds = [[_CODES[c] for c in m] for m in split.melds]
             dead = split.deadwood
         offered = (self._phase is Phase.ACTION and bool(self._offers)
                    and self._to_act == seat)
@@ -831,12 +833,12 @@ class RuminoMatch(MatchProgress):
             "in_game": list(self._in_game),
             "to_act": self._to_act if self._phase is Phase.ACTION else None,
             "drawn": self._drawn,
-            "hand": [c.code for c in known],
+            "hand": [_CODES[c] for c in known],
             "hand_sizes": [len(h) for h in self._hands],
             "melds": melds,
             "deadwood": dead,
             "upcard": upcard.code if upcard is not None else None,
-            "discards": [c.code for c in self._discards],
+            "discards": [_CODES[c] for c in self._discards],
             "stock_size": self.stock_size,
             "claimants": sorted(self.claimants()),
             "scores": list(self._scores),
