@@ -62,7 +62,7 @@ def measure(players: int, hands: int, seed: int) -> list[dict[str, float]]:
         started = time.perf_counter()
         scored = False
         for i, table in enumerate(tables):
-            if i == sender:
+            if i == sender and table.proposal != data:   # a proposal comes back to its sender
                 continue
             step = table.receive(data)
             queue.extend((i, reply) for reply in step.outgoing)
