@@ -15,8 +15,10 @@ it triggers being produced) is charged to that envelope's kind. Printed per hand
   other seat); the number of turns is shown;
 - ``end``: the key reveal, the full replay and the signed results.
 
-One process does the work of all seats one after the other, so these are the summed CPU costs of
-the table; over a network the seats check each message at the same time.
+Times are CPU seconds of this process (``time.process_time``), so a loaded machine does not
+inflate them. One process does the work of all seats one after the other, so these are the summed
+CPU costs of the table; over a network the seats check each message at the same time, and a
+seat's own share is about this divided by the number of seats.
 """
 
 from __future__ import annotations
@@ -50,24 +52,25 @@ def measure(players: int, hands: int, seed: int) -> list[dict[str, float]]:
     while len(out) < hands and not all(t.finished for t in tables):
         if not queue:
             i = next(i for i, t in enumerate(tables) if t.needs_decision)
-            started = time.perf_counter()
+            started = time.process_time()
             action = bots[i].choose(tables[i].observation(), tables[i].legal_actions())
             queue.extend((i, data) for data in tables[i].decide(action).outgoing)
-            spent["turn"] += time.perf_counter() - started
+            spent["turn"] += time.process_time() - started
             if action.kind == "draw":
                 spent["turns"] += 1
             continue
         sender, data = queue.popleft()
         _, payload = open_envelope(data, keys)
-        started = time.perf_counter()
+        started = time.process_time()
         scored = False
         for i, table in enumerate(tables):
             if i == sender and table.proposal != data:   # a proposal comes back to its sender
                 continue
             step = table.receive(data)
             queue.extend((i, reply) for reply in step.outgoing)
-            scored = scored or any(isinstance(e, HandScored) for e in step.events)
-        elapsed = time.perf_counter() - started
+            # seat 0 scores a hand when the last seat's result arrives (once per hand)
+            scored = scored or (i == 0 and any(isinstance(e, HandScored) for e in step.events))
+        elapsed = time.process_time() - started
         if payload.kind in ("key", "shuffle"):
             spent["shuffle phase"] += elapsed
             dealt = False
