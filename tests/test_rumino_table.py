@@ -8,13 +8,17 @@ import re
 from pathlib import Path
 
 import pytest
-from attacks import Driver, craft, identity_of, play_body, write_transcript
+from attacks import Driver, craft, decode, identity_of, play_body, write_transcript
 from test_net_processes import Peer
 
+from p2pcards.bots import make_bot
 from p2pcards.games.base import Action
 from p2pcards.games.rumino import RuminoMatch
 from p2pcards.games.rumino_melds import deadwood, is_rumino
+from p2pcards.genesis import Genesis
+from p2pcards.local import make_tables, run_in_memory
 from p2pcards.net.demo import START_ENV
+from p2pcards.net.seats import bot_seed
 from p2pcards.transcript import read_transcript
 from p2pcards.verify import verify_transcript
 
@@ -117,6 +121,53 @@ def test_claim_window_a_false_claim_refused_live_then_the_next_draw_closes_it(
     assert driver.log[k] != forged and not driver.violations
     assert all(not t.claimants for t in driver.tables)
     assert k in driver.tables[0].windows
+
+
+def _claims(genesis: object, frames: list[bytes]) -> list[tuple[int, int, Action]]:
+    """(chain index, seat, action) of every claim in a chain."""
+    out = []
+    for data in frames:
+        _, payload = decode(data, genesis)  # type: ignore[arg-type]
+        if payload.kind == "action" and payload.body["action"]["kind"] == "claim":
+            out.append((payload.seq, payload.seat, Action.from_wire(payload.body["action"])))
+    return out
+
+
+def test_a_real_claim_wins_a_three_seat_match_and_everyone_agrees(tmp_path: Path) -> None:
+    # seed 5 (the seeded demo's match): seat 0 holds 2C 4C 6C 7C and two jokers, seat 1
+    # discards the 8 of clubs, and seat 0 claims it before seat 2 draws: 2 to 8 of clubs
+    genesis, tables = make_tables("rumino", "classic", 3, seed=5)
+    bots = [make_bot("rumino", "smart", bot_seed(i, 5)) for i in range(3)]
+    run = run_in_memory(genesis, tables, bots)
+    ((index, seat, claim),) = _claims(genesis, run.frames)
+    assert claim.card is not None and is_rumino((*claim.cards, claim.card))
+    assert seat == 0 and all(t.frames == run.frames for t in run.tables)
+    assert index in run.tables[1].windows
+    assert max(run.match_scores) < 100                       # won outright, not on points
+    engine = run.tables[2].engine
+    assert engine.winner == 0 and all(t.engine.winner == 0 for t in run.tables)
+    report = verify_transcript(write_transcript(tmp_path / "claim.p2pt", genesis, run.frames))
+    assert report.status == "valid", report.violation
+    assert report.winner_side == 0 and report.hands[-1].lines[0][0] == "rumino"
+
+
+@pytest.mark.slow
+def test_demo_through_a_relay_with_a_claim_verifies(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.delenv(START_ENV, raising=False)
+    demo = Peer(tmp_path, "demo", "--game", "rumino", "--players", "3", "--relay",
+                "--seed", "5")
+    demo.process.wait(1800)
+    assert demo.finish() == 0, demo.stderr
+    assert re.search(r"^verified \d+ envelopes: ", demo.stdout, re.M)
+    path = Path(demo.wait_for(r"^transcript: (/.+\.p2pt)$")[1])
+    report = verify_transcript(path)
+    assert report.status == "valid", report.violation
+    found = read_transcript(path)
+    genesis = Genesis.decode(found.genesis)
+    for _, seat, claim in _claims(genesis, list(found.envelopes)):   # when it won its race
+        assert claim.card is not None and is_rumino((*claim.cards, claim.card))
+        assert report.winner_side == seat
 
 
 @pytest.mark.slow

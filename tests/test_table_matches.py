@@ -3,8 +3,8 @@ preset. Every transcript verifies as valid, and every peer and the verifier agre
 score and on the result. The default preset of each game and player count runs by default; the
 other presets are marked ``slow`` (run them with ``pytest --slow``). Games on a deck of more than
 52 cards (Rumino's 108) cost several times more per hand (every shuffle proof and every deal grows
-with the deck) and play many hands: by default only their smallest player count runs, the other
-counts are ``slow`` too."""
+with the deck) and play many hands: all their cases are ``slow``; their own test files play one
+whole match at the table by default (``tests/test_rumino_table.py``)."""
 
 from __future__ import annotations
 
@@ -26,8 +26,7 @@ def _cases() -> list[object]:
                 if players not in spec.preset_players(preset):
                     continue
                 big_deck = len(spec.new_match(spec.preset(preset, players=players)).deck) > 52
-                default = preset == spec.default_preset and (
-                    not big_deck or players == min(spec.player_counts))
+                default = preset == spec.default_preset and not big_deck
                 marks = [] if default else [pytest.mark.slow]
                 out.append(pytest.param(spec.name, preset, players,
                                         id=f"{spec.name}-{players}-{preset}", marks=marks))
