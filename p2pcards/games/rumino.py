@@ -796,13 +796,15 @@ class RuminoMatch(MatchProgress):
         """What ``seat`` sees, as plain data (card codes as text).
 
         Keys: ``game``, ``seat``, ``players``, ``phase``, ``hand_number``, ``dealer``,
-        ``playing`` (seats dealt in, in playing order), ``in_game``, ``to_act`` (``None``
+        ``playing`` (seats dealt in, in playing order), ``in_game``, ``out`` (seats out of the
+        game), ``to_act`` (``None``
         outside ACTION), ``drawn`` (``to_act`` has drawn this turn), ``hand`` (own cards, known
-        ones), ``hand_sizes``, ``melds`` and ``deadwood`` (own best split, when the hand is
-        known and 7 or 8 cards), ``upcard``, ``discards`` (bottom first), ``stock_size``,
-        ``claimants``, ``scores``, ``stake``, ``paid``, ``pool``, ``rebuys``, ``rebuy_price``
-        (the price offered to ``seat`` now, else ``None``), ``rumino`` (``{"seat", "cards"}``
-        once shown), ``knocker``, ``payout``, ``winner``.
+        ones), ``hand_sizes``, ``melds``, ``melds_text`` (``"7D1 7H1 7S1 | 8C1 9C1 TC1"``) and
+        ``deadwood`` (own best split, when the hand is known), ``upcard``, ``discards`` (bottom
+        first), ``stock_size``, ``claimants``, ``scores``, ``stake``, ``paid``, ``pool``,
+        ``rebuys``, ``rebuy_price`` (the price offered to ``seat`` now, else ``None``),
+        ``rumino`` (``{"seat", "cards", "kind", "claimed"}`` once shown), ``knocker``,
+        ``payout``, ``winner``.
         """
         self._check_seat(seat)
         own = self._hands[seat]
@@ -831,11 +833,13 @@ class RuminoMatch(MatchProgress):
             "dealer": self._dealer,
             "playing": list(self._playing),
             "in_game": list(self._in_game),
+            "out": [s for s in range(self._n) if not self._in_game[s]],
             "to_act": self._to_act if self._phase is Phase.ACTION else None,
             "drawn": self._drawn,
             "hand": [_CODES[c] for c in known],
             "hand_sizes": [len(h) for h in self._hands],
             "melds": melds,
+            "melds_text": " | ".join(" ".join(m) for m in melds) or None,
             "deadwood": dead,
             "upcard": upcard.code if upcard is not None else None,
             "discards": [_CODES[c] for c in self._discards],
@@ -957,8 +961,9 @@ SPEC = GameSpec(
     "D diamonds, C clubs, S spades; 1 or 2 = which of the two decks; X1-X4 jokers (wild).",
     screen=(
         ("upcard", "upcard"), ("stock_size", "stock"), ("hand_sizes", "cards in hand"),
-        ("in_game", "in the game"), ("scores", "scores"), ("pool", "pool"),
-        ("rebuy_price", "rebuy price"), ("melds", "your melds"), ("deadwood", "your deadwood"),
+        ("out", "out of the game"), ("scores", "scores"), ("pool", "pool"),
+        ("rebuy_price", "rebuy price"), ("melds_text", "your melds"),
+        ("deadwood", "your deadwood"),
     ),
 )
 
