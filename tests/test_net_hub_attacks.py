@@ -50,9 +50,9 @@ def three_seats(tmp_path: Path, mode: str) -> tuple[EvilHost, Peer, Peer]:
     hosting = EvilHost(tmp_path / "host", mode, 2, "--game", "briscola", "--players", "3", "--bot",
                        "--timeout", "5")
     invite = hosting.wait_for(r"^p2pcards join (\S+)$")[1]
-    first = join(tmp_path / "seat1", invite, "--bot")
+    first = join(tmp_path / "seat1", invite, "--bot", "--accept")
     joined_fingerprint(hosting, 1)
-    second = join(tmp_path / "seat2", invite, "--bot")
+    second = join(tmp_path / "seat2", invite, "--bot", "--accept")
     joined_fingerprint(hosting, 2)
     return hosting, first, second
 

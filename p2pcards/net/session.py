@@ -15,7 +15,8 @@ The protocol is one linear chain, so at any moment the reference knows who must 
 timeout: ``timeouts["step"]`` for automatic messages and for bots' decisions,
 ``timeouts["action"]`` for a person's decision (plus ``grace`` seconds, so that a joiner lets the
 hub report a silent seat first). On any failure the session tells every link
-``{"type": "abort", "reason": ...}``, flushes what it can, closes, and raises
+``{"type": "abort", "reason": ...}``, flushes what it can, closes gracefully (ends its side,
+then waits for the other side's end, so that no reset destroys the abort), and raises
 :class:`~.errors.MatchFailure` with one sentence (status 1 for a protocol violation, 3 otherwise).
 
 Wire messages after the handshake (see :mod:`.framed`): ``envelope {data: envelope bytes}``,
@@ -64,6 +65,10 @@ __all__ = ["Player", "LocalSeat", "Link", "Session", "PlayerQuit", "seat_label",
 
 FLUSH_SECONDS = 5.0
 """How long a finishing session waits for its last frames to leave."""
+CLOSE_SECONDS = 5.0
+"""How long a finishing session waits for the other ends to close after its own end (so that
+what it sent, an ``abort`` above all, is not destroyed by a reset; see
+:meth:`~.framed.FrameChannel.aclose_gracefully`)."""
 INBOX_SIZE = 64
 
 Decide = Callable[[Table], Awaitable[Action]]
@@ -193,10 +198,11 @@ class Session:
     async def run(self) -> None:
         """Play to the end of the match or raise :class:`MatchFailure`."""
         failure: MatchFailure | None = None
+        readers = [trio.CancelScope() for _ in self.links]
         async with trio.open_nursery() as nursery:
-            for link in self.links:
+            for link, scope in zip(self.links, readers, strict=True):
                 nursery.start_soon(link.sender)
-                nursery.start_soon(self._reader, link)
+                nursery.start_soon(self._reader, link, scope)
             try:
                 await self._play()
             except MatchFailure as exc:
@@ -206,16 +212,28 @@ class Session:
                 self._sync_transcript()
                 for link in self.links:
                     link.outbox.close()
-                with trio.move_on_after(FLUSH_SECONDS):
+                with trio.move_on_after(FLUSH_SECONDS) as flush:
+                    flush.shield = True
                     for link in self.links:
                         await link.drained.wait()
+                for scope in readers:
+                    scope.cancel()
+                with trio.move_on_after(CLOSE_SECONDS) as closing:
+                    closing.shield = True
+                    async with trio.open_nursery() as closers:
+                        for link in self.links:
+                            closers.start_soon(link.framed.aclose_gracefully)
                 for link in self.links:
                     await link.framed.aclose()
                 nursery.cancel_scope.cancel()
         if failure is not None:
             raise failure
 
-    async def _reader(self, link: Link) -> None:
+    async def _reader(self, link: Link, scope: trio.CancelScope) -> None:
+        with scope:
+            await self._read(link)
+
+    async def _read(self, link: Link) -> None:
         try:
             while True:
                 message = await link.framed.receive_message()
