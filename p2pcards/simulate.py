@@ -10,7 +10,7 @@ import random
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from .bots.base import Bot
+from .bots.base import Bot, choose_claim
 from .cards import Card, card
 from .games.base import Action, GameSpec, HandResult, MatchState, Phase, Zone
 
@@ -69,10 +69,35 @@ def play_hand(state: MatchState, bots: Sequence[Bot], rng: random.Random, *,
             if action_log is not None:
                 action_log.append(action)
             actions += 1
+            actions += _offer_claims(state, bots, seat, action_log)
         elif phase is Phase.HAND_OVER:
             return state.hand_result(), actions
         else:
             raise RuntimeError(f"play_hand called in phase {phase}")
+
+
+def _offer_claims(state: MatchState, bots: Sequence[Bot], after: int,
+                  action_log: list[Action] | None) -> int:
+    """Out-of-turn claims (Rumino): each claimant with a claim open, in seat order from the seat
+    after ``after``, is asked through :func:`~p2pcards.bots.base.choose_claim` (a bot without a
+    ``claim`` method never claims); the first claim made is applied at once, as if it came first
+    in the chain, before the next player's action. Returns the number of claims applied (0 or
+    1)."""
+    n = len(bots)
+    for step in range(1, n + 1):
+        seat = (after + step) % n
+        if seat not in state.claimants():
+            continue
+        claims = state.claim_actions(seat)
+        if not claims:
+            continue
+        choice = choose_claim(bots[seat], state.observation(seat), claims)
+        if choice is not None:
+            state.apply_claim(seat, choice)
+            if action_log is not None:
+                action_log.append(choice)
+            return 1
+    return 0
 
 
 def play_match(spec: GameSpec, config: object, bots: Sequence[Bot], seed: int,

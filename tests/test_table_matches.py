@@ -1,9 +1,13 @@
 """Whole matches among in-memory peers (bots, full mental poker): every game, player count and
 preset. Every transcript verifies as valid, and every peer and the verifier agree on every hand's
 score and on the result. For each game one preset runs by default, the game's ``quick`` preset if
-it has one (a long match such as Burraco's to 2000 points), else its default preset, at every
-player count of a game of up to 4 seats and only at the smallest count of a game for larger
-tables; the other cases are marked ``slow`` (run them with ``pytest --slow``)."""
+it has one, else its default preset, at every player count of a game of up to 4 seats and only at
+the smallest count of a game for larger tables; the other cases are marked ``slow`` (run them
+with ``pytest --slow``). Games on a deck of more than 52 cards (Burraco's and Rumino's 108) cost
+several times more per hand (every shuffle proof and every deal grows with the deck) and play
+many hands: all their cases here are ``slow``, and their own test files play whole matches at
+the table by default.
+"""
 
 from __future__ import annotations
 
@@ -34,7 +38,9 @@ def _cases() -> list[object]:
             for preset in spec.presets:
                 if players not in spec.preset_players(preset):
                     continue
-                marks = [] if _default_run(spec, preset, players, fast) else [pytest.mark.slow]
+                big_deck = len(spec.new_match(spec.preset(preset, players=players)).deck) > 52
+                default = _default_run(spec, preset, players, fast) and not big_deck
+                marks = [] if default else [pytest.mark.slow]
                 out.append(pytest.param(spec.name, preset, players,
                                         id=f"{spec.name}-{players}-{preset}", marks=marks))
     return out

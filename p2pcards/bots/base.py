@@ -65,6 +65,7 @@ def make_bot(game: str, kind: str = "smart", seed: int | None = None) -> Bot:
     from .burraco import BurracoBot
     from .calabrasella import CalabrasellaBot
     from .heuristic import BriscolaBot, ScopaBot, TressetteBot
+    from .rumino import RuminoBot
     from .tute import TuteBot
 
     if kind == "random":
@@ -75,6 +76,7 @@ def make_bot(game: str, kind: str = "smart", seed: int | None = None) -> Bot:
         "scopa": ScopaBot, "briscola": BriscolaBot, "tressette": TressetteBot,
         "tresette": TressetteBot, "tute": TuteBot, "sette-e-mezzo": SetteBot,
         "ziginette": ZiginetteBot, "calabrasella": CalabrasellaBot, "burraco": BurracoBot,
+        "rumino": RuminoBot,
     }
     bot_class = by_game.get(game)
     return bot_class(seed) if bot_class is not None else RandomBot(seed)

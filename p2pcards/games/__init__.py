@@ -13,7 +13,7 @@ from .base import GameSpec, UnknownGame
 
 __all__ = ["GAME_MODULES", "all_games", "get_game"]
 
-GAME_MODULES = ("scopa", "briscola", "tressette", "calabrasella", "tute", "burraco",
+GAME_MODULES = ("scopa", "briscola", "tressette", "calabrasella", "tute", "burraco", "rumino",
                 "sette_e_mezzo", "ziginette")
 """Modules under :mod:`p2pcards.games` that define games, in listing order."""
 

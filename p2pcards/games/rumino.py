@@ -1,0 +1,970 @@
+"""Rumino for 2 to 6 players: a rummy with knock and gin, the seven-card rumino, an out-of-turn
+claim, elimination at 100, rebuys and a stake pool.
+
+Rule text: the Rumino part of ``italian-card-games.txt``. Rules as implemented (the meld
+arithmetic is in :mod:`p2pcards.games.rumino_melds`; ``protocol/games/rumino.md`` is normative):
+
+Deck and deal
+    The 108-card French double deck with four jokers (``french108``), shuffled for every hand.
+    Only the seats still *in the game* (score under 100) are dealt: with ``k`` of them, in seat
+    order from the first player, deck position ``i < 7k`` goes face down to the ``i % k``-th of
+    them; position ``7k`` is the upcard, face up for everyone (``Zone.DISCARD``); the stock is
+    positions ``7k+1 .. 107``, drawn from the top (increasing positions), each draw a private
+    chance step to the drawer.
+
+Seats
+    Seats play in seat order, skipping seats out of the game. The dealer of hand 0 is the last
+    seat; each later hand's dealer is the next seat in the game after the previous dealer, and
+    the first player is the next seat in the game after the dealer.
+
+A turn
+    Before drawing the player may ``knock`` (its best split leaves 7 deadwood or less) or show a
+    ``rumino``. Otherwise it draws the upcard (public: the card enters the hand and everyone
+    knows it is there) or the top of the stock (only the drawer sees it), and then either shows a
+    rumino among its eight cards or discards one card face up, which becomes the upcard. The
+    upcard just taken may not be discarded in the same turn (rule ``discard-taken-upcard``).
+    When the discard leaves the stock empty the hand ends ("stock exhausted", flag
+    ``exhausted``).
+
+Knock and gin
+    A knock ends the hand at once; every hand is shown (the end-of-hand key reveal) and every
+    player in the hand adds the deadwood of its best split (computed, never claimed). A knocker
+    whose deadwood is 0 goes gin automatically: it scores -10 instead of 0. A knock with more than
+    7 deadwood is the violation ``knock-over-limit``, caught at once in the knocker's own view and
+    by every other seat in the full replay.
+
+Rumino
+    Seven cards of one suit in sequence, or seven of a kind, jokers wild. Shown (the seven cards
+    stay in the hand, face up), it ends the hand and the match at once: its holder wins.
+
+The out-of-turn claim
+    After a discard and until the next player acts (draws, knocks or shows a rumino), every other
+    seat in the hand may claim the discard with six cards of its hand that it completes to a
+    rumino (:meth:`RuminoMatch.claimants`, ``claim_actions``, ``apply_claim``). The six cards are
+    shown with the claim, so a false claim is refused at once (``not-a-rumino``); a claim naming
+    cards its seat does not hold is refused by the table's proofs and, in the engine, in the full
+    replay (``card-not-in-hand``). The first of the claim and the next player's action in the
+    chain is applied; the other is then out of turn. The upcard turned at the deal was nobody's
+    discard: no claim on it.
+
+Scores, elimination, the match
+    Scores accumulate. After each hand every player at 100 or more is out of the game: it stays
+    at the table as a non-playing seat (it is dealt nothing, is skipped in turn order and cannot
+    claim, but still takes part in the table's shuffles, reveals and results). The last player
+    under 100 wins. If a hand leaves nobody under 100, the lowest score wins; a tie for it is a
+    drawn match (``winner`` ``None``). A rumino wins outright whatever the scores.
+
+Stake, pool and rebuys (flag ``stake``; 0 plays without money)
+    Each seat pays one stake into the pool at the start. A player put out by a hand after which
+    at least three players remain under 100 is offered a rebuy: its ``n``-th rebuy costs
+    ``stake * 2**(n-1)`` and resets its score to the highest score under 100 among the others.
+    The offer is an action of the eliminated seat (``rebuy`` with the price as ``amount``, or
+    ``decline``) at the opening of the next hand, after its shuffle and before its deal (the
+    point where the table protocol next lets a seat act; every seat still takes part in that
+    shuffle). Once only two players remain, nobody may rebuy. The pool goes to the winner (split
+    equally on a drawn match, any remainder to the lowest seats first); the ledger is in every
+    hand result.
+"""
+
+from __future__ import annotations
+
+import copy as _copy
+import enum
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from ..cards import FRENCH_108, Card, Deck, card
+from .base import (
+    ALL_SEATS,
+    Action,
+    BadChance,
+    BadPlayerCount,
+    BadSeat,
+    CardUse,
+    ChanceStep,
+    GameError,
+    GameSpec,
+    HandResult,
+    IllegalMove,
+    MatchProgress,
+    Phase,
+    ScoreLine,
+    UnknownFlag,
+    UnknownHand,
+    VariantConfig,
+    WrongPhase,
+    Zone,
+    default_card_use,
+    flags_of,
+)
+from .rumino_melds import (
+    RUMINO_SIZE,
+    best_split,
+    is_rumino,
+    rumino_completions,
+    rumino_kind,
+    rumino_subsets,
+)
+
+__all__ = [
+    "ELIMINATION",
+    "GIN_POINTS",
+    "HAND_SIZE",
+    "KNOCK_LIMIT",
+    "RuminoConfig",
+    "RuminoMatch",
+    "SPEC",
+    "SPECS",
+    "rebuy_price",
+]
+
+PLAYER_COUNTS = (2, 3, 4, 5, 6)
+HAND_SIZE = 7
+KNOCK_LIMIT = 7
+"""A player may knock with this much deadwood or less."""
+GIN_POINTS = -10
+"""What a knocker with no deadwood scores."""
+ELIMINATION = 100
+"""A player at this score or more is out of the game."""
+EXHAUSTED = ("score", "void")
+_CODES = {c: c.code for c in FRENCH_108.cards}
+"""Card codes computed once (observations list many cards at every decision)."""
+
+
+@dataclass(frozen=True)
+class RuminoConfig(VariantConfig):
+    """The variant of a Rumino match; validated on construction."""
+
+    players: int
+    stake: int = field(
+        default=0,
+        metadata={
+            "doc": "the value of one stake (every seat pays one into the pool, rebuys cost "
+            "1, 2, 4... stakes, the winner takes the pool); 0 plays without money or rebuys",
+        },
+    )
+    exhausted: str = field(
+        default="score",
+        metadata={
+            "doc": "when the stock runs out: score (every player adds its deadwood) or void "
+            "(nobody scores the hand)",
+            "choices": EXHAUSTED,
+        },
+    )
+
+    def __post_init__(self) -> None:
+        if not isinstance(self.players, int) or self.players not in PLAYER_COUNTS:
+            raise BadPlayerCount(f"rumino is for 2 to 6 players, not {self.players!r}")
+        if not isinstance(self.stake, int) or isinstance(self.stake, bool) or self.stake < 0:
+            raise UnknownFlag(f"flag 'stake' of rumino takes an integer of 0 or more, "
+                              f"not {self.stake!r}")
+        if self.exhausted not in EXHAUSTED:
+            raise UnknownFlag(f"flag 'exhausted' of rumino takes one of "
+                              f"{', '.join(EXHAUSTED)}, not {self.exhausted!r}")
+
+
+def rebuy_price(stake: int, rebuys_before: int) -> int:
+    """The price of a seat's next rebuy: the stake, then doubling (1, 2, 4... stakes)."""
+    return stake << rebuys_before
+
+
+class _Pending(enum.Enum):
+    DEAL = "deal"
+    DRAW = "draw"
+
+
+class _End(enum.Enum):
+    KNOCK = "knock"
+    RUMINO = "rumino"
+    EXHAUSTED = "exhausted"
+
+
+def _as_card(value: Card | str) -> Card:
+    return value if isinstance(value, Card) else card(value)
+
+
+class RuminoMatch(MatchProgress):
+    """A Rumino match (implements :class:`~p2pcards.games.base.MatchState`).
+
+    A hand is a list of cards in the order received; a live view holds ``None`` for a card it
+    cannot see. Cards every seat has seen (discards, upcards taken, shown rumino cards) are
+    tracked in ``_seen``, so a live view refuses a card known to be elsewhere at once.
+    """
+
+    config: RuminoConfig
+
+    def __init__(self, config: RuminoConfig) -> None:
+        if not isinstance(config, RuminoConfig):
+            raise GameError(f"rumino needs a RuminoConfig, got {type(config).__name__}")
+        self.config = config
+        self._n = config.players
+        self._sides = self._n
+        self._deck = FRENCH_108
+        self._deck_set = frozenset(self._deck.cards)
+        self._phase = Phase.SHUFFLE
+        self._hand_number = 0
+        self._winner: int | None = None
+        self._scores = [0] * self._n
+        self._in_game = [True] * self._n
+        self._paid = [config.stake] * self._n
+        self._rebuys = [0] * self._n
+        self._payout = [0] * self._n
+        self._offers: list[int] = []
+        self._dealer = self._n - 1
+        self._dealt_before = False
+        self._to_act = 0
+        self._reset_hand()
+
+    def _reset_hand(self) -> None:
+        self._hands: list[list[Card | None]] = [[] for _ in range(self._n)]
+        self._playing: tuple[int, ...] = ()
+        self._discards: list[Card] = []
+        self._seen: set[Card] = set()
+        self._next_pos = 0
+        self._pending: tuple[ChanceStep, ...] = ()
+        self._pending_kind: _Pending | None = None
+        self._drawn = False
+        self._taken: Card | None = None
+        self._claim_open = False
+        self._discarder: int | None = None
+        self._end: _End | None = None
+        self._knocker: int | None = None
+        self._rumino_seat: int | None = None
+        self._rumino_cards: tuple[Card, ...] = ()
+        self._rumino_claimed = False
+
+    # ------------------------------------------------------------------ read-only state
+
+    @property
+    def deck(self) -> Deck:
+        """The 108-card French double deck with jokers, in canonical order."""
+        return self._deck
+
+    @property
+    def scores(self) -> tuple[int, ...]:
+        """Each seat's score (out seats keep the score that put them out)."""
+        return tuple(self._scores)
+
+    @property
+    def match_scores(self) -> tuple[int, ...]:
+        """The same as :attr:`scores`: Rumino's match score is the running penalty total."""
+        return tuple(self._scores)
+
+    @property
+    def in_game(self) -> tuple[bool, ...]:
+        """Which seats are still in the game (under 100, or bought back in)."""
+        return tuple(self._in_game)
+
+    @property
+    def paid(self) -> tuple[int, ...]:
+        """What each seat has paid into the pool (stake plus rebuys)."""
+        return tuple(self._paid)
+
+    @property
+    def pool(self) -> int:
+        """The pool: everything paid in."""
+        return sum(self._paid)
+
+    @property
+    def payout(self) -> tuple[int, ...]:
+        """What each seat received from the pool (zero until the match is over)."""
+        return tuple(self._payout)
+
+    @property
+    def rebuys(self) -> tuple[int, ...]:
+        """How many times each seat has bought back in."""
+        return tuple(self._rebuys)
+
+    @property
+    def dealer(self) -> int:
+        """The dealer of the current (or last) hand."""
+        return self._dealer
+
+    @property
+    def playing(self) -> tuple[int, ...]:
+        """The seats dealt into the current hand, in playing order from the first player."""
+        return self._playing
+
+    @property
+    def upcard(self) -> Card | None:
+        """The top of the discard pile (``None`` when empty)."""
+        return self._discards[-1] if self._discards else None
+
+    @property
+    def discards(self) -> tuple[Card, ...]:
+        """The discard pile, bottom first."""
+        return tuple(self._discards)
+
+    @property
+    def stock_size(self) -> int:
+        """Cards left in the stock."""
+        if not self._playing:
+            return 0
+        return len(self._deck) - self._next_pos
+
+    @property
+    def drawn(self) -> bool:
+        """Whether ``to_act`` has drawn in this turn."""
+        return self._drawn
+
+    @property
+    def rumino_seat(self) -> int | None:
+        """The seat that showed (or claimed) a rumino in this hand."""
+        return self._rumino_seat
+
+    def side_of(self, seat: int) -> int:
+        """Every seat plays for itself."""
+        self._check_seat(seat)
+        return seat
+
+    def hand(self, seat: int) -> tuple[Card | None, ...]:
+        """Seat's hand in this view (``None`` for a card this view cannot see)."""
+        self._check_seat(seat)
+        return tuple(self._hands[seat])
+
+    def hand_known(self, seat: int) -> bool:
+        """Whether every card of seat's hand is known in this view."""
+        self._check_seat(seat)
+        return None not in self._hands[seat]
+
+    def _check_seat(self, seat: int) -> None:
+        if not isinstance(seat, int) or isinstance(seat, bool) or not 0 <= seat < self._n:
+            raise BadSeat(f"seat {seat!r} is not a seat of this {self._n}-player rumino table")
+
+    def _next_in(self, seat: int, among: Iterable[int]) -> int:
+        """The first seat after ``seat`` (cyclically, not ``seat`` itself unless alone) in
+        ``among``."""
+        members = set(among)
+        for step in range(1, self._n + 1):
+            candidate = (seat + step) % self._n
+            if candidate in members:
+                return candidate
+        raise AssertionError("no seat to move to")
+
+    # ------------------------------------------------------------------ chance
+
+    def begin_hand(self) -> None:
+        """In SHUFFLE: a shuffled deck is ready. Rebuy offers first (ACTION), then the deal."""
+        self._need(Phase.SHUFFLE, "begin_hand")
+        self._reset_hand()
+        if self._offers:
+            self._phase = Phase.ACTION
+            self._to_act = self._offers[0]
+            return
+        self._deal()
+
+    def _deal(self) -> None:
+        active = [s for s in range(self._n) if self._in_game[s]]
+        if self._dealt_before or not self._in_game[self._dealer]:
+            self._dealer = self._next_in(self._dealer, active)
+        self._dealt_before = True
+        first = self._next_in(self._dealer, active)
+        start = active.index(first)
+        order = tuple(active[start:] + active[:start])
+        self._playing = order
+        k = len(order)
+        steps = [
+            ChanceStep(i, Zone.HAND, order[i % k], frozenset({order[i % k]}))
+            for i in range(HAND_SIZE * k)
+        ]
+        steps.append(ChanceStep(HAND_SIZE * k, Zone.DISCARD, None, ALL_SEATS))
+        self._pending = tuple(steps)
+        self._pending_kind = _Pending.DEAL
+        self._next_pos = HAND_SIZE * k + 1
+        self._to_act = first
+        self._phase = Phase.CHANCE
+
+    def pending_chance(self) -> tuple[ChanceStep, ...]:
+        """In CHANCE: the deal (hands, then the upcard) or one stock draw."""
+        self._need(Phase.CHANCE, "pending_chance")
+        return self._pending
+
+    def complete_chance(self, revealed: Sequence[Card | None]) -> None:
+        """Fulfil :meth:`pending_chance`: one card per step, ``None`` where this view cannot see.
+
+        Raises :class:`BadChance` (state unchanged) for a wrong count, a card not in the deck, a
+        card already placed this hand, or a hidden public card.
+        """
+        self._need(Phase.CHANCE, "complete_chance")
+        given = list(revealed)
+        steps = self._pending
+        if len(given) != len(steps):
+            raise BadChance(f"{len(given)} cards given for {len(steps)} pending chance steps")
+        placed = {c for h in self._hands for c in h if c is not None} | self._seen
+        fresh: set[Card] = set()
+        for step, c in zip(steps, given, strict=True):
+            where = f"deck position {step.position}"
+            if c is None:
+                if step.visible_to == ALL_SEATS:
+                    raise BadChance(f"the public card at {where} must be revealed, not None")
+                continue
+            if not isinstance(c, Card) or c not in self._deck_set:
+                raise BadChance(f"{c!r} at {where} is not a card of the {self._deck.name} deck")
+            if c in placed or c in fresh:
+                raise BadChance(f"{c.code} at {where} was already placed in this hand")
+            fresh.add(c)
+        for step, c in zip(steps, given, strict=True):
+            if step.zone is Zone.HAND:
+                assert step.seat is not None
+                self._hands[step.seat].append(c)
+            else:
+                assert c is not None
+                self._discards.append(c)
+                self._seen.add(c)
+        kind = self._pending_kind
+        self._pending = ()
+        self._pending_kind = None
+        self._phase = Phase.ACTION
+        if kind is _Pending.DRAW:
+            self._drawn = True
+
+    # ------------------------------------------------------------------ actions
+
+    def legal_actions(self) -> list[Action]:
+        """Sorted legal actions of ``to_act``; ``[]`` outside ACTION.
+
+        Rebuy offer: ``rebuy`` (``amount`` = price) and ``decline``. Before drawing: ``draw``
+        (``value`` ``stock`` or ``upcard``), ``knock`` when the deadwood is 7 or less, ``rumino``
+        (``cards`` = the seven) when the hand is one. After drawing: ``discard`` of any card but
+        the upcard just taken, and ``rumino`` for every seven cards of the eight that are one.
+        Raises :class:`UnknownHand` when that hand is not fully known in this view.
+        """
+        if self._phase is not Phase.ACTION:
+            return []
+        seat = self._to_act
+        if self._offers:
+            price = rebuy_price(self.config.stake, self._rebuys[seat])
+            return sorted([Action("rebuy", amount=price), Action("decline")])
+        hand = self._hands[seat]
+        if None in hand:
+            raise UnknownHand(
+                f"seat {seat}'s hand is not known in this view, so no legal actions")
+        known = [c for c in hand if c is not None]
+        out: list[Action] = [Action("rumino", cards=sub) for sub in rumino_subsets(known)]
+        if not self._drawn:
+            if self.stock_size > 0:
+                out.append(Action("draw", value="stock"))
+            if self._discards:
+                out.append(Action("draw", value="upcard"))
+            if best_split(known).deadwood <= KNOCK_LIMIT:
+                out.append(Action("knock"))
+        else:
+            out.extend(Action("discard", c) for c in set(known) if c != self._taken)
+        return sorted(out)
+
+    def card_use(self, action: Action) -> CardUse:
+        """``discard``: its card is shown and leaves the hand. ``rumino`` and ``claim``: their
+        ``cards`` are shown and stay in the hand (a claim's ``card`` is the public discard, not
+        the claimant's). Every other action uses no card of the hand."""
+        if action.kind in ("rumino", "claim"):
+            return CardUse(kept=tuple(action.cards))
+        if action.kind == "discard":
+            return default_card_use(action)
+        return CardUse()
+
+    def apply(self, action: Action) -> None:
+        """Apply ``to_act``'s action; raise :class:`IllegalMove` (state unchanged) otherwise.
+
+        Rules: ``wrong-phase``, ``malformed-action``, ``unknown-action``, ``not-offered``,
+        ``wrong-price``, ``already-drawn``, ``must-draw``, ``stock-empty``, ``no-upcard``,
+        ``knock-over-limit``, ``not-a-rumino``, ``card-not-in-deck``, ``card-not-in-hand``,
+        ``discard-taken-upcard``.
+        """
+        seat = self._to_act
+        if self._phase is not Phase.ACTION:
+            raise IllegalMove("wrong-phase",
+                              f"no action can be taken in phase {self._phase.value}", seat)
+        if not isinstance(action, Action):
+            raise IllegalMove("malformed-action", f"an action must be an Action, not {action!r}",
+                              seat)
+        if self._offers:
+            self._apply_offer(seat, action)
+            return
+        kind = action.kind
+        if kind == "draw":
+            self._shape(action, seat, value=True)
+            self._draw(seat, action.value)
+        elif kind == "knock":
+            self._shape(action, seat)
+            self._knock(seat)
+        elif kind == "rumino":
+            self._shape(action, seat, cards=True)
+            self._show_rumino(seat, action.cards)
+        elif kind == "discard":
+            self._shape(action, seat, card=True)
+            assert action.card is not None
+            self._discard(seat, action.card)
+        elif kind in ("rebuy", "decline"):
+            raise IllegalMove("not-offered", f"seat {seat} has no rebuy offer now", seat)
+        else:
+            raise IllegalMove("unknown-action", f"rumino has no action {kind!r}", seat)
+
+    @staticmethod
+    def _shape(action: Action, seat: int, *, card: bool = False, cards: bool = False,
+               value: bool = False, amount: bool = False) -> None:
+        """Refuse an action carrying fields its kind does not have (or missing one it needs)."""
+        wrong = ((action.card is not None) != card or bool(action.cards) != cards
+                 or bool(action.value) != value or bool(action.amount) != amount)
+        if wrong:
+            raise IllegalMove("malformed-action", f"a rumino {action.kind!r} action cannot be "
+                              f"{action}", seat)
+
+    def _apply_offer(self, seat: int, action: Action) -> None:
+        if action.kind == "rebuy":
+            self._shape(action, seat, amount=True)
+            price = rebuy_price(self.config.stake, self._rebuys[seat])
+            if action.amount != price:
+                raise IllegalMove("wrong-price", f"seat {seat}'s rebuy costs {price}, "
+                                  f"not {action.amount}", seat)
+            others = [self._scores[s] for s in range(self._n)
+                      if s != seat and self._in_game[s] and self._scores[s] < ELIMINATION]
+            self._scores[seat] = max(others)
+            self._in_game[seat] = True
+            self._paid[seat] += price
+            self._rebuys[seat] += 1
+        elif action.kind == "decline":
+            self._shape(action, seat)
+        else:
+            raise IllegalMove("must-answer-offer", f"seat {seat} must answer its rebuy offer "
+                              f"(rebuy or decline), not {action}", seat)
+        self._offers.pop(0)
+        if self._offers:
+            self._to_act = self._offers[0]
+        else:
+            self._deal()
+
+    def _draw(self, seat: int, source: str) -> None:
+        if self._drawn:
+            raise IllegalMove("already-drawn", f"seat {seat} has already drawn this turn", seat)
+        if source == "stock":
+            if self.stock_size <= 0:
+                raise IllegalMove("stock-empty", "the stock is empty", seat)
+            position = self._next_pos
+            self._next_pos += 1
+            self._pending = (ChanceStep(position, Zone.HAND, seat, frozenset({seat})),)
+            self._pending_kind = _Pending.DRAW
+            self._claim_open = False
+            self._phase = Phase.CHANCE
+            return
+        if source != "upcard":
+            raise IllegalMove("malformed-action", f"a draw is from 'stock' or 'upcard', "
+                              f"not {source!r}", seat)
+        if not self._discards:
+            raise IllegalMove("no-upcard", "there is no upcard to draw", seat)
+        taken = self._discards.pop()
+        self._hands[seat].append(taken)
+        self._taken = taken
+        self._drawn = True
+        self._claim_open = False
+
+    def _knock(self, seat: int) -> None:
+        if self._drawn:
+            raise IllegalMove("already-drawn", f"seat {seat} can only knock before drawing",
+                              seat)
+        hand = self._hands[seat]
+        if None not in hand:
+            dead = best_split([c for c in hand if c is not None]).deadwood
+            if dead > KNOCK_LIMIT:
+                raise IllegalMove("knock-over-limit", f"seat {seat} cannot knock with "
+                                  f"{dead} deadwood (at most {KNOCK_LIMIT})", seat)
+        self._knocker = seat
+        self._end_hand(_End.KNOCK)
+
+    def _take_from_hand(self, seat: int, wanted: Sequence[Card]) -> list[Card | None]:
+        """The hand of ``seat`` less ``wanted`` (known cards, else hidden slots), or raise."""
+        if len(set(wanted)) != len(wanted):
+            raise IllegalMove("malformed-action", f"seat {seat} names a card twice", seat)
+        hand = list(self._hands[seat])
+        for c in wanted:
+            if c not in self._deck_set:
+                raise IllegalMove("card-not-in-deck",
+                                  f"{c.code} is not a card of the {self._deck.name} deck", seat)
+            if c in hand:
+                hand.remove(c)
+            elif c in self._seen or any(c in h for h in self._hands):
+                raise IllegalMove("card-not-in-hand", f"seat {seat} cannot use {c.code}: that "
+                                  "card is known to be elsewhere", seat)
+            elif None in hand:
+                hand.remove(None)
+            else:
+                raise IllegalMove("card-not-in-hand", f"seat {seat} does not hold {c.code}",
+                                  seat)
+        return hand
+
+    def _show_rumino(self, seat: int, shown: Sequence[Card]) -> None:
+        if len(shown) != RUMINO_SIZE or not is_rumino(shown):
+            raise IllegalMove("not-a-rumino", f"{' '.join(c.code for c in shown)} is not a "
+                              "rumino (seven of a kind or seven in suit sequence)", seat)
+        rest = self._take_from_hand(seat, shown)
+        self._hands[seat] = [*rest, *shown]
+        self._seen.update(shown)
+        self._rumino_seat = seat
+        self._rumino_cards = tuple(shown)
+        self._end_hand(_End.RUMINO)
+
+    def _discard(self, seat: int, c: Card) -> None:
+        if not self._drawn:
+            raise IllegalMove("must-draw", f"seat {seat} must draw before discarding", seat)
+        if c == self._taken:
+            raise IllegalMove("discard-taken-upcard", f"seat {seat} cannot discard {c.code}, "
+                              "the upcard it has just taken", seat)
+        self._hands[seat] = self._take_from_hand(seat, [c])
+        self._seen.add(c)
+        self._discards.append(c)
+        self._drawn = False
+        self._taken = None
+        if self.stock_size <= 0:
+            self._end_hand(_End.EXHAUSTED)
+            return
+        self._discarder = seat
+        self._claim_open = True
+        self._to_act = self._next_in(seat, self._playing)
+
+    def _end_hand(self, how: _End) -> None:
+        self._end = how
+        self._claim_open = False
+        self._phase = Phase.HAND_OVER
+
+    # ------------------------------------------------------------------ the claim
+
+    def claimants(self) -> frozenset[int]:
+        """After a discard, until the next player acts: the seats of the hand other than the
+        discarder and the next player (the next player takes the discard by drawing it)."""
+        if self._phase is not Phase.ACTION or not self._claim_open:
+            return frozenset()
+        return frozenset(s for s in self._playing if s not in (self._discarder, self._to_act))
+
+    def claim_actions(self, seat: int) -> list[Action]:
+        """The claims ``seat`` can make on the discard (needs its hand known in this view)."""
+        self._check_seat(seat)
+        if seat not in self.claimants():
+            return []
+        hand = self._hands[seat]
+        if None in hand:
+            raise UnknownHand(f"seat {seat}'s hand is not known in this view, so no claims")
+        top = self._discards[-1]
+        known = [c for c in hand if c is not None]
+        return sorted(Action("claim", top, six) for six in rumino_completions(known, top))
+
+    def apply_claim(self, seat: int, action: Action) -> None:
+        """``seat`` takes the discard out of turn and shows the rumino it completes.
+
+        Rules: ``no-claim`` (no window open, or ``seat`` is not a claimant), ``malformed-action``,
+        ``wrong-card`` (not the discard), ``not-a-rumino``, ``card-not-in-hand`` (with full
+        information, or a card known to be elsewhere).
+        """
+        if not isinstance(seat, int) or not 0 <= seat < self._n:
+            raise IllegalMove("no-claim", f"seat {seat!r} is not at this table", seat=None)
+        if seat not in self.claimants():
+            raise IllegalMove("no-claim", f"seat {seat} has no out-of-turn claim open now", seat)
+        if not isinstance(action, Action) or action.kind != "claim":
+            raise IllegalMove("malformed-action", f"an out-of-turn action must be a claim, not "
+                              f"{action}", seat)
+        self._shape(action, seat, card=True, cards=True)
+        top = self._discards[-1]
+        if action.card != top:
+            shown = action.card.code if action.card is not None else "nothing"
+            raise IllegalMove("wrong-card", f"seat {seat} claims {shown}, but the discard is "
+                              f"{top.code}", seat)
+        six = tuple(action.cards)
+        if len(six) != RUMINO_SIZE - 1 or not is_rumino((*six, top)):
+            raise IllegalMove("not-a-rumino", f"{top.code} with {' '.join(c.code for c in six)} "
+                              "is not a rumino", seat)
+        rest = self._take_from_hand(seat, six)
+        self._discards.pop()
+        self._hands[seat] = [*rest, *six, top]
+        self._seen.update(six)
+        self._rumino_seat = seat
+        self._rumino_cards = (*six, top)
+        self._rumino_claimed = True
+        self._end_hand(_End.RUMINO)
+
+    # ------------------------------------------------------------------ scoring
+
+    def _deadwoods(self) -> list[int | None]:
+        """Each seat's deadwood in this hand (``None`` for seats not dealt in); needs every hand
+        of the hand known (the full-information replay)."""
+        out: list[int | None] = [None] * self._n
+        for s in self._playing:
+            hand = self._hands[s]
+            if None in hand:
+                raise UnknownHand(f"seat {s}'s hand is not known in this view, so the hand "
+                                  "cannot be scored")
+            out[s] = best_split([c for c in hand if c is not None]).deadwood
+        return out
+
+    def _hand_points(self) -> tuple[list[int], list[ScoreLine]]:
+        n = self._n
+        zeros = (0,) * n
+        lines: list[ScoreLine] = []
+        if self._end is _End.RUMINO:
+            assert self._rumino_seat is not None
+            marks = tuple(1 if s == self._rumino_seat else None for s in range(n))
+            lines.append(ScoreLine("rumino", marks, zeros))
+            return [0] * n, lines
+        dead = self._deadwoods()
+        scoring = not (self._end is _End.EXHAUSTED and self.config.exhausted == "void")
+        gin_seat: int | None = None
+        if self._end is _End.KNOCK:
+            assert self._knocker is not None
+            marks = tuple(1 if s == self._knocker else None for s in range(n))
+            lines.append(ScoreLine("knock", marks, zeros))
+            if dead[self._knocker] == 0:
+                gin_seat = self._knocker
+        else:
+            marks = tuple(1 if s in self._playing else None for s in range(n))
+            lines.append(ScoreLine("stock exhausted", marks, zeros))
+        added = tuple(0 if not scoring or d is None or s == gin_seat else d
+                      for s, d in enumerate(dead))
+        lines.append(ScoreLine("deadwood", tuple(dead), added))
+        gin_points = tuple(GIN_POINTS if s == gin_seat else 0 for s in range(n))
+        if self._end is _End.KNOCK:
+            gin = tuple(1 if s == gin_seat else None for s in range(n))
+            lines.append(ScoreLine("gin", gin, gin_points))
+        points = [a + g for a, g in zip(added, gin_points, strict=True)]
+        return points, lines
+
+    def _outcome(self, points: Sequence[int]) -> tuple[bool, int | None, list[int]]:
+        """(match over, winner, payout) once ``points`` are added to the scores."""
+        n = self._n
+        if self._end is _End.RUMINO:
+            assert self._rumino_seat is not None
+            winners = [self._rumino_seat]
+        else:
+            after = [self._scores[s] + points[s] for s in range(n)]
+            live = [s for s in range(n) if self._in_game[s] and after[s] < ELIMINATION]
+            if len(live) >= 2:
+                return False, None, [0] * n
+            if len(live) == 1:
+                winners = live
+            else:
+                playing = [s for s in range(n) if self._in_game[s]]
+                low = min(after[s] for s in playing)
+                winners = [s for s in playing if after[s] == low]
+        payout = [0] * n
+        pool = sum(self._paid)
+        share, extra = divmod(pool, len(winners))
+        for i, s in enumerate(sorted(winners)):
+            payout[s] = share + (1 if i < extra else 0)
+        return True, winners[0] if len(winners) == 1 else None, payout
+
+    def hand_result(self) -> HandResult:
+        """In HAND_OVER: the hand's lines and points (needs full information unless a rumino).
+
+        Lines: ``rumino`` (values 1 for its holder), or ``knock`` / ``stock exhausted`` (values 1
+        for the knocker / every player of the hand), ``deadwood`` (values = each player's
+        deadwood, ``None`` for seats not dealt in; points = what it adds), ``gin`` after a knock
+        (values 1 for a knocker with no deadwood, points -10); with a stake, ``paid in`` (values
+        = each seat's payments so far) and ``payout`` (values = what each seat takes from the pool
+        when this hand ends the match, else 0). Points are what each seat adds to its score.
+        """
+        self._need(Phase.HAND_OVER, "hand_result")
+        points, lines = self._hand_points()
+        if self.config.stake:
+            zeros = (0,) * self._n
+            _, _, payout = self._outcome(points)
+            lines.append(ScoreLine("paid in", tuple(self._paid), zeros))
+            lines.append(ScoreLine("payout", tuple(payout), zeros))
+        return HandResult(tuple(lines), tuple(points))
+
+    def next_hand(self) -> None:
+        """In HAND_OVER: add the points; put out the players at 100 or more; then SHUFFLE (with
+        rebuy offers when at least three remain and there is a stake) or MATCH_OVER."""
+        self._need(Phase.HAND_OVER, "next_hand")
+        points, _ = self._hand_points()
+        over, winner, payout = self._outcome(points)
+        for s in range(self._n):
+            self._scores[s] += points[s]
+        if over:
+            self._winner = winner
+            self._payout = payout
+            self._phase = Phase.MATCH_OVER
+            return
+        out = [s for s in range(self._n) if self._in_game[s] and self._scores[s] >= ELIMINATION]
+        for s in out:
+            self._in_game[s] = False
+        remaining = sum(self._in_game)
+        self._offers = out if self.config.stake and remaining >= 3 else []
+        self._hand_number += 1
+        self._reset_hand()
+        self._phase = Phase.SHUFFLE
+
+    # ------------------------------------------------------------------ views
+
+    def observation(self, seat: int) -> dict[str, Any]:
+        """What ``seat`` sees, as plain data (card codes as text).
+
+        Keys: ``game``, ``seat``, ``players``, ``phase``, ``hand_number``, ``dealer``,
+        ``playing`` (seats dealt in, in playing order), ``in_game``, ``out`` (seats out of the
+        game), ``to_act`` (``None``
+        outside ACTION), ``drawn`` (``to_act`` has drawn this turn), ``hand`` (own cards, known
+        ones), ``hand_sizes``, ``melds``, ``melds_text`` (``"7D1 7H1 7S1 | 8C1 9C1 TC1"``) and
+        ``deadwood`` (own best split, when the hand is known), ``upcard``, ``discards`` (bottom
+        first), ``stock_size``, ``claimants``, ``scores``, ``stake``, ``paid``, ``pool``,
+        ``rebuys``, ``rebuy_price`` (the price offered to ``seat`` now, else ``None``),
+        ``rumino`` (``{"seat", "cards", "kind", "claimed"}`` once shown), ``knocker``,
+        ``payout``, ``winner``.
+        """
+        self._check_seat(seat)
+        own = self._hands[seat]
+        known = [c for c in own if c is not None]
+        melds: list[list[str]] = []
+        dead: int | None = None
+        if own and None not in own:
+            split = best_split(known)
+            melds = [[_CODES[c] for c in m] for m in split.melds]
+            dead = split.deadwood
+        offered = (self._phase is Phase.ACTION and bool(self._offers)
+                   and self._to_act == seat)
+        upcard = self.upcard
+        rumino = None
+        if self._rumino_seat is not None:
+            rumino = {"seat": self._rumino_seat,
+                      "cards": [c.code for c in self._rumino_cards],
+                      "kind": rumino_kind(self._rumino_cards),
+                      "claimed": self._rumino_claimed}
+        return {
+            "game": "rumino",
+            "seat": seat,
+            "players": self._n,
+            "phase": self._phase.value,
+            "hand_number": self._hand_number,
+            "dealer": self._dealer,
+            "playing": list(self._playing),
+            "in_game": list(self._in_game),
+            "out": [s for s in range(self._n) if not self._in_game[s]],
+            "to_act": self._to_act if self._phase is Phase.ACTION else None,
+            "drawn": self._drawn,
+            "hand": [_CODES[c] for c in known],
+            "hand_sizes": [len(h) for h in self._hands],
+            "melds": melds,
+            "melds_text": " | ".join(" ".join(m) for m in melds) or None,
+            "deadwood": dead,
+            "upcard": upcard.code if upcard is not None else None,
+            "discards": [_CODES[c] for c in self._discards],
+            "stock_size": self.stock_size,
+            "claimants": sorted(self.claimants()),
+            "scores": list(self._scores),
+            "stake": self.config.stake,
+            "paid": list(self._paid),
+            "pool": self.pool,
+            "rebuys": list(self._rebuys),
+            "rebuy_price": rebuy_price(self.config.stake, self._rebuys[seat]) if offered
+            else None,
+            "rumino": rumino,
+            "knocker": self._knocker,
+            "payout": list(self._payout),
+            "winner": self._winner,
+        }
+
+    def copy(self) -> RuminoMatch:
+        """An independent copy (explicit, no deepcopy)."""
+        other = _copy.copy(self)
+        other._hands = [list(h) for h in self._hands]
+        other._discards = list(self._discards)
+        other._seen = set(self._seen)
+        other._scores = list(self._scores)
+        other._in_game = list(self._in_game)
+        other._paid = list(self._paid)
+        other._rebuys = list(self._rebuys)
+        other._payout = list(self._payout)
+        other._offers = list(self._offers)
+        return other
+
+    def _need(self, phase: Phase, method: str) -> None:
+        if self._phase is not phase:
+            raise WrongPhase(
+                f"{method} needs phase {phase.value}, but the match is in {self._phase.value}")
+
+    # ------------------------------------------------------------------ testing aid
+
+    @classmethod
+    def from_position(
+        cls,
+        config: RuminoConfig,
+        hands: Sequence[Iterable[Card | str] | None],
+        discards: Iterable[Card | str],
+        *,
+        to_act: int = 0,
+        stock_size: int = 50,
+        drawn: bool = False,
+        discarder: int | None = None,
+        scores: Sequence[int] | None = None,
+        dealer: int | None = None,
+        rebuys: Sequence[int] | None = None,
+    ) -> RuminoMatch:
+        """A testing aid: a match in ACTION in the middle of hand 0.
+
+        ``hands`` per seat (``None`` for a seat out of the game; a hand may hold ``None`` for a
+        card hidden in this view), the discard pile (bottom first), ``to_act`` and whether it has
+        ``drawn``, ``stock_size`` cards left, and ``discarder``: the seat that made the top
+        discard (opens the claim window) or ``None``; ``scores`` so far and ``rebuys`` made so far
+        per seat (their prices are added to what the seat paid). Raises :class:`GameError`
+        naming an inconsistency.
+        """
+        state = cls(config)
+        n = state._n
+        if len(hands) != n:
+            raise GameError(f"from_position needs {n} hands, got {len(hands)}")
+        state._in_game = [h is not None for h in hands]
+        state._hands = [[None if c is None else _as_card(c) for c in (h or ())] for h in hands]
+        state._discards = [_as_card(c) for c in discards]
+        if scores is not None:
+            state._scores = list(scores)
+        if rebuys is not None:
+            state._rebuys = list(rebuys)
+            state._paid = [config.stake + sum(rebuy_price(config.stake, k) for k in range(r))
+                           for r in rebuys]
+        active = [s for s in range(n) if state._in_game[s]]
+        if to_act not in active:
+            raise GameError(f"seat {to_act} is not in the game, so it cannot act")
+        state._dealer = (to_act - 1) % n if dealer is None else dealer
+        start = active.index(to_act)
+        state._playing = tuple(active[start:] + active[:start])
+        placed = [c for h in state._hands for c in h if c is not None] + state._discards
+        if len(set(placed)) != len(placed):
+            raise GameError("from_position places some card twice")
+        if not 0 <= stock_size <= len(state._deck) - len(placed):
+            raise GameError(f"no room for a stock of {stock_size}")
+        state._next_pos = len(state._deck) - stock_size
+        state._seen = set(state._discards)
+        state._drawn = drawn
+        state._discarder = discarder
+        state._claim_open = discarder is not None and not drawn
+        state._to_act = to_act
+        state._dealt_before = True
+        state._phase = Phase.ACTION
+        return state
+
+
+SPEC = GameSpec(
+    name="rumino",
+    title="Rumino: rummy with knock and gin, the seven-card rumino wins at once, out at 100",
+    rules_source="italian-card-games.txt",
+    player_counts=PLAYER_COUNTS,
+    config_class=RuminoConfig,
+    presets={
+        "classic": {"stake": 0, "exhausted": "score"},
+        "stakes": {"stake": 1, "exhausted": "score"},
+    },
+    preset_docs={
+        "classic": "italian-card-games.txt without money: knock at 7, gin -10, out at 100, "
+        "the last player under 100 wins",
+        "stakes": "the same played for a pool of one stake each, rebuys at 1, 2, 4... stakes "
+        "while three or more remain",
+    },
+    factory=RuminoMatch,
+    flags=flags_of(RuminoConfig),
+    default_preset="classic",
+    legend="Cards: rank, suit, copy. Ranks A 2-9 T(10) J Q K, aces low; suits H hearts, "
+    "D diamonds, C clubs, S spades; 1 or 2 = which of the two decks; X1-X4 jokers (wild).",
+    screen=(
+        ("upcard", "upcard"), ("stock_size", "stock"), ("hand_sizes", "cards in hand"),
+        ("out", "out of the game"), ("scores", "scores"), ("pool", "pool"),
+        ("rebuy_price", "rebuy price"), ("melds_text", "your melds"),
+        ("deadwood", "your deadwood"),
+    ),
+)
+
+SPECS = (SPEC,)
