@@ -53,7 +53,8 @@ def describe_game(name: str) -> list[str]:
         if overrides:
             shown = ", ".join(f"{k}={_value(v)}" for k, v in overrides.items())
             lines.append(f"      sets: {shown}")
-    lines += ["", "Flags (name, default, choices: description):"]
+    lines += ["", "Flags (name, default, choices: description; "
+                  "house rules: host --set NAME=VALUE):"]
     for flag in spec.flags:
         choices = f" [{' | '.join(_value(c) for c in flag.choices)}]" if flag.choices else ""
         lines.append(f"  {flag.name} = {_value(flag.default)}{choices}: {flag.description}")

@@ -212,20 +212,20 @@ class Session:
                 self._sync_transcript()
                 for link in self.links:
                     link.outbox.close()
-                with trio.move_on_after(FLUSH_SECONDS) as flush:
-                    flush.shield = True
-                    for link in self.links:
-                        await link.drained.wait()
-                for scope in readers:
-                    scope.cancel()
-                with trio.move_on_after(CLOSE_SECONDS) as closing:
-                    closing.shield = True
-                    async with trio.open_nursery() as closers:
+                try:
+                    with trio.move_on_after(FLUSH_SECONDS):
                         for link in self.links:
-                            closers.start_soon(link.framed.aclose_gracefully)
-                for link in self.links:
-                    await link.framed.aclose()
-                nursery.cancel_scope.cancel()
+                            await link.drained.wait()
+                    for scope in readers:
+                        scope.cancel()
+                    with trio.move_on_after(CLOSE_SECONDS):
+                        async with trio.open_nursery() as closers:
+                            for link in self.links:
+                                closers.start_soon(link.framed.aclose_gracefully)
+                finally:  # also when cancelled (Ctrl-C): then nothing above waits
+                    for link in self.links:
+                        await link.framed.aclose()
+                    nursery.cancel_scope.cancel()
         if failure is not None:
             raise failure
 
