@@ -82,10 +82,11 @@ class ObservationLayout:
     card_keys: tuple[str, ...]
     number_keys: tuple[tuple[str, int], ...]
     text_keys: tuple[str, ...] = ()
-    """Keys whose value is a text or a map of texts (a trump suit, signals by seat): each gets
-    :data:`TEXT_BUCKETS` 0/1 entries, a text ``t`` setting entry ``h(t)`` and a map entry
-    ``sub: t`` setting ``h(sub=t)``, where ``h`` is a stable hash (BLAKE2b) modulo the bucket
-    count (feature hashing: any text has a place, two texts may share one)."""
+    """Keys whose value is a text, a map of texts or a list of texts (a trump suit, signals or
+    states by seat): each gets :data:`TEXT_BUCKETS` 0/1 entries, a text ``t`` setting entry
+    ``h(t)``, a map entry ``sub: t`` entry ``h(sub=t)`` and the ``i``-th text of a list entry
+    ``h(i=t)``, where ``h`` is a stable hash (BLAKE2b) modulo the bucket count (feature hashing:
+    any text has a place, two texts may share one)."""
 
     @property
     def size(self) -> int:
@@ -113,8 +114,9 @@ def _numbers(value: object) -> list[float] | None:
     if isinstance(value, int | float):
         return [float(value)]
     if isinstance(value, list | tuple) and value and all(
-            isinstance(v, int | float) and not isinstance(v, bool) for v in value):
-        return [float(v) for v in value]
+            v is None or isinstance(v, int | float) for v in value):
+        # per-seat numbers: bools are flags, None (no bet yet) is 0
+        return [0.0 if v is None else float(v) for v in value]
     return None
 
 
@@ -142,13 +144,18 @@ class _LayoutBuilder:
 
 
 def _texts(value: object) -> Iterator[str]:
-    """The texts of a text value (itself) or of a map of texts (``sub=text`` for each)."""
+    """The texts of a text value (itself), of a map of texts (``sub=text`` for each) or of a
+    list of texts by seat (``i=text`` for each)."""
     if isinstance(value, str):
         yield value
     elif isinstance(value, Mapping):
         for sub, item in value.items():
             if isinstance(item, str):
                 yield f"{sub}={item}"
+    elif isinstance(value, list | tuple):
+        for i, item in enumerate(value):
+            if isinstance(item, str):
+                yield f"{i}={item}"
 
 
 @cache
@@ -359,7 +366,7 @@ class CardGameEnv(AECEnv):  # type: ignore[misc]
                 vector[offset] = float(number)
             elif kind is list or kind is tuple:
                 for j, item in enumerate(number[:size]):
-                    if type(item) is int or type(item) is float:
+                    if type(item) is int or type(item) is float or type(item) is bool:
                         vector[offset + j] = float(item)
         for key, offset in self._text_slots:
             for text in _texts(observation.get(key)):

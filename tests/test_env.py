@@ -65,7 +65,8 @@ def test_an_agent_sees_its_own_hand_and_no_other(seed: int, case: tuple[str, int
     e = raw_env(game, players, episode="hand")
     e.reset(seed=seed)
     layout = e.layout
-    block = layout.players + layout.card_keys.index("hand") * len(layout.deck)
+    has_hand = "hand" in layout.card_keys  # Ziginette deals every card face up: no hand
+    block = layout.players + (layout.card_keys.index("hand") if has_hand else 0) * len(layout.deck)
     steps = 0
     for agent in e.agent_iter(max_iter=400):
         observation, _, termination, truncation, info = e.last()
@@ -74,9 +75,12 @@ def test_an_agent_sees_its_own_hand_and_no_other(seed: int, case: tuple[str, int
             continue
         seat = e.possible_agents.index(agent)
         vector = observation["observation"]
-        hand = {layout.deck[i] for i in
-                np.flatnonzero(vector[block:block + len(layout.deck)])}
-        assert hand == set(info["observation"]["hand"])
+        if has_hand:
+            hand = {layout.deck[i] for i in
+                    np.flatnonzero(vector[block:block + len(layout.deck)])}
+            assert hand == set(info["observation"]["hand"])
+        else:
+            assert not info["observation"].get("hand")
         assert vector[seat] == 1.0 and vector[:layout.players].sum() == 1.0
         # Only the acting seat's legal moves are listed, and the mask matches them.
         assert observation["action_mask"].sum() == len(info["legal_actions"])
@@ -106,8 +110,10 @@ def test_every_observation_key_is_in_the_layout(seed: int, case: tuple[str, int]
         for key, value in info["observation"].items():
             if key in ("seat", "to_act", "phase", "game") or key in layout.card_keys:
                 continue
-            if isinstance(value, str) or (isinstance(value, dict) and value and all(
-                    isinstance(v, str) for v in value.values())):
+            texts = (list(value.values()) if isinstance(value, dict)
+                     else value if isinstance(value, list) else [value])
+            if texts and all(isinstance(v, str) or v is None for v in texts) and any(
+                    isinstance(v, str) for v in texts):
                 assert key in layout.text_keys, f"{game}: text key {key!r} is not encoded"
             elif value is not None and value != [] and value != {}:
                 assert key in known, f"{game}: observation key {key!r} is not encoded"
