@@ -39,7 +39,7 @@ def test_board_matches_dead_cards_new_board_cards_and_the_bankers_rank() -> None
     # 3B matches 3C: the bank collects 4 + 10; 3S is dead; JC is a new board card
     assert [c.code for c in state.board] == ["5D", "JC"]
     assert state.ledger.balances == (90, 114, 96)
-    assert state.observation(0)["dead"] == ["3"]
+    assert state.observation(0)["dead"] == [3] and state.observation(2)["hand"] == ["5D"]
     d.act("done", "bet JC 6", "done")
     # 7D matches the banker's 7S: the bank pays every bet on the board at even money
     assert state.phase is Phase.HAND_OVER

@@ -78,8 +78,8 @@ class SetteBot:
     def _best_standing(observation: Mapping[str, Any]) -> int:
         """The highest lower bound of a standing punter's total, from its face-up cards."""
         best = 0
-        for seat, (cards, status) in enumerate(zip(observation["cards"], observation["status"],
-                                                   strict=True)):
+        for seat, cards in enumerate(observation["cards"]):
+            status = observation["status"].get(str(seat), "")
             if seat == observation["seat"] or status not in ("stood", "two-card 7½"):
                 continue
             if status == "two-card 7½":

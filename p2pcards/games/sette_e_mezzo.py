@@ -478,8 +478,9 @@ class SetteMatch(BankingMatch):
 
     def observation(self, seat: int) -> dict[str, Any]:
         """What ``seat`` sees: the keys of :meth:`.BankingMatch._common_view` plus ``bets``
-        (per seat, ``None`` without a bet), ``bets_text``, ``cards`` (per seat, ``??`` for a hole
-        card this seat has not seen), ``table_text``, ``status`` per seat, ``hand`` (own cards,
+        (per seat, 0 without a bet), ``bets_text``, ``cards`` (per seat, ``??`` for a hole card
+        this seat has not seen), ``table_text``, ``status`` (seat number as text -> status, for
+        the seats dealt in), ``hand`` (own cards,
         hole first), ``total`` (own best total in half-points, ``None`` before the deal) and
         ``cards_left``."""
         view = self._common_view(seat)
@@ -496,11 +497,11 @@ class SetteMatch(BankingMatch):
                 label = "bank" if s == self._banker else f"bet {self._bets.get(s, 0)}"
                 texts.append(f"[{s}] {' '.join(table[s])} ({label}, {self.status(s)})")
         view.update({
-            "bets": [self._bets.get(s) for s in range(self._n)],
+            "bets": [self._bets.get(s, 0) for s in range(self._n)],
             "bets_text": "  ".join(f"[{s}] {v}" for s, v in sorted(self._bets.items())) or "—",
             "cards": table,
             "table_text": "   ".join(texts) or "—",
-            "status": [self.status(s) for s in range(self._n)],
+            "status": {str(s): self.status(s) for s in sorted(self._status)},
             "hand": [c.code for c in self._cards.get(seat, []) if c is not None],
             "total": None if own is None or not own else best_total(own),
             "cards_left": self.cards_left,

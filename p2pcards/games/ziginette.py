@@ -321,9 +321,10 @@ class ZiginetteMatch(BankingMatch):
         """What ``seat`` sees (everything is public): the keys of
         :meth:`.BankingMatch._common_view` plus ``board`` (``{"card", "bets"}`` per board card,
         bets as ``{seat: amount}`` with text keys), ``board_text``, ``banker_card``, ``dead``
-        (dead ranks), ``matched`` (board cards taken), ``turned`` (every card turned this deal),
-        ``stakes`` per seat, ``playettes``, ``event`` (the last thing that happened), ``hand``
-        (always empty) and ``cards_left``."""
+        (dead rank numbers) and ``dead_text``, ``matched`` (board cards taken), ``turned``
+        (every card turned this deal), ``stakes`` per seat (0: none), ``playettes``, ``event``
+        (the last thing that happened), ``hand`` (the board cards this seat has a bet on) and
+        ``cards_left``."""
         view = self._common_view(seat)
         board = [{"card": c.code,
                   "bets": {str(s): a for s, a in sorted(self._board_bets[c].items())}}
@@ -336,13 +337,14 @@ class ZiginetteMatch(BankingMatch):
             "board": board,
             "board_text": "   ".join(texts) or "—",
             "banker_card": None if self._banker_card is None else self._banker_card.code,
-            "dead": sorted(_rank(r) for r in self._dead),
+            "dead": sorted(self._dead),
+            "dead_text": " ".join(_rank(r) for r in sorted(self._dead)) or "—",
             "matched": [c.code for c in sorted(self._matched)],
             "turned": [c.code for c in self._turned],
-            "stakes": [self._staked.get(s) for s in range(self._n)],
+            "stakes": [self._staked.get(s, 0) for s in range(self._n)],
             "playettes": self._playettes,
             "event": self._last_event or "—",
-            "hand": [],
+            "hand": [c.code for c in self._board if seat in self._board_bets[c]],
             "cards_left": self.cards_left,
         })
         return view
@@ -374,7 +376,7 @@ SPEC = GameSpec(
     "K Re). Bet on a board card: you win if the banker's rank comes first, lose if yours does.",
     screen=(("bank", "bank"), ("limits_text", "limits"), ("chips", "chips"),
             ("banker_card", "banker's card"), ("board_text", "board and bets"),
-            ("dead", "dead ranks"), ("event", "last"), ("cards_left", "cards left")),
+            ("dead_text", "dead ranks"), ("event", "last"), ("cards_left", "cards left")),
 )
 
 SPECS = (SPEC,)
