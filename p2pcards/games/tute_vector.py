@@ -1,4 +1,4 @@
-"""The Tute engine vector ``protocol/vectors/tute_hand.json``: one whole hand with full
+"""The Tute engine vector ``protocol/vectors/games/tute_hand.json``: one whole hand with full
 information, for a second implementation of the rules.
 
 ``python -m p2pcards.games.tute_vector`` writes it; ``--check`` regenerates it in memory and exits
@@ -27,7 +27,7 @@ SEED = 206
 """Seeds Python's ``random.Random`` for the deck order and the moves (the first declaration
 offered, else a random legal action); the file lists the results, so nothing else depends on
 Python's generator."""
-VECTOR_DIR = Path(__file__).resolve().parents[2] / "protocol" / "vectors"
+VECTOR_DIR = Path(__file__).resolve().parents[2] / "protocol" / "vectors" / "games"
 
 
 def _probes(state: TuteMatch) -> list[dict[str, Any]]:
