@@ -53,12 +53,16 @@ from .genesis import Genesis
 from .wire import (
     BadSignature,
     Chain,
+    ChainError,
     Envelope,
     Equivocation,
+    Fork,
     IdentityKey,
     Payload,
     ProtocolError,
     PublicIdentity,
+    WrongSequence,
+    WrongTable,
     codec,
     open_envelope,
     seal,
@@ -88,10 +92,13 @@ class Violation(Exception):
 
     ``seat`` is the culprit (the signer, or ``None`` when the envelope could not be attributed),
     ``index`` the chain position at which it was offered, ``rule`` a stable kebab-case identifier.
+    ``evidence`` holds the signed envelopes that prove it when the offending envelope alone does
+    not (both envelopes of an ``equivocation``; the chain head and the link of a ``fork``), and
+    ``suspects`` the seats one of which (or the hub) must be at fault when ``seat`` is ``None``.
     """
 
     def __init__(self, rule: str, message: str, *, seat: int | None, index: int | None,
-                 evidence: tuple[Envelope, ...] = ()) -> None:
+                 evidence: tuple[Envelope, ...] = (), suspects: tuple[int, ...] = ()) -> None:
         where = []
         if index is not None:
             where.append(f"envelope {index}")
@@ -103,6 +110,7 @@ class Violation(Exception):
         self.seat = seat
         self.index = index
         self.evidence = evidence
+        self.suspects = suspects
 
 
 # ----------------------------------------------------------------------------------- events
@@ -394,14 +402,8 @@ class Table:
             seat = payload.seat
         try:
             self.chain.check(payload, envelope, expected_seat=seat)
-        except ProtocolError as exc:
-            evidence: tuple[Envelope, ...] = ()
-
-            if isinstance(exc, Equivocation):
-                evidence = (exc.first, exc.second)
-            rule = type(exc).__name__
-            raise Violation(_kebab(rule), str(exc), seat=exc.seat, index=exc.index,
-                            evidence=evidence) from None
+        except ChainError as exc:
+            raise _chain_violation(exc, accepting=kind == "accept") from None
         if payload.seat == self.seat and not own:
             raise Violation("own-seat", "envelope signed with this peer's own seat key",
                             seat=payload.seat, index=index)
@@ -1231,6 +1233,39 @@ def _kebab(name: str) -> str:
             out.append("-")
         out.append(ch.lower())
     return "".join(out)
+
+
+def _chain_violation(exc: ChainError, *, accepting: bool) -> Violation:
+    """Whom a failed chain check (SPEC §6, §9.8) blames.
+
+    The signer, unless an honest signer could have signed the envelope on another branch of the
+    chain that the hub showed it: a ``fork`` (the head was signed by another seat), a sequence
+    number that skips ahead or lands on another seat's position (``wrong-sequence`` with no
+    seat), an envelope of another table (``wrong-table``, or ``genesis-mismatch`` while the
+    seats accept the genesis: the genesis this peer holds is not the one that seat signed).
+    """
+    rule = _kebab(type(exc).__name__)
+    message = str(exc)
+    if isinstance(exc, Equivocation):
+        return Violation(rule, message, seat=exc.seat, index=exc.index,
+                         evidence=(exc.first, exc.second))
+    if isinstance(exc, Fork):
+        return Violation("fork", f"{message}; the hub, seat {exc.head_seat} or seat {exc.seat} "
+                         "is at fault", seat=None, index=exc.index,
+                         evidence=(exc.head, exc.link),
+                         suspects=tuple(s for s in (exc.head_seat, exc.seat) if s is not None))
+    if isinstance(exc, WrongTable):
+        if accepting:
+            return Violation("genesis-mismatch", f"the genesis was altered or is not this "
+                             f"table's: seat {exc.seat} signed another genesis ({message})",
+                             seat=None, index=exc.index)
+        return Violation(rule, f"{message}: it belongs to another table", seat=None,
+                         index=exc.index)
+    if isinstance(exc, WrongSequence):
+        return Violation(rule, f"{message} (envelopes withheld by the hub, or a false sequence "
+                         f"number signed by seat {exc.seat})", seat=None, index=exc.index,
+                         suspects=(exc.seat,) if exc.seat is not None else ())
+    return Violation(rule, message, seat=exc.seat, index=exc.index)
 
 
 def _field(body: dict[str, Any], name: str, seat: int, index: int, allowed: set[str]) -> Any:
