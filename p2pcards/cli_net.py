@@ -1,9 +1,12 @@
 """The ``id``, ``host``, ``join`` and ``demo`` commands (registered into :mod:`p2pcards.cli`).
 
-``host`` prints the invite on a line of its own (``p2pcards join p2pcards://...``), seats the
-joiners, plays, and like ``join`` writes the transcript as the match goes and prints its path at
-the end, also after a failure. Failures are one sentence on standard error; exit status 3 for
-network and peer trouble, 1 for a protocol violation, 130 when the person leaves.
+``host`` prints the table's rules (``--variant`` and every ``--set`` house rule) and the invite
+on a line of its own (``p2pcards join p2pcards://...``), which commits to those rules; ``join``
+prints them before signing anything, asks a person to confirm, and without ``--accept`` a bot
+refuses any rule that is not the named preset's. Then ``host`` seats the joiners, plays, and
+like ``join`` writes the transcript as the match goes and prints its path at the end, also after
+a failure. Failures are one sentence on standard error; exit status 3 for network and peer
+trouble, 1 for a protocol violation, 130 when the person leaves.
 """
 
 from __future__ import annotations
@@ -19,6 +22,7 @@ from typing import Any
 
 import trio
 
+from .bots.loader import BotLoadError, check_bot_spec
 from .cli import EXIT_USAGE, UserError
 from .games import get_game
 from .genesis import DEFAULT_TIMEOUTS, Genesis
@@ -30,13 +34,16 @@ from .identity_store import (
     transcripts_dir,
 )
 from .net.errors import MatchFailure
+from .net.handshake import Reviewer, refuse_unusual
 from .net.hub import HostConfig, host_match
 from .net.invite import Invite, InviteError
 from .net.peer import join_match
 from .net.seats import bot_player, seat_secrets
 from .net.session import Player
 from .play_ui import BotLog, PersonUI, StdinLines
+from .seating import Review
 from .table import Table
+from .table_rules import parse_settings
 from .transcript import TranscriptWriter
 from .wire.identity import IdentityKey
 
@@ -52,13 +59,13 @@ def _say(text: str) -> None:
 
 
 def default_transcript_path(genesis: Genesis, seat: int) -> Path:
-    """``<config>/transcripts/<game>-<UTC time>-<table id prefix>.p2pt`` (``-seatN`` if taken)."""
+    """``<config>/transcripts/<game>-<UTC time>-<table id prefix>-seat<N>.p2pt``.
+
+    The seat is always in the name: peers of one table that share the directory (a demo, tests)
+    write their transcripts at the same moment, and a name chosen by "is it taken?" races."""
     stamp = time.strftime("%Y%m%dT%H%M%SZ", time.gmtime())
-    base = transcripts_dir() / f"{genesis.game}-{stamp}-{genesis.table_id.hex()[:12]}"
-    path = base.with_name(base.name + ".p2pt")
-    if path.exists():
-        path = base.with_name(f"{base.name}-seat{seat}.p2pt")
-    return path
+    prefix = genesis.table_id.hex()[:12]
+    return transcripts_dir() / f"{genesis.game}-{stamp}-{prefix}-seat{seat}.p2pt"
 
 
 class _Transcript:
@@ -124,14 +131,42 @@ def _identity(args: argparse.Namespace) -> IdentityKey | None:
     return key
 
 
-def _player_factory(args: argparse.Namespace, game: Callable[[Genesis], str]
-                    ) -> Callable[[Genesis, int], Player]:
+def _player_factory(args: argparse.Namespace, game: Callable[[Genesis], str],
+                    lines: StdinLines | None = None) -> Callable[[Genesis, int], Player]:
     def make(genesis: Genesis, seat: int) -> Player:
         if args.bot:
-            bot = bot_player(game(genesis), seat, args.seed)
-            return Player(bot.decide, BotLog(genesis, seat).show)
-        return PersonUI(genesis, seat, StdinLines()).player()
+            bot = bot_player(game(genesis), seat, args.seed, args.bot)
+            return Player(bot.decide, BotLog(genesis, seat).show, claim=bot.claim)
+        return PersonUI(genesis, seat, lines or StdinLines()).player()
     return make
+
+
+def _reviewer(accept: bool, lines: StdinLines | None) -> Reviewer:
+    """How ``join`` decides on the table's rules before signing anything.
+
+    Every joiner prints them. A person (``lines``) is asked to confirm; with ``--accept``
+    nobody is asked and any rules are taken; a bot without ``--accept`` refuses house rules
+    and unusual timeouts (:func:`~p2pcards.net.handshake.refuse_unusual`).
+    """
+    async def review(offer: Review) -> str | None:
+        for line in offer.rules.describe():
+            _say(line)
+        if not offer.committed:
+            _say("  this invite carries no rules digest (an older host): the rules above are "
+                 "only what the host announces now")
+        if accept:
+            return None
+        if lines is None:
+            return await refuse_unusual(offer)
+        print("sit at this table with these rules? [y/N] ", end="", flush=True)
+        answer = await lines.readline()
+        if answer is None:
+            print()
+            return "the person at this seat left before accepting the table's rules"
+        if answer.strip().lower() in ("y", "yes"):
+            return None
+        return "the person at this seat declined the table's rules"
+    return review
 
 
 def _leaf(exc: BaseException) -> BaseException:
@@ -201,10 +236,12 @@ def _cmd_id(args: argparse.Namespace) -> int:
 
 
 def _cmd_host(args: argparse.Namespace) -> int:
+    _check_bot(args.bot)
     spec = get_game(args.game)
     preset = args.variant or spec.default_preset
     players = args.players or spec.preset_players(preset)[0]
-    spec.preset(preset, players=players)  # bad combinations fail here, as GameError
+    flags = parse_settings(spec.name, args.set)
+    spec.preset(preset, players=players, **flags)  # bad combinations fail here, as GameError
     if args.bots < 0 or args.bots > players - 1:
         raise UserError(f"--bots must be between 0 and {players - 1} for {players} players")
     timeouts = dict(DEFAULT_TIMEOUTS)
@@ -226,13 +263,16 @@ def _cmd_host(args: argparse.Namespace) -> int:
         listen_host=listen_host, listen_port=listen_port,
         advertise=args.advertise or advertised_address(listen_host), timeouts=timeouts,
         seed=args.seed, identity=identity, name=args.name or _default_name(), relay=relay,
+        flags=flags,
     )
+    rules = config.table_rules()
     transcript = _Transcript(args.transcript)
     player_for = _player_factory(args, lambda g: g.game)
 
     def on_invite(invite: Invite) -> None:
         via = f" through the relay at {args.relay}" if relay else ""
-        _say(f"hosting {spec.name} ({preset}), {players} players, {args.bots} bot seat(s){via}; "
+        _say(f"hosting {rules.summary()}, {args.bots} bot seat(s){via}; "
+             f"timeouts {rules.timeouts['step']} s and {rules.timeouts['action']} s; "
              "give this line to each player:")
         _say(f"p2pcards join {invite}")
 
@@ -257,6 +297,7 @@ def _read_invite(text: str) -> str:
 
 def _cmd_join(args: argparse.Namespace) -> int:
     try:
+        _check_bot(args.bot)
         invite = Invite.parse(_read_invite(args.invite))
     except InviteError as exc:
         raise UserError(str(exc)) from None
@@ -267,11 +308,14 @@ def _cmd_join(args: argparse.Namespace) -> int:
         return seat_secrets(seat, args.seed, identity, name)
 
     transcript = _Transcript(args.transcript)
-    player_for = _player_factory(args, lambda g: g.game)
+    lines = None if args.bot else StdinLines()
+    player_for = _player_factory(args, lambda g: g.game, lines)
 
     async def main() -> Table:
-        return await join_match(invite, player_for, secrets_for, bot=args.bot, seed=args.seed,
-                                notice=_say, transcript=transcript, relay_identity=identity)
+        return await join_match(invite, player_for, secrets_for, bot=args.bot is not None,
+                                seed=args.seed,
+                                notice=_say, transcript=transcript, relay_identity=identity,
+                                review=_reviewer(args.accept, lines))
 
     return _run_match(main, transcript)
 
@@ -290,8 +334,10 @@ def _cmd_demo(args: argparse.Namespace) -> int:
     if relay is not None and relay != LOCAL_RELAY:
         host, port = _parse_address(relay, "--relay")
         relay = f"[{host}]:{port}" if ":" in host else f"{host}:{port}"
+    flags = parse_settings(get_game(args.game).name, args.set)
+    _check_bot(args.bot)
     return run_demo(game=args.game, players=args.players, variant=args.variant, seed=args.seed,
-                    relay=relay)
+                    relay=relay, flags=flags, bot=args.bot or "smart")
 
 
 def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -304,6 +350,7 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     host.add_argument("--game", default="scopa", help="game to play (default: scopa)")
     host.add_argument("--variant", help="preset of the game (see p2pcards rules GAME)")
     host.add_argument("--players", type=int, help="number of seats (default: the preset's first)")
+    _settings(host)
     host.add_argument("--bots", type=int, default=0, help="seats played by bots in this process")
     host.add_argument("--listen", default="0.0.0.0:0",
                       help="HOST:PORT to listen on (default 0.0.0.0:0, a free port)")
@@ -321,21 +368,49 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     join.add_argument("invite", help="p2pcards://HOST:PORT/NONCE#FINGERPRINT (or "
                                      "p2pcards+relay://...), or - to read it from standard input")
     _common(join)
+    join.add_argument("--accept", action="store_true",
+                      help="sit at the table whatever its house rules and timeouts, without "
+                           "asking (they are still printed); without it a person is asked and "
+                           "a --bot refuses any rule that is not the named preset's")
     join.set_defaults(handler=_cmd_join)
 
     demo = sub.add_parser("demo", help="bots play a full match between local processes")
     demo.add_argument("--game", default="scopa", help="game (default: scopa)")
     demo.add_argument("--players", type=int, default=2, help="number of players (default: 2)")
     demo.add_argument("--variant", help="preset of the game")
+    _settings(demo)
     demo.add_argument("--seed", type=int, help="make the match reproducible")
+    _bot_option(demo, "the bot every seat plays")
     demo.add_argument("--relay", nargs="?", const="local", metavar="HOST[:PORT]",
                       help="play through a relay: the one at HOST:PORT (default port 7447), or "
                            "without a value a relay the demo starts in one more local process")
     demo.set_defaults(handler=_cmd_demo)
 
 
+def _check_bot(spec: str | None) -> None:
+    """A ``--bot`` value that cannot work is a usage error before anything starts."""
+    if spec is None:
+        return
+    try:
+        check_bot_spec(spec)
+    except BotLoadError as exc:
+        raise UserError(str(exc), EXIT_USAGE) from None
+
+
+def _bot_option(parser: argparse.ArgumentParser, what: str) -> None:
+    parser.add_argument("--bot", nargs="?", const="smart", default=None, metavar="BOT",
+                        help=f"{what}: smart (the default), random, or your own as "
+                             f"module:callable or file.py:callable (see docs/bots.md)")
+
+
+def _settings(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--set", action="append", default=[], metavar="FLAG=VALUE",
+                        help="a house rule: set one flag that p2pcards rules GAME lists "
+                             "(repeatable), e.g. --set target=21")
+
+
 def _common(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--bot", action="store_true", help="a bot plays your seat")
+    _bot_option(parser, "a bot plays your seat")
     parser.add_argument("--name", help="your name at the table (default: your login)")
     parser.add_argument("--transcript", help="where to write the transcript")
     parser.add_argument("--seed", type=int,

@@ -1,10 +1,16 @@
-"""``p2pcards verify FILE [--json]`` and ``p2pcards show FILE``: the transcript commands.
+"""``p2pcards verify FILE... [--json]`` and ``p2pcards show FILE``: the transcript commands.
 
 ``verify`` exit statuses: 0 the transcript is valid (the whole match, every check passed);
-1 a violation was found (:data:`p2pcards.cli.EXIT_INVALID`); 2 the transcript is incomplete
-(cut short, or the chain stops before the match ends) or not a readable transcript at all.
+1 a violation was found (:data:`p2pcards.cli.EXIT_INVALID`), by the chain or proven by an
+evidence record; 2 the transcript is incomplete (cut short, or the chain stops before the match
+ends) or not a readable transcript at all.
 ``--json`` prints :meth:`p2pcards.verify.VerifyReport.to_dict` as JSON instead of the text report
 (an unreadable file still gives one sentence on standard error and status 2).
+
+With several files (the transcripts of several seats of one table), each is reported, then what
+they prove together (:mod:`p2pcards.verify_many`): an equivocation is shown with both envelopes.
+The status is then that of :class:`p2pcards.verify_many.MultiReport`, and ``--json`` prints its
+``to_dict``.
 
 ``show`` replays a match hand by hand for a person: the deal, every play with its seat and card
 (captures included), and each hand's result. Hidden cards are shown once the hand's keys have been
@@ -15,6 +21,7 @@ would, after printing what it replayed.
 from __future__ import annotations
 
 import argparse
+import json
 from typing import Any
 
 from rich.console import Console
@@ -26,6 +33,7 @@ from .cli import EXIT_INVALID, EXIT_USAGE, UserError
 from .games.base import ChanceStep, Zone
 from .table import ActionPlayed, CardsRevealed, Event, HandScored, MatchEnded, Table
 from .verify import UnreadableTranscript, VerifyReport, load, replay_transcript, verify_transcript
+from .verify_many import MultiReport, verify_transcripts
 
 __all__ = ["register", "render_report", "EXIT_INCOMPLETE"]
 
@@ -38,7 +46,9 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     verify = sub.add_parser(
         "verify",
         help="verify a match transcript (exit 0 valid, 1 invalid, 2 incomplete or unreadable)")
-    verify.add_argument("file", help="a transcript file")
+    verify.add_argument("file", nargs="+",
+                        help="a transcript file; several transcripts of one table are also "
+                        "checked against each other")
     verify.add_argument("--json", action="store_true", help="print the report as JSON")
     verify.set_defaults(handler=_cmd_verify)
     show = sub.add_parser("show", help="replay a match transcript hand by hand")
@@ -46,7 +56,7 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     show.set_defaults(handler=_cmd_show)
 
 
-def _status_code(report: VerifyReport) -> int:
+def _status_code(report: VerifyReport | MultiReport) -> int:
     if report.status == "valid":
         return 0
     if report.status == "invalid":
@@ -55,15 +65,62 @@ def _status_code(report: VerifyReport) -> int:
 
 
 def _cmd_verify(args: argparse.Namespace) -> int:
+    files: list[str] = args.file
     try:
-        report = verify_transcript(args.file)
+        if len(files) == 1:
+            report: VerifyReport | MultiReport = verify_transcript(files[0])
+        else:
+            report = verify_transcripts(files)
     except UnreadableTranscript as exc:
         raise UserError(str(exc), EXIT_INCOMPLETE) from None
     if args.json:
         print(report.to_json())
+    elif isinstance(report, MultiReport):
+        render_many(report, Console(highlight=False))
     else:
         render_report(report, Console(highlight=False))
     return _status_code(report)
+
+
+def _short(value: Any, limit: int = 240) -> str:
+    text = json.dumps(value, ensure_ascii=False)
+    return text if len(text) <= limit else text[:limit] + "..."
+
+
+def render_many(report: MultiReport, console: Console) -> None:
+    """Print each transcript's report, then what the transcripts prove together."""
+    for single in report.reports:
+        render_report(single, console)
+        console.print()
+    colour = {"valid": "green", "invalid": "red", "incomplete": "yellow"}[report.status]
+    console.print(f"[bold]together[/bold] ({len(report.reports)} transcripts of table "
+                  f"{report.table_id[:16]}...): [bold {colour}]{report.status.upper()}"
+                  f"[/bold {colour}]")
+    for eq in report.equivocations:
+        console.print(f"[red]equivocation[/red] by seat {eq.seat} (key {eq.fingerprint}): two "
+                      f"different envelopes signed for seq {eq.seq}", soft_wrap=True)
+        for view in eq.envelopes:
+            console.print(f"  {view.file}, {view.where}: seq {view.seq}, seat {view.seat}, "
+                          f"kind {view.kind}, hash {view.hash}, prev {view.prev}",
+                          soft_wrap=True, markup=False)
+            console.print(f"    body {_short(view.body)}", soft_wrap=True, markup=False)
+    if not report.equivocations:
+        console.print("no seat signed two different envelopes for one position")
+    for note in report.notes:
+        console.print(f"note: {note}", markup=False)
+
+
+def _no_seat(rule: str, suspects: tuple[int, ...]) -> str:
+    if rule == "fork":
+        return "the hub or seat " + " or seat ".join(str(s) for s in suspects)
+    if rule == "genesis-mismatch":
+        return "the genesis was altered or is not this table's"
+    if rule == "wrong-table":
+        return "an envelope of another table"
+    if rule == "wrong-sequence":
+        return "the hub withheld envelopes, or seat " + " or seat ".join(
+            str(s) for s in suspects) + " signed a false sequence number"
+    return "an unattributable envelope"
 
 
 def _side_name(report: VerifyReport, side: int) -> str:
@@ -103,10 +160,16 @@ def render_report(report: VerifyReport, console: Console) -> None:
             console.print(f"result: {scores}, no winner")
         else:
             console.print(f"result: {scores}, won by {_side_name(report, report.winner_side)}")
+    elif report.violation is not None and report.violation.source == "evidence":
+        v = report.violation
+        console.print(f"[red]violation[/red], rule [bold]{v.rule}[/bold]"
+                      + (f", by seat {v.seat} (key {v.fingerprint})" if v.seat is not None
+                         else "") + ":", soft_wrap=True)
+        console.print(f"  {v.message}", soft_wrap=True, markup=False)
     elif report.violation is not None:
         v = report.violation
         who = (f"seat {v.seat} (key {v.fingerprint})" if v.seat is not None
-               else "an unattributable envelope")
+               else "no seat: " + _no_seat(v.rule, v.suspects))
         console.print(f"[red]violation[/red] by {who}, rule [bold]{v.rule}[/bold], "
                       f"at envelope {v.index} (found at envelope {v.detected_at}):", soft_wrap=True)
         console.print(f"  {v.message}", soft_wrap=True, markup=False)
@@ -121,8 +184,17 @@ def render_report(report: VerifyReport, console: Console) -> None:
         if stop.expected is not None:
             console.print(f"  waiting for seat {stop.expected[0]} to send a "
                           f"{stop.expected[1]!r} message")
+    for e in report.evidence:
+        tag = {"proven": "green", "other": "yellow"}.get(e.verdict, "red")
+        console.print(f"evidence record {e.record} (byte offset {e.offset}): "
+                      f"[{tag}]{e.verdict}[/{tag}]", soft_wrap=True)
+        console.print(f"  {e.message}", soft_wrap=True, markup=False)
+        if e.verdict != "proven" and e.claim:
+            console.print(f"  the recorder's claim: {e.claim}", soft_wrap=True, markup=False)
+        for digest in e.envelopes:
+            console.print(f"  envelope hash {digest}")
     for note in report.notes:
-        console.print(f"note: {note}")
+        console.print(f"note: {note}", markup=False)
 
 
 # ------------------------------------------------------------------------------------ show

@@ -13,11 +13,11 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from .bots.base import Bot
+from .bots.base import Bot, choose_claim
 from .crypto import DeterministicRandomness, Randomness, SystemRandomness, x25519_keypair
 from .games import get_game
 from .genesis import DEFAULT_TIMEOUTS, Genesis, SeatInfo
-from .table import Event, Table
+from .table import Event, Table, Violation
 from .wire import IdentityKey
 
 __all__ = ["SeatSecrets", "new_seat", "make_genesis", "make_tables", "run_in_memory",
@@ -97,7 +97,13 @@ class MatchRun:
 
 def run_in_memory(genesis: Genesis, tables: Sequence[Table], bots: Sequence[Bot],
                   max_messages: int = 1_000_000) -> MatchRun:
-    """Run the match to its end, delivering each envelope to every other table in order."""
+    """Run the match to its end, delivering each envelope to every other table in order.
+
+    The queue plays the hub: its order is the chain order. A claim-window proposal
+    (:attr:`Table.proposal`) goes to its sender's table too, which accepts it then; one that lost
+    the race (``lost-race``) is dropped by every table. Bots are offered each claim window once
+    (:func:`~p2pcards.bots.base.choose_claim`) before the expected seat decides.
+    """
     queue: deque[tuple[int, bytes]] = deque()
     events: list[list[Any]] = [[] for _ in tables]
     for i, table in enumerate(tables):
@@ -105,6 +111,7 @@ def run_in_memory(genesis: Genesis, tables: Sequence[Table], bots: Sequence[Bot]
         events[i].extend(step.events)
         queue.extend((i, data) for data in step.outgoing)
     delivered = 0
+    offered: set[tuple[int, int]] = set()
     while not all(t.finished for t in tables):
         if queue:
             sender, data = queue.popleft()
@@ -112,13 +119,32 @@ def run_in_memory(genesis: Genesis, tables: Sequence[Table], bots: Sequence[Bot]
             if delivered > max_messages:
                 raise RuntimeError("the match did not end within the message budget")
             for i, table in enumerate(tables):
-                if i != sender:
-                    step = table.receive(data)
+                if i != sender or (table.proposal is not None and table.proposal == data):
+                    try:
+                        step = table.receive(data)
+                    except Violation as exc:
+                        if exc.rule == "lost-race":
+                            continue
+                        raise
                     events[i].extend(step.events)
                     queue.extend((i, out) for out in step.outgoing)
             continue
+        claimed = False
+        for i, table in enumerate(tables):
+            key = (i, table.chain.next_seq)
+            claims = table.claim_actions()
+            if claims and key not in offered:
+                offered.add(key)
+                choice = choose_claim(bots[i], table.observation(), claims)
+                if choice is not None:
+                    step = table.claim(choice)
+                    events[i].extend(step.events)
+                    queue.extend((i, out) for out in step.outgoing)
+                    claimed = True
         deciding = [i for i, t in enumerate(tables) if t.needs_decision]
         if not deciding:
+            if claimed:
+                continue
             raise RuntimeError("no table can make progress (protocol stuck)")
         i = deciding[0]
         table = tables[i]

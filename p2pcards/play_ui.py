@@ -30,7 +30,16 @@ from rich.table import Table as RichTable
 from .games.base import Action, HandResult, Zone
 from .genesis import Genesis
 from .net.session import Player, PlayerQuit
-from .table import ActionPlayed, CardsRevealed, Event, HandScored, HandStarted, MatchEnded, Table
+from .table import (
+    ActionPlayed,
+    CardsRevealed,
+    Event,
+    HandScored,
+    HandStarted,
+    MatchEnded,
+    ProposalDropped,
+    Table,
+)
 
 __all__ = [
     "LineSource",
@@ -234,10 +243,32 @@ class PersonUI:
         self._legend_shown = False
 
     def player(self) -> Player:
-        return Player(self.decide, self.show, person=True)
+        return Player(self.decide, self.show, person=True, claim=self.claim)
+
+    async def claim(self, table: Table) -> Action | None:
+        """Offer the out-of-turn claims open to this seat; Enter lets the window pass."""
+        claims = table.claim_actions()
+        self.console.print("you may claim out of turn:")
+        for number, action in enumerate(claims, 1):
+            self.console.print(f"  {number:>2}. {action}")
+        while True:
+            self.console.print("your claim (number, Enter to let it pass, q to leave): ", end="")
+            line = await self.lines.readline()
+            if line is None or line.strip().lower() in ("q", "quit", "exit"):
+                self.console.print()
+                raise PlayerQuit()
+            if not line.strip():
+                return None
+            choice = parse_choice(line, claims)
+            if isinstance(choice, Action):
+                return choice
+            self.console.print(choice)
 
     def show(self, table: Table, events: Sequence[Event]) -> None:
         for event in events:
+            if isinstance(event, ProposalDropped):
+                self.console.print("another seat's move came first: yours was not played")
+                continue
             if isinstance(event, HandScored):
                 names = side_names(self.genesis, len(event.result.points), self.seat)
                 self.console.print(result_table(event.result, names))

@@ -15,7 +15,16 @@ chain) and the :class:`Event` objects a user interface shows. Automatic messages
 Anything wrong in a received envelope raises :class:`Violation` naming the culprit seat, the
 envelope index and the rule, and leaves the table unchanged; the caller decides whether to drop
 the envelope (a relay glitch) or abort (a cheating peer). Whose turn it is, message by message,
-is :attr:`Table.expected`: the protocol is one linear chain, one speaker at a time.
+is :attr:`Table.expected`: the protocol is one linear chain, one speaker at a time, except in a
+claim window, where :attr:`Table.claimants` may speak instead of the expected seat
+(:attr:`Table.speakers`; :meth:`Table.claim_actions`, :meth:`Table.claim`). A message the local
+seat sends in a claim window is a :attr:`Table.proposal`: the hub's order decides whether it
+enters the chain (it does when it comes back through :meth:`Table.receive`), and a message that
+came second is refused everywhere with the harmless rule ``lost-race``.
+
+Actions that use several cards, keep them, move them face down or pass them privately are
+proven as ``engine.card_use`` says (SPEC §9.6); the live engine gets ``HIDDEN`` in place of the
+cards this participant may not know.
 
 The message kinds and their bodies are specified in ``protocol/SPEC.md`` §9.
 """
@@ -44,12 +53,16 @@ from .genesis import Genesis
 from .wire import (
     BadSignature,
     Chain,
+    ChainError,
     Envelope,
     Equivocation,
+    Fork,
     IdentityKey,
     Payload,
     ProtocolError,
     PublicIdentity,
+    WrongSequence,
+    WrongTable,
     codec,
     open_envelope,
     seal,
@@ -66,6 +79,7 @@ __all__ = [
     "ActionPlayed",
     "HandScored",
     "MatchEnded",
+    "ProposalDropped",
     "KINDS",
 ]
 
@@ -78,10 +92,13 @@ class Violation(Exception):
 
     ``seat`` is the culprit (the signer, or ``None`` when the envelope could not be attributed),
     ``index`` the chain position at which it was offered, ``rule`` a stable kebab-case identifier.
+    ``evidence`` holds the signed envelopes that prove it when the offending envelope alone does
+    not (both envelopes of an ``equivocation``; the chain head and the link of a ``fork``), and
+    ``suspects`` the seats one of which (or the hub) must be at fault when ``seat`` is ``None``.
     """
 
     def __init__(self, rule: str, message: str, *, seat: int | None, index: int | None,
-                 evidence: tuple[Envelope, ...] = ()) -> None:
+                 evidence: tuple[Envelope, ...] = (), suspects: tuple[int, ...] = ()) -> None:
         where = []
         if index is not None:
             where.append(f"envelope {index}")
@@ -93,6 +110,7 @@ class Violation(Exception):
         self.seat = seat
         self.index = index
         self.evidence = evidence
+        self.suspects = suspects
 
 
 # ----------------------------------------------------------------------------------- events
@@ -140,6 +158,14 @@ class HandScored(Event):
 class MatchEnded(Event):
     match_scores: tuple[int, ...]
     winner: int | None
+
+
+@dataclass(frozen=True)
+class ProposalDropped(Event):
+    """The local seat's claim-window message (its action or its claim) lost the race: another
+    seat's message was placed in the chain first, so it was not sent into the chain."""
+
+    envelope: bytes
 
 
 @dataclass
@@ -272,26 +298,72 @@ class Table:
         self._started = False
         self.finished = False
         self.last_result: HandResult | None = None
+        self.proposal: bytes | None = None
+        """The local seat's action envelope sent in a claim window and not yet placed in the
+        chain: the hub's order decides (SPEC §9.2). It is accepted when it comes back, and
+        dropped when a competing envelope is accepted first."""
+        self.windows: dict[int, tuple[frozenset[int], bytes]] = {}
+        """Chain index -> (seats that could speak there, the ``prev`` hash) for every index
+        accepted while a claim window was open: a later envelope of such a seat for that index
+        lost the race (``lost-race``)."""
 
     # ------------------------------------------------------------------ public queries
 
     @property
     def expected(self) -> tuple[int, str] | None:
         """``(seat, kind)`` of the next envelope, or ``None`` once the match is over (or a
-        violation found at the end of a hand has stopped it)."""
+        violation found at the end of a hand has stopped it). In a claim window the
+        :attr:`claimants` may send the next ``action`` instead."""
         if self.finished or self._round.complete:
             return None  # over, or stopped by a violation found when a round completed
         return self._round.current, self._round.kind
 
     @property
+    def claimants(self) -> frozenset[int]:
+        """Seats other than the expected one that may send an ``action`` now: an out-of-turn
+        claim (``engine.claimants()``, empty for most games and outside action rounds)."""
+        if self.finished or self._round.complete or self._round.kind != "action":
+            return frozenset()
+        if self.engine.phase is not Phase.ACTION:
+            return frozenset()
+        return frozenset(self.engine.claimants()) - {self._round.current}
+
+    @property
+    def speakers(self) -> frozenset[int]:
+        """Every seat whose envelope may come next: the expected seat and the claimants."""
+        expected = self.expected
+        if expected is None:
+            return frozenset()
+        return frozenset({expected[0]}) | self.claimants
+
+    @property
     def needs_decision(self) -> bool:
         """True when the local seat must choose an action (see :meth:`legal_actions`)."""
         return (not self.finished and self.seat is not None and self._round.kind == "action"
-                and self._round.current == self.seat)
+                and not self._round.complete and self._round.current == self.seat
+                and self.proposal is None)
 
     def legal_actions(self) -> list[Action]:
         """The local seat's legal actions now (empty unless :attr:`needs_decision`)."""
         return self.engine.legal_actions() if self.needs_decision else []
+
+    def claim_actions(self) -> list[Action]:
+        """The out-of-turn claims the local seat may make now (usually none)."""
+        if self.seat is None or self.proposal is not None or self.seat not in self.claimants:
+            return []
+        return self.engine.claim_actions(self.seat)
+
+    def claim(self, action: Action) -> Step:
+        """Send an out-of-turn claim of the local seat, one of :meth:`claim_actions`.
+
+        A claim always competes with the expected seat's action, so it is a :attr:`proposal`:
+        the envelope is in the returned ``outgoing`` but not yet in the local chain; it enters
+        when it comes back from the hub (:meth:`receive`), or is dropped if the other message
+        came first.
+        """
+        if action not in self.claim_actions():
+            raise GameError(f"{action} is not a claim this seat may make now")
+        return self._send_action(action)
 
     def observation(self) -> dict[str, Any]:
         """The local seat's observation (an observer sees the public view of seat 0)."""
@@ -317,30 +389,38 @@ class Table:
         except ProtocolError as exc:
             rule = "bad-signature" if isinstance(exc, BadSignature) else "bad-envelope"
             raise Violation(rule, str(exc), seat=exc.seat, index=index) from None
+        if self._lost_race(payload, envelope):
+            raise Violation("lost-race", "another seat's message took this place in the "
+                            "chain first", seat=payload.seat, index=payload.seq)
         if self.finished:
             raise Violation("after-match-end", "envelope received after the match ended",
                             seat=payload.seat, index=index)
         seat, kind = self._round.current, self._round.kind
+        speakers = self.speakers
+        own = data == self.proposal and self.proposal is not None
+        if payload.seat in speakers and (payload.seat != self.seat or own):
+            seat = payload.seat
         try:
             self.chain.check(payload, envelope, expected_seat=seat)
-        except ProtocolError as exc:
-            evidence: tuple[Envelope, ...] = ()
-
-            if isinstance(exc, Equivocation):
-                evidence = (exc.first, exc.second)
-            rule = type(exc).__name__
-            raise Violation(_kebab(rule), str(exc), seat=exc.seat, index=exc.index,
-                            evidence=evidence) from None
-        if payload.seat == self.seat:
+        except ChainError as exc:
+            raise _chain_violation(exc, accepting=kind == "accept") from None
+        if payload.seat == self.seat and not own:
             raise Violation("own-seat", "envelope signed with this peer's own seat key",
                             seat=payload.seat, index=index)
         if payload.kind != kind:
             raise Violation("wrong-kind", f"expected a {kind!r} message, got {payload.kind!r}",
                             seat=payload.seat, index=index)
         step = Step()
+        window = (speakers, self.chain.head) if len(speakers) > 1 else None
         step.events.extend(self._apply(payload, index))  # validates fully before any change
         self.chain.accept(payload, envelope, expected_seat=seat)
         self.frames.append(data)
+        if window is not None:
+            self.windows[index] = window
+        if self.proposal is not None:
+            if not own:
+                step.events.append(ProposalDropped(self.proposal))
+            self.proposal = None
         step.extend(self._advance())
         return step
 
@@ -360,12 +440,56 @@ class Table:
     def _send_action(self, action: Action) -> Step:
         body = self._action_body(action)
         step = Step()
+        assert self.seat is not None
+        if self.speakers - {self.seat}:
+            # a claim window: the hub orders the competing messages (SPEC §9.2)
+            self.proposal = self._propose("action", body)
+            step.outgoing.append(self.proposal)
+            return step
         try:
             step.events.extend(self._emit("action", body, step))
         except Violation as exc:  # the engine's card_use disagrees with itself
             raise GameError(f"{action} cannot be sent: {exc}") from None
         step.extend(self._advance())
         return step
+
+    def _propose(self, kind: str, body: dict[str, Any]) -> bytes:
+        """Seal a message of the local seat without accepting it, after checking that this
+        table would accept it."""
+        assert self.seat is not None and self._identity is not None
+        index = self.chain.next_seq
+        payload = Payload(table_id=self.table_id, seq=index, prev=self.chain.head,
+                          seat=self.seat, kind=kind, body=body)
+        trial = self.engine.copy()
+        saved = (self.engine, self._cycle, _snapshot(self._cycle), self._round.done)
+        try:
+            self.engine = trial
+            self._apply(payload, index)
+        except Violation as exc:
+            raise GameError(f"the action cannot be sent: {exc}") from None
+        finally:
+            self.engine, self._cycle, snapshot, self._round.done = saved
+            if self._cycle is not None and snapshot is not None:
+                _restore(self._cycle, snapshot)
+        return seal(payload, self._identity).encode()
+
+    def is_lost_race(self, data: bytes) -> bool:
+        """Whether ``data`` is a validly signed envelope that lost a claim window race: an
+        eligible seat's message for a chain index that another eligible seat's envelope took
+        first (harmless: drop it)."""
+        try:
+            envelope, payload = open_envelope(data, self._keys)
+        except ProtocolError:
+            return False
+        return self._lost_race(payload, envelope)
+
+    def _lost_race(self, payload: Payload, envelope: Envelope) -> bool:
+        window = self.windows.get(payload.seq)
+        if window is None or payload.table_id != self.table_id:
+            return False
+        seats, prev = window
+        return (payload.seat in seats and payload.prev == prev
+                and payload.seat != self.chain.seat_of(payload.seq))
 
     # ------------------------------------------------------------------ internals: flow
 
@@ -1111,6 +1235,39 @@ def _kebab(name: str) -> str:
     return "".join(out)
 
 
+def _chain_violation(exc: ChainError, *, accepting: bool) -> Violation:
+    """Whom a failed chain check (SPEC §6, §9.8) blames.
+
+    The signer, unless an honest signer could have signed the envelope on another branch of the
+    chain that the hub showed it: a ``fork`` (the head was signed by another seat), a sequence
+    number that skips ahead or lands on another seat's position (``wrong-sequence`` with no
+    seat), an envelope of another table (``wrong-table``, or ``genesis-mismatch`` while the
+    seats accept the genesis: the genesis this peer holds is not the one that seat signed).
+    """
+    rule = _kebab(type(exc).__name__)
+    message = str(exc)
+    if isinstance(exc, Equivocation):
+        return Violation(rule, message, seat=exc.seat, index=exc.index,
+                         evidence=(exc.first, exc.second))
+    if isinstance(exc, Fork):
+        return Violation("fork", f"{message}; the hub, seat {exc.head_seat} or seat {exc.seat} "
+                         "is at fault", seat=None, index=exc.index,
+                         evidence=(exc.head, exc.link),
+                         suspects=tuple(s for s in (exc.head_seat, exc.seat) if s is not None))
+    if isinstance(exc, WrongTable):
+        if accepting:
+            return Violation("genesis-mismatch", f"the genesis was altered or is not this "
+                             f"table's: seat {exc.seat} signed another genesis ({message})",
+                             seat=None, index=exc.index)
+        return Violation(rule, f"{message}: it belongs to another table", seat=None,
+                         index=exc.index)
+    if isinstance(exc, WrongSequence):
+        return Violation(rule, f"{message} (envelopes withheld by the hub, or a false sequence "
+                         f"number signed by seat {exc.seat})", seat=None, index=exc.index,
+                         suspects=(exc.seat,) if exc.seat is not None else ())
+    return Violation(rule, message, seat=exc.seat, index=exc.index)
+
+
 def _field(body: dict[str, Any], name: str, seat: int, index: int, allowed: set[str]) -> Any:
     extra = set(body) - allowed
     if extra:
@@ -1141,6 +1298,26 @@ class _Plan:
     def secret(self) -> list[int]:
         """Positions of the action's ``HIDDEN`` slots, in slot order: hidden, then passed."""
         return self.hidden + self.passed
+
+
+def _snapshot(cycle: _Cycle | None) -> dict[str, Any] | None:
+    """A copy of the parts of a cycle an ``action`` message may change."""
+    if cycle is None:
+        return None
+    return {
+        "tokens": {p: dict(v) for p, v in cycle.tokens.items()},
+        "public": {p: set(v) for p, v in cycle.public.items()},
+        "held": {p: dict(v) for p, v in cycle.held.items()},
+        "hand_positions": {s: list(v) for s, v in cycle.hand_positions.items()},
+        "actions": list(cycle.actions),
+        "played": dict(cycle.played),
+        "known": dict(cycle.known),
+    }
+
+
+def _restore(cycle: _Cycle, snapshot: dict[str, Any]) -> None:
+    for name, value in snapshot.items():
+        setattr(cycle, name, value)
 
 
 def _slots(action: Action) -> list[Card]:

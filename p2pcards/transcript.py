@@ -6,8 +6,13 @@ Format (all lengths big-endian, frames as in :mod:`p2pcards.wire.framing`)::
     frame 0: the genesis record         its canonical encoding; table_id = SHA-256 of these bytes
     frame 1 + i: the envelope of seq i  the frame payload exactly as received (or as sent)
 
-Frames are 4-byte length + payload, each payload 1 to :data:`MAX_FRAME_SIZE` bytes. Nothing else
-is in the file: no index, no trailer, so appending one frame is the only write a live table makes.
+    evidence records (optional)         after the last envelope: see :mod:`p2pcards.evidence`
+
+Frames are 4-byte length + payload, each payload 1 to :data:`MAX_FRAME_SIZE` bytes. An envelope
+frame is a msgpack array; an evidence record is a msgpack map, so the first byte of a frame tells
+them apart. Evidence records come only after every envelope frame: a peer writes them when it
+refuses an envelope and stops. Nothing else is in the file: no index, no trailer, so appending
+one frame is the only write a live table makes.
 
 :class:`TranscriptWriter` creates a file atomically with its header and genesis, then appends each
 envelope as the chain accepts it, flushing (and by default fsyncing) after each, so a crash loses
@@ -21,6 +26,7 @@ verifying, for people and tools.
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import json
 import os
@@ -29,6 +35,7 @@ from pathlib import Path
 from types import TracebackType
 from typing import Any, BinaryIO
 
+from .evidence import is_evidence_frame
 from .wire import codec
 from .wire.envelope import Envelope, Payload, envelope_hash
 from .wire.errors import ProtocolError
@@ -74,6 +81,9 @@ class TranscriptFile:
     genesis: bytes
     envelopes: list[bytes] = field(default_factory=list)
     offsets: list[int] = field(default_factory=list)
+    evidence: list[bytes] = field(default_factory=list)
+    """The evidence records after the chain (undecoded frames; see :mod:`p2pcards.evidence`)."""
+    evidence_offsets: list[int] = field(default_factory=list)
     truncated: bool = False
     truncated_at: int | None = None
     size: int = 0
@@ -146,10 +156,20 @@ def parse_transcript(data: bytes, *, max_frame: int = MAX_FRAME_SIZE) -> Transcr
             f"transcript ends at byte offset {size} before its genesis record is complete",
             offset=size,
         )
+    chain = 1
+    while chain < len(frames) and not is_evidence_frame(frames[chain]):
+        chain += 1
+    for frame, start in zip(frames[chain:], offsets[chain:], strict=True):
+        if not is_evidence_frame(frame):
+            raise TranscriptError(
+                f"envelope frame at byte offset {start} follows an evidence record (evidence "
+                "records come after the whole chain)", offset=start)
     return TranscriptFile(
         genesis=frames[0],
-        envelopes=frames[1:],
-        offsets=offsets[1:],
+        envelopes=frames[1:chain],
+        offsets=offsets[1:chain],
+        evidence=frames[chain:],
+        evidence_offsets=offsets[chain:],
         truncated=truncated_at is not None,
         truncated_at=truncated_at,
         size=size,
@@ -188,6 +208,7 @@ class TranscriptWriter:
         self._file = file
         self._count = count
         self._fsync = fsync
+        self._evidence = False
         self.existing = existing
         """For :meth:`resume`: what the file held when it was opened."""
 
@@ -195,18 +216,31 @@ class TranscriptWriter:
     def create(cls, path: StrPath, genesis: bytes, *, fsync: bool = True) -> TranscriptWriter:
         """Create ``path`` holding the header and ``genesis``; ``FileExistsError`` if it exists.
 
-        The file appears complete or not at all: it is written under a temporary name, synced,
-        then renamed.
+        The file appears complete or not at all: it is written under a temporary name of its own
+        (so that two processes creating one path never share it), synced, then hard-linked to
+        ``path``, which fails if ``path`` exists: of two writers racing for one name, exactly one
+        gets it and the other gets ``FileExistsError``, never a file that silently vanishes.
         """
         target = Path(path)
         if target.exists():
             raise FileExistsError(f"transcript {target} already exists")
-        temporary = target.with_name(target.name + ".partial")
-        with open(temporary, "wb") as out:
-            out.write(MAGIC + encode_frame(genesis))
-            out.flush()
-            os.fsync(out.fileno())
-        os.replace(temporary, target)
+        temporary = target.with_name(f".{target.name}.{os.getpid()}-{os.urandom(4).hex()}.partial")
+        try:
+            with open(temporary, "xb") as out:
+                out.write(MAGIC + encode_frame(genesis))
+                out.flush()
+                os.fsync(out.fileno())
+            try:
+                os.link(temporary, target)
+            except FileExistsError:
+                raise FileExistsError(f"transcript {target} already exists") from None
+            except OSError:  # pragma: no cover - a file system without hard links
+                if target.exists():
+                    raise FileExistsError(f"transcript {target} already exists") from None
+                os.replace(temporary, target)
+        finally:
+            with contextlib.suppress(FileNotFoundError):
+                os.unlink(temporary)
         if fsync:
             _fsync_directory(target.parent)
         return cls(open(target, "ab"), count=0, fsync=fsync)  # the writer closes it
@@ -219,6 +253,10 @@ class TranscriptWriter:
         :attr:`existing` holds what was read, so the caller can rebuild its chain.
         """
         found = read_transcript(path)
+        if found.evidence:
+            raise TranscriptError(
+                f"transcript {path} ends with evidence of a violation: its table is over",
+                offset=found.evidence_offsets[0])
         file = open(path, "r+b")  # noqa: SIM115 - owned by the writer
         try:
             if found.truncated:
@@ -240,12 +278,25 @@ class TranscriptWriter:
         """Write one envelope (its frame payload) and return its index in the transcript."""
         if not envelope:
             raise ValueError("an envelope is never empty")
+        if self._evidence:
+            raise ValueError("no envelope may follow an evidence record")
         self._file.write(encode_frame(envelope))
         self._file.flush()
         if self._fsync:
             os.fsync(self._file.fileno())
         self._count += 1
         return self._count - 1
+
+    def append_evidence(self, record: bytes) -> None:
+        """Write one evidence record (an encoded :class:`~p2pcards.evidence.Evidence`) after the
+        chain; from then on only evidence records may be appended."""
+        if not is_evidence_frame(record):
+            raise ValueError("an evidence record is a msgpack map")
+        self._file.write(encode_frame(record))
+        self._file.flush()
+        if self._fsync:
+            os.fsync(self._file.fileno())
+        self._evidence = True
 
     def close(self) -> None:
         """Close the file; appending afterwards raises ``ValueError``."""
@@ -274,7 +325,8 @@ def to_json(transcript: TranscriptFile, *, indent: int | None = 2) -> str:
     """A JSON rendering of a transcript for people and tools. Nothing is verified.
 
     Top level: ``format``, ``table_id`` (hex), ``genesis`` (decoded), ``envelopes``,
-    ``truncated``, ``truncated_at``. Each envelope: ``index``, ``offset``, ``seq``, ``seat``,
+    ``evidence`` (each ``record`` number, ``offset`` and the decoded ``content``), ``truncated``,
+    ``truncated_at``. Each envelope: ``index``, ``offset``, ``seq``, ``seat``,
     ``kind``, ``version``, ``table_id``, ``prev``, ``body``, ``signature``, ``hash`` (SHA-256 of
     the envelope bytes). All bytes, including those inside ``body``, are written as hex text, so
     JSON alone does not tell bytes from text: the binary file is the record.
@@ -313,11 +365,24 @@ def to_json(transcript: TranscriptFile, *, indent: int | None = 2) -> str:
             "signature": envelope.signature.hex(),
             "hash": envelope_hash(envelope).hex(),
         })
+    records = []
+    for number, (data, offset) in enumerate(
+        zip(transcript.evidence, transcript.evidence_offsets, strict=True)
+    ):
+        try:
+            record = codec.unpack(data, max_size=MAX_FRAME_SIZE)
+        except ProtocolError as exc:
+            raise TranscriptError(
+                f"evidence record {number} at byte offset {offset} cannot be decoded: {exc}",
+                offset=offset,
+            ) from None
+        records.append({"record": number, "offset": offset, "content": _jsonable(record)})
     document = {
         "format": MAGIC.decode("ascii").strip(),
         "table_id": transcript.table_id.hex(),
         "genesis": _jsonable(genesis),
         "envelopes": entries,
+        "evidence": records,
         "truncated": transcript.truncated,
         "truncated_at": transcript.truncated_at,
     }

@@ -19,6 +19,15 @@ The outcome is a :class:`VerifyReport` with one of three statuses:
     writing) or the chain stops before the match ends. :attr:`VerifyReport.stop` tells how far
     it got and which seat was expected to send which kind of message.
 
+Evidence records after the chain (:mod:`p2pcards.evidence`) are checked too, each on its own:
+an ``equivocation`` or ``fork`` by the signatures and links of its envelopes, any other rule by
+offering its envelope to the observer table at the record's chain position and comparing the
+violation found with the one claimed. Each gets an :class:`EvidenceReport`. A record that proves
+its claim makes the transcript ``invalid`` (when the chain itself holds no violation, the first
+proven record that names a seat, else the first proven one, becomes
+:attr:`VerifyReport.violation`, with ``source = "evidence"``); one that
+does not is reported as such and changes nothing else.
+
 A file that cannot be read as a transcript at all (missing, not a transcript, a cut or garbled
 genesis record) raises :class:`UnreadableTranscript`, whose message is one sentence.
 
@@ -37,10 +46,11 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
+from .evidence import Evidence, EvidenceError, Finding, Verdict, check_fork, check_pair
 from .genesis import Genesis, GenesisError
-from .table import Event, HandScored, MatchEnded, Table, Violation
+from .table import Event, HandScored, MatchEnded, Table, Violation, replay_frames
 from .transcript import TranscriptError, TranscriptFile, read_transcript
-from .wire import PublicIdentity, envelope_hash
+from .wire import Envelope, PublicIdentity, envelope_hash
 
 __all__ = [
     "Status",
@@ -48,6 +58,7 @@ __all__ = [
     "HandReport",
     "ViolationReport",
     "StopReport",
+    "EvidenceReport",
     "VerifyReport",
     "UnreadableTranscript",
     "verify_transcript",
@@ -104,6 +115,46 @@ class ViolationReport:
     rule: str
     message: str
     evidence: tuple[str, ...] = ()
+    source: str = "chain"
+    """``chain`` (found replaying the chain) or ``evidence`` (proven by an evidence record)."""
+    suspects: tuple[int, ...] = ()
+    """When ``seat`` is ``None``: the seats one of which, or the hub, is at fault (a fork)."""
+
+
+@dataclass(frozen=True)
+class EvidenceReport:
+    """One evidence record of the file and what checking it established.
+
+    ``claimed_rule`` / ``claimed_seat`` / ``claim`` are what the recorder wrote; ``verdict`` is
+    one of :data:`p2pcards.evidence.Verdict` (or ``malformed`` for a record that does not
+    decode); ``rule`` / ``seat`` / ``fingerprint`` / ``index`` what it proves (``proven``) or the
+    other violation its envelope shows (``other``); ``message`` says it in one sentence;
+    ``envelopes`` are the SHA-256 hashes (hex) of its envelopes.
+    """
+
+    record: int
+    offset: int
+    position: int | None
+    claimed_rule: str | None
+    claimed_seat: int | None
+    claim: str
+    verdict: str
+    rule: str | None
+    seat: int | None
+    fingerprint: str | None
+    index: int | None
+    message: str
+    envelopes: tuple[str, ...] = ()
+    suspects: tuple[int, ...] = ()
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "record": self.record, "offset": self.offset, "position": self.position,
+            "claimed_rule": self.claimed_rule, "claimed_seat": self.claimed_seat,
+            "claim": self.claim, "verdict": self.verdict, "rule": self.rule, "seat": self.seat,
+            "fingerprint": self.fingerprint, "index": self.index, "message": self.message,
+            "envelopes": list(self.envelopes), "suspects": list(self.suspects),
+        }
 
 
 @dataclass(frozen=True)
@@ -147,6 +198,7 @@ class VerifyReport:
     violation: ViolationReport | None = None
     stop: StopReport | None = None
     notes: tuple[str, ...] = field(default=())
+    evidence: tuple[EvidenceReport, ...] = field(default=())
 
     @property
     def valid(self) -> bool:
@@ -191,7 +243,10 @@ class VerifyReport:
                 "rule": self.violation.rule,
                 "message": self.violation.message,
                 "evidence": list(self.violation.evidence),
+                "source": self.violation.source,
+                "suspects": list(self.violation.suspects),
             },
+            "evidence": [e.to_dict() for e in self.evidence],
             "stop": None if self.stop is None else {
                 "verified": self.stop.verified,
                 "hands_complete": self.stop.hands_complete,
@@ -279,7 +334,10 @@ def verify_transcript(source: str | os.PathLike[str] | TranscriptFile) -> Verify
             elif isinstance(event, MatchEnded):
                 ended.append(event)
 
-    table, violation, stopped = replay_transcript(transcript, genesis, collect)
+    records = _decode_records(transcript)
+    table, violation, stopped, offered = _replay_offering(transcript, genesis, collect, records)
+    checked = tuple(_evidence_report(i, transcript, record, genesis, keys, offered, stopped)
+                    for i, record in enumerate(records))
     engine = table.engine
     seats = tuple(
         SeatReport(i, s.name, keys[i].fingerprint, engine.side_of(i))
@@ -304,7 +362,14 @@ def verify_transcript(source: str | os.PathLike[str] | TranscriptFile) -> Verify
             rule=violation.rule,
             message=str(violation),
             evidence=tuple(envelope_hash(e).hex() for e in violation.evidence),
+            suspects=violation.suspects,
         )
+    elif (proof := _strongest(checked)) is not None:
+        status = "invalid"
+        found = ViolationReport(
+            index=proof.index, detected_at=stopped, seat=proof.seat,
+            fingerprint=proof.fingerprint, rule=proof.rule or "", message=proof.message,
+            evidence=proof.envelopes, source="evidence", suspects=proof.suspects)
     elif transcript.truncated or not table.finished:
         status = "incomplete"
         stop_report = StopReport(
@@ -322,6 +387,8 @@ def verify_transcript(source: str | os.PathLike[str] | TranscriptFile) -> Verify
             winner_side = ended[-1].winner
             if winner_side is not None:
                 winner_seats = tuple(s.seat for s in seats if s.side == winner_side)
+    notes.extend(f"evidence record {e.record} does not prove what it claims: {e.message}"
+                 for e in checked if e.verdict == "not-proven")
     return VerifyReport(
         path=path,
         status=status,
@@ -339,4 +406,168 @@ def verify_transcript(source: str | os.PathLike[str] | TranscriptFile) -> Verify
         violation=found,
         stop=stop_report,
         notes=tuple(notes),
+        evidence=checked,
     )
+
+
+# ------------------------------------------------------------------------------ evidence
+
+_Record = Evidence | str
+"""A decoded evidence record, or the sentence saying why it does not decode."""
+
+
+def _decode_records(transcript: TranscriptFile) -> list[_Record]:
+    out: list[_Record] = []
+    for data in transcript.evidence:
+        try:
+            out.append(Evidence.decode(data))
+        except EvidenceError as exc:
+            out.append(str(exc))
+    return out
+
+
+def _needs_table(record: _Record) -> bool:
+    return isinstance(record, Evidence) and record.rule not in ("equivocation", "fork")
+
+
+def _offer(table: Table, data: bytes) -> tuple[Violation | None, bool]:
+    """Offer an evidence envelope to the replay table: its violation, and whether the table's
+    state changed (it accepted the envelope, or found the violation after accepting it)."""
+    before = len(table.frames)
+    try:
+        table.receive(data)
+    except Violation as violation:
+        return violation, len(table.frames) != before
+    return None, True
+
+
+def _replay_offering(transcript: TranscriptFile, genesis: Genesis, on_events: EventHook,
+                     records: list[_Record]
+                     ) -> tuple[Table, Violation | None, int, dict[int, Violation | None]]:
+    """:func:`replay_transcript`, offering each evidence envelope that needs the table state at
+    its record's position when the replay gets there. Returns the table, the chain's violation,
+    where it stopped, and for each record index offered, the violation it raised (``None``:
+    the envelope was acceptable there)."""
+    at: dict[int, list[int]] = {}
+    for i, record in enumerate(records):
+        if _needs_table(record):
+            assert isinstance(record, Evidence)
+            at.setdefault(record.position, []).append(i)
+    offered: dict[int, Violation | None] = {}
+    table = Table(genesis, seat=None)
+    table.start()
+    frames = transcript.envelopes
+    for index in range(len(frames) + 1):
+        for i in at.get(index, ()):
+            record = records[i]
+            assert isinstance(record, Evidence)
+            offered[i], changed = _offer(table, record.envelopes[0])
+            if changed:  # rebuild the state the chain reached (rare: a record proving nothing)
+                table = replay_frames(genesis, frames[:index])
+        if index == len(frames):
+            break
+        try:
+            step = table.receive(frames[index])
+        except Violation as violation:
+            return table, violation, index, offered
+        on_events(table, index, step.events)
+    return table, None, len(frames), offered
+
+
+_SENT = {
+    "bad-shuffle": "an invalid shuffle",
+    "bad-key": "an invalid hand key",
+    "bad-token": "an invalid reveal token",
+    "bad-sealed-token": "a sealed token that does not open",
+    "bad-reveal": "a false hand key reveal",
+    "bad-body": "a malformed message",
+    "bad-action": "an undecodable action",
+    "wrong-tokens": "the wrong reveal tokens",
+    "wrong-kind": "a message of the wrong kind",
+    "not-in-hand": "a card it does not hold",
+    "card-mismatch": "a card other than the one at its position",
+    "missing-token": "a card without its token",
+    "result-mismatch": "a false hand result",
+    "out-of-turn": "an envelope out of turn",
+    "wrong-previous": "an envelope that links to another one than its own previous",
+    "after-match-end": "an envelope after the match ended",
+    "bad-envelope": "a malformed envelope",
+}
+
+
+def describe(rule: str, seat: int | None, index: int | None) -> str:
+    """``seat 1 sent an invalid shuffle at position 9`` (what a proven violation means)."""
+    what = _SENT.get(rule, f"an envelope breaking rule {rule}")
+    where = f" at position {index}" if index is not None else ""
+    who = f"seat {seat}" if seat is not None else "someone"
+    return f"{who} sent {what}{where}"
+
+
+def _evidence_report(number: int, transcript: TranscriptFile, record: _Record,
+                     genesis: Genesis, keys: list[PublicIdentity],
+                     offered: dict[int, Violation | None], stopped: int) -> EvidenceReport:
+    offset = transcript.evidence_offsets[number]
+    if isinstance(record, str):
+        return EvidenceReport(number, offset, None, None, None, "", "malformed", None, None,
+                              None, None, f"evidence record {number} is malformed: {record}")
+    hashes = tuple(_hash_of(e) for e in record.envelopes)
+    finding = _finding(number, record, keys, genesis, offered, stopped)
+    seat = finding.seat
+    fingerprint = keys[seat].fingerprint if seat is not None and 0 <= seat < len(keys) else None
+    return EvidenceReport(number, offset, record.position, record.rule, record.seat,
+                          record.message, finding.verdict, finding.rule, seat, fingerprint,
+                          finding.index, finding.message, hashes, finding.suspects)
+
+
+def _strongest(checked: tuple[EvidenceReport, ...]) -> EvidenceReport | None:
+    """The proven record that says the most: the first naming a seat, else the first proven."""
+    proven = [e for e in checked if e.verdict == "proven"]
+    return next((e for e in proven if e.seat is not None), proven[0] if proven else None)
+
+
+def _hash_of(data: bytes) -> str:
+    try:
+        return envelope_hash(Envelope.decode(data)).hex()
+    except Exception:  # noqa: BLE001 - undecodable bytes have no envelope hash
+        return ""
+
+
+def _finding(number: int, record: Evidence, keys: list[PublicIdentity], genesis: Genesis,
+             offered: dict[int, Violation | None], stopped: int) -> Finding:
+    proof = f"proven by evidence record {number}"
+    if record.rule == "equivocation":
+        found = check_pair(record, keys, genesis.table_id)
+    elif record.rule == "fork":
+        found = check_fork(record, keys, genesis.table_id)
+    elif number not in offered:
+        return Finding("not-proven", None, None, None,
+                       f"it is about chain position {record.position}, but the chain "
+                       f"{'is invalid from' if stopped < record.position else 'ends at'} "
+                       f"envelope {stopped}")
+    else:
+        violation = offered[number]
+        if violation is None:
+            if record.rule == "bad-sealed-token":
+                return Finding("unverifiable", None, None, None,
+                               "only the recipient of a sealed token can open it (see the "
+                               "threat model): the claim can be neither proven nor refuted")
+            return Finding("not-proven", None, None, None,
+                           f"its envelope is acceptable at chain position {record.position}")
+        same = (violation.rule, violation.seat) == (record.rule, record.seat)
+        verdict: Verdict = "proven" if same else "other"
+        found = Finding(verdict, violation.rule, violation.seat, violation.index,
+                        str(violation), violation.suspects)
+    if found.verdict == "proven":
+        if found.rule == "fork":
+            text = f"fork at position {found.index}: {found.message}: {proof}"
+        elif found.seat is None:
+            text = f"{found.rule} at position {found.index}: {found.message}: {proof}"
+        else:
+            text = f"{describe(found.rule or '', found.seat, found.index)}: {proof}"
+        return Finding("proven", found.rule, found.seat, found.index, text, found.suspects)
+    if found.verdict == "other":
+        by = f"seat {found.seat}" if found.seat is not None else "no seat"
+        return Finding("other", found.rule, found.seat, found.index,
+                       f"it claims {record.rule} by seat {record.seat}, but its envelope shows "
+                       f"{found.rule} by {by} ({found.message})", found.suspects)
+    return found

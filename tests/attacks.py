@@ -24,7 +24,7 @@ from pathlib import Path
 from typing import Any
 
 from p2pcards.bots import make_bot
-from p2pcards.bots.base import Bot
+from p2pcards.bots.base import Bot, choose_claim
 from p2pcards.games.base import Action
 from p2pcards.genesis import Genesis
 from p2pcards.local import MatchRun, make_tables, run_in_memory
@@ -87,6 +87,10 @@ class Driver:
     other tables first (recorded in :attr:`tampered`), then the genuine one is delivered."""
     tampered: list[tuple[int, bytes, dict[int, Violation | None]]] = field(default_factory=list)
     puppet_played: set[int] = field(default_factory=set)
+    offered: set[tuple[int, int]] = field(default_factory=set)
+    """(seat, chain index) of every claim window already offered to that seat's bot."""
+    lost: list[tuple[int, bytes]] = field(default_factory=list)
+    """(sender, envelope) of claim-window messages dropped because another came first."""
 
     @classmethod
     def new(cls, game: str, preset: str, players: int, seed: int,
@@ -165,14 +169,18 @@ class Driver:
                 results = {i: _rejection(self.tables[i], forged)
                            for i in self.live if i != sender}
                 self.tampered.append((position, forged, results))
-        self.log.append(data)
+        lost = False
         for i in self.live:
-            if i == sender:
+            table = self.tables[i]
+            if i == sender and (table.proposal is None or table.proposal != data):
                 continue
             before = len(self.tables[i].frames)
             try:
                 step = self.tables[i].receive(data)
             except Violation as exc:
+                if exc.rule == "lost-race":  # a claim-window message that came second
+                    lost = True
+                    continue
                 self.violations[i] = exc
                 # The table may have accepted messages of its own before the violation was
                 # found (its automatic reveal completing the round): send them on.
@@ -180,6 +188,10 @@ class Driver:
                 self._queue(i, extra)
                 continue
             self._queue(i, step.outgoing)
+        if lost:
+            self.lost.append((sender, data))
+        else:
+            self.log.append(data)
 
     def step(self) -> bool:
         """One delivery or one decision; False when nothing can move."""
@@ -189,6 +201,15 @@ class Driver:
         live = self.live
         if not live or all(self.tables[i].finished for i in live):
             return False
+        for i in live:
+            claims = self.tables[i].claim_actions()
+            key = (i, self.tables[i].chain.next_seq)
+            if claims and key not in self.offered:
+                self.offered.add(key)
+                choice = choose_claim(self.bots[i], self.tables[i].observation(), claims)
+                if choice is not None:
+                    self._queue(i, self.tables[i].claim(choice).outgoing)
+                    return True
         deciders = [i for i in live if self.tables[i].needs_decision]
         if deciders:
             i = deciders[0]

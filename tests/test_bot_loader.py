@@ -3,6 +3,8 @@ clear one-sentence error for every way it can go wrong."""
 
 from __future__ import annotations
 
+import os
+import subprocess
 import sys
 from pathlib import Path
 
@@ -98,3 +100,49 @@ def test_a_file_that_fails_to_load_is_reported(tmp_path: Path) -> None:
     path.write_text("raise ImportError('needs torch')\n")
     with pytest.raises(BotLoadError, match="loading .* failed: ImportError: needs torch"):
         load_bot(f"{path}:Bot", "scopa", 0, None)
+
+
+def _demo(tmp_path: Path, *args: str) -> subprocess.CompletedProcess[str]:
+    env = {**os.environ, "P2PCARDS_HOME": str(tmp_path / "home"),
+           "XDG_CONFIG_HOME": str(tmp_path / "config")}
+    return subprocess.run([sys.executable, "-m", "p2pcards", "demo", *args], cwd=tmp_path,
+                          env=env, text=True, capture_output=True, timeout=600)
+
+
+def test_a_user_bot_that_raises_leaves_the_table_with_one_sentence(bot_file: Path) -> None:
+    bot_file.write_text(BOT_SOURCE + '''
+
+class GivesUp:
+    name = "gives-up"
+
+    def __init__(self, game, seat, seed):
+        self.turns = 0
+
+    def choose(self, observation, legal):
+        self.turns += 1
+        if self.turns > 2:
+            raise ValueError("out of ideas")
+        return legal[0]
+''')
+    done = _demo(bot_file.parent, "--game", "briscola", "--seed", "4",
+                 f"--bot={bot_file}:GivesUp")
+    assert done.returncode != 0
+    assert "the bot 'gives-up' at seat" in done.stdout
+    assert "raised ValueError: out of ideas; the seat leaves the table" in done.stdout
+    assert "exited with status 4" in done.stdout
+    assert "Traceback" not in done.stdout + done.stderr
+    assert "the transcript verifies but the match is incomplete" in done.stdout
+
+
+@pytest.mark.slow
+def test_a_user_bot_plays_a_whole_networked_match(bot_file: Path) -> None:
+    done = _demo(bot_file.parent, "--game", "scopa", "--seed", "2", f"--bot={bot_file}:make")
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert f"2 bot players ({bot_file}:make)" in done.stdout
+    assert "checks out" in done.stdout
+
+
+def test_a_bad_bot_is_a_usage_error_before_anything_starts(tmp_path: Path) -> None:
+    done = _demo(tmp_path, "--bot", "no_such_module_xyz:Bot")
+    assert done.returncode == 2
+    assert "no module named 'no_such_module_xyz'" in done.stderr

@@ -38,7 +38,8 @@ def test_demo_with_no_arguments_plays_and_verifies_a_scopa_match(
     out = demo.stdout
     assert "\x1b" not in out  # no terminal: plain lines
     assert (FORKED if CAN_FORK else SPAWNED) in out.splitlines()[0]  # fork where it can
-    assert re.search(r"^invite: p2pcards://127\.0\.0\.1:\d+/[0-9a-f]{32}#\S+$", out, re.M)
+    assert re.search(r"^invite: p2pcards://127\.0\.0\.1:\d+/[0-9a-f]{32}\?rules=[0-9a-f]{32}#\S+$",
+                     out, re.M)
     assert re.search(r"^verified \d+ envelopes: ", out, re.M)
     assert re.search(r"^final scores: .*; winner: ", out, re.M)
     assert re.search(r"^match wall time [\d.]+ s .*; verification [\d.]+ s$", out, re.M)
@@ -146,7 +147,8 @@ def test_the_demo_through_a_relay_it_starts_itself(
     out = demo.stdout
     assert "through a relay in one more local process" in demo.out[0]
     assert re.search(r"^relay: listening on 127\.0\.0\.1:\d+ \(process \d+\)$", out, re.M)
-    assert re.search(r"^invite: p2pcards\+relay://127\.0\.0\.1:\d+/[0-9a-f]{32}#\S+$", out,
+    assert re.search(r"^invite: p2pcards\+relay://127\.0\.0\.1:\d+/[0-9a-f]{32}"
+                     r"\?rules=[0-9a-f]{32}#\S+$", out,
                      re.M)
     assert "relay: exited" not in out and "relay: did not stop" not in out  # stopped cleanly
     path = Path(demo.wait_for(r"^transcript: (/.+\.p2pt)$")[1])
@@ -171,3 +173,13 @@ def test_the_demo_checks_a_running_relay_and_says_when_there_is_none(tmp_path: P
     assert demo.finish() == 3
     assert re.search(rf"^host exited with status 3: p2pcards: cannot use the relay at "
                      rf"127\.0\.0\.1:{process.port}: cannot reach the relay", demo.stdout, re.M)
+
+
+def test_a_demo_with_house_rules_passes_them_to_every_peer(tmp_path: Path) -> None:
+    demo = Peer(tmp_path, "demo", "--game", "briscola", "--variant", "italian", "--set",
+                "partners_look=off", "--seed", "4")
+    assert demo.finish() == 0, demo.stderr
+    assert "preset italian, partners_look=off, 2 bot players" in demo.out[0]
+    path = Path(demo.wait_for(r"^transcript: (/.+\.p2pt)$")[1])
+    report = verify_transcript(path)
+    assert report.status == "valid" and report.config["partners_look"] is False

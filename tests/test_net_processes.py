@@ -149,7 +149,7 @@ def test_wrong_and_stale_invites_are_refused_and_garbage_does_not_stop_the_host(
 def test_a_peer_that_dies_or_stops_answering_mid_hand_is_named(tmp_path: Path,
                                                                how: str) -> None:
     hosting, invite = host(tmp_path, *BRISCOLA_2, "--bot", "--timeout", "2")
-    person = join(tmp_path, invite, stdin="")  # a person who is asked to move and never types
+    person = join(tmp_path, invite, "--accept", stdin="")  # asked to move, never types
     fingerprint = joined_fingerprint(hosting, 1)
     person.wait_for(r"^ +1\. ")  # the moves are listed: the prompt is next
     if how == "killed":
@@ -175,8 +175,8 @@ async def evil_joiner(invite: str, attack: bytes) -> None:
     parsed = Invite.parse(invite)
     stream = await trio.open_tcp_stream(parsed.host, parsed.port)
     framed = FramedStream(stream, label="the host")
-    welcome, _, info = await join_table(framed, parsed, lambda seat: seat_secrets(seat, None))
-    await receive_genesis(framed, welcome, info)
+    seating = await join_table(framed, parsed, lambda seat: seat_secrets(seat, None))
+    await receive_genesis(framed, seating)
     await stream.send_all(attack)
     try:  # the host drops us: at most its own envelopes and an abort arrive, then the end
         while await framed.receive_message() is not None:

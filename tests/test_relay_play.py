@@ -30,7 +30,7 @@ from p2pcards.verify import verify_transcript
 from p2pcards.wire import IdentityKey, codec
 from p2pcards.wire.framing import MAX_FRAME_SIZE, FrameDecoder, encode_frame
 
-INVITE = r"^p2pcards join (p2pcards\+relay://127\.0\.0\.1:\d+/[0-9a-f]{32}#[A-Z2-7-]+)$"
+INVITE = r"^p2pcards join (p2pcards\+relay://127\.0\.0\.1:\d+/[0-9a-f]{32}\?rules=[0-9a-f]{32}#[A-Z2-7-]+)$"
 
 
 @pytest.fixture(scope="module")
@@ -74,9 +74,10 @@ def test_a_whole_match_through_the_relay(tmp_path: Path, relay: RelayProcess, ga
 
 def test_a_person_plays_through_the_relay(tmp_path: Path, relay: RelayProcess) -> None:
     hosting, invite = relay_host(tmp_path, relay.port, *BRISCOLA_2, "--bot")
-    typed = "99\n" + "1\n" * 200
+    typed = "y\n" + "99\n" + "1\n" * 200  # sits down at the table, then plays
     person = join(tmp_path, invite, stdin=typed)
     assert person.finish() == 0, person.stderr
+    assert "sit at this table with these rules? [y/N]" in person.stdout
     assert hosting.finish() == 0, hosting.stderr
     assert "99 is not a move number (1 to 3)" in person.stdout
     assert person.stdout.count("your turn") >= 20
@@ -257,7 +258,7 @@ async def test_noise_from_another_room_member_does_not_disturb_the_table(
 
 def test_a_joiner_that_dies_is_named_by_the_host(tmp_path: Path, relay: RelayProcess) -> None:
     hosting, invite = relay_host(tmp_path, relay.port, *BRISCOLA_2, "--bot", "--timeout", "2")
-    person = join(tmp_path, invite, stdin="")
+    person = join(tmp_path, invite, "--accept", stdin="")
     fingerprint = joined_fingerprint(hosting, 1)
     person.wait_for(r"^ +1\. ")  # asked to move
     person.kill()

@@ -172,6 +172,25 @@ def test_slots_are_kept_per_identity() -> None:
     assert info.value.reason == "room-full"
 
 
+def test_a_default_room_holds_an_eight_seat_table_with_reconnects_and_refused_attempts(
+        ) -> None:
+    """The host and 7 joiners, each reconnecting under its own key (same slot), then 8 more
+    identities (joiners back under fresh keys, refused attempts) fill the room to 16."""
+    reg = RoomRegistry(RelayLimits())
+    members = [bytes([i]) * 32 for i in range(8)]
+    slots = [reg.join(_code(1), key, -1, 0.0)[1] for key in members]
+    assert slots == list(range(8))
+    room = reg.rooms[_code(1)]
+    for slot, key in zip(slots, members, strict=True):
+        reg.leave(room, slot, 1.0)
+        assert reg.join(_code(1), key, -1, 2.0)[1] == slot
+    more = [reg.join(_code(1), bytes([100 + i]) * 32, -1, 3.0)[1] for i in range(8)]
+    assert more == list(range(8, 16))
+    with pytest.raises(JoinRefused) as info:
+        reg.join(_code(1), b"Z" * 32, -1, 4.0)
+    assert info.value.reason == "room-full"
+
+
 def test_room_count_limit_and_index_checks() -> None:
     reg = RoomRegistry(SMALL)
     reg.join(_code(1), b"A" * 32, -1, 0.0)

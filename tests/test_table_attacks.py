@@ -83,9 +83,11 @@ def test_forged_signature(tmp_path: Path) -> None:
 
 @pytest.mark.parametrize(
     ("change", "rule"),
-    [("table_id", "wrong-table"), ("seq", "wrong-sequence"), ("prev", "wrong-previous")],
+    [("table_id", "wrong-table"), ("seq", "wrong-sequence"), ("prev", "fork")],
 )
 def test_bad_chain_link(tmp_path: Path, change: str, rule: str) -> None:
+    """A link that an honest seat could have signed on another branch, or for another table,
+    that the hub showed it, names no seat: the receiver cannot tell the hub from the signer."""
     driver = at_first_decision()
     cheat, k = driver.expected()[0], driver.position
     table = driver.tables[cheat]
@@ -95,8 +97,12 @@ def test_bad_chain_link(tmp_path: Path, change: str, rule: str) -> None:
     forged = craft(identity_of(table), seat=cheat, kind="action",
                    body=play_body(table, table.legal_actions()[0]), **fields)
     results = driver.offer(forged, sender=cheat)
-    assert_caught(results, seat=cheat, index=k, rule=rule)
-    assert_invalid(tmp_path, driver, finish_splice(driver, k, forged), seat=cheat, index=k,
+    assert_caught(results, seat=None, index=k, rule=rule)
+    for violation in results.values():
+        assert violation is not None
+        assert violation.suspects == ({"fork": (driver.tables[0].chain.seat_of(k - 1), cheat)}
+                                      .get(rule, (cheat,) if rule == "wrong-sequence" else ()))
+    assert_invalid(tmp_path, driver, finish_splice(driver, k, forged), seat=None, index=k,
                    rule=rule, detected_at=k)
 
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 import hashlib
 import json
 import os
+import threading
 from pathlib import Path
 
 import pytest
@@ -58,7 +59,35 @@ def test_layout_is_header_then_frames(tmp_path: Path) -> None:
     expected = MAGIC + encode_frame(GENESIS) + b"".join(encode_frame(e) for e in items)
     assert path.read_bytes() == expected
     assert MAGIC == b"P2PCARDS-TRANSCRIPT 1\n"
-    assert not (tmp_path / "t.p2pt.partial").exists()
+    assert [f.name for f in tmp_path.iterdir()] == ["t.p2pt"]  # no temporary file left
+
+
+def test_writers_racing_for_one_path_get_it_once(tmp_path: Path) -> None:
+    """Peers of one table sharing a directory may pick one name at once: exactly one creates
+    it, every other gets FileExistsError, and no writer is left appending to a lost file."""
+    path = tmp_path / "same.p2pt"
+    start = threading.Barrier(8)
+    outcome: list[object] = []
+
+    def create() -> None:
+        start.wait()
+        try:
+            writer = TranscriptWriter.create(path, GENESIS, fsync=False)
+        except FileExistsError as exc:
+            outcome.append(exc)
+            return
+        writer.append(b"\x92won")
+        writer.close()
+        outcome.append("created")
+
+    threads = [threading.Thread(target=create) for _ in range(8)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert outcome.count("created") == 1 and len(outcome) == 8
+    assert read_transcript(path).envelopes == [b"\x92won"]
+    assert [f.name for f in tmp_path.iterdir()] == ["same.p2pt"]
 
 
 def test_read_round_trip(tmp_path: Path) -> None:

@@ -13,6 +13,7 @@ from p2pcards.wire.chain import (
     Chain,
     ChainError,
     Equivocation,
+    Fork,
     OutOfTurn,
     Replay,
     WrongPrevious,
@@ -102,15 +103,36 @@ def test_sequence_behind_taken_by_another_seat() -> None:
         chain.check(payload, envelope)
 
 
-def test_wrong_previous() -> None:
-    chain = grown(2)
-    payload, envelope = signed(2, 2, envelope_hash(chain.envelope(0)))
+def test_wrong_previous_after_the_signers_own_envelope() -> None:
+    chain = grown(2)  # seat 1 signed the head
+    payload, envelope = signed(1, 2, envelope_hash(chain.envelope(0)))
     with pytest.raises(WrongPrevious, match="chain head") as info:
         chain.check(payload, envelope)
-    assert (info.value.seat, info.value.index) == (2, 2)
+    assert not isinstance(info.value, Fork)
+    assert (info.value.seat, info.value.index) == (1, 2)
     payload, envelope = signed(0, 0, b"\x01" * 32)
-    with pytest.raises(WrongPrevious):
+    with pytest.raises(WrongPrevious) as first:
         Chain(TABLE).check(payload, envelope)
+    assert not isinstance(first.value, Fork)
+
+
+def test_a_broken_link_after_another_seats_envelope_is_a_fork() -> None:
+    chain = grown(2)  # seat 1 signed the head; seat 2 links to something else
+    other = hashlib.sha256(b"the envelope seat 2 was shown").digest()
+    payload, envelope = signed(2, 2, other)
+    with pytest.raises(Fork, match="the chain has forked") as info:
+        chain.check(payload, envelope)
+    fork = info.value
+    assert isinstance(fork, WrongPrevious)
+    assert (fork.seat, fork.index, fork.head_seat) == (2, 2, 1)
+    assert fork.head == chain.envelope(1) and fork.link == envelope and fork.wanted == other
+
+
+def test_position_of_finds_accepted_envelopes_by_hash() -> None:
+    chain = grown(4)
+    for seq in range(4):
+        assert chain.position_of(envelope_hash(chain.envelope(seq))) == seq
+    assert chain.position_of(ZERO_HASH) is None
 
 
 def test_replay() -> None:
@@ -165,7 +187,7 @@ def test_equivocation_at_the_head_position_after_accept() -> None:
 
 
 def test_hierarchy() -> None:
-    for cls in (WrongTable, WrongSequence, WrongPrevious, Replay, OutOfTurn, Equivocation):
+    for cls in (WrongTable, WrongSequence, WrongPrevious, Fork, Replay, OutOfTurn, Equivocation):
         assert issubclass(cls, ChainError)
     assert issubclass(ChainError, ProtocolError)
 

@@ -21,8 +21,9 @@ the table drives them exactly as it drives a real game.
 
 A seat scores one point per Denari card it played or melded.
 
-``toy-claim`` (2 to 8 seats): each seat is dealt 2 cards; seats then ``play`` in turn. While a
-seat is due to play after a card was played, every other seat with cards may claim out of turn:
+``toy-claim`` (2 to 8 seats): each seat is dealt 3 cards (2 above 6 seats); seats then ``play``
+in turn. While a seat is due to play after a card was played, every other seat with cards may
+claim out of turn:
 ``snap`` shows a card of its hand of the last card's suit (checked at once, ``false-snap``);
 ``bluff`` shows nothing and names a suit (``value``) the claimant says it holds (checked in the
 full replay, ``false-bluff``). A claim scores a point and the claimant plays next.
@@ -346,8 +347,9 @@ class ClaimGame(_Base):
         self._seen = set()
         self._points = [0] * n
         self._last = None
-        self._pending = tuple(ChanceStep(s * 2 + k, Zone.HAND, s, frozenset({s}))
-                              for s in range(n) for k in range(2))
+        per = 3 if n <= 6 else 2
+        self._pending = tuple(ChanceStep(s * per + k, Zone.HAND, s, frozenset({s}))
+                              for s in range(n) for k in range(per))
         self._phase = Phase.CHANCE
 
     def complete_chance(self, revealed: Sequence[Card | None]) -> None:

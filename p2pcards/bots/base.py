@@ -8,7 +8,7 @@ from typing import Any, Protocol
 
 from ..games.base import Action
 
-__all__ = ["Bot", "RandomBot", "make_bot", "BOT_KINDS"]
+__all__ = ["Bot", "RandomBot", "make_bot", "choose_claim", "BOT_KINDS"]
 
 
 class Bot(Protocol):
@@ -24,8 +24,23 @@ class Bot(Protocol):
     def choose(self, observation: Mapping[str, Any], legal: Sequence[Action]) -> Action: ...
 
 
+def choose_claim(bot: Bot, observation: Mapping[str, Any],
+                 claims: Sequence[Action]) -> Action | None:
+    """Ask ``bot`` whether to make one of the out-of-turn ``claims`` open to its seat now.
+
+    A bot takes part in claims by having a ``claim(observation, claims) -> Action | None``
+    method (returning one element of ``claims``, or ``None`` to let the window pass); a bot
+    without one never claims.
+    """
+    method = getattr(bot, "claim", None)
+    if method is None or not claims:
+        return None
+    choice: Action | None = method(observation, claims)
+    return choice
+
+
 class RandomBot:
-    """Plays a uniformly random legal action."""
+    """Plays a uniformly random legal action, and makes a random claim half of the time."""
 
     name = "random"
 
@@ -34,6 +49,11 @@ class RandomBot:
 
     def choose(self, observation: Mapping[str, Any], legal: Sequence[Action]) -> Action:
         return legal[self._rng.randrange(len(legal))]
+
+    def claim(self, observation: Mapping[str, Any], claims: Sequence[Action]) -> Action | None:
+        if self._rng.random() < 0.5:
+            return None
+        return claims[self._rng.randrange(len(claims))]
 
 
 BOT_KINDS = ("smart", "random")

@@ -24,7 +24,7 @@ from typing import Any
 
 from .base import BOT_KINDS, Bot, make_bot
 
-__all__ = ["BotLoadError", "load_bot", "describe_bot_spec"]
+__all__ = ["BotLoadError", "check_bot_spec", "load_bot", "describe_bot_spec"]
 
 
 class BotLoadError(ValueError):
@@ -77,6 +77,13 @@ def _import_target(spec: str) -> Any:
     if not callable(target):
         raise BotLoadError(f"--bot {spec!r}: {attribute!r} is not callable")
     return target
+
+
+def check_bot_spec(spec: str) -> None:
+    """Raise :class:`BotLoadError` now if ``spec`` cannot name a bot (a built-in kind, or an
+    importable callable), before any table is joined. The callable is not called."""
+    if spec not in BOT_KINDS:
+        _import_target(spec)
 
 
 def load_bot(spec: str, game: str, seat: int, seed: int | None) -> Bot:

@@ -38,7 +38,7 @@ import tempfile
 import threading
 import time
 import traceback
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import IO, Literal, Protocol
@@ -49,6 +49,7 @@ from ..cli import EXIT_USAGE, UserError
 from ..games import get_game
 from ..genesis import Genesis
 from ..play_ui import side_names
+from ..table_rules import show_value
 from ..transcript import read_transcript
 from ..verify import UnreadableTranscript, verify_transcript
 
@@ -112,12 +113,17 @@ _HOW = {"fork": "forked from this one", "spawn": "each started as python -m p2pc
 
 def run_demo(*, game: str = "scopa", players: int = 2, variant: str | None = None,
              seed: int | None = None, console: Console | None = None,
-             start: str | None = None, relay: str | None = None) -> int:
+             start: str | None = None, relay: str | None = None,
+             flags: Mapping[str, object] | None = None, bot: str = "smart") -> int:
     """Run the demo; returns the exit status (0, or 3 when a process or the check failed).
+
+    ``bot`` is the bot every seat plays (``smart``, ``random`` or a user's ``module:callable``,
+    see :mod:`p2pcards.bots.loader`).
 
     ``start`` is how the peer processes start (see :func:`choose_start`); an unknown or
     unavailable method raises :class:`DemoStartError` before any process starts, as a bad
-    game, preset or player count raises :class:`p2pcards.games.base.GameError`.
+    game, preset, player count or ``flags`` value raises :class:`p2pcards.games.base.GameError`.
+    ``flags`` are house rules passed to the host as ``--set``; the joiners then get ``--accept``.
 
     ``relay`` plays through a relay instead of connecting the joiners to the host: ``"HOST:PORT"``
     of a running relay (a check of that relay from end to end), or :data:`LOCAL_RELAY` to start
@@ -127,17 +133,22 @@ def run_demo(*, game: str = "scopa", players: int = 2, variant: str | None = Non
     console = console or Console(highlight=False, soft_wrap=True)
     spec = get_game(game)
     preset = variant or spec.default_preset
-    spec.preset(preset, players=players)  # a bad combination fails here, before any process
+    flags = dict(flags or {})
+    spec.preset(preset, players=players, **flags)  # a bad combination fails here, first
     method = choose_start(start)
-    options = ["--game", spec.name, "--variant", preset]
+    settings = [f"--set={name}={show_value(value)}" for name, value in flags.items()]
+    options = ["--game", spec.name, "--variant", preset, *settings]
+    accept = ["--accept"] if flags else []
     seeded = ["--seed", str(seed)] if seed is not None else []
     route = "over loopback TCP" if relay is None else f"through the relay at {relay}"
     if relay == LOCAL_RELAY:
         route = "through a relay in one more local process"
-    console.print(f"demo: {spec.title}, preset {preset}, {players} bot players, each in its own "
-                  f"process ({_HOW[method]}), {route}, with mental poker")
+    house = "".join(f", {name}={show_value(value)}" for name, value in flags.items())
+    who = "bot players" if bot == "smart" else f"bot players ({bot})"
+    console.print(f"demo: {spec.title}, preset {preset}{house}, {players} {who}, each in "
+                  f"its own process ({_HOW[method]}), {route}, with mental poker")
     connect = ["--listen", "127.0.0.1:0"] if relay is None else ["--relay", relay]
-    host_args = ["host", *options, "--players", str(players), "--bot", *connect,
+    host_args = ["host", *options, "--players", str(players), f"--bot={bot}", *connect,
                  "--ephemeral-identity", "--name", "host", *seeded]
     processes: list[_PeerProcess] = []
     codes: list[int] = []
@@ -145,8 +156,10 @@ def run_demo(*, game: str = "scopa", players: int = 2, variant: str | None = Non
     with tempfile.TemporaryDirectory(prefix="p2pcards-demo-") as scratch, \
             contextlib.ExitStack() as cleanup:
         errors = [Path(scratch, f"stderr-{i}.txt") for i in range(players)]
-        joiner_args = [["join", "-", "--bot", "--ephemeral-identity", "--name", f"bot {seat}",
-                        "--transcript", str(Path(scratch, f"joiner-{seat}.p2pt")), *seeded]
+        joiner_args = [["join", "-", f"--bot={bot}", "--ephemeral-identity",
+                         "--name", f"bot {seat}",
+                        "--transcript", str(Path(scratch, f"joiner-{seat}.p2pt")), *seeded,
+                        *accept]
                        for seat in range(1, players)]
         if method == "fork":
             _prepare_fork(spec.name)

@@ -62,6 +62,12 @@ class FrameChannel(ABC):
     async def aclose(self) -> None:
         """Close the channel (never raises for an already broken one)."""
 
+    async def aclose_gracefully(self) -> None:
+        """Close so that what was sent arrives: end our direction, then wait for the other side
+        to end its own (discarding what it still sends) before closing. Callers bound it with
+        a timeout; :meth:`aclose` after it is harmless. Never raises :class:`NetError`."""
+        await self.aclose()
+
     async def send_message(self, message: dict[str, Any]) -> None:
         """Send ``message`` (a map with a text ``type``) as one canonical msgpack frame."""
         try:
@@ -134,6 +140,26 @@ class FramedStream(FrameChannel):
     async def aclose(self) -> None:
         """Close the underlying stream (never raises for an already broken stream)."""
         await trio.aclose_forcefully(self.stream)
+
+    async def aclose_gracefully(self) -> None:
+        """Half-close (TCP FIN after everything sent), read and discard until the peer closes,
+        then close. Closing a TCP socket with unread input makes the kernel send a reset, and a
+        reset makes the peer's kernel drop what it had received but not yet read, such as an
+        ``abort`` just sent: draining first prevents that."""
+        stream = self.stream
+        try:
+            if isinstance(stream, trio.abc.HalfCloseableStream):
+                await stream.send_eof()
+            while not self._ended:
+                chunk = await stream.receive_some(RECEIVE_CHUNK)
+                if not chunk:
+                    break
+        except (trio.BrokenResourceError, trio.ClosedResourceError, trio.BusyResourceError,
+                OSError):
+            pass
+        finally:
+            self._ended = True
+            await trio.aclose_forcefully(stream)
 
 
 def decode_message(frame: bytes, max_size: int = MAX_FRAME_SIZE,

@@ -1,16 +1,19 @@
 """The hosting peer: listen, seat the joiners, make the genesis, forward every envelope.
 
-:func:`host_match` opens the listening socket (port 0 picks a free port), reports the invite,
-seats joiners in arrival order (seat 0 is the host, then the joiners, then the host's bot
-seats), builds the :class:`~p2pcards.genesis.Genesis`, sends it to every joiner, and runs the
+:func:`host_match` opens the listening socket (port 0 picks a free port), reports the invite
+(which commits to the table's rules with their digest), seats joiners as they claim seats (seat
+0 is the host, then the joiners, then the host's bot seats) through the sans-IO
+:class:`~p2pcards.seating.HostSeating`, which no slow or silent connection can hold up, builds
+the :class:`~p2pcards.genesis.Genesis`, sends it to every joiner, and runs the
 :class:`~.session.Session` as the hub: every envelope a joiner sends is checked by the host's
 own table, then forwarded to every other seat. The hub can neither forge (envelopes are signed)
 nor reorder undetected (the chain); it can only stop forwarding, which the others see as a
 timeout.
 
 While seats are empty, a connection whose handshake fails (a wrong or stale invite, a key not
-proven, garbage) is refused with a reason and closed; the host goes on waiting. Once the table
-is full the listener closes, so a late joiner's connection is refused.
+proven, garbage, a seat not claimed in time) is refused with a reason and closed (gracefully, so
+the reason arrives); the host goes on waiting. A seated joiner that leaves frees its seat. Once
+the table is full the listener closes, so a late joiner's connection is refused.
 
 Through a relay (``HostConfig.relay``) the same happens over the virtual connections of
 :mod:`.relay_mux`: the host joins the room first (slot 0), joiners open connections to it, and
@@ -20,38 +23,29 @@ once the table is full new ones are answered ``refused: the table is full``.
 from __future__ import annotations
 
 import contextlib
+import math
 import os
 from collections.abc import Awaitable, Callable, Mapping, Sequence
 from dataclasses import dataclass, field
+from typing import Any
 
 import trio
 
 from ..genesis import Genesis
-from ..local import SeatSecrets, make_genesis
+from ..local import SeatSecrets
+from ..seating import Close, HostSeating, Joined, Output, SeatedJoiner, Send
 from ..table import Table
+from ..table_rules import TableRules
 from ..transcript import TranscriptWriter
 from ..wire.identity import IdentityKey, PublicIdentity
 from .errors import MatchFailure, NetError
 from .framed import FrameChannel, FramedStream
-from .handshake import (
-    SeatedJoiner,
-    TableOffer,
-    confirm_seat,
-    receive_hello,
-    refuse,
-    seat_joiner,
-    send_genesis,
-)
 from .invite import NONCE_SIZE, Invite
 from .relay_mux import HOST_SLOT, RelayMux, open_relay_mux
 from .seats import bot_player, seat_secrets, table_rng
 from .session import Link, LocalSeat, Player, Session
 
-__all__ = ["HostConfig", "host_match", "HANDSHAKE_SECONDS"]
-
-HANDSHAKE_SECONDS = 30.0
-"""How long one joiner may take to complete the handshake."""
-
+__all__ = ["HostConfig", "host_match"]
 
 @dataclass(frozen=True)
 class HostConfig:
@@ -71,104 +65,138 @@ class HostConfig:
     relay: tuple[str, int] | None = None
     """``(host, port)`` of a relay to play through instead of listening."""
     nonce: bytes = field(default_factory=lambda: os.urandom(NONCE_SIZE))
+    flags: Mapping[str, object] = field(default_factory=dict)
+    """House rules: flag values that differ from (or repeat) the preset's."""
+
+    def table_rules(self) -> TableRules:
+        """The rules of this table (raises GameError for a bad preset, count or flag)."""
+        return TableRules.choose(self.game, self.preset, self.players, self.flags,
+                                 self.timeouts)
 
 
 Notice = Callable[[str], None]
 TranscriptFactory = Callable[[Genesis, int], TranscriptWriter]
 PlayerFactory = Callable[[Genesis, int], Player]
 
+CLOSE_SECONDS = 2.0
+"""How long a refused connection's last message may take to leave before it is cut."""
 
-@dataclass
+
+@dataclass(eq=False)
+class _Connection:
+    """One would-be joiner: its channel, an outbox drained by :meth:`sender` in order."""
+
+    framed: FrameChannel
+    where: str
+    outbox: trio.MemorySendChannel[dict[str, Any]] = field(init=False)
+    _queued: trio.MemoryReceiveChannel[dict[str, Any]] = field(init=False)
+    closing: bool = False
+    reader: trio.CancelScope = field(default_factory=trio.CancelScope)
+    done: trio.Event = field(default_factory=trio.Event)
+
+    def __post_init__(self) -> None:
+        self.outbox, self._queued = trio.open_memory_channel[dict[str, Any]](math.inf)
+
+    async def sender(self) -> None:
+        """Send every queued message; once the outbox is closed, close the channel if it is
+        refused (gracefully, so the refusal arrives), else leave it open for the match."""
+        try:
+            async for message in self._queued:
+                await self.framed.send_message(message)
+        except NetError:
+            self.closing = True
+        finally:
+            if self.closing:
+                with trio.move_on_after(CLOSE_SECONDS) as scope:
+                    scope.shield = True
+                    await self.framed.aclose_gracefully()
+                await self.framed.aclose()
+            self.done.set()
+
+
 class _Gathering:
-    offer: TableOffer
-    key: IdentityKey
-    wanted: int
-    taken: set[bytes]
-    notice: Notice
-    joined: list[tuple[FrameChannel, SeatedJoiner]] = field(default_factory=list)
-    lock: trio.Lock = field(default_factory=trio.Lock)
-    full: trio.Event = field(default_factory=trio.Event)
-    """Set when the gathering is over: every seat taken, or :attr:`failure` set."""
-    failure: MatchFailure | None = None
+    """The Trio driver of :class:`~p2pcards.seating.HostSeating`: a reader per connection feeds
+    it, a timer calls its ``tick``, and its outputs are carried out at once."""
 
-    async def check(self) -> None:
-        """Raise :attr:`failure`, after telling every seated joiner why the table is off."""
-        if self.failure is None:
-            return
-        for framed, _ in self.joined:
-            with contextlib.suppress(NetError):
-                await refuse(framed, f"the table is off: {self.failure}")
-            await framed.aclose()
-        self.joined.clear()
-        raise self.failure
+    def __init__(self, seating: HostSeating, notice: Notice) -> None:
+        self.seating = seating
+        self.notice = notice
+        self.connections: list[_Connection] = []
+        self.changed = trio.Event()
+        """Set after every change; only :meth:`timer` waits on it and replaces it."""
+        self.full = trio.Event()
 
+    def apply(self, outputs: list[Output]) -> None:
+        for out in outputs:
+            conn = out.conn
+            assert isinstance(conn, _Connection)
+            if isinstance(out, Send):
+                with contextlib.suppress(trio.ClosedResourceError):
+                    conn.outbox.send_nowait(out.message)
+            elif isinstance(out, Close):
+                self._close(conn)
+                self.notice(f"refused {conn.where}: {out.reason}")
+            elif isinstance(out, Joined):
+                conn.framed.label = seat_label_of(out.joiner)
+                kind = "a bot" if out.joiner.bot else "a person"
+                self.notice(f"{conn.framed.label} joined ({kind}, "
+                            f"{out.joiner.info.name or 'no name'}); "
+                            f"{out.missing} seat(s) still empty")
+            else:
+                self._close(conn)
+                self.notice(f"{conn.framed.label} left before the match started "
+                            f"({out.reason}); {out.missing} seat(s) still empty")
+        self.changed.set()
+        if self.seating.full:
+            self.full.set()
 
-async def _welcome(state: _Gathering, framed: FrameChannel, where: str) -> None:
-    """Handshake one connection; keep it if seated, else refuse and close it.
+    def _close(self, conn: _Connection) -> None:
+        conn.closing = True
+        conn.reader.cancel()
+        conn.outbox.close()
 
-    The ``hello`` is read first, concurrently with other connections; the rest of the handshake
-    runs under the gathering's lock, because it fixes the seat number.
-    """
-    kept = False
-    try:
-        with trio.fail_after(HANDSHAKE_SECONDS):
-            hello = await receive_hello(framed, state.offer)
-        async with state.lock:
-            if state.full.is_set():
-                await refuse(framed, "the table is full")
-                return
-            seat = len(state.joined) + 1
-            with trio.fail_after(HANDSHAKE_SECONDS):
-                seated = await seat_joiner(framed, state.offer, state.key, seat, state.taken,
-                                           hello)
-            state.taken.add(seated.info.identity)
-            missing = state.wanted - seat
-            await confirm_seat(framed, seat, missing)
-            framed.label = seat_label_of(seated)
-            state.joined.append((framed, seated))
-            kept = True
-            kind = "a bot" if seated.bot else "a person"
-            state.notice(f"{framed.label} joined ({kind}, {seated.info.name or 'no name'}); "
-                         f"{missing} seat(s) still empty")
-            if missing == 0:
-                state.full.set()
-        await _watch_seated(state, framed, seated)
-    except NetError as exc:
-        state.notice(f"refused {where}: {exc}")
-    except trio.TooSlowError:
-        state.notice(f"refused {where}: the handshake took longer than "
-                     f"{HANDSHAKE_SECONDS:.0f} seconds")
-    finally:
-        if not kept:
-            await framed.aclose()
+    async def welcome(self, framed: FrameChannel, where: str, nursery: trio.Nursery) -> None:
+        conn = _Connection(framed, where)
+        self.connections.append(conn)
+        nursery.start_soon(conn.sender)
+        self.apply(self.seating.connected(conn, trio.current_time()))
+        nursery.start_soon(self._read, conn)
 
+    async def _read(self, conn: _Connection) -> None:
+        with conn.reader:
+            while True:
+                try:
+                    message = await conn.framed.receive_message()
+                except NetError as exc:
+                    self.apply(self.seating.closed(conn, str(exc), trio.current_time()))
+                    return
+                if message is None:
+                    self.apply(self.seating.closed(conn, "it closed the connection",
+                                                   trio.current_time()))
+                    return
+                self.apply(self.seating.receive(conn, message, trio.current_time()))
+                if conn.closing:
+                    return
 
-async def _watch_seated(state: _Gathering, framed: FrameChannel, seated: SeatedJoiner) -> None:
-    """While the table fills (this task is cancelled when it is full), notice a seated joiner
-    that leaves: its seat is freed if it is the last one given, else the table is off (seat
-    numbers are signed in the handshake, so the later seats cannot move up)."""
-    if state.full.is_set():
-        return
-    try:
-        message = await framed.receive_message()
-        reason = "it closed the connection" if message is None else \
-            f"it sent {message['type']!r} before the match started"
-    except NetError as exc:
-        reason = str(exc)
-    async with state.lock:
-        if state.full.is_set():
-            return
-        index = next(i for i, (f, _) in enumerate(state.joined) if f is framed)
-        if index == len(state.joined) - 1:
-            state.joined.pop()
-            state.taken.discard(seated.info.identity)
-            await framed.aclose()
-            state.notice(f"{framed.label} left before the match started ({reason}); "
-                         f"{state.wanted - len(state.joined)} seat(s) still empty")
-            return
-        state.failure = MatchFailure(f"{framed.label} left before the match started ({reason}), "
-                                     "after later seats were given; host a new table")
-        state.full.set()
+    async def timer(self) -> None:
+        while True:
+            deadline = self.seating.next_deadline()
+            with trio.move_on_at(math.inf if deadline is None else deadline):
+                await self.changed.wait()
+            self.changed = trio.Event()
+            self.apply(self.seating.tick(trio.current_time()))
+
+    async def seated(self) -> list[tuple[FrameChannel, SeatedJoiner]]:
+        """Once full: wait until each seated joiner has its ``seated`` message sent."""
+        for conn in self.connections:
+            conn.reader.cancel()  # the session reads the seated ones from now on
+        out = []
+        for key, joiner in self.seating.seated():
+            assert isinstance(key, _Connection)
+            key.outbox.close()
+            await key.done.wait()
+            out.append((key.framed, joiner))
+        return out
 
 
 def seat_label_of(seated: SeatedJoiner) -> str:
@@ -208,18 +236,29 @@ def _relay_acceptor(mux: RelayMux) -> Acceptor:
     return next_connection
 
 
-async def _gather(acceptors: Sequence[Acceptor], state: _Gathering) -> None:
-    """Welcome connections from every acceptor until the gathering is over."""
-    async with trio.open_nursery() as nursery:
-        async def welcome_all(next_connection: Acceptor) -> None:
-            while True:
-                framed, where = await next_connection()
-                nursery.start_soon(_welcome, state, framed, where)
+async def _gather(acceptors: Sequence[Acceptor], seating: HostSeating, notice: Notice
+                  ) -> list[tuple[FrameChannel, SeatedJoiner]]:
+    """Welcome connections from every acceptor until every seat is taken; returns the seated
+    joiners' channels by seat (every other connection is refused and closed)."""
+    gathering = _Gathering(seating, notice)
+    async with trio.open_nursery() as outer:
+        async with trio.open_nursery() as nursery:
+            async def welcome_all(next_connection: Acceptor) -> None:
+                while True:
+                    framed, where = await next_connection()
+                    await gathering.welcome(framed, where, outer)
 
-        for acceptor in acceptors:
-            nursery.start_soon(welcome_all, acceptor)
-        await state.full.wait()
-        nursery.cancel_scope.cancel()
+            for acceptor in acceptors:
+                nursery.start_soon(welcome_all, acceptor)
+            nursery.start_soon(gathering.timer)
+            await gathering.full.wait()
+            nursery.cancel_scope.cancel()
+        joined = await gathering.seated()
+        with trio.move_on_after(CLOSE_SECONDS + 1):
+            for conn in gathering.connections:
+                await conn.done.wait()
+        outer.cancel_scope.cancel()
+    return joined
 
 
 async def _turn_away(mux: RelayMux) -> None:
@@ -230,7 +269,7 @@ async def _turn_away(mux: RelayMux) -> None:
         except NetError:
             return
         with contextlib.suppress(NetError):
-            await refuse(channel, "the table is full")
+            await channel.send_message({"type": "refused", "reason": "the table is full"})
         await channel.aclose()
 
 
@@ -246,11 +285,11 @@ async def host_match(config: HostConfig, player_for: PlayerFactory, *, notice: N
     if remote < 0 or config.bots < 0:
         raise MatchFailure(f"a {config.players}-player table cannot have {config.bots} bot "
                            "seats besides the host", status=2)
+    rules = config.table_rules()
     host_secrets, host_name = seat_secrets(0, config.seed, config.identity, config.name)
-    state = _Gathering(TableOffer(config.nonce, config.game, config.preset, config.players),
-                       host_secrets.identity, remote, {host_secrets.identity.public.to_bytes()},
-                       notice)
+    seating = HostSeating(rules, config.nonce, host_secrets.identity, remote)
     fingerprint = host_secrets.identity.public.fingerprint
+    joined: list[tuple[FrameChannel, SeatedJoiner]] = []
     if config.relay is not None:
         relay_host, relay_port = config.relay
         async with open_relay_mux(relay_host, relay_port, config.nonce, host_secrets.identity,
@@ -258,19 +297,19 @@ async def host_match(config: HostConfig, player_for: PlayerFactory, *, notice: N
             if mux.slot != HOST_SLOT:
                 raise MatchFailure(f"the relay at {mux.where} already has a room for this table "
                                    "nonce; host again to get a fresh one")
-            on_invite(Invite(relay_host, relay_port, config.nonce, fingerprint, relay=True))
+            on_invite(Invite(relay_host, relay_port, config.nonce, fingerprint, relay=True,
+                             rules=rules.digest()))
             try:
                 if remote:
-                    await _gather([_relay_acceptor(mux)], state)
-                    await state.check()
+                    joined = await _gather([_relay_acceptor(mux)], seating, notice)
                 async with trio.open_nursery() as nursery:
                     nursery.start_soon(_turn_away, mux)
-                    table = await _play(config, player_for, host_secrets, host_name,
-                                        state.joined, notice, transcript)
+                    table = await _play(config, rules, player_for, host_secrets, host_name,
+                                        joined, notice, transcript)
                     nursery.cancel_scope.cancel()
                 return table
             finally:
-                for framed, _ in state.joined:
+                for framed, _ in joined:
                     await framed.aclose()
     try:
         listeners = await trio.open_tcp_listeners(config.listen_port, host=config.listen_host)
@@ -280,23 +319,23 @@ async def host_match(config: HostConfig, player_for: PlayerFactory, *, notice: N
     try:
         port = listeners[0].socket.getsockname()[1]
         advertise = config.advertise or config.listen_host
-        on_invite(Invite(advertise, port, config.nonce, fingerprint))
+        on_invite(Invite(advertise, port, config.nonce, fingerprint, rules=rules.digest()))
         if remote:
-            await _gather([_tcp_acceptor(listener, notice) for listener in listeners],
-                          state)
-            await state.check()
+            joined = await _gather([_tcp_acceptor(listener, notice) for listener in listeners],
+                                   seating, notice)
     finally:
         for listener in listeners:
             await listener.aclose()
     try:
-        return await _play(config, player_for, host_secrets, host_name, state.joined, notice,
+        return await _play(config, rules, player_for, host_secrets, host_name, joined, notice,
                            transcript)
     finally:
-        for framed, _ in state.joined:
+        for framed, _ in joined:
             await framed.aclose()
 
 
-async def _play(config: HostConfig, player_for: PlayerFactory, host_secrets: SeatSecrets,
+async def _play(config: HostConfig, rules: TableRules, player_for: PlayerFactory,
+                host_secrets: SeatSecrets,
                 host_name: str, joined: list[tuple[FrameChannel, SeatedJoiner]], notice: Notice,
                 transcript: TranscriptFactory) -> Table:
     first_bot = 1 + len(joined)
@@ -304,12 +343,14 @@ async def _play(config: HostConfig, player_for: PlayerFactory, host_secrets: Sea
                    for seat in range(first_bot, config.players)]
     infos = [host_secrets.info(host_name)] + [j.info for _, j in joined] + [
         s.info(name) for s, name in bot_secrets]
-    genesis = make_genesis(config.game, config.preset, infos, timeouts=config.timeouts)
+    genesis = Genesis(rules.game, rules.preset, dict(rules.config), tuple(infos),
+                      dict(rules.timeouts))
     bots = frozenset(j.seat for _, j in joined if j.bot) | frozenset(
         range(first_bot, config.players))
     for framed, _ in joined:
         try:
-            await send_genesis(framed, genesis, bots)
+            await framed.send_message({"type": "genesis", "genesis": genesis.encode(),
+                                       "bots": sorted(bots)})
         except NetError as exc:
             raise MatchFailure(f"{framed.label} left before the match started: {exc}") from None
     notice(f"every seat is taken; table {genesis.table_id.hex()[:16]} starts")

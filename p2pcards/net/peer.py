@@ -1,13 +1,13 @@
 """The joining peer: connect to the host of an invite, take a seat, play through the hub.
 
 :func:`join_match` connects to ``HOST:PORT`` of the invite, runs the joiner side of the
-handshake (the host must prove the invite's fingerprint; see :mod:`.handshake`), waits for the
-genesis and checks it, then runs a :class:`~.session.Session` with one link (the host, which
-speaks for every other seat). With a relay invite the connection to the host is a virtual one
-through the relay room (:mod:`.relay_mux`); everything else is the same. The joiner allows
-:data:`GRACE_SECONDS` more than the genesis timeouts, so that when a third seat falls silent the
-host's report arrives first.
-"""
+handshake (the host must prove the invite's fingerprint and announce the rules the invite
+commits to; ``review`` accepts or declines them; see :mod:`p2pcards.seating`), waits for the
+genesis and checks it against those rules, then runs a :class:`~.session.Session` with one link
+(the host, which speaks for every other seat). With a relay invite the connection to the host is
+a virtual one through the relay room (:mod:`.relay_mux`); everything else is the same. The
+joiner allows :data:`GRACE_SECONDS` more than the genesis timeouts, so that when a third seat
+falls silent the host's report arrives first. """
 
 from __future__ import annotations
 
@@ -21,7 +21,7 @@ from ..transcript import TranscriptWriter
 from ..wire.identity import IdentityKey
 from .errors import MatchFailure
 from .framed import FrameChannel, FramedStream
-from .handshake import SecretsFor, join_table, receive_genesis
+from .handshake import Reviewer, SecretsFor, join_table, receive_genesis, refuse_unusual
 from .invite import Invite
 from .relay_mux import HOST_SLOT, open_relay_mux
 from .seats import table_rng
@@ -30,7 +30,6 @@ from .session import Link, LocalSeat, Player, Session, seat_label
 __all__ = ["join_match", "CONNECT_SECONDS", "GRACE_SECONDS"]
 
 CONNECT_SECONDS = 15.0
-HANDSHAKE_SECONDS = 30.0
 GRACE_SECONDS = 2.0
 
 
@@ -38,18 +37,20 @@ async def join_match(invite: Invite, player_for: Callable[[Genesis, int], Player
                      secrets_for: SecretsFor, *, bot: bool, seed: int | None,
                      notice: Callable[[str], None],
                      transcript: Callable[[Genesis, int], TranscriptWriter],
-                     relay_identity: IdentityKey | None = None) -> Table:
+                     relay_identity: IdentityKey | None = None,
+                     review: Reviewer = refuse_unusual) -> Table:
     """Join and play one match; returns this peer's table. Raises :class:`MatchFailure`.
 
     ``relay_identity`` is the key proven to the relay of a relay invite (a fresh one if None);
-    the seat's own key comes from ``secrets_for`` as in direct play.
+    the seat's own key comes from ``secrets_for`` as in direct play. ``review`` decides on the
+    table's rules before anything is signed (by default: refuse any house rule).
     """
     where = f"{invite.host}:{invite.port}"
     if not invite.relay:
         framed = await _connect_direct(invite)
         try:
             return await _play(framed, invite, player_for, secrets_for, bot=bot, seed=seed,
-                               notice=notice, transcript=transcript)
+                               notice=notice, transcript=transcript, review=review)
         finally:
             await framed.aclose()
     key = relay_identity or IdentityKey.generate()
@@ -61,7 +62,7 @@ async def join_match(invite: Invite, player_for: Callable[[Genesis, int], Player
         channel = mux.open(HOST_SLOT, f"the host through the relay at {where}")
         try:
             return await _play(channel, invite, player_for, secrets_for, bot=bot, seed=seed,
-                               notice=notice, transcript=transcript)
+                               notice=notice, transcript=transcript, review=review)
         finally:
             await channel.aclose()
 
@@ -84,25 +85,26 @@ async def _connect_direct(invite: Invite) -> FramedStream:
 async def _play(framed: FrameChannel, invite: Invite,
                 player_for: Callable[[Genesis, int], Player], secrets_for: SecretsFor, *,
                 bot: bool, seed: int | None, notice: Callable[[str], None],
-                transcript: Callable[[Genesis, int], TranscriptWriter]) -> Table:
+                transcript: Callable[[Genesis, int], TranscriptWriter],
+                review: Reviewer) -> Table:
     """Seat, receive the genesis and play over ``framed`` (the host's connection)."""
-    try:
-        with trio.fail_after(HANDSHAKE_SECONDS):
-            welcome, secrets, info = await join_table(framed, invite, secrets_for, bot=bot)
-    except trio.TooSlowError:
-        raise MatchFailure(f"{framed.label} did not complete the handshake within "
-                           f"{HANDSHAKE_SECONDS:.0f} seconds") from None
-    notice(f"seated at seat {welcome.seat} of a {welcome.players}-player "
-           f"{welcome.game} table ({welcome.preset}); waiting for the other players")
-    genesis, bots = await receive_genesis(framed, welcome, info)
+    seating = await join_table(framed, invite, secrets_for, bot=bot, review=review)
+    rules, seat = seating.rules, seating.seat
+    assert rules is not None and seat is not None
+    notice(f"seated at seat {seat} of a {rules.players}-player {rules.game} table "
+           f"({rules.preset}); waiting for the other players")
+    started = await receive_genesis(framed, seating)
+    genesis, bots = started.genesis, started.bots
+    secrets = seating.secrets
+    assert secrets is not None
     framed.label = f"the host ({seat_label(genesis, 0)})"
     notice(f"every seat is taken; table {genesis.table_id.hex()[:16]} starts")
-    table = Table(genesis, seat=welcome.seat, identity=secrets.identity,
-                  x25519_private=secrets.x25519_private, rng=table_rng(welcome.seat, seed))
-    others = frozenset(range(len(genesis.seats))) - {welcome.seat}
-    writer = transcript(genesis, welcome.seat)
+    table = Table(genesis, seat=seat, identity=secrets.identity,
+                  x25519_private=secrets.x25519_private, rng=table_rng(seat, seed))
+    others = frozenset(range(len(genesis.seats))) - {seat}
+    writer = transcript(genesis, seat)
     try:
-        local = LocalSeat.of(table, player_for(genesis, welcome.seat))
+        local = LocalSeat.of(table, player_for(genesis, seat))
         session = Session(genesis, [local], [Link(framed, others)], forward=False,
                           bots=bots, writer=writer, grace=GRACE_SECONDS)
         await session.run()

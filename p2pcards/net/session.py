@@ -15,16 +15,33 @@ The protocol is one linear chain, so at any moment the reference knows who must 
 timeout: ``timeouts["step"]`` for automatic messages and for bots' decisions,
 ``timeouts["action"]`` for a person's decision (plus ``grace`` seconds, so that a joiner lets the
 hub report a silent seat first). On any failure the session tells every link
-``{"type": "abort", "reason": ...}``, flushes what it can, closes, and raises
+``{"type": "abort", "reason": ...}``, flushes what it can, closes gracefully (ends its side,
+then waits for the other side's end, so that no reset destroys the abort), and raises
 :class:`~.errors.MatchFailure` with one sentence (status 1 for a protocol violation, 3 otherwise).
 
-Wire messages after the handshake (see :mod:`.framed`): ``envelope {data: envelope bytes}`` and
-``abort {reason: text}``. Aborts travel outside the chain: they are a courtesy, not evidence.
+Wire messages after the handshake (see :mod:`.framed`): ``envelope {data: envelope bytes}``,
+``abort {reason: text}``, and the two messages of a fork probe, ``need {hash: bytes(32)}`` and
+``have {hash, data: envelope bytes or nil}``. Aborts travel outside the chain: they are a
+courtesy, not evidence.
+
+Evidence (``protocol/SPEC.md`` §9.8): when a local table refuses a signed envelope, the session
+appends an evidence record (:mod:`p2pcards.evidence`) holding it to the transcript before it
+aborts, so that anyone can check the accusation with ``p2pcards verify``.
+
+Forks (SPEC §6.1): when the reference table finds a ``fork`` (an envelope whose link names
+another envelope than the one this peer holds, signed by another seat), the session does not
+blame the signer. It asks the link that delivered the envelope for the envelope that link names
+(``need``), then for the one before, and so on (:class:`~p2pcards.evidence.ForkProbe`), for at
+most ``timeouts["step"]`` seconds. Every peer answers ``need`` from its own chain (``have``, with
+``data`` nil when it holds no such envelope). If the answers bring the two branches together,
+the culprit is proven (an ``equivocation``, or an ``out-of-turn`` envelope) and named, with a
+second evidence record; otherwise the fork is reported as such: the hub or one of two seats.
 """
 
 from __future__ import annotations
 
 import contextlib
+import functools
 import math
 from collections import deque
 from collections.abc import Awaitable, Callable, Sequence
@@ -33,11 +50,13 @@ from typing import Any
 
 import trio
 
+from ..evidence import Evidence, ForkProbe, ProbeError, from_violation
 from ..games.base import Action
 from ..genesis import Genesis
 from ..table import Event, Table, Violation
 from ..transcript import TranscriptWriter
 from ..wire import codec
+from ..wire.errors import ProtocolError
 from ..wire.identity import PublicIdentity
 from .errors import EXIT_VIOLATION, BadFrame, MatchFailure, NetError
 from .framed import FrameChannel
@@ -46,9 +65,14 @@ __all__ = ["Player", "LocalSeat", "Link", "Session", "PlayerQuit", "seat_label",
 
 FLUSH_SECONDS = 5.0
 """How long a finishing session waits for its last frames to leave."""
+CLOSE_SECONDS = 5.0
+"""How long a finishing session waits for the other ends to close after its own end (so that
+what it sent, an ``abort`` above all, is not destroyed by a reset; see
+:meth:`~.framed.FrameChannel.aclose_gracefully`)."""
 INBOX_SIZE = 64
 
 Decide = Callable[[Table], Awaitable[Action]]
+Claim = Callable[[Table], Awaitable[Action | None]]
 Show = Callable[[Table, Sequence[Event]], None]
 
 
@@ -70,12 +94,15 @@ class Player:
     """Who decides for a seat: ``decide`` returns the action, ``show`` displays events.
 
     ``person`` marks decisions that take a person's time: they are raced against incoming
-    messages, which may abort the match meanwhile; a bot's are not.
+    messages, which may abort the match meanwhile; a bot's are not. ``claim``, if given, is
+    asked once per claim window whether to make one of ``table.claim_actions()`` (``None``:
+    let it pass).
     """
 
     decide: Decide
     show: Show | None = None
     person: bool = False
+    claim: Claim | None = None
 
 
 @dataclass
@@ -90,10 +117,11 @@ class LocalSeat:
     decide: Decide
     show: Show | None = None
     person: bool = False
+    claim: Claim | None = None
 
     @classmethod
     def of(cls, table: Table, player: Player) -> LocalSeat:
-        return cls(table, player.decide, player.show, player.person)
+        return cls(table, player.decide, player.show, player.person, player.claim)
 
 
 @dataclass(eq=False)
@@ -125,6 +153,21 @@ class Link:
 
 
 _Inbox = tuple[str, Link, Any]
+_INTERRUPTED = object()
+
+
+class _ForkFound(Exception):
+    """The reference table found a fork in an envelope from ``link`` (handled in ``_play``)."""
+
+    def __init__(self, violation: Violation, link: Link, data: bytes) -> None:
+        super().__init__(str(violation))
+        self.violation = violation
+        self.link = link
+        self.data = data
+
+
+class _ProbeEnded(Exception):
+    """The fork probe cannot go on (the asked peer left, or someone aborted)."""
 
 
 class Session:
@@ -144,19 +187,22 @@ class Session:
         self.grace = grace
         self.reference = self.seats[0].table
         self._written = 0
+        self._evidence_kept = False
         self._queue: deque[tuple[object, bytes]] = deque()
         self._inbox_send, self._inbox = trio.open_memory_channel[_Inbox](INBOX_SIZE)
         self._local_seats = {s.table.seat for s in self.seats}
+        self._offered: set[tuple[int | None, int]] = set()
 
     # ------------------------------------------------------------------ running
 
     async def run(self) -> None:
         """Play to the end of the match or raise :class:`MatchFailure`."""
         failure: MatchFailure | None = None
+        readers = [trio.CancelScope() for _ in self.links]
         async with trio.open_nursery() as nursery:
-            for link in self.links:
+            for link, scope in zip(self.links, readers, strict=True):
                 nursery.start_soon(link.sender)
-                nursery.start_soon(self._reader, link)
+                nursery.start_soon(self._reader, link, scope)
             try:
                 await self._play()
             except MatchFailure as exc:
@@ -166,16 +212,28 @@ class Session:
                 self._sync_transcript()
                 for link in self.links:
                     link.outbox.close()
-                with trio.move_on_after(FLUSH_SECONDS):
+                with trio.move_on_after(FLUSH_SECONDS) as flush:
+                    flush.shield = True
                     for link in self.links:
                         await link.drained.wait()
+                for scope in readers:
+                    scope.cancel()
+                with trio.move_on_after(CLOSE_SECONDS) as closing:
+                    closing.shield = True
+                    async with trio.open_nursery() as closers:
+                        for link in self.links:
+                            closers.start_soon(link.framed.aclose_gracefully)
                 for link in self.links:
                     await link.framed.aclose()
                 nursery.cancel_scope.cancel()
         if failure is not None:
             raise failure
 
-    async def _reader(self, link: Link) -> None:
+    async def _reader(self, link: Link, scope: trio.CancelScope) -> None:
+        with scope:
+            await self._read(link)
+
+    async def _read(self, link: Link) -> None:
         try:
             while True:
                 message = await link.framed.receive_message()
@@ -192,9 +250,14 @@ class Session:
             self._after_step(seat, step.events)
             self._queue.extend((seat, data) for data in step.outgoing)
         while True:
-            self._route()
+            try:
+                self._route()
+            except _ForkFound as fork:
+                await self._settle_fork(fork)
             if self.reference.finished:
                 return
+            if await self._offer_claims():
+                continue
             deciding = next((s for s in self.seats if s.table.needs_decision), None)
             if deciding is not None:
                 await self._decide(deciding)
@@ -202,7 +265,8 @@ class Session:
             expected = self.reference.expected
             assert expected is not None
             speaker, kind = expected
-            if speaker in self._local_seats:
+            proposing = any(s.table.proposal is not None for s in self.seats)
+            if speaker in self._local_seats and not proposing:
                 raise MatchFailure(f"this peer's seat {speaker} cannot make progress "
                                    f"(waiting for its {kind!r} message)")
             person = kind == "action" and speaker not in self.bots
@@ -214,33 +278,66 @@ class Session:
             raise MatchFailure(f"{seat_label(self.genesis, speaker)} did not answer within "
                                f"{limit} seconds")
 
+    async def _offer_claims(self) -> bool:
+        """Ask each local seat's ``claim`` once per claim window; True if one claimed."""
+        for seat in self.seats:
+            if seat.claim is None:
+                continue
+            key = (seat.table.seat, seat.table.chain.next_seq)
+            if key in self._offered or not seat.table.claim_actions():
+                continue
+            self._offered.add(key)
+            claim = seat.claim
+            if seat.person:
+                raced = await self._race(functools.partial(claim, seat.table))
+                if raced is _INTERRUPTED:
+                    return True  # a message came first: the window may be closed now
+                action = raced if isinstance(raced, Action) else None
+            else:
+                action = await claim(seat.table)
+            if action is not None:
+                step = seat.table.claim(action)
+                self._after_step(seat, step.events)
+                self._queue.extend((seat, data) for data in step.outgoing)
+                return True
+        return False
+
+    async def _race(self, ask: Callable[[], Awaitable[Action | None]]) -> object:
+        """Run a person's prompt against incoming messages: its answer, or ``_INTERRUPTED``
+        after handling the message that came first."""
+        answer: list[Action | None] = []
+        interrupt: list[_Inbox] = []
+        error: list[MatchFailure] = []
+        async with trio.open_nursery() as nursery:
+            async def prompt() -> None:
+                try:
+                    answer.append(await ask())
+                except MatchFailure as exc:
+                    error.append(exc)
+                nursery.cancel_scope.cancel()
+
+            async def watch() -> None:
+                interrupt.append(await self._inbox.receive())
+                nursery.cancel_scope.cancel()
+
+            nursery.start_soon(prompt)
+            nursery.start_soon(watch)
+        if error:
+            raise error[0]
+        if not answer:
+            self._handle(interrupt[0])  # raises, or queues an envelope
+            return _INTERRUPTED
+        return answer[0]
+
     async def _decide(self, seat: LocalSeat) -> None:
         action: Action | None = None
         if not seat.person:
             action = await seat.decide(seat.table)
         else:
-            interrupt: list[_Inbox] = []
-            error: list[MatchFailure] = []
-            async with trio.open_nursery() as nursery:
-                async def decide() -> None:
-                    nonlocal action
-                    try:
-                        action = await seat.decide(seat.table)
-                    except MatchFailure as exc:
-                        error.append(exc)
-                    nursery.cancel_scope.cancel()
-
-                async def watch() -> None:
-                    interrupt.append(await self._inbox.receive())
-                    nursery.cancel_scope.cancel()
-
-                nursery.start_soon(decide)
-                nursery.start_soon(watch)
-            if error:
-                raise error[0]
-            if action is None:
-                self._handle(interrupt[0])  # raises, or queues an out-of-turn envelope
+            raced = await self._race(lambda: seat.decide(seat.table))
+            if not isinstance(raced, Action):
                 return
+            action = raced
         step = seat.table.decide(action)
         self._after_step(seat, step.events)
         self._queue.extend((seat, data) for data in step.outgoing)
@@ -264,20 +361,36 @@ class Session:
             return
         if kind == "abort" and isinstance(message.get("reason"), str):
             raise MatchFailure(f"{link.label} aborted the match: {message['reason']}")
+        if self._answer(link, message):
+            return
+        if kind == "have" and set(message) == {"type", "hash", "data"}:
+            return  # a late answer to a probe that is over
         raise BadFrame(f"{link.label} sent an unexpected {kind!r} message during the match")
 
     def _route(self) -> None:
         """Deliver every queued envelope (and whatever the local tables answer)."""
         while self._queue:
             origin, data = self._queue.popleft()
+            echo = False
+            local_proposal = isinstance(origin, LocalSeat) and origin.table.proposal == data
             if isinstance(origin, Link):
-                self._accept_remote(origin, data)
+                placed = self._accept_remote(origin, data)
+                if placed is None:
+                    continue  # a claim-window message that came second: dropped
+                echo = placed in self.reference.windows
+            elif (isinstance(origin, LocalSeat) and local_proposal and self.forward
+                  and self._place_own(origin, data) is None):
+                continue  # the hub orders claim windows: its own proposal enters its chain now
             for seat in self.seats:
                 if seat is origin or (isinstance(origin, Link) and seat is self.seats[0]):
                     continue
+                if local_proposal and not self.forward:
+                    break  # the other local tables take it when the hub sends it back
+                before = len(seat.table.frames)
                 try:
                     step = seat.table.receive(data)
                 except Violation as violation:
+                    self._keep_evidence(seat.table, violation, data, before)
                     raise MatchFailure(f"protocol violation: {violation}",
                                        EXIT_VIOLATION) from None
                 self._after_step(seat, step.events)
@@ -285,23 +398,48 @@ class Session:
             if self.forward or not isinstance(origin, Link):
                 frame = codec.pack({"type": "envelope", "data": data})
                 for link in self.links:
-                    if link is not origin:
+                    if link is not origin or echo:  # a claim-window winner goes back too
                         link.outbox.send_nowait(frame)
             self._sync_transcript()
 
-    def _accept_remote(self, link: Link, data: bytes) -> None:
+    def _accept_remote(self, link: Link, data: bytes) -> int | None:
+        """Check and accept a remote envelope with the reference table: its chain index, or
+        ``None`` for a claim-window message that lost the race (the hub drops it)."""
+        reference = self.seats[0]
+        if reference.table.is_lost_race(data):
+            return None
         expected = self.reference.expected
-        if expected is not None and expected[0] not in link.seats:
+        own = any(s.table.proposal == data for s in self.seats)
+        if expected is not None and not (self.reference.speakers & link.seats) and not own:
             raise MatchFailure(
                 f"protocol violation: {link.label} sent an envelope while "
                 f"{seat_label(self.genesis, expected[0])} was to speak", EXIT_VIOLATION)
-        reference = self.seats[0]
+        index = reference.table.chain.next_seq
+        before = len(reference.table.frames)
         try:
             step = reference.table.receive(data)
         except Violation as violation:
+            self._keep_evidence(reference.table, violation, data, before)
+            if violation.rule == "fork":
+                raise _ForkFound(violation, link, data) from None
             raise MatchFailure(f"protocol violation: {violation}", EXIT_VIOLATION) from None
         self._after_step(reference, step.events)
         self._queue.extend((reference, out) for out in step.outgoing)
+        return index
+
+    def _place_own(self, seat: LocalSeat, data: bytes) -> int | None:
+        """The hub puts its local seat's claim-window proposal in the chain (``None``: another
+        message took the place first)."""
+        index = seat.table.chain.next_seq
+        try:
+            step = seat.table.receive(data)
+        except Violation as violation:
+            if violation.rule == "lost-race":
+                return None
+            raise MatchFailure(f"protocol violation: {violation}", EXIT_VIOLATION) from None
+        self._after_step(seat, step.events)
+        self._queue.extend((seat, out) for out in step.outgoing)
+        return index
 
     def _after_step(self, seat: LocalSeat, events: Sequence[Event]) -> None:
         if seat.show is not None and events:
@@ -311,10 +449,102 @@ class Session:
 
     def _sync_transcript(self) -> None:
         frames = self.reference.frames
-        if self.writer is not None:
+        if self.writer is not None and not self._evidence_kept:
             while self._written < len(frames):
                 self.writer.append(frames[self._written])
                 self._written += 1
+
+    # ------------------------------------------------------------------ evidence and forks
+
+    def _keep_evidence(self, table: Table, violation: Violation, data: bytes,
+                       before: int) -> None:
+        """Append the evidence record of a refused envelope (nothing if the table accepted it
+        before finding the violation: the chain holds it then)."""
+        self._sync_transcript()
+        if len(table.frames) != before:
+            return
+        record = from_violation(violation, data, before)
+        if record is not None:
+            self._write_evidence(record)
+
+    def _write_evidence(self, record: Evidence) -> None:
+        self._sync_transcript()
+        self._evidence_kept = True
+        if self.writer is not None:
+            self.writer.append_evidence(record.encode())
+
+    def _answer(self, link: Link, message: dict[str, Any]) -> bool:
+        """Answer a ``need`` from this peer's chain; False if ``message`` is not one."""
+        if message["type"] != "need" or set(message) != {"type", "hash"} or not isinstance(
+                message["hash"], bytes):
+            return False
+        position = self.reference.chain.position_of(message["hash"])
+        data = None if position is None else self.reference.frames[position]
+        with contextlib.suppress(trio.ClosedResourceError, trio.BrokenResourceError):
+            link.outbox.send_nowait(codec.pack({"type": "have", "hash": message["hash"],
+                                                "data": data}))
+        return True
+
+    async def _answer_for(self, link: Link, wanted: bytes) -> bytes | None:
+        """Wait for ``link``'s ``have`` for ``wanted``, answering ``need`` meanwhile and dropping
+        envelopes (the table has stopped); :class:`_ProbeEnded` if that cannot happen."""
+        while True:
+            what, source, value = await self._inbox.receive()
+            if what != "message":
+                if source is link:
+                    raise _ProbeEnded(f"{link.label} left")
+                continue
+            message: dict[str, Any] = value
+            if message["type"] == "abort" and isinstance(message.get("reason"), str):
+                raise _ProbeEnded(f"{source.label} aborted the match: {message['reason']}")
+            if self._answer(source, message):
+                continue
+            if (source is link and message["type"] == "have"
+                    and set(message) == {"type", "hash", "data"}
+                    and message["hash"] == wanted):
+                data = message["data"]
+                return data if isinstance(data, bytes) else None
+
+    async def _settle_fork(self, fork: _ForkFound) -> None:
+        """Probe the branch behind a fork (module docstring); always raises MatchFailure."""
+        table = self.reference
+        keys = [PublicIdentity.from_bytes(s.identity) for s in self.genesis.seats]
+        failure = f"protocol violation: {fork.violation}"
+        try:
+            probe = ForkProbe(table.chain, keys, fork.data)
+        except (ValueError, ProtocolError):
+            raise MatchFailure(failure, EXIT_VIOLATION) from None
+        ask = fork.link
+        limit = self.genesis.timeouts["step"]
+        why = f"{ask.label} did not produce the envelope it linked to within {limit} seconds"
+        with trio.move_on_after(limit + self.grace):
+            try:
+                while True:
+                    wanted = probe.wanted
+                    with contextlib.suppress(trio.ClosedResourceError,
+                                             trio.BrokenResourceError):
+                        ask.outbox.send_nowait(codec.pack({"type": "need", "hash": wanted}))
+                    data = await self._answer_for(ask, wanted)
+                    if data is None:
+                        why = (f"{ask.label} does not hold the envelope {wanted[:8].hex()}... "
+                               "that the link names")
+                        break
+                    record = probe.feed(data)
+                    if record is not None:
+                        self._write_evidence(record)
+                        culprit = seat_label(self.genesis, record.seat) \
+                            if record.seat is not None else "no seat"
+                        raise MatchFailure(
+                            f"protocol violation: {culprit} is proven at fault "
+                            f"({record.rule}): {record.message}; this peer's chain holds one "
+                            f"branch and {ask.label} produced the other when asked about the "
+                            f"fork at envelope {fork.violation.index} (both kept as evidence)",
+                            EXIT_VIOLATION)
+            except ProbeError as exc:
+                why = f"{ask.label} answered with a wrong envelope: {exc}"
+            except _ProbeEnded as exc:
+                why = str(exc)
+        raise MatchFailure(f"{failure}; asked for the other branch, {why}", EXIT_VIOLATION)
 
     def _broadcast(self, message: dict[str, Any]) -> None:
         frame = codec.pack(message)

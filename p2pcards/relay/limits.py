@@ -2,9 +2,9 @@
 
 A relay on the open internet must never let a client make it hold more than a known amount of
 memory or spend more than a known amount of work. :class:`RelayLimits` names each bound; the
-server and the sans-IO room logic read nothing else. Defaults are sized for card matches: a
-4-seat Scopa match moves well under 1 MiB in a few hundred frames, the largest single message (a
-verified shuffle of the 108-card French deck) is about 25 KiB.
+server and the sans-IO room logic read nothing else. Defaults are sized for card matches of up
+to 8 seats: a 4-seat Scopa match moves well under 1 MiB in a few hundred frames, the largest
+single message (a verified shuffle of the 108-card French deck) is about 25 KiB.
 
 Compared with go-libp2p's circuit relay v2 (128 reservations, 2 minutes and 128 KiB per
 circuit) the per-room byte budget is larger, because a room is a whole match, not one stream;
@@ -43,8 +43,10 @@ class RelayLimits:
     """Sustained payload bytes per second per connection."""
     bytes_burst: float = 2 * 1024 * 1024
     """Byte bucket capacity; at least ``max_payload`` so that any legal frame can pass."""
-    max_peers_per_room: int = 8
-    """Distinct identities admitted to one room (a table has at most 8 seats or observers)."""
+    max_peers_per_room: int = 16
+    """Distinct identities admitted to one room: a table has at most 8 seats (the host and 7
+    joiners); the other 8 leave room for a joiner that comes back under a fresh relay key and
+    for connections the host refused (a wrong key, a slow claim), whose slots stay taken."""
     max_rooms: int = 1000
     """Rooms held at once."""
     max_connections: int = 4096

@@ -29,8 +29,8 @@ Modules:
 - :mod:`.envelope`: :class:`Payload`, :class:`Envelope`, ``seal``, ``open_envelope``,
   ``envelope_hash`` (:class:`MalformedEnvelope`, :class:`UnknownSeat`, :class:`BadSignature`).
 - :mod:`.chain`: :class:`Chain` (:class:`ChainError` and its subclasses :class:`WrongTable`,
-  :class:`WrongSequence`, :class:`WrongPrevious`, :class:`Replay`, :class:`OutOfTurn`,
-  :class:`Equivocation`).
+  :class:`WrongSequence`, :class:`WrongPrevious` and its :class:`Fork`, :class:`Replay`,
+  :class:`OutOfTurn`, :class:`Equivocation`).
 
 The normative description is ``protocol/SPEC.md``; the transcript file format is in
 :mod:`p2pcards.transcript`.
@@ -40,6 +40,7 @@ from .chain import (
     Chain,
     ChainError,
     Equivocation,
+    Fork,
     OutOfTurn,
     Replay,
     WrongPrevious,
@@ -103,6 +104,7 @@ __all__ = [
     "WrongPrevious",
     "WrongSequence",
     "WrongTable",
+    "Fork",
     "ZERO_HASH",
     "encode_frame",
     "envelope_hash",

@@ -11,9 +11,17 @@ and encodings are canonical, two different envelope byte strings that both carry
 signature by seat *s* for the same ``seq`` can only have been produced by *s*'s key: that is an
 equivocation, and :class:`Equivocation` carries both envelopes as the evidence.
 
+A broken link between envelopes of two different seats is a :class:`Fork`, not a plain
+:class:`WrongPrevious`: the envelope at the head was signed by one seat and the new envelope, signed
+by another, names a different previous envelope. One of the two signers may have signed two
+envelopes for the head position (an equivocation shown to different peers by the hub), or the new
+envelope's signer may have signed a false link; the receiver alone cannot tell which, so it must
+not blame the signer (see ``protocol/SPEC.md`` §6). The two conflicting envelopes, once in one
+place, are an :class:`Equivocation`.
+
 Errors carry ``seat`` (the signer of the offending envelope) and ``index``: the chain position at
 which the envelope was offered (``next_seq``), or for :class:`Replay` and :class:`Equivocation`
-the position it duplicates.
+the position it duplicates. Whom to blame is the caller's decision (``p2pcards.table``).
 """
 
 from __future__ import annotations
@@ -27,6 +35,7 @@ __all__ = [
     "WrongTable",
     "WrongSequence",
     "WrongPrevious",
+    "Fork",
     "Replay",
     "OutOfTurn",
     "Equivocation",
@@ -47,6 +56,24 @@ class WrongSequence(ChainError):
 
 class WrongPrevious(ChainError):
     """The payload's ``prev`` is not the hash of the chain head."""
+
+
+class Fork(WrongPrevious):
+    """A :class:`WrongPrevious` whose envelope and the chain head were signed by different seats.
+
+    ``head`` is the envelope at the head of this chain (signed by ``head_seat``), ``link`` the
+    new envelope (signed by ``seat``), whose ``prev`` names another envelope for that position:
+    the hash :attr:`wanted`. Producing the envelope with that hash proves an equivocation (or,
+    further back, the point where the two chains part).
+    """
+
+    def __init__(self, message: str, *, seat: int, index: int, head: Envelope, head_seat: int,
+                 link: Envelope, wanted: bytes) -> None:
+        super().__init__(message, seat=seat, index=index)
+        self.head = head
+        self.head_seat = head_seat
+        self.link = link
+        self.wanted = wanted
 
 
 class Replay(ChainError):
@@ -87,6 +114,7 @@ class Chain:
         self._hashes: list[bytes] = []
         self._envelopes: list[Envelope] = []
         self._seats: list[int] = []
+        self._positions: dict[bytes, int] = {}
 
     @property
     def next_seq(self) -> int:
@@ -113,14 +141,19 @@ class Chain:
             raise IndexError(f"no accepted envelope at seq {seq}")
         return self._seats[seq]
 
+    def position_of(self, digest: bytes) -> int | None:
+        """The ``seq`` of the accepted envelope whose hash is ``digest`` (``None`` if none)."""
+        return self._positions.get(digest)
+
     def check(self, payload: Payload, envelope: Envelope, expected_seat: int | None = None) -> None:
         """Raise the matching :class:`ChainError` unless the envelope links to the head.
 
         Checked in this order: table id (:class:`WrongTable`); a ``seq`` already taken
         (:class:`Replay` if the bytes are identical, :class:`Equivocation` if the same seat
         signed different bytes, else :class:`WrongSequence`); a ``seq`` other than
-        :attr:`next_seq` (:class:`WrongSequence`); ``prev`` (:class:`WrongPrevious`); and, when
-        ``expected_seat`` is given, the signer (:class:`OutOfTurn`).
+        :attr:`next_seq` (:class:`WrongSequence`); ``prev`` (:class:`WrongPrevious`, or
+        :class:`Fork` when the head was signed by another seat); and, when ``expected_seat`` is
+        given, the signer (:class:`OutOfTurn`).
         """
         self._check(payload, envelope, expected_seat)
 
@@ -128,6 +161,7 @@ class Chain:
                expected_seat: int | None = None) -> bytes:
         """Check, then append the envelope; return its hash, the new :attr:`head`."""
         digest = self._check(payload, envelope, expected_seat)
+        self._positions[digest] = len(self._hashes)
         self._hashes.append(digest)
         self._envelopes.append(envelope)
         self._seats.append(payload.seat)
@@ -160,6 +194,14 @@ class Chain:
         if seq != position:
             raise WrongSequence(f"{who} skips ahead; the chain expects seq {position}",
                                 seat=seat, index=position)
+        if payload.prev != self.head and position > 0 and self._seats[-1] != seat:
+            raise Fork(
+                f"{who} links to another envelope at seq {position - 1} (hash "
+                f"{payload.prev[:8].hex()}...) than the one this chain holds there, signed by "
+                f"seat {self._seats[-1]} (hash {self.head[:8].hex()}...): the chain has forked",
+                seat=seat, index=position, head=self._envelopes[-1], head_seat=self._seats[-1],
+                link=envelope, wanted=payload.prev,
+            )
         if payload.prev != self.head:
             raise WrongPrevious(
                 f"{who} names previous hash {payload.prev[:8].hex()}..., but the chain head "
