@@ -392,8 +392,8 @@ def test_elimination_leaves_a_non_playing_seat_and_the_next_deal_skips_it() -> N
     assert steps[14].zone is Zone.DISCARD and steps[14].position == 14
     deal(state, {2: "AH1 2H1 3H1 4H1 5H1 6H1 8C1", 0: "AS1 2S1 3S1 4S1 5S1 6S1 8C2"}, "KC1")
     obs = state.observation(1)
-    assert obs["hand"] == [] and obs["hand_sizes"] == [7, 0, 7] and obs["in_game"] == [
-        True, False, True]
+    assert obs["hand"] == [] and obs["hand_sizes"] == [7, 0, 7]
+    assert obs["in_game"] == [1, 0, 1] and obs["out"] == [1]
 
 
 def test_last_player_under_100_wins_and_the_pool_is_paid() -> None:

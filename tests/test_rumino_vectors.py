@@ -1,5 +1,5 @@
-"""protocol/vectors/rumino_melds.json: every deadwood and rumino kind is what the engine and an
-independent brute force compute, and every listed split is a valid optimal split."""
+"""protocol/vectors/games/rumino_melds.json: every deadwood and rumino kind is what the engine
+and an independent brute force compute, and every listed split is a valid optimal split."""
 
 from __future__ import annotations
 
@@ -12,7 +12,8 @@ from test_rumino_melds import brute_force
 from p2pcards.cards import cards
 from p2pcards.games.rumino_melds import card_value, deadwood, is_meld, rumino_kind
 
-VECTORS = Path(__file__).resolve().parent.parent / "protocol" / "vectors" / "rumino_melds.json"
+VECTORS = (Path(__file__).resolve().parent.parent / "protocol" / "vectors" / "games"
+           / "rumino_melds.json")
 
 
 def test_rumino_meld_vectors() -> None:

@@ -796,8 +796,8 @@ class RuminoMatch(MatchProgress):
         """What ``seat`` sees, as plain data (card codes as text).
 
         Keys: ``game``, ``seat``, ``players``, ``phase``, ``hand_number``, ``dealer``,
-        ``playing`` (seats dealt in, in playing order), ``in_game``, ``out`` (seats out of the
-        game), ``to_act`` (``None``
+        ``playing`` (seats dealt in, in playing order), ``in_game`` (1 per seat in the game, 0
+        per seat out), ``out`` (the seats out of the game), ``to_act`` (``None``
         outside ACTION), ``drawn`` (``to_act`` has drawn this turn), ``hand`` (own cards, known
         ones), ``hand_sizes``, ``melds``, ``melds_text`` (``"7D1 7H1 7S1 | 8C1 9C1 TC1"``) and
         ``deadwood`` (own best split, when the hand is known), ``upcard``, ``discards`` (bottom
@@ -832,7 +832,7 @@ class RuminoMatch(MatchProgress):
             "hand_number": self._hand_number,
             "dealer": self._dealer,
             "playing": list(self._playing),
-            "in_game": list(self._in_game),
+            "in_game": [int(x) for x in self._in_game],
             "out": [s for s in range(self._n) if not self._in_game[s]],
             "to_act": self._to_act if self._phase is Phase.ACTION else None,
             "drawn": self._drawn,
