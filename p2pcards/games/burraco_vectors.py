@@ -1,6 +1,6 @@
 """The Burraco game vector: one whole hand, for second implementations of the rules.
 
-``python -m p2pcards.games.burraco_vectors`` writes ``protocol/vectors/burraco_hand.json``;
+``python -m p2pcards.games.burraco_vectors`` writes ``protocol/vectors/games/burraco_hand.json``;
 ``--check`` rebuilds it in memory and exits with status 1 if the file differs. The hand is played
 by the rule-of-thumb bots on a deck shuffled by ``random.Random(SEED)``; the file holds the deck
 (card codes by position), every chance batch and every action in order, and the hand result.
@@ -21,7 +21,8 @@ from .burraco import SPEC, BurracoMatch
 __all__ = ["SEED", "VECTOR_FILE", "build", "main"]
 
 SEED = 20261123
-VECTOR_FILE = Path(__file__).resolve().parents[2] / "protocol" / "vectors" / "burraco_hand.json"
+VECTOR_FILE = (Path(__file__).resolve().parents[2] / "protocol" / "vectors" / "games"
+               / "burraco_hand.json")
 
 
 def build(seed: int = SEED) -> dict[str, Any]:
