@@ -299,6 +299,13 @@ def _read_invite(text: str) -> str:
 
 
 def _cmd_join(args: argparse.Namespace) -> int:
+    if args.invite is None and args.bot is not None and (
+            args.bot == "-" or "://" in args.bot):
+        args.invite, args.bot = args.bot, "smart"  # `join --bot INVITE`: the bot's value was
+        # the invite, as `--bot` written before it used to mean a smart bot
+    if args.invite is None:
+        raise UserError("join needs the invite line the host printed (or - to read it from "
+                        "standard input)", EXIT_USAGE)
     try:
         _check_bot(args.bot)
         invite = Invite.parse(_read_invite(args.invite))
@@ -371,7 +378,7 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     host.set_defaults(handler=_cmd_host)
 
     join = sub.add_parser("join", help="join a table with the invite the host gave you")
-    join.add_argument("invite", help="p2pcards://HOST:PORT/NONCE#FINGERPRINT (or "
+    join.add_argument("invite", nargs="?", help="p2pcards://HOST:PORT/NONCE#FINGERPRINT (or "
                                      "p2pcards+relay://...), or - to read it from standard input")
     _common(join)
     join.add_argument("--accept", action="store_true",

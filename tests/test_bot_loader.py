@@ -146,3 +146,18 @@ def test_a_bad_bot_is_a_usage_error_before_anything_starts(tmp_path: Path) -> No
     done = _demo(tmp_path, "--bot", "no_such_module_xyz:Bot")
     assert done.returncode == 2
     assert "no module named 'no_such_module_xyz'" in done.stderr
+
+
+def test_bot_written_before_the_invite_still_means_a_smart_bot(tmp_path: Path) -> None:
+    """``join --bot INVITE`` (the old spelling) takes the invite as the invite, not as a bot."""
+    env = {**os.environ, "P2PCARDS_HOME": str(tmp_path / "home")}
+    done = subprocess.run(
+        [sys.executable, "-m", "p2pcards", "join", "--bot",
+         "p2pcards://127.0.0.1:1/43b76593a3bd35de55e5baf34fb33ee9#ZL4Q-XJJC-YUG7-B7XZ",
+         "--ephemeral-identity"], env=env, text=True, capture_output=True, timeout=120)
+    assert done.returncode == 3, done.stderr  # it tried to connect: a network error, not usage
+    assert "could not connect to 127.0.0.1:1" in done.stderr
+    missing = subprocess.run([sys.executable, "-m", "p2pcards", "join"], env=env, text=True,
+                             capture_output=True, timeout=120)
+    assert missing.returncode == 2
+    assert "join needs the invite line" in missing.stderr
