@@ -115,3 +115,37 @@ def test_deck_names_and_orders() -> None:
     french = [c.code for c in get_deck("french108").cards]
     assert french[:3] == ["AH1", "2H1", "3H1"] and french[13] == "AD1"
     assert french[52] == "AH2" and french[-4:] == ["X1", "X2", "X3", "X4"]
+
+
+@pytest.mark.parametrize(("kind", "codes"), [("aces", "AB AC AD"), ("threes", "3D 3C 3S 3B"),
+                                             ("napoli", "AS 2S 3S")])
+def test_declaration_cards_are_a_set(kind: str, codes: str) -> None:
+    """SPEC §9.12: any order of a declaration's cards is accepted and means the same."""
+    from itertools import permutations
+
+    from p2pcards.cards import cards
+    from p2pcards.games.tressette_rules import (
+        combination_error,
+        combination_points,
+        holds_combination,
+    )
+
+    named = cards(codes)
+    hand = list(named) + list(cards("7D 7C"))
+    for order in permutations(named):
+        assert combination_error(kind, order) is None
+        assert holds_combination(hand, kind, order)
+        assert combination_points(kind, order) == combination_points(kind, named)
+    assert combination_error(kind, (*named[:2], named[0])) is not None  # a card named twice
+
+
+@pytest.mark.parametrize(("denari", "points"), [("", 0), ("AD", 0), ("AD 2D", 0),
+                                                ("AD 2D 3D", 3), ("AD 2D 3D 4D 6D", 4),
+                                                ("2D 3D 4D", 0),
+                                                ("AD 2D 3D 4D 5D 6D 7D JD QD KD", 10)])
+def test_napola_run(denari: str, points: int) -> None:
+    """SPEC §9.12: a run of 1 or 2 Denari from the Asso scores nothing."""
+    from p2pcards.cards import cards
+    from p2pcards.games.scopa_scoring import napola_run
+
+    assert napola_run(cards(denari + " 7C AS")) == points
