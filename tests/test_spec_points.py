@@ -149,3 +149,26 @@ def test_napola_run(denari: str, points: int) -> None:
     from p2pcards.games.scopa_scoring import napola_run
 
     assert napola_run(cards(denari + " 7C AS")) == points
+
+
+def test_scopa_file_examples() -> None:
+    """The worked examples of protocol/games/scopa.md, section 8."""
+    from p2pcards.cards import cards
+    from p2pcards.games import get_game
+    from p2pcards.games.scopa import ScopaMatch
+    from p2pcards.games.scopa_scoring import primiera
+
+    assert primiera(cards("7D 6C AS 5B 2D 4C"), False) == 70
+    assert primiera(cards("7D 7C 7S 2D"), False) == 63
+    assert primiera(cards("7D 7C 7S 2D"), True) is None
+
+    def captures(table: str, flag: str) -> set[tuple[str, ...]]:
+        config = get_game("scopa").preset("classic", players=2, sum_choice=flag)
+        match = ScopaMatch.from_position(config, ["7D", "KC"], table, to_act=0)
+        return {tuple(c.code for c in a.cards) for a in match.legal_actions()
+                if a.card is not None and a.card.code == "7D"}
+
+    assert captures("3C 4S 7B", "free") == {("7B",)}
+    assert ("3C", "4S") in captures("3C 4S 5B", "free")
+    assert captures("AC 2S 3D 4B", "free") == {("3D", "4B"), ("AC", "2S", "4B")}
+    assert captures("AC 2S 3D 4B", "fewest_cards") == {("3D", "4B")}
