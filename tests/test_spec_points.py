@@ -120,7 +120,7 @@ def test_deck_names_and_orders() -> None:
 @pytest.mark.parametrize(("kind", "codes"), [("aces", "AB AC AD"), ("threes", "3D 3C 3S 3B"),
                                              ("napoli", "AS 2S 3S")])
 def test_declaration_cards_are_a_set(kind: str, codes: str) -> None:
-    """SPEC §9.12: any order of a declaration's cards is accepted and means the same."""
+    """protocol/games/tressette.md §5: any order of the cards is accepted, with one meaning."""
     from itertools import permutations
 
     from p2pcards.cards import cards
@@ -144,7 +144,7 @@ def test_declaration_cards_are_a_set(kind: str, codes: str) -> None:
                                                 ("2D 3D 4D", 0),
                                                 ("AD 2D 3D 4D 5D 6D 7D JD QD KD", 10)])
 def test_napola_run(denari: str, points: int) -> None:
-    """SPEC §9.12: a run of 1 or 2 Denari from the Asso scores nothing."""
+    """protocol/games/scopa.md §6: a run of 1 or 2 Denari from the Asso scores nothing."""
     from p2pcards.cards import cards
     from p2pcards.games.scopa_scoring import napola_run
 
