@@ -10,6 +10,7 @@ the table turns into rule ids.
 from __future__ import annotations
 
 import ast
+import functools
 import importlib
 import re
 from pathlib import Path
@@ -91,16 +92,18 @@ def chain_rules() -> set[str]:
     return {_kebab(name) for name in errors}
 
 
-def core_rules() -> set[str]:
+@functools.cache
+def core_rules() -> frozenset[str]:
     """Rule ids raised outside the game modules (base.py's included: it serves every game)."""
     found = chain_rules()
     for path in PACKAGE.rglob("*.py"):
         if path.parent == GAMES and path.name != "base.py":
             continue
         found |= rules_in(path)
-    return found
+    return frozenset(found)
 
 
+@functools.cache
 def game_rules() -> dict[str, set[str]]:
     out = {}
     for path in sorted(GAMES.glob("*.py")):
