@@ -1,0 +1,493 @@
+"""Build the conformance corpus of ``protocol/vectors/conformance/`` from fixed seeds.
+
+Every case is one transcript (or, for ``equivocation-two-files``, two transcripts of one table)
+and a JSON file of the verdict that any conforming verifier must reach on it::
+
+    {"case": ..., "files": [...], "status": "valid" | "invalid" | "incomplete",
+     "rule": ..., "seat": ..., "index": ..., "detected_at": ..., "source": ...,
+     "verified": ..., "truncated_at": ..., "about": ...}
+
+``rule``, ``seat``, ``index``, ``detected_at`` and ``source`` are ``null`` unless the status is
+``invalid``; ``verified`` (envelopes verified) and ``truncated_at`` (byte offset of a cut frame)
+are ``null`` unless it is ``incomplete``. :func:`verdict_of` extracts the same fields from
+``p2pcards verify --json`` output.
+
+The honest material is one Briscola match of 2 seats (preset ``italian``: two hands) made with
+:func:`p2pcards.local.make_tables` and seed 1, and one Tressette hand of 3 seats (seed 1) for the
+revoke found at the audit; the broken cases are honest prefixes with one crafted envelope,
+signed with the seat's own key by the helpers of ``tests/attacks.py``. Everything is
+deterministic (seeded randomness, deterministic Ed25519), so the files are the same bytes on
+every run: ``tests/test_conformance.py`` checks the committed files against :func:`build`.
+
+Run ``python3 tests/conformance.py`` (with the package on ``PYTHONPATH``) to rewrite the corpus.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import functools
+import hashlib
+import json
+import sys
+import tempfile
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+from attacks import Driver, craft, decode, identity_of, play_body, resign
+
+from p2pcards import crypto
+from p2pcards.bots import make_bot
+from p2pcards.crypto import DeterministicRandomness, ProofContext
+from p2pcards.evidence import Evidence
+from p2pcards.games.base import Action
+from p2pcards.genesis import Genesis
+from p2pcards.local import MatchRun, make_tables, run_in_memory
+from p2pcards.transcript import TranscriptWriter
+from p2pcards.wire import Envelope
+
+ROOT = Path(__file__).resolve().parent.parent
+CORPUS = ROOT / "protocol" / "vectors" / "conformance"
+Files = dict[str, bytes]
+
+
+def verdict_of(report: dict[str, Any]) -> dict[str, Any]:
+    """The verdict fields of one ``p2pcards verify --json`` report (one file or several)."""
+    if "transcripts" in report:  # several files: the first equivocation, else the first invalid
+        if report["equivocations"]:
+            eq = report["equivocations"][0]
+            return {"status": report["status"], "rule": "equivocation", "seat": eq["seat"],
+                    "index": eq["seq"], "detected_at": None, "source": "transcripts",
+                    "verified": None, "truncated_at": None}
+        return {**verdict_of(report["transcripts"][0]), "status": report["status"]}
+    v, stop = report.get("violation"), report.get("stop")
+    return {
+        "status": report["status"],
+        "rule": v["rule"] if v else None,
+        "seat": v["seat"] if v else None,
+        "index": v["index"] if v else None,
+        "detected_at": v["detected_at"] if v else None,
+        "source": v["source"] if v else None,
+        "verified": stop["verified"] if stop and report["status"] == "incomplete" else None,
+        "truncated_at": stop["truncated_at"] if stop and report["status"] == "incomplete"
+        else None,
+    }
+
+
+def transcript(genesis: Genesis, frames: list[bytes], records: tuple[Evidence, ...] = (),
+               cut: int = 0) -> bytes:
+    """The bytes of a transcript file: ``frames``, then evidence ``records``, then ``cut`` bytes
+    removed from the end."""
+    with tempfile.TemporaryDirectory() as tmp:
+        path = Path(tmp) / "t.p2pt"
+        with TranscriptWriter.create(path, genesis.encode(), fsync=False) as writer:
+            for frame in frames:
+                writer.append(frame)
+            for record in records:
+                writer.append_evidence(record.encode())
+        data = path.read_bytes()
+    return data[:len(data) - cut] if cut else data
+
+
+@functools.cache
+def briscola(bot_seed: int = 10) -> MatchRun:
+    genesis, tables = make_tables("briscola", "italian", 2, seed=1)
+    bots = [make_bot("briscola", "smart", bot_seed + i) for i in range(2)]
+    return run_in_memory(genesis, tables, bots)
+
+
+def _payload(run: MatchRun, k: int) -> Any:
+    return decode(run.frames[k], run.genesis)[1]
+
+
+def _first(run: MatchRun, kind: str, seat: int) -> int:
+    return next(i for i in range(len(run.frames))
+                if (p := _payload(run, i)).kind == kind and p.seat == seat)
+
+
+def _resign(run: MatchRun, k: int, **changes: Any) -> bytes:
+    seat = _payload(run, k).seat
+    return resign(run.frames[k], run.genesis, identity_of(run.tables[seat]), **changes)
+
+
+def _h(data: bytes) -> bytes:
+    return hashlib.sha256(data).digest()
+
+
+# ------------------------------------------------------------------ the cases
+# Each returns (files, about); its verdict is computed by the reference verifier and must agree
+# with the expectation written next to it in CASES.
+
+Case = Callable[[], tuple[Files, str]]
+
+
+def honest() -> tuple[Files, str]:
+    run = briscola()
+    return {"": transcript(run.genesis, run.frames)}, "a whole Briscola match, 2 seats, 2 hands"
+
+
+def incomplete() -> tuple[Files, str]:
+    run = briscola()
+    return ({"": transcript(run.genesis, run.frames[:4])},
+            "the first 4 envelopes of the honest match (accepts and keys): a valid prefix")
+
+
+def truncated() -> tuple[Files, str]:
+    run = briscola()
+    cut = len(run.frames[3]) - 40
+    return ({"": transcript(run.genesis, run.frames[:4], cut=cut)},
+            "envelope 3 cut after 40 of its bytes: the 3 before it are verified")
+
+
+def bad_envelope() -> tuple[Files, str]:
+    run = briscola()
+    return ({"": transcript(run.genesis, run.frames[:2] + [b"\x92\xc4\x01x\xc4\x01y"])},
+            "envelope 2 is a frame whose content is no envelope")
+
+
+def bad_signature() -> tuple[Files, str]:
+    run = briscola()
+    env = Envelope.decode(run.frames[2])
+    sig = bytes([env.signature[0] ^ 1]) + env.signature[1:]
+    forged = dataclasses.replace(env, signature=sig).encode()
+    return ({"": transcript(run.genesis, run.frames[:2] + [forged] + run.frames[3:4])},
+            "one bit of envelope 2's signature flipped")
+
+
+def genesis_mismatch() -> tuple[Files, str]:
+    run = briscola()
+    seats = list(run.genesis.seats)
+    seats[1] = dataclasses.replace(seats[1], name=seats[1].name + "x")
+    altered = dataclasses.replace(run.genesis, seats=tuple(seats))
+    return ({"": transcript(altered, run.frames[:4])},
+            "seat 1's display name changed in the genesis record")
+
+
+def wrong_table() -> tuple[Files, str]:
+    run = briscola()
+    forged = _resign(run, 2, table_id=_h(b"another table"))
+    return ({"": transcript(run.genesis, run.frames[:2] + [forged])},
+            "envelope 2 re-signed by its seat for another table id")
+
+
+def wrong_sequence() -> tuple[Files, str]:
+    run = briscola()
+    forged = _resign(run, 2, seq=3)
+    return ({"": transcript(run.genesis, run.frames[:2] + [forged])},
+            "envelope 2 re-signed by its seat with seq 3")
+
+
+def fork() -> tuple[Files, str]:
+    run = briscola()
+    forged = _resign(run, 2, prev=_h(b"not the head"))
+    return ({"": transcript(run.genesis, run.frames[:2] + [forged])},
+            "envelope 2 re-signed by seat 0 with a prev that is not envelope 1 (seat 1's)")
+
+
+def _same_seat_pair(run: MatchRun) -> int:
+    return next(k for k in range(1, len(run.frames))
+                if _payload(run, k).seat == _payload(run, k - 1).seat)
+
+
+def wrong_previous() -> tuple[Files, str]:
+    run = briscola()
+    k = _same_seat_pair(run)
+    forged = _resign(run, k, prev=_h(b"not the head"))
+    return ({"": transcript(run.genesis, run.frames[:k] + [forged])},
+            f"envelope {k} re-signed with a false prev; its seat also signed envelope {k - 1}")
+
+
+def replay() -> tuple[Files, str]:
+    run = briscola()
+    return ({"": transcript(run.genesis, run.frames[:3] + [run.frames[2]])},
+            "envelope 2 written twice")
+
+
+def equivocation() -> tuple[Files, str]:
+    run = briscola()
+    k = _first(run, "key", 0)
+    key = crypto.HandKey.generate(DeterministicRandomness(b"another key"))
+    share = key.share(ProofContext(run.genesis.table_id, 0, 0, "key"))
+    forged = _resign(run, k, body={"share": share.to_wire()})
+    return ({"": transcript(run.genesis, run.frames[:k + 3] + [forged])},
+            f"after envelope {k + 2}, a second valid key envelope of seat 0 for seq {k}")
+
+
+def equivocation_two_files() -> tuple[Files, str]:
+    run = briscola()
+    k = _first(run, "key", 0)
+    key = crypto.HandKey.generate(DeterministicRandomness(b"another key"))
+    share = key.share(ProofContext(run.genesis.table_id, 0, 0, "key"))
+    forged = _resign(run, k, body={"share": share.to_wire()})
+    return ({"a": transcript(run.genesis, run.frames[:k + 1]),
+             "b": transcript(run.genesis, run.frames[:k] + [forged])},
+            f"two valid prefixes of one table whose envelope {k} (seat 0's key) differ: each "
+            "file alone is incomplete, together they prove the equivocation")
+
+
+def out_of_turn() -> tuple[Files, str]:
+    run = briscola()
+    k = 2
+    seat = 1 - _payload(run, k).seat
+    forged = craft(identity_of(run.tables[seat]), table_id=run.genesis.table_id, seq=k,
+                   prev=_h(run.frames[k - 1]), seat=seat, kind="key",
+                   body=_payload(run, 3).body)
+    return ({"": transcript(run.genesis, run.frames[:k] + [forged])},
+            f"seat {seat} signs envelope {k}, which is seat {1 - seat}'s to send")
+
+
+def wrong_kind() -> tuple[Files, str]:
+    run = briscola()
+    forged = _resign(run, 2, kind="shuffle")
+    return ({"": transcript(run.genesis, run.frames[:2] + [forged])},
+            "envelope 2 (a key) re-signed as a shuffle")
+
+
+def bad_body() -> tuple[Files, str]:
+    run = briscola()
+    forged = _resign(run, 2, body={**_payload(run, 2).body, "extra": 1})
+    return ({"": transcript(run.genesis, run.frames[:2] + [forged])},
+            "envelope 2 (a key) with an unknown body field")
+
+
+def bad_key() -> tuple[Files, str]:
+    run = briscola()
+    k = _first(run, "key", 0)
+    key = crypto.HandKey.generate(DeterministicRandomness(b"another key"))
+    share = key.share(ProofContext(run.genesis.table_id, 1, 0, "key"))  # made for seat 1
+    forged = _resign(run, k, body={"share": share.to_wire()})
+    return ({"": transcript(run.genesis, run.frames[:k] + [forged])},
+            "seat 0's key share with a proof made for another seat's context")
+
+
+def bad_shuffle() -> tuple[Files, str]:
+    run = briscola()
+    k = _first(run, "shuffle", 0)
+    forged = _bad_shuffle_envelope(run, k)
+    return ({"": transcript(run.genesis, run.frames[:k] + [forged])},
+            "seat 0's shuffle with two output ciphertexts swapped")
+
+
+def bad_token() -> tuple[Files, str]:
+    run = briscola()
+    k = _first(run, "tokens", 0)
+    body = dict(_payload(run, k).body)
+    public = [list(e) for e in body["public"]]
+    public[0][1], public[1][1] = public[1][1], public[0][1]
+    forged = _resign(run, k, body={**body, "public": public})
+    return ({"": transcript(run.genesis, run.frames[:k] + [forged])},
+            "seat 0's first tokens with the tokens of two positions swapped")
+
+
+def card_mismatch() -> tuple[Files, str]:
+    run = briscola()
+    body = dict(_payload(run, 8).body)
+    played = body["action"]["card"]
+    other = "AD" if played != "AD" else "2D"
+    forged = _resign(run, 8, body={**body, "action": {**body["action"], "card": other}})
+    return ({"": transcript(run.genesis, run.frames[:8] + [forged])},
+            f"envelope 8 names {other} for the position that holds {played}")
+
+
+def _play_as(card: str, about: str) -> tuple[Files, str]:
+    run = briscola()
+    body = dict(_payload(run, 8).body)
+    forged = _resign(run, 8, body={**body, "action": {**body["action"], "card": card}})
+    return {"": transcript(run.genesis, run.frames[:8] + [forged])}, about
+
+
+def bad_action() -> tuple[Files, str]:
+    return _play_as("1D", "envelope 8 names the card '1D', which the card-code grammar refuses "
+                          "(the ace is 'A')")
+
+
+def card_not_in_deck() -> tuple[Files, str]:
+    return _play_as("AH1", "envelope 8 names 'AH1', a well-formed code of another deck")
+
+
+def not_in_hand() -> tuple[Files, str]:
+    run = briscola()
+    body = dict(_payload(run, 8).body)
+    other = _payload(run, 9).body["position"]
+    forged = _resign(run, 8, body={**body, "position": other})
+    return ({"": transcript(run.genesis, run.frames[:8] + [forged])},
+            f"seat 0 plays position {other}, a card of seat 1's hand")
+
+
+def bad_reveal() -> tuple[Files, str]:
+    run = briscola()
+    k = _first(run, "reveal", 0)
+    forged = _resign(run, k, body=_payload(run, k + 1).body)
+    return ({"": transcript(run.genesis, run.frames[:k] + [forged])},
+            "seat 0 reveals seat 1's hand key as its own")
+
+
+def result_mismatch() -> tuple[Files, str]:
+    run = briscola()
+    k = _first(run, "result", 0)
+    body = dict(_payload(run, k).body)
+    scores = list(body["scores"])
+    scores[0] += 1
+    forged = _resign(run, k, body={**body, "scores": scores})
+    return ({"": transcript(run.genesis, run.frames[:k] + [forged])},
+            "seat 0 signs a first-hand result with its score raised by one")
+
+
+def after_match_end() -> tuple[Files, str]:
+    run = briscola()
+    n = len(run.frames)
+    forged = craft(identity_of(run.tables[0]), table_id=run.genesis.table_id, seq=n,
+                   prev=_h(run.frames[-1]), seat=0, kind="action", body=_payload(run, 8).body)
+    return ({"": transcript(run.genesis, run.frames + [forged])},
+            "seat 0 signs one more envelope after the last result")
+
+
+def evidence_proven() -> tuple[Files, str]:
+    run = briscola()
+    k = _first(run, "shuffle", 0)
+    forged = _bad_shuffle_envelope(run, k)
+    record = Evidence("bad-shuffle", 0, k, (forged,), "refused live")
+    return ({"": transcript(run.genesis, run.frames[:k], (record,))},
+            "an honest prefix, then an evidence record holding seat 0's bad shuffle")
+
+
+def evidence_not_proven() -> tuple[Files, str]:
+    run = briscola()
+    k = _first(run, "shuffle", 0)
+    record = Evidence("bad-shuffle", 0, k, (run.frames[k],), "a false claim")
+    return ({"": transcript(run.genesis, run.frames[:k], (record,))},
+            "an evidence record claiming a bad shuffle over the genuine one: proves nothing")
+
+
+def _bad_shuffle_envelope(run: MatchRun, k: int) -> bytes:
+    """Seat 0's shuffle at ``k`` with two output ciphertexts swapped, re-signed."""
+    body = dict(_payload(run, k).body)
+    deck = list(body["deck"])
+    deck[0], deck[1] = deck[1], deck[0]
+    return _resign(run, k, body={**body, "deck": deck})
+
+
+def revoke_at_audit() -> tuple[Files, str]:
+    driver = Driver.new("tressette", "classic", 3, seed=1)
+
+    def ready(d: Driver) -> bool:
+        for s, t in enumerate(d.tables):
+            trick = t.engine._trick  # type: ignore[attr-defined]
+            if t.needs_decision and trick:
+                led = trick[0].card.suit
+                hand = t.engine._hands[s]  # type: ignore[attr-defined]
+                if any(c.suit == led for c in hand) and any(c.suit != led for c in hand):
+                    return True
+        return False
+
+    driver.run_until(ready)
+    cheat = next(s for s, t in enumerate(driver.tables) if t.needs_decision)
+    table = driver.tables[cheat]
+    led = table.engine._trick[0].card.suit  # type: ignore[attr-defined]
+    off = next(c for c in table.engine._hands[cheat] if c.suit != led)  # type: ignore[attr-defined]
+    body = play_body(table, Action("play", off))
+    driver.detach(cheat)
+    driver.send_as(cheat, "action", body)
+    driver.run_out()
+    frames = driver.longest_frames()
+    return ({"": transcript(driver.genesis, frames)},
+            f"Tressette, 3 seats: seat {cheat} does not follow suit; found when the hand's "
+            "keys are revealed")
+
+
+CASES: dict[str, Case] = {
+    "honest": honest,
+    "incomplete": incomplete,
+    "truncated": truncated,
+    "bad-envelope": bad_envelope,
+    "bad-signature": bad_signature,
+    "genesis-mismatch": genesis_mismatch,
+    "wrong-table": wrong_table,
+    "wrong-sequence": wrong_sequence,
+    "fork": fork,
+    "wrong-previous": wrong_previous,
+    "replay": replay,
+    "equivocation": equivocation,
+    "equivocation-two-files": equivocation_two_files,
+    "out-of-turn": out_of_turn,
+    "wrong-kind": wrong_kind,
+    "bad-body": bad_body,
+    "bad-key": bad_key,
+    "bad-shuffle": bad_shuffle,
+    "bad-token": bad_token,
+    "card-mismatch": card_mismatch,
+    "bad-action": bad_action,
+    "card-not-in-deck": card_not_in_deck,
+    "not-in-hand": not_in_hand,
+    "bad-reveal": bad_reveal,
+    "result-mismatch": result_mismatch,
+    "after-match-end": after_match_end,
+    "revoke-at-audit": revoke_at_audit,
+    "evidence-proven": evidence_proven,
+    "evidence-not-proven": evidence_not_proven,
+}
+
+
+def file_names(case: str, files: Files) -> dict[str, str]:
+    return {part: f"{case}.{part}.p2pt" if part else f"{case}.p2pt" for part in files}
+
+
+def make_transcripts() -> tuple[dict[str, bytes], dict[str, dict[str, Any]]]:
+    """Every transcript file of the corpus by name, and each case's ``case``, ``files`` and
+    ``about`` fields (the verdict fields come from the verifier)."""
+    transcripts: dict[str, bytes] = {}
+    meta: dict[str, dict[str, Any]] = {}
+    for case, make in CASES.items():
+        files, about = make()
+        names = file_names(case, files)
+        for part, data in files.items():
+            transcripts[names[part]] = data
+        meta[case] = {"case": case, "files": [names[p] for p in files], "about": about}
+    return transcripts, meta
+
+
+def build(verify: Callable[[list[Path]], dict[str, Any]]) -> dict[str, bytes]:
+    """Every corpus file by name: the transcripts and their verdict JSON (``verify`` runs the
+    reference verifier over written files and returns its JSON report)."""
+    transcripts, meta = make_transcripts()
+    out = dict(transcripts)
+    with tempfile.TemporaryDirectory() as tmp:
+        for case, info in meta.items():
+            paths = []
+            for name in info["files"]:
+                path = Path(tmp) / name
+                path.write_bytes(transcripts[name])
+                paths.append(path)
+            verdict = {"case": case, "files": info["files"], **verdict_of(verify(paths)),
+                       "about": info["about"]}
+            out[f"{case}.json"] = (json.dumps(verdict, indent=2) + "\n").encode()
+    return out
+
+
+def reference_verify(paths: list[Path]) -> dict[str, Any]:
+    """``p2pcards verify --json`` in this process: its JSON report."""
+    import contextlib
+    import io
+
+    from p2pcards import cli
+
+    buffer = io.StringIO()
+    with contextlib.redirect_stdout(buffer):
+        cli.main(["verify", "--json", *map(str, paths)])
+    result: dict[str, Any] = json.loads(buffer.getvalue())
+    return result
+
+
+def main() -> int:
+    files = build(reference_verify)
+    for old in CORPUS.glob("*"):
+        if old.suffix in (".p2pt", ".json"):
+            old.unlink()
+    for name, data in files.items():
+        (CORPUS / name).write_bytes(data)
+    print(f"wrote {len(files)} files, {sum(map(len, files.values()))} bytes, to {CORPUS}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
