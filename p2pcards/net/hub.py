@@ -124,8 +124,13 @@ class _Gathering:
         self.changed = trio.Event()
         """Set after every change; only :meth:`timer` waits on it and replaces it."""
         self.full = trio.Event()
+        self.ticks = 0
+        """How many times the timer has called ``tick`` (a spinning timer shows here)."""
 
-    def apply(self, outputs: list[Output]) -> None:
+    def apply(self, outputs: list[Output], *, wake_timer: bool = True) -> None:
+        """Carry out ``outputs``; unless they come from the timer itself, wake the timer so it
+        reads the machine's next deadline (the timer's own ticks must not wake it, or it would
+        tick again at once, forever, burning a core while the table fills)."""
         for out in outputs:
             conn = out.conn
             assert isinstance(conn, _Connection)
@@ -145,7 +150,8 @@ class _Gathering:
                 self._close(conn)
                 self.notice(f"{conn.framed.label} left before the match started "
                             f"({out.reason}); {out.missing} seat(s) still empty")
-        self.changed.set()
+        if wake_timer:
+            self.changed.set()
         if self.seating.full:
             self.full.set()
 
@@ -183,7 +189,8 @@ class _Gathering:
             with trio.move_on_at(math.inf if deadline is None else deadline):
                 await self.changed.wait()
             self.changed = trio.Event()
-            self.apply(self.seating.tick(trio.current_time()))
+            self.ticks += 1
+            self.apply(self.seating.tick(trio.current_time()), wake_timer=False)
 
     async def seated(self) -> list[tuple[FrameChannel, SeatedJoiner]]:
         """Once full: wait until each seated joiner has its ``seated`` message sent."""
