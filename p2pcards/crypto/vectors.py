@@ -8,16 +8,15 @@ All byte strings are lowercase hex; see ``protocol/vectors/README.md``.
 
 from __future__ import annotations
 
-import argparse
 import hashlib
 import json
-import sys
 from pathlib import Path
 from typing import Any
 
 import nacl.bindings as sodium
 
 from ..cards import ITALIAN_40
+from ..vector_files import vector_main
 from .audit import audit_hand
 from .deckpoints import card_points
 from .elgamal import EncryptedDeck, initial_deck
@@ -219,27 +218,9 @@ def build() -> dict[str, str]:
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m p2pcards.crypto.vectors",
-                                     description=__doc__.splitlines()[0] if __doc__ else None)
-    parser.add_argument("--check", action="store_true",
-                        help="compare with the files instead of writing them")
-    parser.add_argument("--dir", type=Path, default=VECTOR_DIR, help="vector directory")
-    args = parser.parse_args(argv)
-    files = build()
-    if args.check:
-        bad = [name for name, text in files.items()
-               if not (args.dir / name).is_file()
-               or (args.dir / name).read_text(encoding="utf-8") != text]
-        for name in bad:
-            print(f"{args.dir / name}: differs from the regenerated vector", file=sys.stderr)
-        if not bad:
-            print(f"{len(files)} vector files match")
-        return 1 if bad else 0
-    args.dir.mkdir(parents=True, exist_ok=True)
-    for name, text in files.items():
-        (args.dir / name).write_text(text, encoding="utf-8")
-    print(f"wrote {len(files)} vector files to {args.dir}")
-    return 0
+    """Write the vector files, or with ``--check`` compare them; returns the exit status."""
+    return vector_main(build, VECTOR_DIR, "python -m p2pcards.crypto.vectors",
+                       __doc__.splitlines()[0] if __doc__ else None, argv)
 
 
 if __name__ == "__main__":

@@ -10,13 +10,12 @@ id each illegal play must raise at its moment, and the hand result; see
 
 from __future__ import annotations
 
-import argparse
 import json
 import random
-import sys
 from pathlib import Path
 from typing import Any
 
+from ..vector_files import vector_main
 from .base import Action, IllegalMove, Phase
 from .tute import SPEC, TuteMatch
 
@@ -88,27 +87,9 @@ def build() -> dict[str, str]:
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m p2pcards.games.tute_vector",
-                                     description=__doc__.splitlines()[0] if __doc__ else None)
-    parser.add_argument("--check", action="store_true",
-                        help="compare with the file instead of writing it")
-    parser.add_argument("--dir", type=Path, default=VECTOR_DIR, help="vector directory")
-    args = parser.parse_args(argv)
-    files = build()
-    if args.check:
-        bad = [name for name, text in files.items()
-               if not (args.dir / name).is_file()
-               or (args.dir / name).read_text(encoding="utf-8") != text]
-        for name in bad:
-            print(f"{args.dir / name}: differs from the regenerated vector", file=sys.stderr)
-        if not bad:
-            print(f"{len(files)} vector file(s) match")
-        return 1 if bad else 0
-    args.dir.mkdir(parents=True, exist_ok=True)
-    for name, text in files.items():
-        (args.dir / name).write_text(text, encoding="utf-8")
-    print(f"wrote {len(files)} vector file(s) to {args.dir}")
-    return 0
+    """Write the vector files, or with ``--check`` compare them; returns the exit status."""
+    return vector_main(build, VECTOR_DIR, "python -m p2pcards.games.tute_vector",
+                       __doc__.splitlines()[0] if __doc__ else None, argv)
 
 
 if __name__ == "__main__":
