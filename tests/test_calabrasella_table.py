@@ -17,11 +17,11 @@ from test_net_processes import Peer
 from p2pcards import cli
 from p2pcards.bots import make_bot
 from p2pcards.cards import HIDDEN
-from p2pcards.cli_verify import _breakdown
+from p2pcards.cli.demo import START_ENV
+from p2pcards.cli.verify import _breakdown
 from p2pcards.games.base import Action
 from p2pcards.games.calabrasella import CalabrasellaMatch, Stage
 from p2pcards.local import make_tables, run_in_memory
-from p2pcards.net.demo import START_ENV
 from p2pcards.net.seats import bot_seed
 from p2pcards.table import ActionPlayed, Table
 from p2pcards.transcript import read_transcript

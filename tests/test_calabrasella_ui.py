@@ -7,9 +7,9 @@ from calabrasella_views import Views, exchange
 from rich.console import Console
 
 from p2pcards.cards import cards
+from p2pcards.faces.terminal import LONG_LIST, move_lines, parse_choice, state_table
 from p2pcards.games.base import Action
 from p2pcards.games.calabrasella import SPEC
-from p2pcards.play_ui import LONG_LIST, move_lines, parse_choice, state_table
 
 
 def test_a_discard_is_typed_with_cards_in_any_order() -> None:

@@ -17,9 +17,9 @@ from test_net_processes import Peer
 from test_relay_support import RelayProcess
 
 from p2pcards.bots import make_bot
+from p2pcards.cli.demo import START_ENV, DemoStartError, choose_start, fork_available
 from p2pcards.games import get_game
 from p2pcards.local import make_tables, run_in_memory
-from p2pcards.net.demo import START_ENV, DemoStartError, choose_start, fork_available
 from p2pcards.net.seats import bot_seed
 from p2pcards.transcript import read_transcript
 from p2pcards.verify import verify_transcript

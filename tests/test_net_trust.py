@@ -192,7 +192,7 @@ def test_peers_of_one_table_sharing_a_directory_never_race_for_one_transcript_na
     """Issue 19, point 6: the joiner that exited 2 had lost a race with the host for the same
     default transcript name (both checked "is it taken?" at the same moment). The seat is now
     always in the name."""
-    from p2pcards.cli_net import default_transcript_path
+    from p2pcards.cli.play import default_transcript_path
     from p2pcards.local import make_tables
 
     monkeypatch.setenv("P2PCARDS_HOME", str(tmp_path))

@@ -14,7 +14,7 @@ from hypothesis import strategies as st
 from test_relay_support import room_code, running_relay
 
 from p2pcards.cli import UserError
-from p2pcards.cli_net import _parse_address
+from p2pcards.cli.play import _parse_address
 from p2pcards.net.errors import BadFrame, PeerGone
 from p2pcards.net.invite import Invite
 from p2pcards.net.relay_mux import CONN_ID_SIZE, HOST_SLOT, INBOX_FRAMES, RelayMux, open_relay_mux

@@ -9,10 +9,10 @@ from banking_play import Dealer
 from rich.console import Console
 
 from p2pcards.cards import cards
+from p2pcards.faces.terminal import describe_event, move_lines, parse_choice, state_table
 from p2pcards.games import get_game
 from p2pcards.games.base import Action
 from p2pcards.local import make_tables
-from p2pcards.play_ui import describe_event, move_lines, parse_choice, state_table
 from p2pcards.table import CardsRevealed
 
 

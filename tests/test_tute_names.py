@@ -22,8 +22,8 @@ from p2pcards.cards import (
     name_cards,
     suit_name,
 )
+from p2pcards.faces.terminal import state_table
 from p2pcards.games.base import Action
-from p2pcards.play_ui import state_table
 
 
 def test_spanish_names_of_cards_and_suits() -> None:

@@ -11,24 +11,14 @@ import argparse
 import sys
 from collections.abc import Callable, Sequence
 
-from . import __version__
-from .games.base import GameError
+from .. import __version__
+from ..games.base import GameError
+from .errors import EXIT_INVALID, EXIT_NETWORK, EXIT_USAGE, UserError
 
-EXIT_INVALID = 1
-EXIT_USAGE = 2
-EXIT_NETWORK = 3
-
-
-class UserError(Exception):
-    """A problem to report to the user as one sentence, with an exit status."""
-
-    def __init__(self, message: str, status: int = EXIT_USAGE) -> None:
-        super().__init__(message)
-        self.status = status
-
+__all__ = ["EXIT_INVALID", "EXIT_NETWORK", "EXIT_USAGE", "UserError", "build_parser", "main"]
 
 def _cmd_rules(args: argparse.Namespace) -> int:
-    from .rules_text import describe_game, list_games
+    from ..rules_text import describe_game, list_games
 
     lines = describe_game(args.game) if args.game else list_games()
     print("\n".join(lines))
@@ -60,7 +50,7 @@ _EXTRA_COMMANDS: list[Callable[[argparse._SubParsersAction[argparse.ArgumentPars
 
 
 def _register_verify(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
-    from .cli_verify import register
+    from .verify import register
 
     register(sub)
 
@@ -69,7 +59,7 @@ _EXTRA_COMMANDS.append(_register_verify)
 
 
 def _register_relay(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
-    from .cli_relay import register
+    from .relay import register
 
     register(sub)
 
@@ -78,7 +68,7 @@ _EXTRA_COMMANDS.append(_register_relay)
 
 
 def _register_net(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
-    from .cli_net import register
+    from .play import register
 
     register(sub)
 

@@ -27,14 +27,14 @@ from typing import Any
 from rich.console import Console
 from rich.table import Table as RichTable
 
-from . import crypto
-from .card_text import action_text, own_names
-from .cards import Card, Deck, name_cards
-from .cli import EXIT_INVALID, EXIT_USAGE, UserError
-from .games.base import ChanceStep, Zone
-from .table import ActionPlayed, CardsRevealed, Event, HandScored, MatchEnded, Table, _fill
-from .verify import UnreadableTranscript, VerifyReport, load, replay_transcript, verify_transcript
-from .verify_many import MultiReport, verify_transcripts
+from .. import crypto
+from ..card_text import action_text, own_names
+from ..cards import Card, Deck, name_cards
+from ..games.base import ChanceStep, Zone
+from ..table import ActionPlayed, CardsRevealed, Event, HandScored, MatchEnded, Table, _fill
+from ..verify import UnreadableTranscript, VerifyReport, load, replay_transcript, verify_transcript
+from ..verify_many import MultiReport, verify_transcripts
+from .errors import EXIT_INVALID, EXIT_USAGE, UserError
 
 __all__ = ["register", "render_report", "EXIT_INCOMPLETE"]
 

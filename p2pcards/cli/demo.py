@@ -45,13 +45,13 @@ from typing import IO, Literal, Protocol
 
 from rich.console import Console
 
-from ..cli import EXIT_USAGE, UserError
+from ..faces.terminal import side_names
 from ..games import get_game
 from ..genesis import Genesis
-from ..play_ui import side_names
 from ..table_rules import show_value
 from ..transcript import read_transcript
 from ..verify import UnreadableTranscript, verify_transcript
+from .errors import EXIT_USAGE, UserError
 
 __all__ = ["run_demo", "fork_available", "choose_start", "DemoStartError", "StartMethod",
            "START_ENV", "LOCAL_RELAY", "INVITE_PREFIX", "TRANSCRIPT_PREFIX"]
@@ -254,9 +254,11 @@ def _prepare_fork(game: str) -> None:
 
     import cryptography.hazmat.backends.openssl  # noqa: F401 - loaded on a key's first use
 
-    from .. import cli_net  # noqa: F401 - the host and join commands
     from ..bots import make_bot
-    from ..cli import build_parser
+    from . import (
+        build_parser,
+        play,  # noqa: F401 - the host and join commands
+    )
 
     build_parser()  # imports the module of every command
     make_bot(game, "smart", 0)
@@ -465,7 +467,7 @@ def _child(args: Sequence[str], stderr: Path, *, held: Sequence[int], stdin: int
 
 def _run_cli(args: Sequence[str]) -> int:
     """``p2pcards ARGS`` as ``python -m p2pcards`` runs it, as an exit status."""
-    from ..cli import main
+    from . import main
 
     try:
         return main(list(args))

@@ -16,7 +16,7 @@ __all__ = ["register"]
 
 def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     """Add the ``relay`` subcommand."""
-    from .relay.limits import DEFAULT_LIMITS as D
+    from ..relay.limits import DEFAULT_LIMITS as D
 
     p = sub.add_parser("relay", help="run a relay node that forwards frames between peers",
                        description="Run a headless relay node. Every limit is enforced; see "
@@ -52,9 +52,9 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
 def _cmd_relay(args: argparse.Namespace) -> int:
     import trio
 
-    from .cli import EXIT_NETWORK, UserError
-    from .relay.limits import RelayLimits
-    from .relay.server import RelayServer, parse_listen
+    from ..relay.limits import RelayLimits
+    from ..relay.server import RelayServer, parse_listen
+    from .errors import EXIT_NETWORK, UserError
 
     try:
         host, port = parse_listen(args.listen)

@@ -22,30 +22,30 @@ from typing import Any
 
 import trio
 
-from .bots.loader import BotLoadError, check_bot_spec
-from .cli import EXIT_USAGE, UserError
-from .games import get_game
-from .genesis import DEFAULT_TIMEOUTS, Genesis
-from .identity_store import (
+from ..bots.loader import BotLoadError, check_bot_spec
+from ..faces.terminal import BotLog, PersonUI, StdinLines
+from ..games import get_game
+from ..genesis import DEFAULT_TIMEOUTS, Genesis
+from ..identity_store import (
     IdentityStoreError,
     config_dir,
     identity_path,
     load_or_create_identity,
     transcripts_dir,
 )
-from .net.errors import MatchFailure
-from .net.handshake import Reviewer, refuse_unusual
-from .net.hub import HostConfig, host_match
-from .net.invite import Invite, InviteError
-from .net.peer import join_match
-from .net.seats import bot_player, seat_secrets
-from .net.session import Player
-from .play_ui import BotLog, PersonUI, StdinLines
-from .seating import Review
-from .table import Table
-from .table_rules import parse_settings
-from .transcript import TranscriptWriter
-from .wire.identity import IdentityKey
+from ..net.errors import MatchFailure
+from ..net.handshake import Reviewer, refuse_unusual
+from ..net.hub import HostConfig, host_match
+from ..net.invite import Invite, InviteError
+from ..net.peer import join_match
+from ..net.seats import bot_player, seat_secrets
+from ..net.session import Player
+from ..seating import Review
+from ..table import Table
+from ..table_rules import parse_settings
+from ..transcript import TranscriptWriter
+from ..wire.identity import IdentityKey
+from .errors import EXIT_USAGE, UserError
 
 __all__ = ["register", "default_transcript_path", "advertised_address"]
 
@@ -338,7 +338,7 @@ def _default_name() -> str:
 
 
 def _cmd_demo(args: argparse.Namespace) -> int:
-    from .net.demo import LOCAL_RELAY, run_demo
+    from .demo import LOCAL_RELAY, run_demo
 
     relay = args.relay
     if relay is not None and relay != LOCAL_RELAY:

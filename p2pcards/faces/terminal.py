@@ -27,12 +27,12 @@ import trio
 from rich.console import Console
 from rich.table import Table as RichTable
 
-from .card_text import action_text, own_names
-from .cards import Deck, name_cards
-from .games.base import ALL_SEATS, Action, HandResult, Zone
-from .genesis import Genesis
-from .net.session import Player, PlayerQuit
-from .table import (
+from ..card_text import action_text, own_names
+from ..cards import Deck, name_cards
+from ..games.base import ALL_SEATS, Action, HandResult, Zone
+from ..genesis import Genesis
+from ..net.session import Player, PlayerQuit
+from ..table import (
     ActionPlayed,
     CardsRevealed,
     Event,
