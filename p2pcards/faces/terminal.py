@@ -258,7 +258,9 @@ def result_table(result: HandResult, names: Sequence[str]) -> RichTable:
     return grid
 
 
-def _cards(value: Any) -> str:
+def cards_text(value: Any) -> str:
+    """A value of an observation as a person reads it: card codes, (seat, card) pairs, a
+    trick with its winner, or a per-seat mapping."""
     if isinstance(value, list):
         if value and all(isinstance(v, list) and len(v) == 2 for v in value):
             return "  ".join(f"{c} ({s})" for s, c in value)
@@ -266,7 +268,7 @@ def _cards(value: Any) -> str:
             return "  ".join(f"{v['card']} ({v.get('seat')})" for v in value)
         return " ".join(str(v) for v in value) or "—"
     if isinstance(value, dict) and "cards" in value:
-        return _cards(value["cards"]) + f"  → seat {value.get('winner')}"
+        return cards_text(value["cards"]) + f"  → seat {value.get('winner')}"
     if isinstance(value, dict) and all(isinstance(v, str) for v in value.values()):
         return ", ".join(f"seat {k}: {v}" for k, v in value.items()) or "—"
     return "—" if value is None else str(value)
@@ -294,10 +296,11 @@ def state_table(observation: dict[str, Any], title: str,
     for key, label in shown or _SHOWN:
         if key in observation:
             value = observation[key]
-            text = name_cards([value], deck) if named and isinstance(value, str) else _cards(value)
+            single = named and isinstance(value, str)
+            text = name_cards([value], deck) if single else cards_text(value)
             grid.add_row(label, text)
     hand = observation.get("hand", [])
-    grid.add_row("your hand", name_cards(hand, deck) if named and hand else _cards(hand))
+    grid.add_row("your hand", name_cards(hand, deck) if named and hand else cards_text(hand))
     return grid
 
 
