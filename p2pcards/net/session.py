@@ -74,6 +74,9 @@ INBOX_SIZE = 64
 Decide = Callable[[Table], Awaitable[Action]]
 Claim = Callable[[Table], Awaitable[Action | None]]
 Show = Callable[[Table, Sequence[Event]], None]
+Status = Callable[[tuple[int, ...], float | None], None]
+"""Told whom the table waits for (seats, empty when nobody) and the seconds left before that
+wait times out (``None``: no timeout running); called whenever either changes."""
 
 
 class PlayerQuit(MatchFailure):
@@ -96,13 +99,14 @@ class Player:
     ``person`` marks decisions that take a person's time: they are raced against incoming
     messages, which may abort the match meanwhile; a bot's are not. ``claim``, if given, is
     asked once per claim window whether to make one of ``table.claim_actions()`` (``None``:
-    let it pass).
+    let it pass). ``status``, if given, is told whom the table waits for (:data:`Status`).
     """
 
     decide: Decide
     show: Show | None = None
     person: bool = False
     claim: Claim | None = None
+    status: Status | None = None
 
 
 @dataclass
@@ -118,10 +122,12 @@ class LocalSeat:
     show: Show | None = None
     person: bool = False
     claim: Claim | None = None
+    status: Status | None = None
 
     @classmethod
     def of(cls, table: Table, player: Player) -> LocalSeat:
-        return cls(table, player.decide, player.show, player.person, player.claim)
+        return cls(table, player.decide, player.show, player.person, player.claim,
+                   player.status)
 
 
 @dataclass(eq=False)
