@@ -18,7 +18,7 @@ from dataclasses import asdict, dataclass, field
 from typing import Any
 
 from ..card_text import action_text
-from ..cards import Card, Deck
+from ..cards import Card, Deck, deck_family
 from ..games.base import Action, HandResult
 from ..genesis import Genesis
 from ..table import Event, HandScored, MatchEnded, Table
@@ -82,9 +82,11 @@ class ResultView:
 
 @dataclass(frozen=True)
 class SeatView:
-    """A snapshot of the table for one seat (see the module docstring)."""
+    """A snapshot of the table for one seat (see the module docstring); ``deck`` is the deck's
+    family (``italian``, ``spanish`` or ``french``: which card faces to draw)."""
 
     game: str
+    deck: str
     me: int | None
     hand_number: int
     seats: tuple[SeatInfo, ...]
@@ -222,7 +224,7 @@ class SeatPresenter:
         scores = observation.get("match_scores")
         match_scores = tuple(int(s) for s in scores) if isinstance(scores, list | tuple) else ()
         return SeatView(
-            game=self.genesis.game, me=self.seat,
+            game=self.genesis.game, deck=deck_family(deck), me=self.seat,
             hand_number=table.engine.hand_number + 1, seats=seats,
             hand=tuple(_card_codes(observation.get("hand", []))), zones=zones, moves=moves,
             your_turn=bool(moves), to_move=to_move, waiting_for=self._waiting,
