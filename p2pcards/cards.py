@@ -25,7 +25,7 @@ layer to build the initial encrypted deck.
 from __future__ import annotations
 
 from collections.abc import Iterable, Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import cached_property
 
 __all__ = [
@@ -86,18 +86,12 @@ class Card:
     rank: int
     suit: str
     copy: int = 0
+    code: str = field(init=False, compare=False, repr=False)
+    """The card's stable text code (see the module docstring), computed once when the card is
+    made: engines, encoders and the table read it at every step."""
 
-    @property
-    def code(self) -> str:
-        """The card's stable text code (see the module docstring)."""
-        if self.suit == HIDDEN_SUIT:
-            return HIDDEN_CODE
-        if self.suit == JOKER_SUIT:
-            return f"X{self.copy}"
-        if self.copy:
-            rank = _FRENCH_RANK_CHARS.get(self.rank, str(self.rank))
-            return f"{rank}{self.suit}{self.copy}"
-        return f"{_ITALIAN_RANK_CHARS.get(self.rank, str(self.rank))}{self.suit}"
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "code", _code_of(self.rank, self.suit, self.copy))
 
     @property
     def name(self) -> str:
@@ -117,6 +111,16 @@ class Card:
 
     def __repr__(self) -> str:
         return f"Card({self.code})"
+
+
+def _code_of(rank: int, suit: str, copy: int) -> str:
+    if suit == HIDDEN_SUIT:
+        return HIDDEN_CODE
+    if suit == JOKER_SUIT:
+        return f"X{copy}"
+    if copy:
+        return f"{_FRENCH_RANK_CHARS.get(rank, str(rank))}{suit}{copy}"
+    return f"{_ITALIAN_RANK_CHARS.get(rank, str(rank))}{suit}"
 
 
 def _italian_cards() -> tuple[Card, ...]:

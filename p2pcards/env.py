@@ -158,6 +158,20 @@ def _texts(value: object) -> Iterator[str]:
                 yield f"{i}={item}"
 
 
+_ZEROS = (0,) * 64
+
+
+def _padded_numbers(value: object, size: int) -> list[float]:
+    """A numeric key's entries when its value is not a plain number or a full list: a list
+    cut or padded to ``size`` (``None`` and non-numbers read as 0), or zeros."""
+    out = [0.0] * size
+    if isinstance(value, list | tuple):
+        for j, item in enumerate(value[:size]):
+            if type(item) is int or type(item) is float or type(item) is bool:
+                out[j] = float(item)
+    return out
+
+
 @cache
 def _bucket(text: str) -> int:
     digest = hashlib.blake2b(text.encode(), digest_size=4).digest()
@@ -254,7 +268,9 @@ class CardGameEnv(AECEnv):  # type: ignore[misc]
         self.max_actions = max_actions if max_actions is not None else max(64, 4 * most)
         self.metadata = {**self.metadata, "name": f"p2pcards_{self.spec.name}"}
         self.possible_agents = [f"seat_{s}" for s in range(count)]
+        self._seat_of = {agent: s for s, agent in enumerate(self.possible_agents)}
         self._deck_index = {code: i for i, code in enumerate(self.layout.deck)}
+        self._size = self.layout.size
         offset = self.layout.players
         self._card_slots: list[tuple[str, int]] = []
         for key in self.layout.card_keys:
@@ -264,6 +280,8 @@ class CardGameEnv(AECEnv):  # type: ignore[misc]
         for key, width in self.layout.number_keys:
             self._number_slots.append((key, offset, width))
             offset += width
+        self._numbers_start = self._number_slots[0][1] if self._number_slots else offset
+        self._numbers_end = offset
         self._text_slots: list[tuple[str, int]] = []
         for key in self.layout.text_keys:
             self._text_slots.append((key, offset))
@@ -278,6 +296,7 @@ class CardGameEnv(AECEnv):  # type: ignore[misc]
         self._rng = random.Random()
         self.state_: MatchState = self.spec.new_match(self.config)
         self._legal: list[Action] = []
+        self._informed: list[str] = []
         self._shuffled: list[Card] = []
 
     # -------------------------------------------------------------- PettingZoo API
@@ -297,13 +316,15 @@ class CardGameEnv(AECEnv):  # type: ignore[misc]
         self.terminations = {a: False for a in self.agents}
         self.truncations = {a: False for a in self.agents}
         self.infos: dict[str, dict[str, Any]] = {a: {} for a in self.agents}
+        self._informed = []
         self.state_ = self.spec.new_match(self.config)
         self._run_to_decision()
 
     def observe(self, agent: str) -> dict[str, np.ndarray[Any, Any]]:
-        seat = self.possible_agents.index(agent)
+        seat = self._seat_of[agent]
         mask = np.zeros(self.max_actions, dtype=np.int8)
-        raw = self.infos.get(agent, {}).get("observation")
+        info = self.infos.get(agent)
+        raw = info.get("observation") if info else None
         if raw is None:
             raw = self.state_.observation(seat)
         elif self._legal and self.state_.to_act == seat:
@@ -319,7 +340,9 @@ class CardGameEnv(AECEnv):  # type: ignore[misc]
             raise EnvError(f"action {action!r} is not one of the {len(self._legal)} legal "
                            f"actions of {agent}")
         self._cumulative_rewards[agent] = 0.0
-        self.rewards = {a: 0.0 for a in self.agents}
+        rewards = self.rewards
+        for a in rewards:
+            rewards[a] = 0.0
         self.state_.apply(self._legal[int(action)])
         self._run_to_decision()
         self._accumulate_rewards()
@@ -340,38 +363,48 @@ class CardGameEnv(AECEnv):  # type: ignore[misc]
     # -------------------------------------------------------------- encoding
 
     def encode(self, observation: Mapping[str, Any], seat: int) -> np.ndarray[Any, Any]:
-        """The fixed-size vector of one seat's observation (see :class:`ObservationLayout`)."""
-        vector = [0.0] * self.layout.size
-        vector[seat] = 1.0
+        """The fixed-size vector of one seat's observation (see :class:`ObservationLayout`).
+
+        Built in one pass: the positions of the 1.0 entries (the seat, cards under their keys,
+        hashed texts) are collected as a list and the numeric entries (contiguous in the layout)
+        as another, then written into a zeroed ``float32`` array with one indexed and one slice
+        assignment."""
+        ones = [seat]
         index = self._deck_index
         for key, offset in self._card_slots:
             value = observation.get(key)
             if not value:
                 continue
-            items = value if type(value) is list else (value,)
-            for item in items:
-                if type(item) is str:
-                    i = index.get(item)
-                    if i is not None:
-                        vector[offset + i] = 1.0
-                    continue
-                for code in _walk_strings(item):
-                    i = index.get(code)
-                    if i is not None:
-                        vector[offset + i] = 1.0
-        for key, offset, size in self._number_slots:
+            if type(value) is list:
+                for item in value:
+                    if type(item) is str:
+                        i = index.get(item)
+                        if i is not None:
+                            ones.append(offset + i)
+                    else:
+                        ones.extend(offset + index[code] for code in _walk_strings(item)
+                                    if code in index)
+            else:
+                ones.extend(offset + index[code] for code in _walk_strings(value)
+                            if code in index)
+        numbers: list[Any] = []
+        for key, _, size in self._number_slots:
             number: Any = observation.get(key)
             kind = type(number)
             if kind is int or kind is float or kind is bool:
-                vector[offset] = float(number)
-            elif kind is list or kind is tuple:
-                for j, item in enumerate(number[:size]):
-                    if type(item) is int or type(item) is float or type(item) is bool:
-                        vector[offset + j] = float(item)
+                numbers.append(number)
+                if size > 1:
+                    numbers.extend(_ZEROS[:size - 1])
+            elif (kind is list or kind is tuple) and len(number) == size and None not in number:
+                numbers.extend(number)
+            else:
+                numbers.extend(_padded_numbers(number, size))
         for key, offset in self._text_slots:
-            for text in _texts(observation.get(key)):
-                vector[offset + _bucket(text)] = 1.0
-        return np.array(vector, dtype=np.float32)
+            ones.extend(offset + _bucket(text) for text in _texts(observation.get(key)))
+        vector = np.zeros(self._size, dtype=np.float32)
+        vector.put(ones, 1.0)
+        vector[self._numbers_start:self._numbers_end] = numbers
+        return vector
 
     # -------------------------------------------------------------- internals
 
@@ -410,13 +443,17 @@ class CardGameEnv(AECEnv):  # type: ignore[misc]
                 return
 
     def _set_infos(self) -> None:
+        """The acting seat's info gets its observation and legal actions; the seat that held
+        them before (the only other non-empty info during an episode) is emptied."""
         seat = self.state_.to_act
-        for s, agent in enumerate(self.possible_agents):
-            if s == seat:
-                self.infos[agent] = {"observation": self.state_.observation(s),
-                                     "legal_actions": list(self._legal)}
-            else:
-                self.infos[agent] = {}
+        infos = self.infos
+        acting = self.possible_agents[seat]
+        for agent in self._informed:
+            if agent != acting:
+                infos[agent] = {}
+        infos[acting] = {"observation": self.state_.observation(seat),
+                         "legal_actions": self._legal}
+        self._informed = [acting]
 
     def _end_episode(self, *, winner: int | None, over: bool) -> None:
         if self.reward_kind == "win" and over:

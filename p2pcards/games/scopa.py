@@ -156,10 +156,15 @@ def can_capture(table: Sequence[Card], rank: int) -> bool:
     return bool(reach >> rank & 1)
 
 
+def _card_order(c: Card) -> tuple[int, str, int]:
+    """The order of :class:`Card` itself, as a plain tuple (faster to compare)."""
+    return c.rank, c.suit, c.copy
+
+
 def sum_combinations(table: Sequence[Card], rank: int) -> list[tuple[Card, ...]]:
     """Every set of two or more table cards adding up to ``rank``, each set sorted, when no table
     card equals ``rank`` (cards equal to ``rank`` are ignored here)."""
-    pool = sorted(c for c in table if c.rank < rank)
+    pool = sorted((c for c in table if c.rank < rank), key=_card_order)
     out: list[tuple[Card, ...]] = []
     chosen: list[Card] = []
 
@@ -186,6 +191,8 @@ def capture_options(table: Sequence[Card], played: Card, sum_choice: str) -> lis
     equal = [(c,) for c in table if c.rank == played.rank]
     if equal:
         return sorted(equal)
+    if not can_capture(table, played.rank):
+        return [()]
     combos = sum_combinations(table, played.rank)
     if not combos:
         return [()]
@@ -193,6 +200,15 @@ def capture_options(table: Sequence[Card], played: Card, sum_choice: str) -> lis
         fewest = min(len(c) for c in combos)
         combos = [c for c in combos if len(c) == fewest]
     return combos
+
+
+def _play_order(action: Action) -> tuple[int, str, tuple[tuple[int, str, int], ...]]:
+    """The sort key of a play: the order of :class:`Action` itself (its card, then its capture
+    set), as plain tuples that compare faster than the dataclasses. Plays of one hand are
+    distinct: no card is twice in a hand and no capture set twice among a card's options."""
+    card = action.card
+    assert card is not None
+    return card.rank, card.suit, tuple((c.rank, c.suit, c.copy) for c in action.cards)
 
 
 def _codes(items: Sequence[Card]) -> str:
@@ -368,13 +384,13 @@ class ScopaMatch(MatchProgress):
         hand = self._hands[self._to_act]
         if None in hand:
             raise UnknownHand(f"seat {self._to_act}'s hand is not known in this view")
-        out = {
+        out = [
             Action("play", c, capture)
             for c in hand
             if c is not None
             for capture in capture_options(self._table, c, self.config.sum_choice)
-        }
-        return sorted(out)
+        ]
+        return sorted(out, key=_play_order)
 
     def apply(self, action: Action) -> None:
         """Play ``action`` for :attr:`to_act`, or raise :class:`IllegalMove` (state unchanged)."""
