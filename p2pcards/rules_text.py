@@ -10,7 +10,19 @@ from .games.base import GameSpec
 
 
 def _counts(counts: tuple[int, ...]) -> str:
-    return ", ".join(str(c) for c in counts)
+    """Player counts as people write them: ``4``, ``3, 4``, ``2-8`` for a run of three or more."""
+    parts: list[str] = []
+    i = 0
+    while i < len(counts):
+        j = i
+        while j + 1 < len(counts) and counts[j + 1] == counts[j] + 1:
+            j += 1
+        if j - i >= 2:
+            parts.append(f"{counts[i]}-{counts[j]}")
+        else:
+            parts.extend(str(c) for c in counts[i:j + 1])
+        i = j + 1
+    return ", ".join(parts)
 
 
 def _value(value: object) -> str:
@@ -26,9 +38,10 @@ def list_games() -> list[str]:
     """One line per game: name, player counts, presets, title."""
     lines = ["Games (p2pcards rules GAME for presets and flags):", ""]
     width = max(len(spec.name) for spec in all_games())
+    counts = max(len(_counts(spec.player_counts)) for spec in all_games())
     for spec in all_games():
         lines.append(
-            f"  {spec.name:<{width}}  {_counts(spec.player_counts):<8} players  "
+            f"  {spec.name:<{width}}  {_counts(spec.player_counts):<{counts}} players  "
             f"presets: {', '.join(spec.presets)}  -  {spec.title}"
         )
     return lines

@@ -11,11 +11,25 @@ from p2pcards.games import all_games
 def test_rules_lists_every_game_with_counts_and_presets(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["rules"]) == 0
     out = capsys.readouterr().out
+    columns = set()
     for spec in all_games():
         line = next(ln for ln in out.splitlines() if ln.strip().startswith(spec.name + " "))
-        assert ", ".join(map(str, spec.player_counts)) in line
+        low, high = min(spec.player_counts), max(spec.player_counts)
+        assert f" {low}" in line and f"{high} " in line
         for preset in spec.presets:
             assert preset in line
+        columns.add((line.index(" players "), line.index("presets:")))
+    assert len(columns) == 1, "the columns line up"
+
+
+@pytest.mark.parametrize(("counts", "text"), [
+    ((4,), "4"), ((3, 4), "3, 4"), ((2, 3, 4), "2-4"), ((2, 3, 4, 5, 6, 7, 8), "2-8"),
+    ((2, 4, 5, 6), "2, 4-6"), ((2, 3, 5), "2, 3, 5"),
+])
+def test_player_counts_are_written_as_ranges(counts: tuple[int, ...], text: str) -> None:
+    from p2pcards.rules_text import _counts
+
+    assert _counts(counts) == text
 
 
 @pytest.mark.parametrize("game", [spec.name for spec in all_games()])
