@@ -10,11 +10,11 @@ from __future__ import annotations
 
 import json
 import random
-import sys
 from pathlib import Path
 from typing import Any
 
 from ..cards import FRENCH_108
+from ..vector_files import vector_main
 from .base import ALL_SEATS, Phase
 from .burraco import SPEC, BurracoMatch
 
@@ -73,15 +73,9 @@ def _text(data: dict[str, Any]) -> str:
 
 def main(argv: list[str] | None = None) -> int:
     """Write the vector file, or with ``--check`` compare it; returns the exit status."""
-    args = sys.argv[1:] if argv is None else argv
-    text = _text(build())
-    if "--check" in args:
-        same = VECTOR_FILE.exists() and VECTOR_FILE.read_text() == text
-        print("burraco vector matches" if same else f"{VECTOR_FILE} differs")
-        return 0 if same else 1
-    VECTOR_FILE.write_text(text)
-    print(f"wrote {VECTOR_FILE}")
-    return 0
+    return vector_main(lambda: {VECTOR_FILE.name: _text(build())}, VECTOR_FILE.parent,
+                       "python -m p2pcards.games.burraco_vectors",
+                       __doc__.splitlines()[0] if __doc__ else None, argv)
 
 
 if __name__ == "__main__":
