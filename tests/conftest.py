@@ -3,6 +3,11 @@
 Tests marked ``@pytest.mark.slow`` (whole matches of the non-default presets, about a minute on
 two cores) are skipped by a plain ``pytest`` run; ``pytest --slow`` (or ``-m slow``) runs them.
 ``pytest -m "not slow"`` is the same fast selection as the default.
+
+The suite runs on two pytest-xdist workers (``-n 2 --dist loadfile`` in ``pyproject.toml``: a
+test file stays on one worker, so its module fixtures are built once); ``pytest -n 0`` runs it
+in one process. Tests therefore never share a port, a file outside ``tmp_path`` or a
+``P2PCARDS_HOME``.
 """
 
 from __future__ import annotations
