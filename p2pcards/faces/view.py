@@ -48,9 +48,15 @@ class SeatInfo:
 
 @dataclass(frozen=True)
 class MoveChoice:
-    """A legal move as a person chooses it: ``number`` is 1-based, in the engine's order."""
+    """A legal move as a person chooses it.
+
+    ``number`` is what the person types or clicks (1-based, in the order the face lists the
+    moves); ``index`` is the move's position in the engine's ``table.legal_actions()``, the one
+    thing a face sends back: ``table.legal_actions()[choice.index]``.
+    """
 
     number: int
+    index: int
     text: str
     kind: str
     card: str | None
@@ -220,7 +226,7 @@ class SeatPresenter:
             ZoneView(key, label, _text(observation[key]), _card_codes(observation[key]))
             for key, label in (spec.screen or _GENERIC) if key in observation)
         legal = table.legal_actions()
-        moves = tuple(_choice(n, a, deck) for n, a in enumerate(legal, 1))
+        moves = tuple(_choice(i + 1, i, a, deck) for i, a in enumerate(legal))
         scores = observation.get("match_scores")
         match_scores = tuple(int(s) for s in scores) if isinstance(scores, list | tuple) else ()
         return SeatView(
@@ -255,7 +261,7 @@ def _text(value: Any) -> str:
     return cards_text(value)
 
 
-def _choice(number: int, action: Action, deck: Deck | None) -> MoveChoice:
-    return MoveChoice(number, action_text(action, deck), action.kind,
+def _choice(number: int, index: int, action: Action, deck: Deck | None) -> MoveChoice:
+    return MoveChoice(number, index, action_text(action, deck), action.kind,
                       action.card.code if action.card is not None else None,
                       tuple(c.code for c in action.cards), action.amount)
