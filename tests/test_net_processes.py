@@ -100,7 +100,8 @@ def host(home: Path, *args: str, stdin: str | None = None) -> tuple[Peer, str]:
     """A hosting peer on a free loopback port, and its invite."""
     peer = Peer(home, "host", "--listen", "127.0.0.1:0", "--ephemeral-identity", *args,
                 stdin=stdin)
-    return peer, peer.wait_for(r"^p2pcards join (\S+)$")[1]
+    line = peer.wait_for(r"^(?:p2pcards join (\S+)|hosting .*, so nobody needs an invite)$")
+    return peer, line[1] or ""
 
 
 def join(home: Path, invite: str, *args: str, stdin: str | None = None) -> Peer:
@@ -143,6 +144,41 @@ def test_wrong_and_stale_invites_are_refused_and_garbage_does_not_stop_the_host(
     assert re.fullmatch(r"p2pcards: could not connect to 127\.0\.0\.1:\d+: .*refused.*",
                         late.stderr)
     assert "Traceback" not in hosting.stderr + guest.stderr + late.stderr
+
+
+def test_a_late_joiner_reads_that_the_table_is_full(tmp_path: Path) -> None:
+    hosting, invite = host(tmp_path, *BRISCOLA_2, stdin="")  # a person who never moves
+    guest = join(tmp_path, invite, "--bot")
+    hosting.wait_for(r"^every seat is taken")
+    try:
+        late = join(tmp_path, invite, "--bot")
+        assert late.finish() == 3
+        assert re.fullmatch(r"p2pcards: the host at .* refused: the table is full", late.stderr)
+        assert "Traceback" not in late.stderr
+    finally:
+        hosting.kill()
+        guest.kill()
+
+
+def test_an_invite_to_a_service_that_is_not_p2pcards_says_so(tmp_path: Path) -> None:
+    with socket.create_server(("127.0.0.1", 0)) as server:
+        port = server.getsockname()[1]
+
+        def banner() -> None:
+            connection, _ = server.accept()
+            with connection:
+                connection.sendall(b"SSH-2.0-OpenSSH_9.6\r\n")
+                connection.recv(1000)
+
+        thread = threading.Thread(target=banner, daemon=True)
+        thread.start()
+        invite = str(Invite("127.0.0.1", port, bytes(16), "AAAA-AAAA-AAAA-AAAA"))
+        guest = join(tmp_path, invite, "--bot")
+        assert guest.finish() == 3
+        assert guest.stderr == (f"p2pcards: 127.0.0.1:{port} is not a p2pcards host (it "
+                                "answered 'SSH-2.0-OpenSSH_9.6'); check the invite's address "
+                                "and port")
+        thread.join(10)
 
 
 @pytest.mark.parametrize("how", ["killed", "silent"])

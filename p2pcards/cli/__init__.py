@@ -13,7 +13,7 @@ from collections.abc import Callable, Sequence
 
 from .. import __version__
 from ..games.base import GameError
-from .errors import EXIT_INVALID, EXIT_NETWORK, EXIT_USAGE, UserError
+from .errors import EXIT_INVALID, EXIT_NETWORK, EXIT_USAGE, UserError, silence_stdout
 
 __all__ = ["EXIT_INVALID", "EXIT_NETWORK", "EXIT_USAGE", "UserError", "build_parser", "main"]
 
@@ -95,3 +95,6 @@ def main(argv: Sequence[str] | None = None) -> int:
     except KeyboardInterrupt:
         print("p2pcards: interrupted", file=sys.stderr)
         return 130
+    except BrokenPipeError:  # the output's reader left (``| head``): stop quietly
+        silence_stdout()
+        return EXIT_NETWORK

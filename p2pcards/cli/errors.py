@@ -13,3 +13,17 @@ class UserError(Exception):
     def __init__(self, message: str, status: int = EXIT_USAGE) -> None:
         super().__init__(message)
         self.status = status
+
+
+def silence_stdout() -> None:
+    """Point standard output at /dev/null, after the reader of a pipe went away (``| head``):
+    Python would otherwise fail again when it flushes the closed pipe at exit."""
+    import os
+    import sys
+
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        os.close(devnull)
+    except (OSError, ValueError):
+        pass

@@ -45,7 +45,7 @@ from ..table import Table
 from ..table_rules import parse_settings
 from ..transcript import TranscriptWriter
 from ..wire.identity import IdentityKey
-from .errors import EXIT_USAGE, UserError
+from .errors import EXIT_NETWORK, EXIT_USAGE, UserError, silence_stdout
 
 __all__ = ["register", "default_transcript_path", "advertised_address"]
 
@@ -102,6 +102,33 @@ class _Transcript:
             return
         state = "complete" if table is not None and table.finished else "incomplete"
         _say(f"transcript ({state}): {self.path}")
+
+
+def _check_transcript_target(requested: str | None) -> None:
+    """A ``--transcript`` path that cannot be created is a usage error before any invite is
+    printed (nobody should join a table whose record cannot be written)."""
+    if not requested:
+        try:
+            transcripts_dir()
+        except OSError as exc:
+            raise UserError(f"cannot create the transcripts directory "
+                            f"{config_dir() / 'transcripts'}: {exc.strerror or exc}",
+                            EXIT_USAGE) from None
+        return
+    path = Path(requested).expanduser().absolute()
+    if path.is_dir():
+        raise UserError(f"--transcript {requested} is a directory; name a file in it",
+                        EXIT_USAGE)
+    if path.exists() or path.is_symlink():
+        raise UserError(f"--transcript {requested} already exists; choose another file",
+                        EXIT_USAGE)
+    parent = path.parent
+    if not parent.is_dir():
+        raise UserError(f"--transcript {requested}: the directory {parent} does not exist",
+                        EXIT_USAGE)
+    if not os.access(parent, os.W_OK | os.X_OK):
+        raise UserError(f"--transcript {requested}: the directory {parent} is not writable",
+                        EXIT_USAGE)
 
 
 def advertised_address(listen_host: str) -> str:
@@ -174,7 +201,7 @@ def _leaf(exc: BaseException) -> BaseException:
     if isinstance(exc, BaseExceptionGroup):
         for inner in exc.exceptions:
             found = _leaf(inner)
-            if isinstance(found, MatchFailure | KeyboardInterrupt):
+            if isinstance(found, MatchFailure | KeyboardInterrupt | BrokenPipeError):
                 return found
     return exc
 
@@ -185,6 +212,11 @@ def _run_match(main: Callable[[], Any], transcript: _Transcript) -> int:
         table = trio.run(main)
     except BaseException as raw:  # noqa: BLE001 - unwrapped and re-raised below
         exc = _leaf(raw)
+        if isinstance(exc, BrokenPipeError):
+            silence_stdout()
+            where = f" (transcript, incomplete: {transcript.path})" if transcript.path else ""
+            raise UserError(f"standard output was closed, so the match is abandoned{where}",
+                            EXIT_NETWORK) from None
         transcript.report(None)
         if isinstance(exc, MatchFailure):
             raise UserError(str(exc), exc.status) from None
@@ -239,7 +271,7 @@ def _cmd_host(args: argparse.Namespace) -> int:
     _check_bot(args.bot)
     spec = get_game(args.game)
     preset = args.variant or spec.default_preset
-    players = args.players or spec.preset_players(preset)[0]
+    players = args.players if args.players is not None else spec.preset_players(preset)[0]
     flags = parse_settings(spec.name, args.set)
     spec.preset(preset, players=players, **flags)  # bad combinations fail here, as GameError
     if args.bots < 0 or args.bots > players - 1:
@@ -258,6 +290,7 @@ def _cmd_host(args: argparse.Namespace) -> int:
         if args.advertise:
             raise UserError("--advertise does not apply with --relay: the invite names the relay")
         relay = _parse_address(args.relay, "--relay")
+    _check_transcript_target(args.transcript)
     identity = _identity(args)
     if identity is None and args.seed is None:
         identity = IdentityKey.generate()
@@ -274,9 +307,12 @@ def _cmd_host(args: argparse.Namespace) -> int:
 
     def on_invite(invite: Invite) -> None:
         via = f" through the relay at {args.relay}" if relay else ""
-        _say(f"hosting {rules.summary()}, {args.bots} bot seat(s){via}; "
-             f"timeouts {rules.timeouts['step']} s and {rules.timeouts['action']} s; "
-             "give this line to each player:")
+        head = (f"hosting {rules.summary()}, {args.bots} bot seat(s){via}; "
+                f"timeouts {rules.timeouts['step']} s and {rules.timeouts['action']} s")
+        if args.bots == players - 1:
+            _say(f"{head}; bots take every other seat, so nobody needs an invite")
+            return
+        _say(f"{head}; give this line to each player:")
         _say(f"p2pcards join {invite}")
 
     async def main() -> Table:
@@ -311,6 +347,7 @@ def _cmd_join(args: argparse.Namespace) -> int:
         invite = Invite.parse(_read_invite(args.invite))
     except InviteError as exc:
         raise UserError(str(exc)) from None
+    _check_transcript_target(args.transcript)
     identity = _identity(args)
     name = args.name or _default_name()
 

@@ -31,6 +31,8 @@ __all__ = ["FrameChannel", "FramedStream", "RECEIVE_CHUNK", "decode_message"]
 
 RECEIVE_CHUNK = 64 * 1024
 """Bytes asked of the stream per read."""
+HEAD_SIZE = 48
+"""How many of the first received bytes a :class:`FramedStream` keeps as its ``head``."""
 
 
 class FrameChannel(ABC):
@@ -98,6 +100,9 @@ class FramedStream(FrameChannel):
         self._decoder = FrameDecoder(max_size)
         self._ready: list[bytes] = []
         self._ended = False
+        self.head = b""
+        """The first bytes the other side sent (at most :data:`HEAD_SIZE`), kept so that an
+        answer that is not frames at all (an SSH banner, an HTTP reply) can be quoted."""
 
     # ------------------------------------------------------------------ frames
 
@@ -123,6 +128,8 @@ class FramedStream(FrameChannel):
             except (trio.BrokenResourceError, trio.ClosedResourceError, OSError) as exc:
                 self._ended = True
                 raise PeerGone(f"the connection to {self.label} broke ({_reason(exc)})") from None
+            if len(self.head) < HEAD_SIZE:
+                self.head += bytes(chunk[:HEAD_SIZE - len(self.head)])
             if not chunk:
                 self._ended = True
                 try:

@@ -23,7 +23,7 @@ from ..seating import (
     Started,
     review_refusal,
 )
-from .errors import HandshakeError, NetError
+from .errors import BadFrame, HandshakeError, NetError
 from .framed import FrameChannel
 from .invite import Invite
 
@@ -53,10 +53,25 @@ async def accept_all(review: Review) -> str | None:
     return None
 
 
-async def _next(framed: FrameChannel) -> dict[str, Any]:
+def quote_head(head: bytes) -> str:
+    """The first line of what a non-p2pcards service sent, printable and short."""
+    line = head.split(b"\n", 1)[0].rstrip(b"\r")
+    text = "".join(chr(b) if 32 <= b < 127 else "." for b in line[:40])
+    return repr(text) if text.strip(".") else f"{len(head)} bytes that are not p2pcards frames"
+
+
+async def _next(framed: FrameChannel, *, first: str | None = None) -> dict[str, Any]:
+    """The host's next message. ``first`` (the address dialled) marks the first answer: frames
+    that are not ours then mean the address is some other service, said in those words."""
     try:
         with trio.fail_after(HOST_SECONDS):
             message = await framed.receive_message()
+    except BadFrame:
+        head = getattr(framed, "head", b"")
+        if not first or not head:
+            raise
+        raise HandshakeError(f"{first} is not a p2pcards host (it answered "
+                             f"{quote_head(head)}); check the invite's address and port") from None
     except trio.TooSlowError:
         raise HandshakeError(f"{framed.label} did not answer within {HOST_SECONDS:.0f} seconds "
                              "during seating") from None
@@ -73,7 +88,7 @@ async def join_table(framed: FrameChannel, invite: Invite, secrets_for: SecretsF
     """
     seating = JoinerSeating(invite, bot=bot, label=framed.label)
     await framed.send_message(seating.hello())
-    offer = seating.receive(await _next(framed))
+    offer = seating.receive(await _next(framed, first=f"{invite.host}:{invite.port}"))
     assert isinstance(offer, Review)
     refusal = await review(offer)
     if refusal is not None:

@@ -13,7 +13,8 @@ timeout.
 While seats are empty, a connection whose handshake fails (a wrong or stale invite, a key not
 proven, garbage, a seat not claimed in time) is refused with a reason and closed (gracefully, so
 the reason arrives); the host goes on waiting. A seated joiner that leaves frees its seat. Once
-the table is full the listener closes, so a late joiner's connection is refused.
+the table is full the host keeps listening until the match ends, only to answer every late
+joiner ``refused: the table is full``.
 
 Through a relay (``HostConfig.relay``) the same happens over the virtual connections of
 :mod:`.relay_mux`: the host joins the room first (slot 0), joiners open connections to it, and
@@ -262,6 +263,21 @@ async def _gather(acceptors: Sequence[Acceptor], seating: HostSeating, notice: N
     return await gathering.seated()
 
 
+async def _turn_away_tcp(next_connection: Acceptor, nursery: trio.Nursery) -> None:
+    """After the table is full: answer every new direct connection ``refused: the table is
+    full`` (so a late joiner reads that, not "connection refused") and close it."""
+    async def refuse(framed: FrameChannel) -> None:
+        with trio.move_on_after(CLOSE_SECONDS):
+            with contextlib.suppress(NetError):
+                await framed.send_message({"type": "refused", "reason": "the table is full"})
+            await framed.aclose_gracefully()
+        await framed.aclose()
+
+    while True:
+        framed, _ = await next_connection()
+        nursery.start_soon(refuse, framed)
+
+
 async def _turn_away(mux: RelayMux) -> None:
     """After the table is full: refuse every new connection through the relay."""
     while True:
@@ -341,18 +357,23 @@ async def _host(config: HostConfig, player_for: PlayerFactory, notice: Notice,
         port = listeners[0].socket.getsockname()[1]
         advertise = config.advertise or config.listen_host
         on_invite(Invite(advertise, port, config.nonce, fingerprint, rules=rules.digest()))
+        acceptors = [_tcp_acceptor(listener, notice) for listener in listeners]
         if remote:
-            joined = await _gather([_tcp_acceptor(listener, notice) for listener in listeners],
-                                   seating, notice, background)
-    finally:
-        for listener in listeners:
-            await listener.aclose()
-    try:
-        return await _play(config, rules, player_for, host_secrets, host_name, joined, notice,
-                           transcript)
+            joined = await _gather(acceptors, seating, notice, background)
+        async with trio.open_nursery() as nursery:
+            for acceptor in acceptors:
+                nursery.start_soon(_turn_away_tcp, acceptor, nursery)
+            try:
+                table = await _play(config, rules, player_for, host_secrets, host_name, joined,
+                                    notice, transcript)
+            finally:
+                nursery.cancel_scope.cancel()  # no checkpoint after this inside the nursery
+        return table
     finally:
         for framed, _ in joined:
             await framed.aclose()
+        for listener in listeners:
+            await listener.aclose()
 
 
 async def _play(config: HostConfig, rules: TableRules, player_for: PlayerFactory,
