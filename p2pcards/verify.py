@@ -219,7 +219,7 @@ class VerifyReport:
             ],
             "hands": [
                 {
-                    "hand": h.hand,
+                    "hand": h.hand + 1,  # numbered from 1, as every text form numbers it
                     "points": list(h.points),
                     "lines": [
                         {"category": c, "values": list(v), "points": list(p)}

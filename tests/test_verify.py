@@ -216,6 +216,7 @@ def test_cli_verify_json(valid_file: Path, capsys: pytest.CaptureFixture[str]) -
     document = json.loads(capsys.readouterr().out)
     assert document == verify_transcript(valid_file).to_dict()
     assert document["status"] == "valid"
+    assert [h["hand"] for h in document["hands"]] == [1, 2]  # as the text numbers them
 
 
 def test_cli_verify_tampered(valid_file: Path, tmp_path: Path,
@@ -241,6 +242,17 @@ def test_cli_verify_truncated(valid_file: Path, tmp_path: Path,
     assert cli.main(["verify", str(path)]) == 2
     out = capsys.readouterr().out
     assert "INCOMPLETE" in out and "waiting for seat" in out
+
+
+@pytest.mark.parametrize("command", ["verify", "show"])
+def test_cli_json_on_an_unreadable_file_is_a_json_error(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str], command: str) -> None:
+    missing = tmp_path / "missing.p2pt"
+    assert cli.main([command, "--json", str(missing)]) == 2
+    captured = capsys.readouterr()
+    assert json.loads(captured.out) == {"status": "unreadable",
+                                        "error": f"transcript file {missing} does not exist"}
+    assert captured.err.strip() == f"p2pcards: transcript file {missing} does not exist"
 
 
 @pytest.mark.parametrize("command", ["verify", "show"])
@@ -270,6 +282,30 @@ def test_cli_show_prints_every_hand(valid_file: Path, capsys: pytest.CaptureFixt
     plays = [line for line in out.splitlines() if "] seat " in line]
     actions = sum(1 for f in run.frames if decode(f, run.genesis)[1].kind == "action")
     assert len(plays) == actions
+
+
+def test_cli_show_json_tells_the_same_story_as_the_text(
+        valid_file: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    assert cli.main(["show", str(valid_file)]) == 0
+    text = capsys.readouterr().out
+    assert cli.main(["show", "--json", str(valid_file)]) == 0
+    document = json.loads(capsys.readouterr().out)
+    report = verify_transcript(valid_file)
+    assert document["status"] == "valid" and document["game"] == "briscola"
+    assert [h["hand"] for h in document["hands"]] == [h.hand + 1 for h in report.hands]
+    assert [h["match_scores"] for h in document["hands"]] == [
+        list(h.match_scores) for h in report.hands]
+    assert document["match"]["scores"] == list(report.scores)
+    for hand in document["hands"]:
+        assert f"hand {hand['hand']}" in text
+        for item in hand["story"]:
+            if item["type"] == "play":
+                assert f"[{item['index']}] seat {item['seat']} " in text
+                assert item["move"] in text
+            else:
+                assert "??" not in item["cards"]
+    plays = sum(1 for h in document["hands"] for i in h["story"] if i["type"] == "play")
+    assert plays == sum(1 for line in text.splitlines() if "] seat " in line)
 
 
 def test_table_constructor_rejects_wrong_identity() -> None:

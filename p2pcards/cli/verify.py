@@ -5,7 +5,8 @@
 evidence record; 2 the transcript is incomplete (cut short, or the chain stops before the match
 ends) or not a readable transcript at all.
 ``--json`` prints :meth:`p2pcards.verify.VerifyReport.to_dict` as JSON instead of the text report
-(an unreadable file still gives one sentence on standard error and status 2).
+(an unreadable file gives ``{"status": "unreadable", "error": SENTENCE}``, the sentence also on
+standard error, and status 2).
 
 With several files (the transcripts of several seats of one table), each is reported, then what
 they prove together (:mod:`p2pcards.verify_many`): an equivocation is shown with both envelopes.
@@ -15,13 +16,16 @@ The status is then that of :class:`p2pcards.verify_many.MultiReport`, and ``--js
 ``show`` replays a match hand by hand for a person: the deal, every play with its seat and card
 (captures included), and each hand's result. Hidden cards are shown once the hand's keys have been
 revealed, so the whole deal is printed with its hand. It stops with status 1 or 2 where ``verify``
-would, after printing what it replayed.
+would, after printing what it replayed. ``show --json`` prints the same story as one JSON
+document. Hands are numbered from 1 in every form, text and JSON, of both commands.
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import sys
+from collections.abc import Callable
 from typing import Any
 
 from rich.console import Console
@@ -54,6 +58,8 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     verify.set_defaults(handler=_cmd_verify)
     show = sub.add_parser("show", help="replay a match transcript hand by hand")
     show.add_argument("file", help="a transcript file")
+    show.add_argument("--json", action="store_true",
+                      help="print the match as JSON (hands numbered from 1, as in the text)")
     show.set_defaults(handler=_cmd_show)
 
 
@@ -73,6 +79,8 @@ def _cmd_verify(args: argparse.Namespace) -> int:
         else:
             report = verify_transcripts(files)
     except UnreadableTranscript as exc:
+        if args.json:
+            return _json_error(str(exc), EXIT_INCOMPLETE)
         raise UserError(str(exc), EXIT_INCOMPLETE) from None
     if args.json:
         print(report.to_json())
@@ -229,12 +237,14 @@ def _where(step: ChanceStep) -> str:
 
 
 class _Show:
-    """Collects one hand's story and prints it when the hand is scored."""
+    """Collects the match's story hand by hand (:attr:`hands`, JSON-ready) as the replay runs;
+    ``on_hand`` is told each hand as soon as it is scored (the text form prints it then)."""
 
-    def __init__(self, console: Console, names: list[str]) -> None:
-        self.console = console
+    def __init__(self, names: list[str], on_hand: Callable[[dict[str, Any]], None]) -> None:
         self.names = names
-        self.deals: list[tuple[CardsRevealed, int]] = []
+        self.on_hand = on_hand
+        self.hands: list[dict[str, Any]] = []
+        self.match: dict[str, Any] | None = None
         self.lines: list[Any] = []
         self.cards: dict[int, list[Card]] = {}
         self.batches: dict[int, int] = {}
@@ -270,19 +280,18 @@ class _Show:
                 self.lines.append(("play", event.seat, event.action, index, cycle.number,
                                    secret))
             elif isinstance(event, HandScored):
-                self.print_hand(event)
+                self.hands.append(self.hand(event))
+                self.on_hand(self.hands[-1])
             elif isinstance(event, MatchEnded):
-                scores = " - ".join(str(s) for s in event.match_scores)
-                won = "no winner" if event.winner is None else f"side {event.winner} wins"
-                self.console.print(f"[bold]match over[/bold]: {scores}, {won}")
+                self.match = {"scores": list(event.match_scores), "winner_side": event.winner}
         if cycle is not None and cycle.number not in self.cards:
             cards = _cycle_cards(table)
             if cards is not None:
                 self.cards[cycle.number] = cards
 
-    def print_hand(self, event: HandScored) -> None:
-        out = self.console
-        out.rule(f"hand {event.hand + 1}")
+    def hand(self, event: HandScored) -> dict[str, Any]:
+        """The hand just scored: its deals and plays in order, then its result."""
+        story: list[dict[str, Any]] = []
         for line in self.lines:
             if line[0] == "deal":
                 _, steps, positions, seen, number = line
@@ -291,42 +300,94 @@ class _Show:
                 for step, position, card in zip(steps, positions, seen, strict=True):
                     shown = card if card is not None else (
                         known[position] if known is not None else None)
-                    code = shown.code if shown is not None else "??"
-                    groups.setdefault(_where(step), []).append(code)
-                for where, codes in groups.items():
-                    text = name_cards(codes, self.deck) if own_names(self.deck) else " ".join(codes)
-                    out.print(f"  deal to {where}: {text}", markup=False)
+                    groups.setdefault(_where(step), []).append(
+                        shown.code if shown is not None else "??")
+                story.extend({"type": "deal", "to": where, "cards": codes}
+                             for where, codes in groups.items())
             else:
                 _, seat, action, index, number, secret = line
                 known = self.cards.get(number)
-                text = action_text(action, self.deck)
+                text, shown_as = action_text(action, self.deck), None
                 if secret and known is not None:
-                    filled = _fill(action, [known[p] for p in secret])
-                    text = (f"{action_text(filled, self.deck)}"
-                            f"  (shown as {action} until the key reveal)")
-                out.print(f"  [{index}] {self.seat(seat)}: {text}", markup=False)
-        points = ", ".join(str(p) for p in event.result.points)
-        out.print(f"  result: +({points}) -> scores {list(event.match_scores)}")
-        for ln in event.result.lines:
-            out.print(f"    {ln.category}: values {list(ln.values)}, points {list(ln.points)}",
-                      markup=False)
+                    text = action_text(_fill(action, [known[p] for p in secret]), self.deck)
+                    shown_as = str(action)
+                story.append({"type": "play", "index": index, "seat": seat,
+                              "name": self.names[seat], "move": text,
+                              "shown_as": shown_as})
         self.lines = []
+        return {
+            "hand": event.hand + 1, "story": story, "points": list(event.result.points),
+            "match_scores": list(event.match_scores),
+            "lines": [{"category": ln.category, "values": list(ln.values),
+                       "points": list(ln.points)} for ln in event.result.lines],
+        }
+
+
+def _print_hand(console: Console, hand: dict[str, Any], show: _Show) -> None:
+    console.rule(f"hand {hand['hand']}")
+    for item in hand["story"]:
+        if item["type"] == "deal":
+            codes = item["cards"]
+            text = name_cards(codes, show.deck) if own_names(show.deck) else " ".join(codes)
+            console.print(f"  deal to {item['to']}: {text}", markup=False)
+        else:
+            text = item["move"]
+            if item["shown_as"] is not None:
+                text += f"  (shown as {item['shown_as']} until the key reveal)"
+            console.print(f"  [{item['index']}] {show.seat(item['seat'])}: {text}",
+                          markup=False)
+    points = ", ".join(str(p) for p in hand["points"])
+    console.print(f"  result: +({points}) -> scores {hand['match_scores']}")
+    for ln in hand["lines"]:
+        console.print(f"    {ln['category']}: values {ln['values']}, points {ln['points']}",
+                      markup=False)
 
 
 def _cmd_show(args: argparse.Namespace) -> int:
     try:
         transcript, genesis = load(args.file)
     except UnreadableTranscript as exc:
+        if args.json:
+            return _json_error(str(exc), EXIT_INCOMPLETE)
         raise UserError(str(exc), EXIT_INCOMPLETE) from None
     console = Console(highlight=False)
-    console.print(f"[bold]{genesis.game}[/bold] ({genesis.preset}), "
-                  + ", ".join(f"seat {i}: {s.name or '-'}" for i, s in enumerate(genesis.seats)))
-    story = _Show(console, [s.name for s in genesis.seats])
+    names = [s.name for s in genesis.seats]
+    if not args.json:
+        console.print(f"[bold]{genesis.game}[/bold] ({genesis.preset}), "
+                      + ", ".join(f"seat {i}: {n or '-'}" for i, n in enumerate(names)))
+    story = _Show(names, lambda hand: None if args.json else _print_hand(console, hand, story))
     table, violation, stopped = replay_transcript(transcript, genesis, story.on_events)
     if violation is not None:
+        status, code = "invalid", EXIT_INVALID
+        ending = f"stopped at envelope {stopped}: {violation}"
+    elif transcript.truncated or not table.finished:
+        status, code = "incomplete", EXIT_INCOMPLETE
+        ending = f"the transcript stops after {stopped} envelopes, before the match ends"
+    else:
+        status, code, ending = "valid", 0, None
+    if args.json:
+        print(json.dumps({
+            "path": str(args.file), "status": status, "game": genesis.game,
+            "preset": genesis.preset, "table_id": genesis.table_id.hex(),
+            "seats": [{"seat": i, "name": n} for i, n in enumerate(names)],
+            "hands": story.hands, "match": story.match, "envelopes": stopped,
+            "stopped": ending}, indent=2, ensure_ascii=False))
+        return code
+    if story.match is not None:
+        scores = " - ".join(str(s) for s in story.match["scores"])
+        won = story.match["winner_side"]
+        console.print(f"[bold]match over[/bold]: {scores}, "
+                      + ("no winner" if won is None else f"side {won} wins"))
+    if violation is not None:
         console.print(f"[red]stopped at envelope {stopped}:[/red] {violation}", markup=False)
-        return EXIT_INVALID
-    if transcript.truncated or not table.finished:
-        console.print(f"the transcript stops after {stopped} envelopes, before the match ends")
-        return EXIT_INCOMPLETE
-    return 0
+    elif ending is not None:
+        console.print(ending)
+    return code
+
+
+def _json_error(message: str, status: int) -> int:
+    """``--json`` on a file that cannot be read: the error as a JSON object on standard output
+    (and the same one sentence on standard error), with the same exit status as the text form."""
+    print(json.dumps({"status": "unreadable", "error": message}, indent=2, ensure_ascii=False))
+    print(f"p2pcards: {message}", file=sys.stderr)
+    return status
