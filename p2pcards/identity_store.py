@@ -15,8 +15,8 @@ from pathlib import Path
 
 from .wire.identity import IdentityKey
 
-__all__ = ["IdentityStoreError", "config_dir", "identity_path", "load_or_create_identity",
-           "transcripts_dir"]
+__all__ = ["IdentityStoreError", "claim_identity", "config_dir", "identity_path",
+           "load_or_create_identity", "transcripts_dir"]
 
 _HEADER = "p2pcards-identity-v1"
 
@@ -90,3 +90,35 @@ def load_or_create_identity() -> tuple[IdentityKey, bool]:
     except OSError as exc:
         raise IdentityStoreError(f"cannot create identity file {path}: {exc.strerror}") from None
     return key, True
+
+
+_claims: list[int] = []
+"""File descriptors of the identity locks this process holds (kept open until it exits)."""
+
+
+def claim_identity() -> bool:
+    """Take the identity for one table in this process: ``True`` if it is free.
+
+    Two seats of one table must not share an identity key, and two people on one machine and one
+    account (a host and a joiner, two joiners) would otherwise both sit with it. A seat claims
+    the key with an exclusive lock on ``identity.lock`` beside it, held as long as the process
+    lives (the kernel drops it when the process ends, even when killed); the second process
+    finds it taken and plays with a fresh key. Where locks are not available it returns ``True``.
+    """
+    try:
+        import fcntl
+    except ImportError:  # no POSIX locks: the host's duplicate-key refusal still protects
+        return True
+    path = config_dir() / "identity.lock"
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
+        fd = os.open(path, os.O_RDWR | os.O_CREAT, 0o600)
+    except OSError as exc:
+        raise IdentityStoreError(f"cannot open the identity lock {path}: {exc.strerror}") from None
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except OSError:
+        os.close(fd)
+        return False
+    _claims.append(fd)
+    return True

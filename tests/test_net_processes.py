@@ -160,6 +160,26 @@ def test_a_late_joiner_reads_that_the_table_is_full(tmp_path: Path) -> None:
         guest.kill()
 
 
+def test_two_people_on_one_machine_and_one_account_can_play(tmp_path: Path) -> None:
+    """Host and joiner share one P2PCARDS_HOME and its stored identity (no
+    --ephemeral-identity): the joiner finds the identity taken, plays with a fresh one, and
+    says so; a second joiner of a 3-seat table does the same."""
+    home = tmp_path / "shared-home"
+    hosting = Peer(home, "host", "--listen", "127.0.0.1:0", "--game", "tressette",
+                   "--players", "3", "--bot")
+    invite = hosting.wait_for(r"^p2pcards join (\S+)$")[1]
+    guests = [Peer(home, "join", invite, "--bot") for _ in range(2)]
+    codes = [g.finish() for g in guests] + [hosting.finish()]
+    assert codes == [0, 0, 0], [p.stderr for p in [*guests, hosting]]
+    stored = hosting.wait_for(r"^created your identity (\S+) in ")[1]
+    fresh = [g.wait_for(r"so this seat uses a fresh identity for this match: (\S+)$")[1]
+             for g in guests]
+    assert len({stored, *fresh}) == 3
+    report = verify_transcript(hosting.transcript())
+    assert report.status == "valid"
+    assert sorted(s.fingerprint for s in report.seats) == sorted([stored, *fresh])
+
+
 def test_an_invite_to_a_service_that_is_not_p2pcards_says_so(tmp_path: Path) -> None:
     with socket.create_server(("127.0.0.1", 0)) as server:
         port = server.getsockname()[1]

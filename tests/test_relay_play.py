@@ -277,8 +277,9 @@ def test_wrong_stale_and_late_relay_invites_are_refused(tmp_path: Path,
     refused = join(tmp_path, str(stale), "--bot")
     assert refused.finish() == 3
     assert refused.stderr == (f"p2pcards: nobody is hosting the table of this invite at the "
-                              f"relay 127.0.0.1:{relay.port} (the invite is wrong or stale; ask "
-                              "the host for a fresh one)")
+                              f"relay 127.0.0.1:{relay.port} now (the host has not started yet or "
+                              "has already left, or the invite is wrong or stale; ask the host "
+                              "for a fresh one)")
 
     impostor = IdentityKey.generate().public.fingerprint
     wrong = Invite(parsed.host, parsed.port, parsed.nonce, impostor, relay=True)
@@ -316,3 +317,17 @@ def refusing_port() -> Iterator[int]:
     with socket.socket() as sock:
         sock.bind(("127.0.0.1", 0))
         yield sock.getsockname()[1]
+
+
+def test_two_people_on_one_machine_and_one_account_play_through_the_relay(
+        tmp_path: Path, relay: RelayProcess) -> None:
+    """Host and joiner share one P2PCARDS_HOME and its stored identity: the joiner finds the
+    identity taken and plays with a fresh one, and says so."""
+    home = tmp_path / "shared-home"
+    hosting = Peer(home, "host", "--relay", f"127.0.0.1:{relay.port}", *BRISCOLA_2, "--bot")
+    invite = hosting.wait_for(INVITE)[1]
+    guest = Peer(home, "join", invite, "--bot")
+    assert (guest.finish(), hosting.finish()) == (0, 0), (guest.stderr, hosting.stderr)
+    assert "already plays a seat in another p2pcards on this machine, so this seat uses a " \
+        "fresh identity for this match" in guest.stdout
+    assert verify_transcript(hosting.transcript()).status == "valid"

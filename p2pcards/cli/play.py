@@ -28,6 +28,7 @@ from ..games import get_game
 from ..genesis import DEFAULT_TIMEOUTS, Genesis
 from ..identity_store import (
     IdentityStoreError,
+    claim_identity,
     config_dir,
     identity_path,
     load_or_create_identity,
@@ -155,6 +156,16 @@ def _identity(args: argparse.Namespace) -> IdentityKey | None:
         raise UserError(str(exc), EXIT_USAGE) from None
     if created:
         _say(f"created your identity {key.public.fingerprint} in {identity_path()}")
+    try:
+        free = claim_identity()
+    except IdentityStoreError as exc:
+        raise UserError(str(exc), EXIT_USAGE) from None
+    if not free:
+        fresh = IdentityKey.generate()
+        _say(f"your identity {key.public.fingerprint} already plays a seat in another p2pcards "
+             f"on this machine, so this seat uses a fresh identity for this match: "
+             f"{fresh.public.fingerprint}")
+        return fresh
     return key
 
 

@@ -58,7 +58,8 @@ async def join_match(invite: Invite, player_for: Callable[[Genesis, int], Player
                               accept=False) as mux:
         if mux.slot == HOST_SLOT:
             raise MatchFailure(f"nobody is hosting the table of this invite at the relay {where} "
-                               "(the invite is wrong or stale; ask the host for a fresh one)")
+                               "now (the host has not started yet or has already left, or the "
+                               "invite is wrong or stale; ask the host for a fresh one)")
         channel = mux.open(HOST_SLOT, f"the host through the relay at {where}")
         try:
             return await _play(channel, invite, player_for, secrets_for, bot=bot, seed=seed,
