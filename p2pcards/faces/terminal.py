@@ -42,6 +42,10 @@ from ..table import (
     ProposalDropped,
     Table,
 )
+from .announce import STAR, Announcer, starred
+from .help import SIGNALS, help_lines
+from .names import SeatNames
+from .order import display_order, sort_hand
 
 __all__ = [
     "LineSource",
@@ -110,6 +114,11 @@ def parse_choice(text: str, legal: Sequence[Action]) -> Action | str:
     text = text.strip()
     if not text:
         return "type a move number"
+    labels = move_labels(legal)
+    if labels and labels[-1] != str(len(legal)) and text.lower() in labels:
+        return legal[labels.index(text.lower())]
+    if text.isdigit() and labels and labels[-1] != str(len(legal)):
+        return f"{text} is not a move number (1 to {labels[-1].rstrip('abcdefgh')})"
     if text.isdigit():
         number = int(text)
         if 1 <= number <= len(legal):
@@ -142,6 +151,65 @@ LONG_LIST = 40
 """Above this many legal moves the screen shows each kind of move once, with an example."""
 
 
+SIGNAL_VALUES = frozenset({"best", "count", "two", "one", "none"})
+"""The signals a Tresette play may carry (:attr:`Action.value` of a ``play``)."""
+
+
+def move_text(action: Action, deck: Deck | None = None) -> str:
+    """An action as a person reads it: :func:`action_text`, except that a play carrying a
+    Tresette signal reads ``play AS (signal: best)`` (``count 3`` with its number)."""
+    if action.kind == "play" and action.value in SIGNAL_VALUES and action.card is not None:
+        signal = f"{action.value} {action.amount}" if action.value == "count" else action.value
+        plain = Action("play", card=action.card)
+        return f"{action_text(plain, deck)} (signal: {signal})"
+    return action_text(action, deck)
+
+
+def move_labels(legal: Sequence[Action]) -> list[str]:
+    """What a person types for each of ``legal``: ``1``, ``2``... in order, except that the
+    plays of one card with a Tresette signal share the plain play's number with a letter
+    (``5`` plays AC, ``5b`` plays AC with the first signal listed, ``5c`` with the next)."""
+    labels: list[str] = []
+    number = 0
+    previous: Action | None = None
+    letter = 0
+    for action in legal:
+        variant = (previous is not None and action.kind == "play" == previous.kind
+                   and action.card == previous.card and action.value in SIGNAL_VALUES)
+        if variant:
+            letter += 1
+            labels.append(f"{number}{chr(ord('a') + letter)}")
+        else:
+            number += 1
+            letter = 0
+            labels.append(str(number))
+            previous = action
+    return labels
+
+
+def _signal_lines(legal: Sequence[Action], labels: Sequence[str],
+                  deck: Deck | None) -> list[str]:
+    """One line per card: the plain play, then its signal variants by label
+    (``  5. play AC — with a signal: 5b best · 5c one``)."""
+    out: list[str] = []
+    variants: list[str] = []
+
+    def flush() -> None:
+        if variants:
+            out[-1] += " — with a signal: " + " · ".join(variants)
+            variants.clear()
+
+    for action, label in zip(legal, labels, strict=True):
+        if label.isdigit():
+            flush()
+            out.append(f"  {label:>2}. {move_text(action, deck)}")
+        else:
+            signal = move_text(action, deck).rpartition("(signal: ")[2].rstrip(")")
+            variants.append(f"{label} {signal}")
+    flush()
+    return out
+
+
 def move_lines(legal: Sequence[Action], deck: Deck | None = None) -> list[str]:
     """The lines listing ``legal`` for a person. A run of moves that differ only by consecutive
     ``amount`` values (a bet of 1 to 50 chips) is one line with its range of numbers and amounts,
@@ -150,6 +218,9 @@ def move_lines(legal: Sequence[Action], deck: Deck | None = None) -> list[str]:
     thousand moves) there is one line per kind of move, with a count and an example. Cards of a
     ``deck`` with its own names are named beside their codes
     (:func:`~p2pcards.card_text.action_text`)."""
+    labels = move_labels(legal)
+    if labels and labels[-1] != str(len(legal)):  # signals share numbers: one line per card
+        return _signal_lines(legal, labels, deck)
     out: list[str] = []
     i = 0
     while i < len(legal):
@@ -160,10 +231,10 @@ def move_lines(legal: Sequence[Action], deck: Deck | None = None) -> list[str]:
                == (legal[j].kind, legal[j].card, legal[j].cards, legal[j].value)):
             j += 1
         if j - i >= 2:
-            out.append(f"  {i + 1}-{j + 1}. {action_text(legal[i], deck)} … "
-                       f"{action_text(legal[j], deck)}")
+            out.append(f"  {i + 1}-{j + 1}. {move_text(legal[i], deck)} … "
+                       f"{move_text(legal[j], deck)}")
         else:
-            out.extend(f"  {k + 1:>2}. {action_text(legal[k], deck)}" for k in range(i, j + 1))
+            out.extend(f"  {k + 1:>2}. {move_text(legal[k], deck)}" for k in range(i, j + 1))
         i = j + 1
     if len(out) <= LONG_LIST:
         return out
@@ -172,40 +243,25 @@ def move_lines(legal: Sequence[Action], deck: Deck | None = None) -> list[str]:
         by_kind.setdefault(action.kind, []).append(action)
     lines = [f"  {len(legal)} moves: type one written out, cards in any order"]
     for kind, actions in by_kind.items():
-        lines.append(f"  {kind}: {len(actions)} moves, e.g. {action_text(actions[0], deck)}")
+        lines.append(f"  {kind}: {len(actions)} moves, e.g. {move_text(actions[0], deck)}")
     return lines
 
 
 def side_names(genesis: Genesis, sides: int, me: int | None = None) -> list[str]:
     """Labels of the scoring sides: seats, or teams of seats when sides < seats."""
-    players = len(genesis.seats)
-
-    def name(seat: int) -> str:
-        return "you" if seat == me else f"{genesis.seats[seat].name or 'seat'} [{seat}]"
-
-    if sides == players:
-        return [name(s) for s in range(players)]
-    engine = genesis.spec.new_match(genesis.game_config())
-    return [" + ".join(name(s) for s in range(players) if engine.side_of(s) == side)
-            for side in range(sides)]
-
-
-def _seat_name(genesis: Genesis, seat: int | None, me: int | None) -> str:
-    if seat is None:
-        return "the table"
-    if seat == me:
-        return "you"
-    return f"{genesis.seats[seat].name or 'seat'} [{seat}]"
+    return SeatNames(genesis, me).side_list(sides)
 
 
 def describe_event(event: Event, genesis: Genesis, me: int | None,
                    deck: Deck | None = None) -> str | None:
     """One line about ``event`` for the person at seat ``me`` (``None``: nothing to say); cards of
     a ``deck`` with its own names (:func:`own_names`) are named beside their codes."""
+    names = SeatNames(genesis, me)
     if isinstance(event, HandStarted):
         return f"— hand {event.hand + 1} begins"
     if isinstance(event, ActionPlayed):
-        return f"{_seat_name(genesis, event.seat, me)}: {action_text(event.action, deck)}"
+        star = f"{STAR} " if starred(event) else ""
+        return f"{star}{names.seat(event.seat)}: {move_text(event.action, deck)}"
     if isinstance(event, CardsRevealed):
         groups: dict[str, list[str]] = {}
         for step, seen in zip(event.steps, event.cards, strict=True):
@@ -214,13 +270,13 @@ def describe_event(event: Event, genesis: Genesis, me: int | None,
             if step.zone is Zone.HAND and step.seat == me:
                 label = "you receive"
             elif step.zone is Zone.TABLE and step.seat is not None:
-                label = f"in front of {_seat_name(genesis, step.seat, me)}"
+                label = f"in front of {names.seat(step.seat)}"
             elif step.zone is Zone.TABLE:
                 label = "on the table"
             elif step.zone is Zone.TRUMP:
                 label = "trump"
             elif step.zone is Zone.HAND and step.visible_to == ALL_SEATS:
-                label = f"shown to all, to {_seat_name(genesis, step.seat, me)}"
+                label = f"shown to all, to {names.seat(step.seat)}"
             else:
                 label = f"shown ({step.zone.value})"
             groups.setdefault(label, []).append(seen.code)
@@ -229,16 +285,16 @@ def describe_event(event: Event, genesis: Genesis, me: int | None,
                              for label, codes in groups.items()) or None
         return "; ".join(f"{label}: {' '.join(codes)}" for label, codes in groups.items()) or None
     if isinstance(event, HandScored):
-        names = side_names(genesis, len(event.result.points), me)
-        points = ", ".join(f"{n} {p}" for n, p in zip(names, event.result.points, strict=True))
+        sides = names.side_list(len(event.result.points))
+        points = ", ".join(f"{n} {p}" for n, p in zip(sides, event.result.points, strict=True))
         match = "-".join(str(s) for s in event.match_scores)
         return f"hand {event.hand + 1} scored: {points} (match {match})"
     if isinstance(event, MatchEnded):
         match = "-".join(str(s) for s in event.match_scores)
         if event.winner is None:
             return f"match over: a draw ({match})"
-        names = side_names(genesis, len(event.match_scores), me)
-        return f"match over: {names[event.winner]} won ({match})"
+        sides = names.side_list(len(event.match_scores))
+        return f"match over: {sides[event.winner]} won ({match})"
     return None
 
 
@@ -284,11 +340,14 @@ _SHOWN = (
 
 
 def state_table(observation: dict[str, Any], title: str,
-                shown: Sequence[tuple[str, str]] = (), deck: Deck | None = None) -> RichTable:
+                shown: Sequence[tuple[str, str]] = (), deck: Deck | None = None,
+                names: SeatNames | None = None, game: str | None = None) -> RichTable:
     """The observation as a two-column table, hand last: the keys ``shown`` (a game's own
     :attr:`~p2pcards.games.base.GameSpec.screen`), or the generic list when empty. With a
     ``deck`` that has its own names (:func:`own_names`) the hand and a single card (the trump)
-    are named beside their codes."""
+    are named beside their codes. With ``names``, a list of one number per seat or per side is
+    written with whose each number is (``you 3 · Bob [1] 2``); with ``game``, the hand is
+    sorted by suit and rank (:func:`~p2pcards.faces.order.sort_hand`)."""
     grid = RichTable(title=title, show_header=False)
     grid.add_column("what", style="bold")
     grid.add_column("")
@@ -297,15 +356,41 @@ def state_table(observation: dict[str, Any], title: str,
         if key in observation:
             value = observation[key]
             single = named and isinstance(value, str)
-            text = name_cards([value], deck) if single else cards_text(value)
+            labelled = None
+            if (names is not None and isinstance(value, list) and value
+                    and all(isinstance(v, int | float) for v in value)):
+                labelled = names.per_seat_or_side(value)
+            text = labelled or (name_cards([value], deck) if single else cards_text(value))
             grid.add_row(label, text)
     hand = observation.get("hand", [])
+    if game is not None and isinstance(hand, list):
+        hand = sort_hand([str(c) for c in hand], game)
     grid.add_row("your hand", name_cards(hand, deck) if named and hand else cards_text(hand))
     return grid
 
 
+QUIT_WORDS = frozenset({"q", "quit", "exit"})
+HELP_WORDS = frozenset({"?", "help", "h"})
+WAIT_QUIET_SECONDS = 3.0
+"""A wait for another seat shorter than this is not announced (automatic steps are quick)."""
+WAIT_REMINDERS = (300.0, 60.0, 30.0, 10.0)
+"""Seconds left at which a running wait is announced again."""
+
+
+def clock(seconds: float) -> str:
+    """``9:58`` for 598 seconds (rounded up, so 0:00 is never shown while time is left)."""
+    whole = max(0, math.ceil(seconds))
+    return f"{whole // 60}:{whole % 60:02d}"
+
+
 class PersonUI:
-    """The terminal of a person at one seat (see the module docstring)."""
+    """The terminal of a person at one seat (see the module docstring).
+
+    Besides the table and the numbered moves it says whose turn it is after every change, whom
+    the table waits for and how long is left (told by the session's ``status`` hook), the
+    announcements of :class:`~p2pcards.faces.announce.Announcer` (a scopa, a trick's winner, a
+    declaration), the help of the game on ``?``, and asks before ``q`` leaves the match.
+    """
 
     def __init__(self, genesis: Genesis, seat: int, lines: LineSource,
                  console: Console | None = None) -> None:
@@ -313,10 +398,56 @@ class PersonUI:
         self.seat = seat
         self.lines = lines
         self.console = console or Console(highlight=False, soft_wrap=True)
+        self.names = SeatNames(genesis, seat)
+        self.announcer = Announcer(self.names.seat, self.names.side)
         self._legend_shown = False
+        self._signals_shown = False
+        self._to_move: tuple[int, ...] = ()
+        self._waiting: tuple[int, ...] = ()
+        self._wait_total: float | None = None
+        self._wait_said: float | None = None
 
     def player(self) -> Player:
-        return Player(self.decide, self.show, person=True, claim=self.claim)
+        return Player(self.decide, self.show, person=True, claim=self.claim, status=self.status)
+
+    # ------------------------------------------------------------------ reading
+
+    async def _read(self, prompt: str) -> str:
+        """The next line typed after ``prompt``; ``?`` prints the help and asks again, ``q``
+        asks for confirmation; end of input or a confirmed ``q`` raises :class:`PlayerQuit`."""
+        while True:
+            self.console.print(prompt, end="", markup=False)
+            line = await self.lines.readline()
+            if line is None:
+                self.console.print()
+                raise PlayerQuit()
+            word = line.strip().lower()
+            if word in HELP_WORDS:
+                self.print_help()
+                continue
+            if word in QUIT_WORDS:
+                if await self._confirm_quit():
+                    self.console.print("leaving the table")
+                    raise PlayerQuit()
+                continue
+            return line
+
+    async def _confirm_quit(self) -> bool:
+        self.console.print("leave the table? the match ends for everyone and cannot be "
+                           "resumed [y/N] ", end="", markup=False)
+        answer = await self.lines.readline()
+        if answer is None:
+            self.console.print()
+            return True
+        return answer.strip().lower() in ("y", "yes")
+
+    def print_help(self) -> None:
+        """The game's help (:func:`~p2pcards.faces.help.help_lines`)."""
+        signals = bool(getattr(self.genesis.game_config(), "signals", False))
+        for line in help_lines(self.genesis.game, signals=signals):
+            self.console.print(line, markup=False)
+
+    # ------------------------------------------------------------------ hooks
 
     async def claim(self, table: Table) -> Action | None:
         """Offer the out-of-turn claims open to this seat; Enter lets the window pass."""
@@ -325,11 +456,8 @@ class PersonUI:
         for number, action in enumerate(claims, 1):
             self.console.print(f"  {number:>2}. {action}")
         while True:
-            self.console.print("your claim (number, Enter to let it pass, q to leave): ", end="")
-            line = await self.lines.readline()
-            if line is None or line.strip().lower() in ("q", "quit", "exit"):
-                self.console.print()
-                raise PlayerQuit()
+            line = await self._read("your claim (number, Enter to let it pass, ? for help, "
+                                    "q to leave): ")
             if not line.strip():
                 return None
             choice = parse_choice(line, claims)
@@ -338,34 +466,77 @@ class PersonUI:
             self.console.print(choice)
 
     def show(self, table: Table, events: Sequence[Event]) -> None:
+        deck = table.engine.deck
         for event in events:
             if isinstance(event, ProposalDropped):
                 self.console.print("another seat's move came first: yours was not played")
                 continue
             if isinstance(event, HandScored):
-                names = side_names(self.genesis, len(event.result.points), self.seat)
+                names = self.names.side_list(len(event.result.points))
                 self.console.print(result_table(event.result, names))
-            text = describe_event(event, self.genesis, self.seat, table.engine.deck)
+            text = describe_event(event, self.genesis, self.seat, deck)
             if text:
                 self.console.print(text)
+        for line in self.announcer.update(table.observation(), events):
+            self.console.print(line, markup=False)
+        self._say_turn(table)
+
+    def _say_turn(self, table: Table) -> None:
+        """``→ Bob [1] to play`` whenever the seats to move change and it is not this seat."""
+        expected = table.expected
+        to_move = (tuple(sorted(table.speakers))
+                   if expected is not None and expected[1] == "action" and not table.finished
+                   else ())
+        if to_move != self._to_move:
+            self._to_move = to_move
+            if to_move and self.seat not in to_move:
+                who = ", ".join(self.names.seat(s) for s in to_move)
+                self.console.print(f"→ {who} to play", markup=False)
+
+    def status(self, seats: tuple[int, ...], seconds_left: float | None) -> None:
+        """Whom the table waits for: said once the wait has lasted a few seconds, then again at
+        5 minutes, 1 minute, 30 and 10 seconds left (:data:`WAIT_REMINDERS`)."""
+        if seats != self._waiting:
+            self._waiting, self._wait_total, self._wait_said = seats, seconds_left, None
+            return
+        if not seats or seconds_left is None or self._wait_total is None:
+            return
+        who = ", ".join(self.names.seat(s) for s in seats)
+        if self._wait_said is None:
+            if self._wait_total - seconds_left >= WAIT_QUIET_SECONDS:
+                self._wait_said = seconds_left
+                self.console.print(f"waiting for {who}: {clock(seconds_left)} left before the "
+                                   "timeout", markup=False)
+            return
+        for mark in WAIT_REMINDERS:
+            if seconds_left <= mark < self._wait_said:
+                self._wait_said = seconds_left
+                self.console.print(f"still waiting for {who}: {clock(seconds_left)} left",
+                                   markup=False)
+                return
 
     async def decide(self, table: Table) -> Action:
-        legal = table.legal_actions()
+        engine_legal = table.legal_actions()
+        order = display_order(engine_legal, self.genesis.game)
+        legal = [engine_legal[i] for i in order]
         spec = self.genesis.spec
         if not self._legend_shown:
             self._legend_shown = True
             self.console.print(spec.legend or SUIT_LEGEND)
+            self.console.print("type ? for the moves and card values of this game")
+        if not self._signals_shown and any(
+                a.kind == "play" and a.value in SIGNAL_VALUES for a in legal):
+            self._signals_shown = True
+            for line in SIGNALS:
+                self.console.print(line, markup=False)
         title = f"{self.genesis.game} — hand {table.engine.hand_number + 1} — your turn"
         deck = table.engine.deck
-        self.console.print(state_table(table.observation(), title, spec.screen, deck))
+        self.console.print(state_table(table.observation(), title, spec.screen, deck,
+                                       self.names, self.genesis.game))
         for move in move_lines(legal, deck):
-            self.console.print(move)
+            self.console.print(move, markup=False)
         while True:
-            self.console.print("your move (number or card, q to leave): ", end="")
-            line = await self.lines.readline()
-            if line is None or line.strip().lower() in ("q", "quit", "exit"):
-                self.console.print()
-                raise PlayerQuit()
+            line = await self._read("your move (number or card, ? for help, q to leave): ")
             choice = parse_choice(line, legal)
             if isinstance(choice, Action):
                 return choice

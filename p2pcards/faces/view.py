@@ -17,11 +17,13 @@ from collections.abc import Sequence
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
-from ..card_text import action_text
 from ..cards import Card, Deck, deck_family
 from ..games.base import Action, HandResult
 from ..genesis import Genesis
 from ..table import Event, HandScored, MatchEnded, Table
+from .announce import Announcer
+from .names import SeatNames
+from .order import display_order, sort_hand
 
 __all__ = ["SeatInfo", "MoveChoice", "ZoneView", "ResultView", "SeatView", "SeatPresenter",
            "LOG_LINES"]
@@ -89,7 +91,9 @@ class ResultView:
 @dataclass(frozen=True)
 class SeatView:
     """A snapshot of the table for one seat (see the module docstring); ``deck`` is the deck's
-    family (``italian``, ``spanish`` or ``french``: which card faces to draw)."""
+    family (``italian``, ``spanish`` or ``french``: which card faces to draw). ``hand`` is
+    sorted by suit and rank and ``moves`` are in the same order
+    (:mod:`p2pcards.faces.order`)."""
 
     game: str
     deck: str
@@ -149,40 +153,36 @@ class SeatPresenter:
         self.outcome: str | None = None
         self._waiting: tuple[int, ...] = ()
         self._seconds_left: float | None = None
-        engine = genesis.spec.new_match(genesis.game_config())
-        self._side_of = [engine.side_of(s) for s in range(len(genesis.seats))]
-        self._sides = max(self._side_of) + 1
+        self.names = SeatNames(genesis, seat)
+        self.announcer = Announcer(self.names.seat, self.names.side)
+        self._side_of = self.names.side_of
+        self._sides = self.names.sides
 
     # ------------------------------------------------------------------ names
 
     def seat_name(self, seat: int | None) -> str:
-        """``you``, the seat's chosen name with its number, or ``the table``."""
-        if seat is None:
-            return "the table"
-        if seat == self.seat:
-            return "you"
-        return f"{self.genesis.seats[seat].name or 'seat'} [{seat}]"
+        """``you``, the seat's chosen name with its number (and ``(partner)``), or
+        ``the table``."""
+        return self.names.seat(seat)
 
     def side_names(self, sides: int | None = None) -> list[str]:
         """Labels of the scoring sides: seats, or teams of seats joined by ``+``."""
-        count = self._sides if sides is None else sides
-        players = len(self.genesis.seats)
-        if count == players:
-            return [self.seat_name(s) for s in range(players)]
-        return [" + ".join(self.seat_name(s) for s in range(players) if self._side_of[s] == side)
-                for side in range(count)]
+        return self.names.side_list(sides)
 
     def _label(self, seat: int) -> str:
         if seat == self.seat:
             return "you"
         if self.seat is not None and self._sides < len(self.genesis.seats):
             return "partner" if self._side_of[seat] == self._side_of[self.seat] else "opponent"
-        return self.seat_name(seat)
+        return self.names.plain(seat)
 
     # ------------------------------------------------------------------ input
 
-    def update(self, events: Sequence[Event], deck: Deck | None = None) -> None:
-        """Fold new events into the log and the latest result."""
+    def update(self, events: Sequence[Event], deck: Deck | None = None,
+               observation: dict[str, Any] | None = None) -> None:
+        """Fold new events into the log and the latest result; with the seat's
+        ``observation`` after them, also the announcements (a scopa, a trick's winner) that
+        only a comparison with the previous observation shows."""
         from .terminal import describe_event  # the one wording of an event, shared
 
         for event in events:
@@ -193,6 +193,8 @@ class SeatPresenter:
                 self.outcome = text
             if text:
                 self.log.append(text)
+        if observation is not None:
+            self.log.extend(self.announcer.update(observation, events))
         del self.log[:-LOG_LINES]
 
     def waiting(self, seats: Sequence[int], seconds_left: float | None) -> None:
@@ -226,13 +228,15 @@ class SeatPresenter:
             ZoneView(key, label, _text(observation[key]), _card_codes(observation[key]))
             for key, label in (spec.screen or _GENERIC) if key in observation)
         legal = table.legal_actions()
-        moves = tuple(_choice(i + 1, i, a, deck) for i, a in enumerate(legal))
+        order = display_order(legal, self.genesis.game)
+        moves = tuple(_choice(number, i, legal[i], deck) for number, i in enumerate(order, 1))
         scores = observation.get("match_scores")
         match_scores = tuple(int(s) for s in scores) if isinstance(scores, list | tuple) else ()
         return SeatView(
             game=self.genesis.game, deck=deck_family(deck), me=self.seat,
             hand_number=table.engine.hand_number + 1, seats=seats,
-            hand=tuple(_card_codes(observation.get("hand", []))), zones=zones, moves=moves,
+            hand=tuple(sort_hand(_card_codes(observation.get("hand", [])), self.genesis.game)),
+            zones=zones, moves=moves,
             your_turn=bool(moves), to_move=to_move, waiting_for=self._waiting,
             seconds_left=self._seconds_left, sides=tuple(self.side_names()),
             match_scores=match_scores, log=tuple(self.log), last_result=self.last_result,
@@ -262,6 +266,8 @@ def _text(value: Any) -> str:
 
 
 def _choice(number: int, index: int, action: Action, deck: Deck | None) -> MoveChoice:
-    return MoveChoice(number, index, action_text(action, deck), action.kind,
+    from .terminal import move_text  # the one wording of a move, shared
+
+    return MoveChoice(number, index, move_text(action, deck), action.kind,
                       action.card.code if action.card is not None else None,
                       tuple(c.code for c in action.cards), action.amount)

@@ -70,13 +70,16 @@ CLOSE_SECONDS = 5.0
 what it sent, an ``abort`` above all, is not destroyed by a reset; see
 :meth:`~.framed.FrameChannel.aclose_gracefully`)."""
 INBOX_SIZE = 64
+STATUS_SECONDS = 1.0
+"""How often a running wait tells the local seats' ``status`` hooks the seconds left."""
 
 Decide = Callable[[Table], Awaitable[Action]]
 Claim = Callable[[Table], Awaitable[Action | None]]
 Show = Callable[[Table, Sequence[Event]], None]
 Status = Callable[[tuple[int, ...], float | None], None]
 """Told whom the table waits for (seats, empty when nobody) and the seconds left before that
-wait times out (``None``: no timeout running); called whenever either changes."""
+wait times out (``None``: no timeout running): when a wait for a remote seat starts, about once
+a second while it runs (:data:`STATUS_SECONDS`), and with ``((), None)`` when it ends."""
 
 
 class PlayerQuit(MatchFailure):
@@ -277,12 +280,33 @@ class Session:
                                    f"(waiting for its {kind!r} message)")
             person = kind == "action" and speaker not in self.bots
             limit = self.genesis.timeouts["action" if person else "step"]
-            with trio.move_on_after(limit + self.grace):
-                item = await self._inbox.receive()
-                self._handle(item)
-                continue
-            raise MatchFailure(f"{seat_label(self.genesis, speaker)} did not answer within "
-                               f"{limit} seconds")
+            item = await self._wait_for(speaker, limit)
+            if item is None:
+                raise MatchFailure(f"{seat_label(self.genesis, speaker)} did not answer within "
+                                   f"{limit} seconds")
+            self._handle(item)
+
+    async def _wait_for(self, speaker: int, limit: float) -> _Inbox | None:
+        """The next incoming item while the table waits for remote seat ``speaker``, or
+        ``None`` after ``limit`` (+ grace) seconds. The local seats' ``status`` hooks are told
+        whom the table waits for and the seconds left, at the start and every
+        :data:`STATUS_SECONDS`, and told ``((), None)`` when the wait ends."""
+        deadline = trio.current_time() + limit + self.grace
+        try:
+            while True:
+                left = deadline - trio.current_time()
+                if left <= 0:
+                    return None
+                self._report_status((speaker,), max(0.0, left - self.grace))
+                with trio.move_on_after(min(left, STATUS_SECONDS)):
+                    return await self._inbox.receive()
+        finally:
+            self._report_status((), None)
+
+    def _report_status(self, seats: tuple[int, ...], seconds_left: float | None) -> None:
+        for seat in self.seats:
+            if seat.status is not None:
+                seat.status(seats, seconds_left)
 
     async def _offer_claims(self) -> bool:
         """Ask each local seat's ``claim`` once per claim window; True if one claimed."""
