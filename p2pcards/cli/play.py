@@ -23,6 +23,7 @@ from typing import Any
 import trio
 
 from ..bots.loader import BotLoadError, check_bot_spec
+from ..codes import Code, CodeError, looks_like_code, parse_code
 from ..faces.terminal import BotLog, PersonUI, StdinLines
 from ..games import get_game
 from ..genesis import DEFAULT_TIMEOUTS, Genesis
@@ -34,6 +35,7 @@ from ..identity_store import (
     load_or_create_identity,
     transcripts_dir,
 )
+from ..net.codes import redeem_code
 from ..net.errors import MatchFailure
 from ..net.handshake import Reviewer, refuse_unusual
 from ..net.hub import HostConfig, host_match
@@ -301,6 +303,10 @@ def _cmd_host(args: argparse.Namespace) -> int:
         if args.advertise:
             raise UserError("--advertise does not apply with --relay: the invite names the relay")
         relay = _parse_address(args.relay, "--relay")
+    if args.code and relay is None:
+        raise UserError("--code needs --relay HOST[:PORT]: a code is redeemed through a relay")
+    if not 0 < args.code_minutes <= 1440:
+        raise UserError("--code-minutes must be more than 0 and at most 1440")
     _check_transcript_target(args.transcript)
     identity = _identity(args)
     if identity is None and args.seed is None:
@@ -310,7 +316,7 @@ def _cmd_host(args: argparse.Namespace) -> int:
         listen_host=listen_host, listen_port=listen_port,
         advertise=args.advertise or advertised_address(listen_host), timeouts=timeouts,
         seed=args.seed, identity=identity, name=args.name or _default_name(), relay=relay,
-        flags=flags,
+        flags=flags, code_ttl=args.code_minutes * 60 if args.code else None,
     )
     rules = config.table_rules()
     transcript = _Transcript(args.transcript)
@@ -326,9 +332,14 @@ def _cmd_host(args: argparse.Namespace) -> int:
         _say(f"{head}; give this line to each player:")
         _say(f"p2pcards join {invite}")
 
+    def on_code(code: Code) -> None:
+        minutes = f"{args.code_minutes:g} minute{'s' if args.code_minutes != 1 else ''}"
+        _say(f"or tell a player this code (one use, for the next {minutes}):")
+        _say(f"p2pcards join {code} --relay {args.relay}")
+
     async def main() -> Table:
         return await host_match(config, player_for, notice=_say, on_invite=on_invite,
-                                transcript=transcript)
+                                transcript=transcript, on_code=on_code)
 
     return _run_match(main, transcript)
 
@@ -347,17 +358,32 @@ def _read_invite(text: str) -> str:
 
 def _cmd_join(args: argparse.Namespace) -> int:
     if args.invite is None and args.bot is not None and (
-            args.bot == "-" or "://" in args.bot):
+            args.bot == "-" or "://" in args.bot or looks_like_code(args.bot)):
         args.invite, args.bot = args.bot, "smart"  # `join --bot INVITE`: the bot's value was
         # the invite, as `--bot` written before it used to mean a smart bot
     if args.invite is None:
         raise UserError("join needs the invite line the host printed (or - to read it from "
-                        "standard input)", EXIT_USAGE)
+                        "standard input), or the code the host told you", EXIT_USAGE)
+    code: Code | None = None
     try:
         _check_bot(args.bot)
-        invite = Invite.parse(_read_invite(args.invite))
-    except InviteError as exc:
+        text = _read_invite(args.invite)
+        if looks_like_code(text):
+            code = parse_code(text)
+            invite = None
+        else:
+            invite = Invite.parse(text)
+    except (InviteError, CodeError) as exc:
         raise UserError(str(exc)) from None
+    relay = None
+    if code is not None:
+        if args.relay is None:
+            raise UserError("a code is redeemed through a relay: add --relay HOST[:PORT], the "
+                            "relay the host named", EXIT_USAGE)
+        relay = _parse_address(args.relay, "--relay")
+    elif args.relay is not None:
+        raise UserError("--relay goes with a code; an invite names its relay itself",
+                        EXIT_USAGE)
     _check_transcript_target(args.transcript)
     identity = _identity(args)
     name = args.name or _default_name()
@@ -370,7 +396,12 @@ def _cmd_join(args: argparse.Namespace) -> int:
     player_for = _player_factory(args, lambda g: g.game, lines)
 
     async def main() -> Table:
-        return await join_match(invite, player_for, secrets_for, bot=args.bot is not None,
+        joining = invite
+        if joining is None:
+            assert code is not None and relay is not None
+            joining = await redeem_code(relay, code)
+            _say(f"the code {code} opened the invite of the host {joining.fingerprint}")
+        return await join_match(joining, player_for, secrets_for, bot=args.bot is not None,
                                 seed=args.seed,
                                 notice=_say, transcript=transcript, relay_identity=identity,
                                 review=_reviewer(args.accept, lines))
@@ -417,6 +448,11 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
                       help="play through the relay at HOST:PORT (default port 7447) instead of "
                            "listening, for players who cannot reach you directly")
     _common(host)
+    host.add_argument("--code", action="store_true",
+                      help="with --relay: also offer short codes (7-scopa-tavolo) to read over "
+                           "the phone, one use each, a wrong try burns it")
+    host.add_argument("--code-minutes", type=float, default=10, metavar="M",
+                      help="how long codes are offered (default 10 minutes)")
     host.add_argument("--timeout", type=int,
                       help="seconds any seat may take for any step (default: 60 for automatic "
                            "steps, 600 for a person's move)")
@@ -427,8 +463,12 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
 
     join = sub.add_parser("join", help="join a table with the invite the host gave you")
     join.add_argument("invite", nargs="?", help="p2pcards://HOST:PORT/NONCE#FINGERPRINT (or "
-                                     "p2pcards+relay://...), or - to read it from standard input")
+                                     "p2pcards+relay://...), or - to read it from standard "
+                                     "input, or a code such as 7-scopa-tavolo (with --relay)")
     _common(join)
+    join.add_argument("--relay", metavar="HOST[:PORT]",
+                      help="the relay the host named, when you join with a code "
+                           "(default port 7447)")
     join.add_argument("--accept", action="store_true",
                       help="sit at the table whatever its house rules and timeouts, without "
                            "asking (they are still printed); without it a person is asked and "

@@ -24,6 +24,7 @@ once the table is full new ones are answered ``refused: the table is full``.
 from __future__ import annotations
 
 import contextlib
+import functools
 import math
 import os
 from collections.abc import Awaitable, Callable, Mapping, Sequence
@@ -32,6 +33,7 @@ from typing import Any
 
 import trio
 
+from ..codes import Code
 from ..genesis import Genesis
 from ..local import SeatSecrets
 from ..seating import Close, HostSeating, Joined, Output, SeatedJoiner, Send
@@ -39,6 +41,7 @@ from ..table import Table
 from ..table_rules import TableRules
 from ..transcript import TranscriptWriter
 from ..wire.identity import IdentityKey, PublicIdentity
+from .codes import serve_codes
 from .errors import MatchFailure, NetError
 from .framed import FrameChannel, FramedStream
 from .invite import NONCE_SIZE, Invite
@@ -68,6 +71,8 @@ class HostConfig:
     nonce: bytes = field(default_factory=lambda: os.urandom(NONCE_SIZE))
     flags: Mapping[str, object] = field(default_factory=dict)
     """House rules: flag values that differ from (or repeat) the preset's."""
+    code_ttl: float | None = None
+    """With a relay: offer short invite codes (:mod:`.codes`) for this many seconds."""
 
     def table_rules(self) -> TableRules:
         """The rules of this table (raises GameError for a bad preset, count or flag)."""
@@ -292,15 +297,18 @@ async def _turn_away(mux: RelayMux) -> None:
 
 async def host_match(config: HostConfig, player_for: PlayerFactory, *, notice: Notice,
                      on_invite: Callable[[Invite], None],
-                     transcript: TranscriptFactory) -> Table:
+                     transcript: TranscriptFactory,
+                     on_code: Callable[[Code], None] | None = None) -> Table:
     """Host one match to its end; returns the host's table. Raises :class:`MatchFailure`.
 
     With ``config.relay`` the host joins the relay room named by the table nonce instead of
-    listening, and the invite names the relay.
+    listening, and the invite names the relay; with ``config.code_ttl`` too, it offers short
+    codes while seats are empty, telling ``on_code`` each one.
     """
     try:
         async with trio.open_nursery() as background:
-            table = await _host(config, player_for, notice, on_invite, transcript, background)
+            table = await _host(config, player_for, notice, on_invite, transcript, background,
+                                on_code)
             background.cancel_scope.cancel()
     except BaseExceptionGroup as group:
         failures = group.subgroup(lambda exc: isinstance(exc, MatchFailure))
@@ -316,7 +324,7 @@ async def host_match(config: HostConfig, player_for: PlayerFactory, *, notice: N
 
 async def _host(config: HostConfig, player_for: PlayerFactory, notice: Notice,
                 on_invite: Callable[[Invite], None], transcript: TranscriptFactory,
-                background: trio.Nursery) -> Table:
+                background: trio.Nursery, on_code: Callable[[Code], None] | None) -> Table:
     remote = config.players - 1 - config.bots
     if remote < 0 or config.bots < 0:
         raise MatchFailure(f"a {config.players}-player table cannot have {config.bots} bot "
@@ -333,12 +341,19 @@ async def _host(config: HostConfig, player_for: PlayerFactory, notice: Notice,
             if mux.slot != HOST_SLOT:
                 raise MatchFailure(f"the relay at {mux.where} already has a room for this table "
                                    "nonce; host again to get a fresh one")
-            on_invite(Invite(relay_host, relay_port, config.nonce, fingerprint, relay=True,
-                             rules=rules.digest()))
+            invite = Invite(relay_host, relay_port, config.nonce, fingerprint, relay=True,
+                            rules=rules.digest())
+            on_invite(invite)
             try:
                 if remote:
-                    joined = await _gather([_relay_acceptor(mux)], seating, notice,
-                                           background)
+                    async with trio.open_nursery() as codes:
+                        if config.code_ttl is not None and on_code is not None:
+                            codes.start_soon(functools.partial(
+                                serve_codes, config.relay, invite, seats=remote,
+                                ttl=config.code_ttl, on_code=on_code, notice=notice))
+                        joined = await _gather([_relay_acceptor(mux)], seating, notice,
+                                               background)
+                        codes.cancel_scope.cancel()
                 async with trio.open_nursery() as nursery:
                     nursery.start_soon(_turn_away, mux)
                     table = await _play(config, rules, player_for, host_secrets, host_name,
