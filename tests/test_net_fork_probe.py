@@ -76,12 +76,12 @@ async def run_against_hub(tmp_path: Path, answer: bool, step: int = 60
                 forked = sender == 1 and payload.kind == "key"
             if forked:
                 break
-            message = await hub.receive_message()  # seat 2 must speak
+            message = await next_message(hub)  # seat 2 must speak
             assert message is not None and message["type"] == "envelope"
             for i in (0, 1):
                 queue.extend((i, out) for out in tables[i].receive(message["data"]).outgoing)
         while True:
-            message = await hub.receive_message()
+            message = await next_message(hub)
             if message is None:
                 return
             after.append(message)
@@ -123,6 +123,14 @@ async def test_an_unanswered_fork_names_nobody(tmp_path: Path) -> None:
     assert (report.violation.rule, report.violation.seat) == ("fork", None)
 
 
+async def next_message(channel: FramedStream) -> dict[str, Any] | None:
+    """The next message but the link-level keepalives (``alive``)."""
+    while True:
+        message = await channel.receive_message()
+        if message is None or message["type"] != "alive":
+            return message
+
+
 async def test_a_peer_answers_need_from_its_chain() -> None:
     genesis, tables = make_tables("briscola", "italian", 2, seed=6)
     hub_end, seat_end = trio.testing.memory_stream_pair()
@@ -133,13 +141,13 @@ async def test_a_peer_answers_need_from_its_chain() -> None:
     answers: list[dict[str, Any]] = []
 
     async def drive() -> None:
-        first = await hub.receive_message()  # seat 0's accept
+        first = await next_message(hub)  # seat 0's accept
         assert first is not None and first["type"] == "envelope"
         digest = envelope_hash(open_envelope(first["data"], tables[0]._keys)[0])
         for wanted in (digest, bytes(32)):
             await hub.send_message({"type": "need", "hash": wanted})
             while True:
-                message = await hub.receive_message()
+                message = await next_message(hub)
                 assert message is not None
                 if message["type"] == "have":
                     answers.append(message)

@@ -72,6 +72,14 @@ what it sent, an ``abort`` above all, is not destroyed by a reset; see
 INBOX_SIZE = 64
 STATUS_SECONDS = 1.0
 """How often a running wait tells the local seats' ``status`` hooks the seconds left."""
+KEEPALIVE_SECONDS = 2.0
+"""How often each side of a link sends ``alive`` (outside the chain, like ``abort``)."""
+SILENT_TICKS = 6
+"""A link that has sent keepalives and then stays silent for this many keepalive ticks
+(12 s of this process's own running time) is dead: its peer's program, machine or network
+is gone. Ticks count only while this process runs, so a pause of our own (a long computation,
+a suspended laptop) never makes a live peer look dead."""
+ALIVE = codec.pack({"type": "alive"})
 
 Decide = Callable[[Table], Awaitable[Action]]
 Claim = Callable[[Table], Awaitable[Action | None]]
@@ -142,6 +150,12 @@ class Link:
     outbox: trio.MemorySendChannel[bytes] = field(init=False)
     _outbox_receive: trio.MemoryReceiveChannel[bytes] = field(init=False)
     drained: trio.Event = field(default_factory=trio.Event)
+    silent_ticks: int = 0
+    """Keepalive ticks (:data:`KEEPALIVE_SECONDS` of this process's own running time each)
+    since anything last arrived on this link."""
+    keepalives: bool = False
+    """Whether the peer at the other end sends keepalives (it has sent one): only then does
+    its silence count."""
 
     def __post_init__(self) -> None:
         self.outbox, self._outbox_receive = trio.open_memory_channel[bytes](math.inf)
@@ -212,6 +226,7 @@ class Session:
             for link, scope in zip(self.links, readers, strict=True):
                 nursery.start_soon(link.sender)
                 nursery.start_soon(self._reader, link, scope)
+                nursery.start_soon(self._keepalive, link)
             try:
                 await self._play()
             except MatchFailure as exc:
@@ -246,12 +261,31 @@ class Session:
         try:
             while True:
                 message = await link.framed.receive_message()
+                link.silent_ticks = 0
                 if message is None:
                     await self._inbox_send.send(("closed", link, None))
                     return
+                if message.get("type") == "alive" and len(message) == 1:
+                    link.keepalives = True
+                    continue  # link-level only: never queued, never interrupts a prompt
                 await self._inbox_send.send(("message", link, message))
         except NetError as exc:
             await self._inbox_send.send(("error", link, exc))
+
+    async def _keepalive(self, link: Link) -> None:
+        """Send ``alive`` every :data:`KEEPALIVE_SECONDS` and count the link's silence; once a
+        peer that sends keepalives has been silent for :data:`SILENT_TICKS` ticks, report the
+        link dead (:meth:`_link_dead`)."""
+        while True:
+            try:
+                link.outbox.send_nowait(ALIVE)  # at once, so the peer knows we send them
+            except (trio.ClosedResourceError, trio.WouldBlock):
+                return  # the session is finishing
+            await trio.sleep(KEEPALIVE_SECONDS)
+            link.silent_ticks += 1
+            if link.keepalives and link.silent_ticks >= SILENT_TICKS:
+                await self._inbox_send.send(("dead", link, None))
+                return
 
     async def _play(self) -> None:
         for seat in self.seats:
@@ -376,6 +410,9 @@ class Session:
 
     def _handle(self, item: _Inbox) -> None:
         what, link, value = item
+        if what == "dead":
+            self._link_dead(link)
+            return
         if what == "closed":
             if self.reference.finished:
                 return
@@ -396,6 +433,15 @@ class Session:
         if kind == "have" and set(message) == {"type", "hash", "data"}:
             return  # a late answer to a probe that is over
         raise BadFrame(f"{link.label} sent an unexpected {kind!r} message during the match")
+
+    def _link_dead(self, link: Link) -> None:
+        """The one place where a link found dead by its keepalives is handled: the match
+        ends, naming the peer (nothing it sent is lost: the transcript holds the chain)."""
+        if self.reference.finished:
+            return
+        seconds = int(SILENT_TICKS * KEEPALIVE_SECONDS)
+        raise MatchFailure(f"{link.label} stopped answering: nothing arrived for {seconds} "
+                           "seconds (its program, its machine or the network is gone)")
 
     def _route(self) -> None:
         """Deliver every queued envelope (and whatever the local tables answer)."""

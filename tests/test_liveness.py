@@ -1,0 +1,75 @@
+"""A peer that is gone is known to the others within seconds, directly and through a relay,
+long before any move timeout: real processes, one of them stopped (SIGSTOP: a hung machine or a
+cut network) or killed (SIGKILL). Every wait below is bounded by far less than the 300-second
+timeouts of the table, so only the link-level keepalives can end these matches in time."""
+
+from __future__ import annotations
+
+import signal
+import subprocess
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from test_net_processes import BRISCOLA_2, Peer, host, join
+from test_relay_support import RelayProcess
+
+from p2pcards.verify import verify_transcript
+
+BOUND = 90  # seconds: the tables' timeouts are 300 s; keepalives say "gone" after about 12 s
+
+
+def finish_within(peer: Peer, seconds: float) -> int:
+    try:
+        return peer.process.wait(seconds)
+    except subprocess.TimeoutExpired:
+        peer.kill()
+        raise AssertionError(f"still running after {seconds} s: {peer.out[-5:]}") from None
+
+
+def test_a_host_that_hangs_is_named_by_the_joiner_within_seconds(tmp_path: Path) -> None:
+    hosting, invite = host(tmp_path, *BRISCOLA_2, "--timeout", "300", stdin="")  # never moves
+    guest = join(tmp_path, invite, "--bot", "--accept")
+    hosting.wait_for(r"— your turn$")
+    hosting.process.send_signal(signal.SIGSTOP)
+    try:
+        assert finish_within(guest, BOUND) == 3
+    finally:
+        hosting.process.send_signal(signal.SIGCONT)
+        hosting.kill()
+    guest.finish()
+    assert guest.stderr.startswith("p2pcards: the host (seat 0")
+    assert guest.stderr.endswith("stopped answering: nothing arrived for 12 seconds (its "
+                                 "program, its machine or the network is gone)")
+    assert verify_transcript(guest.transcript()).status == "incomplete"
+
+
+@pytest.fixture(scope="module")
+def relay(tmp_path_factory: pytest.TempPathFactory) -> Iterator[RelayProcess]:
+    process = RelayProcess(tmp_path_factory.mktemp("relay") / "relay.log")
+    yield process
+    assert process.stop(signal.SIGTERM) == 0
+
+
+@pytest.mark.parametrize("victim", ["host", "joiner"])
+def test_a_peer_killed_behind_a_relay_is_named_within_seconds(
+        tmp_path: Path, relay: RelayProcess, victim: str) -> None:
+    """The relay does not say that a member left; the keepalives inside the table's virtual
+    connections do."""
+    person_hosts = victim == "host"
+    hosting = Peer(tmp_path, "host", "--relay", f"127.0.0.1:{relay.port}",
+                   "--ephemeral-identity", *BRISCOLA_2, "--timeout", "300",
+                   *([] if person_hosts else ["--bot"]), stdin="" if person_hosts else None)
+    invite = hosting.wait_for(r"^p2pcards join (\S+)$")[1]
+    guest = join(tmp_path, invite, "--accept", *(["--bot"] if person_hosts else []),
+                 stdin=None if person_hosts else "")
+    (hosting if person_hosts else guest).wait_for(r"— your turn$")
+    killed, survivor = (hosting, guest) if person_hosts else (guest, hosting)
+    killed.process.kill()
+    killed.finish()
+    assert finish_within(survivor, BOUND) == 3
+    survivor.finish()
+    who = "the host (seat 0" if person_hosts else "seat 1 ("
+    assert survivor.stderr.startswith(f"p2pcards: {who}"), survivor.stderr
+    assert "stopped answering: nothing arrived for 12 seconds" in survivor.stderr
+    assert verify_transcript(survivor.transcript()).status == "incomplete"
