@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import signal
 import subprocess
+import time
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -73,3 +74,44 @@ def test_a_peer_killed_behind_a_relay_is_named_within_seconds(
     assert survivor.stderr.startswith(f"p2pcards: {who}"), survivor.stderr
     assert "stopped answering: nothing arrived for 12 seconds" in survivor.stderr
     assert verify_transcript(survivor.transcript()).status == "incomplete"
+
+
+def _match_behind(tmp_path: Path, port: int, *options: str) -> tuple[Peer, Peer]:
+    """A person hosting through the relay at ``port`` who never moves, and a bot joiner; both
+    in the match when this returns."""
+    hosting = Peer(tmp_path, "host", "--relay", f"127.0.0.1:{port}", "--ephemeral-identity",
+                   *BRISCOLA_2, "--timeout", "300", *options, stdin="")
+    invite = hosting.wait_for(r"^p2pcards join (\S+)$")[1]
+    guest = join(tmp_path, invite, "--accept", "--bot", *options)
+    hosting.wait_for(r"— your turn$")
+    return hosting, guest
+
+
+def test_a_relay_that_restarts_ends_the_match_in_one_clear_sentence(tmp_path: Path) -> None:
+    """A relay keeps rooms in memory only: peers reconnect to the restarted relay within their
+    patience, find the room gone and say so (not "after 5 attempts")."""
+    first = RelayProcess(tmp_path / "relay1.log")
+    hosting, guest = _match_behind(tmp_path, first.port)
+    first.stop(signal.SIGKILL)
+    time.sleep(3)
+    second = RelayProcess(tmp_path / "relay2.log", "--listen", f"127.0.0.1:{first.port}")
+    try:
+        for peer in (hosting, guest):
+            assert finish_within(peer, BOUND) == 3
+            peer.finish()
+            assert f"the relay at 127.0.0.1:{first.port} restarted and lost this room, with " \
+                "the frames it held: the match cannot go on through it" in peer.stderr
+            assert verify_transcript(peer.transcript()).status == "incomplete"
+    finally:
+        assert second.stop(signal.SIGTERM) == 0
+
+
+def test_a_relay_gone_longer_than_the_patience_is_given_up(tmp_path: Path) -> None:
+    gone = RelayProcess(tmp_path / "relay.log")
+    hosting, guest = _match_behind(tmp_path, gone.port, "--relay-patience", "4")
+    gone.stop(signal.SIGKILL)
+    for peer in (hosting, guest):
+        assert finish_within(peer, BOUND) == 3
+        peer.finish()
+        assert f"cannot reconnect to the relay at 127.0.0.1:{gone.port} within 4 seconds" in \
+            peer.stderr, peer.stderr

@@ -43,6 +43,7 @@ from ..net.invite import Invite, InviteError
 from ..net.peer import join_match
 from ..net.seats import bot_player, seat_secrets
 from ..net.session import Player
+from ..relay.client import RECONNECT_WINDOW
 from ..seating import Review
 from ..table import Table
 from ..table_rules import parse_settings
@@ -317,6 +318,7 @@ def _cmd_host(args: argparse.Namespace) -> int:
         advertise=args.advertise or advertised_address(listen_host), timeouts=timeouts,
         seed=args.seed, identity=identity, name=args.name or _default_name(), relay=relay,
         flags=flags, code_ttl=args.code_minutes * 60 if args.code else None,
+        relay_patience=_patience(args),
     )
     rules = config.table_rules()
     transcript = _Transcript(args.transcript)
@@ -404,9 +406,18 @@ def _cmd_join(args: argparse.Namespace) -> int:
         return await join_match(joining, player_for, secrets_for, bot=args.bot is not None,
                                 seed=args.seed,
                                 notice=_say, transcript=transcript, relay_identity=identity,
-                                review=_reviewer(args.accept, lines))
+                                review=_reviewer(args.accept, lines),
+                                relay_patience=_patience(args))
 
     return _run_match(main, transcript)
+
+
+def _patience(args: argparse.Namespace) -> float:
+    """``--relay-patience`` checked: how long a broken relay connection is re-established."""
+    value = float(args.relay_patience)
+    if not 1 <= value <= 86400:
+        raise UserError("--relay-patience must be between 1 and 86400 seconds")
+    return value
 
 
 def _default_name() -> str:
@@ -518,3 +529,8 @@ def _common(parser: argparse.ArgumentParser) -> None:
                         help="seeded keys and bots, for demos and tests only (not secret)")
     parser.add_argument("--ephemeral-identity", action="store_true",
                         help="use a fresh identity key for this match instead of yours")
+    parser.add_argument("--relay-patience", type=float, default=RECONNECT_WINDOW,
+                        metavar="SECONDS",
+                        help="through a relay: how long a broken connection to it is "
+                             f"re-established before the match is given up (default "
+                             f"{RECONNECT_WINDOW:g})")

@@ -417,7 +417,11 @@ class PersonUI:
         asks for confirmation; end of input or a confirmed ``q`` raises :class:`PlayerQuit`."""
         while True:
             self.console.print(prompt, end="", markup=False)
-            line = await self.lines.readline()
+            try:
+                line = await self.lines.readline()
+            except trio.Cancelled:  # the match went on or ended without an answer:
+                self.console.print()  # what follows starts on a line of its own
+                raise
             if line is None:
                 self.console.print()
                 raise PlayerQuit()
@@ -435,7 +439,11 @@ class PersonUI:
     async def _confirm_quit(self) -> bool:
         self.console.print("leave the table? the match ends for everyone and cannot be "
                            "resumed [y/N] ", end="", markup=False)
-        answer = await self.lines.readline()
+        try:
+            answer = await self.lines.readline()
+        except trio.Cancelled:
+            self.console.print()
+            raise
         if answer is None:
             self.console.print()
             return True

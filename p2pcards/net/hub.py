@@ -36,6 +36,7 @@ import trio
 from ..codes import Code
 from ..genesis import Genesis
 from ..local import SeatSecrets
+from ..relay.client import RECONNECT_WINDOW
 from ..seating import Close, HostSeating, Joined, Output, SeatedJoiner, Send
 from ..table import Table
 from ..table_rules import TableRules
@@ -73,6 +74,8 @@ class HostConfig:
     """House rules: flag values that differ from (or repeat) the preset's."""
     code_ttl: float | None = None
     """With a relay: offer short invite codes (:mod:`.codes`) for this many seconds."""
+    relay_patience: float = RECONNECT_WINDOW
+    """Seconds a broken connection to the relay keeps being re-established."""
 
     def table_rules(self) -> TableRules:
         """The rules of this table (raises GameError for a bad preset, count or flag)."""
@@ -337,7 +340,7 @@ async def _host(config: HostConfig, player_for: PlayerFactory, notice: Notice,
     if config.relay is not None:
         relay_host, relay_port = config.relay
         async with open_relay_mux(relay_host, relay_port, config.nonce, host_secrets.identity,
-                                  accept=True) as mux:
+                                  accept=True, patience=config.relay_patience) as mux:
             if mux.slot != HOST_SLOT:
                 raise MatchFailure(f"the relay at {mux.where} already has a room for this table "
                                    "nonce; host again to get a fresh one")

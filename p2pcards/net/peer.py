@@ -16,6 +16,7 @@ from collections.abc import Callable
 import trio
 
 from ..genesis import Genesis
+from ..relay.client import RECONNECT_WINDOW
 from ..table import Table
 from ..transcript import TranscriptWriter
 from ..wire.identity import IdentityKey
@@ -38,12 +39,14 @@ async def join_match(invite: Invite, player_for: Callable[[Genesis, int], Player
                      notice: Callable[[str], None],
                      transcript: Callable[[Genesis, int], TranscriptWriter],
                      relay_identity: IdentityKey | None = None,
-                     review: Reviewer = refuse_unusual) -> Table:
+                     review: Reviewer = refuse_unusual,
+                     relay_patience: float = RECONNECT_WINDOW) -> Table:
     """Join and play one match; returns this peer's table. Raises :class:`MatchFailure`.
 
     ``relay_identity`` is the key proven to the relay of a relay invite (a fresh one if None);
     the seat's own key comes from ``secrets_for`` as in direct play. ``review`` decides on the
     table's rules before anything is signed (by default: refuse any house rule).
+    ``relay_patience`` is how long a broken connection to a relay is re-established.
     """
     where = f"{invite.host}:{invite.port}"
     if not invite.relay:
@@ -55,7 +58,7 @@ async def join_match(invite: Invite, player_for: Callable[[Genesis, int], Player
             await framed.aclose()
     key = relay_identity or IdentityKey.generate()
     async with open_relay_mux(invite.host, invite.port, invite.nonce, key,
-                              accept=False) as mux:
+                              accept=False, patience=relay_patience) as mux:
         if mux.slot == HOST_SLOT:
             raise MatchFailure(f"nobody is hosting the table of this invite at the relay {where} "
                                "now (the host has not started yet or has already left, or the "

@@ -37,6 +37,7 @@ from typing import Any
 import trio
 
 from ..relay import RelayConnection, RelayError, connect
+from ..relay.client import RECONNECT_WINDOW
 from ..wire import codec
 from ..wire.errors import DecodeError
 from ..wire.identity import IdentityKey
@@ -240,15 +241,17 @@ def _parse(payload: bytes | None) -> tuple[int, bytes, bytes | None] | None:
 
 @asynccontextmanager
 async def open_relay_mux(host: str, port: int, room: bytes, identity: IdentityKey, *,
-                         accept: bool) -> AsyncIterator[RelayMux]:
-    """Join relay room ``room`` at ``host:port`` and run a :class:`RelayMux` over it.
+                         accept: bool,
+                         patience: float = RECONNECT_WINDOW) -> AsyncIterator[RelayMux]:
+    """Join relay room ``room`` at ``host:port`` and run a :class:`RelayMux` over it; a broken
+    connection to the relay is re-established for up to ``patience`` seconds.
 
     On leaving, waits up to :data:`FLUSH_SECONDS` for the relay to acknowledge what was sent,
     then closes. Raises :class:`MatchFailure` (status 3) if the relay cannot be used.
     """
     where = f"{host}:{port}"
     try:
-        conn = await connect(host, port, room, identity)
+        conn = await connect(host, port, room, identity, reconnect_window=patience)
     except RelayError as exc:
         raise MatchFailure(f"cannot use the relay at {where}: {exc}") from None
     mux = RelayMux(conn, where, accept=accept)

@@ -28,7 +28,7 @@ import trio
 from ..wire.errors import FrameTooLarge, FrameTruncated
 from ..wire.framing import MAX_FRAME_SIZE, FrameDecoder, encode_frame
 from ..wire.identity import IdentityKey
-from .errors import RelayProtocolError, RelayUnavailable
+from .errors import RelayProtocolError, RelayRejected, RelayUnavailable
 from .handshake import ClientHandshake
 from .limits import FRAME_OVERHEAD
 from .messages import Delivery, Welcome, decode_relay_message
@@ -42,19 +42,28 @@ connection is given up and re-established."""
 _BROKEN = (trio.BrokenResourceError, trio.ClosedResourceError, OSError, FrameTruncated)
 
 
+RECONNECT_WINDOW = 90.0
+"""Default seconds a broken connection keeps being re-established before the relay is given
+up (``p2pcards host/join --relay-patience``)."""
+RECONNECT_DELAY_CAP = 5.0
+"""Longest wait between two reconnection attempts (the backoff doubles up to it)."""
+
+
 async def connect(host: str, port: int, room: bytes, identity_key: IdentityKey, *,
                   since: int = -1, max_payload: int = MAX_FRAME_SIZE, keepalive: float = 60.0,
-                  connect_timeout: float = 10.0, reconnect_attempts: int = 5,
+                  connect_timeout: float = 10.0, reconnect_window: float = RECONNECT_WINDOW,
                   reconnect_delay: float = 0.2) -> RelayConnection:
     """Connect to the relay at ``host:port``, prove ``identity_key`` and join ``room``.
 
-    ``since`` is the last room index already held (-1 for none). Raises
+    ``since`` is the last room index already held (-1 for none). A connection that breaks later
+    is re-established with exponential backoff (from ``reconnect_delay`` up to
+    :data:`RECONNECT_DELAY_CAP`) for ``reconnect_window`` seconds. Raises
     :class:`~.errors.RelayRejected` if the relay refuses, :class:`~.errors.RelayUnavailable` if
     it cannot be reached.
     """
     conn = RelayConnection(host, port, room, identity_key, since=since, max_payload=max_payload,
                            keepalive=keepalive, connect_timeout=connect_timeout,
-                           reconnect_attempts=reconnect_attempts,
+                           reconnect_window=reconnect_window,
                            reconnect_delay=reconnect_delay)
     try:
         await conn._open()
@@ -69,14 +78,14 @@ class RelayConnection:
 
     def __init__(self, host: str, port: int, room: bytes, identity_key: IdentityKey, *,
                  since: int, max_payload: int, keepalive: float, connect_timeout: float,
-                 reconnect_attempts: int, reconnect_delay: float) -> None:
+                 reconnect_window: float, reconnect_delay: float) -> None:
         ClientHandshake(room, identity_key, since, max_payload)  # validates the arguments
         self.host, self.port, self.room = host, port, room
         self.identity_key = identity_key
         self.max_payload = max_payload
         self.keepalive = keepalive
         self.connect_timeout = connect_timeout
-        self.reconnect_attempts = reconnect_attempts
+        self.reconnect_window = reconnect_window
         self.reconnect_delay = reconnect_delay
         self.last_index = since
         """The highest room index held: received from others, or acknowledged as ours."""
@@ -158,23 +167,36 @@ class RelayConnection:
 
     async def reconnect(self) -> None:
         """Drop the current connection (if any) and connect again, asking for the frames after
-        :attr:`last_index`; retries with exponential backoff, then :class:`RelayUnavailable`."""
+        :attr:`last_index`; retries with exponential backoff for :attr:`reconnect_window`
+        seconds, then :class:`RelayUnavailable`. A relay that answers but no longer has the
+        room (it restarted, and a relay keeps rooms in memory only) is
+        :class:`~.errors.RelayRejected` at once, with a sentence that says so."""
         await self._drop()
         delay = self.reconnect_delay
         last: BaseException | None = None
-        for _ in range(self.reconnect_attempts):
+        deadline = trio.current_time() + self.reconnect_window
+        while True:
             try:
                 await self._open()
                 self.reconnects += 1
                 return
+            except RelayRejected as exc:
+                if exc.reason == "room-unknown":
+                    raise RelayRejected("room-unknown", f"the relay at {self.host}:{self.port} "
+                                        "restarted and lost this room, with the frames it "
+                                        "held: the match cannot go on through it") from None
+                raise
             except _BROKEN + (trio.TooSlowError,) as exc:
                 last = exc
                 await self._drop()
-                await trio.sleep(delay)
-                delay *= 2
+            left = deadline - trio.current_time()
+            if left <= 0:
+                break
+            await trio.sleep(min(delay, left))
+            delay = min(delay * 2, RECONNECT_DELAY_CAP)
         raise RelayUnavailable("unreachable", f"cannot reconnect to the relay at "
-                               f"{self.host}:{self.port} after {self.reconnect_attempts} "
-                               f"attempts: {last or 'no answer'}")
+                               f"{self.host}:{self.port} within {self.reconnect_window:g} "
+                               f"seconds: {last or 'no answer'}")
 
     async def abort(self) -> None:
         """Drop the TCP connection without closing the membership (as a network failure
