@@ -162,3 +162,13 @@ def test_a_person_reads_the_turns_the_labels_the_help_and_confirms_leaving(
     assert "★ trick to " in out
     assert hosting.stderr == "p2pcards: you left the table; the match is abandoned"
     assert verify_transcript(hosting.transcript()).status == "incomplete"
+
+
+def test_a_second_shuffle_within_a_hand_is_not_a_new_hand() -> None:
+    from p2pcards.faces.terminal import hand_heading
+    from p2pcards.table import HandStarted
+
+    begun: set[int] = set()
+    assert hand_heading(HandStarted(0, 0), begun) == "— hand 1 begins"
+    assert hand_heading(HandStarted(0, 1), begun) == "— the cards are shuffled again (hand 1)"
+    assert hand_heading(HandStarted(1, 2), begun) == "— hand 2 begins"

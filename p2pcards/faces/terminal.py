@@ -252,6 +252,16 @@ def side_names(genesis: Genesis, sides: int, me: int | None = None) -> list[str]
     return SeatNames(genesis, me).side_list(sides)
 
 
+def hand_heading(event: HandStarted, begun: set[int]) -> str:
+    """The line that opens a shuffle: ``— hand N begins`` the first time, and for a further
+    shuffle within the same hand (a banking game's draw for the bank, a redeal) a line that
+    says so; ``begun`` remembers the hands already opened."""
+    if event.hand in begun:
+        return f"— the cards are shuffled again (hand {event.hand + 1})"
+    begun.add(event.hand)
+    return f"— hand {event.hand + 1} begins"
+
+
 def describe_event(event: Event, genesis: Genesis, me: int | None,
                    deck: Deck | None = None) -> str | None:
     """One line about ``event`` for the person at seat ``me`` (``None``: nothing to say); cards of
@@ -402,6 +412,7 @@ class PersonUI:
         self.announcer = Announcer(self.names.seat, self.names.side)
         self._legend_shown = False
         self._signals_shown = False
+        self._begun: set[int] = set()
         self._to_move: tuple[int, ...] = ()
         self._waiting: tuple[int, ...] = ()
         self._wait_total: float | None = None
@@ -482,7 +493,8 @@ class PersonUI:
             if isinstance(event, HandScored):
                 names = self.names.side_list(len(event.result.points))
                 self.console.print(result_table(event.result, names))
-            text = describe_event(event, self.genesis, self.seat, deck)
+            text = (hand_heading(event, self._begun) if isinstance(event, HandStarted)
+                    else describe_event(event, self.genesis, self.seat, deck))
             if text:
                 self.console.print(text)
         for line in self.announcer.update(table.observation(), events):
@@ -559,10 +571,13 @@ class BotLog:
         self.genesis = genesis
         self.seat = seat
         self.write = write or (lambda text: print(text, flush=True))
+        self._begun: set[int] = set()
 
     def show(self, table: Table, events: Sequence[Event]) -> None:
         for event in events:
-            if isinstance(event, HandStarted | HandScored | MatchEnded):
+            if isinstance(event, HandStarted):
+                self.write(hand_heading(event, self._begun))
+            elif isinstance(event, HandScored | MatchEnded):
                 text = describe_event(event, self.genesis, None, table.engine.deck)
                 if text:
                     self.write(text)

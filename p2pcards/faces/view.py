@@ -20,7 +20,7 @@ from typing import Any
 from ..cards import Card, Deck, deck_family
 from ..games.base import Action, HandResult
 from ..genesis import Genesis
-from ..table import Event, HandScored, MatchEnded, Table
+from ..table import Event, HandScored, HandStarted, MatchEnded, Table
 from .announce import Announcer
 from .names import SeatNames
 from .order import display_order, sort_hand
@@ -151,6 +151,7 @@ class SeatPresenter:
         self.log: list[str] = []
         self.last_result: ResultView | None = None
         self.outcome: str | None = None
+        self._begun: set[int] = set()
         self._waiting: tuple[int, ...] = ()
         self._seconds_left: float | None = None
         self.names = SeatNames(genesis, seat)
@@ -183,12 +184,13 @@ class SeatPresenter:
         """Fold new events into the log and the latest result; with the seat's
         ``observation`` after them, also the announcements (a scopa, a trick's winner) that
         only a comparison with the previous observation shows."""
-        from .terminal import describe_event  # the one wording of an event, shared
+        from .terminal import describe_event, hand_heading  # one wording of events, shared
 
         for event in events:
             if isinstance(event, HandScored):
                 self.last_result = self._result(event.hand, event.result)
-            text = describe_event(event, self.genesis, self.seat, deck)
+            text = (hand_heading(event, self._begun) if isinstance(event, HandStarted)
+                    else describe_event(event, self.genesis, self.seat, deck))
             if isinstance(event, MatchEnded) and text:
                 self.outcome = text
             if text:
