@@ -150,6 +150,8 @@ def test_a_bad_shuffle_record_is_proven(tmp_path: Path,
     assert report.to_dict()["evidence"][0]["verdict"] == "proven"
     assert cli.main(["verify", str(path)]) == 1
     assert v.message in capsys.readouterr().out
+    assert cli.main(["show", str(path)]) == 1  # show says what the record proves, too
+    assert f"evidence record 0: proven: {report.evidence[0].message}" in capsys.readouterr().out
     # without the record the same file is merely incomplete: the record alone convicts
     assert verify_transcript(write(tmp_path / "plain.p2pt", run.genesis,
                                    run.frames[:k])).status == "incomplete"

@@ -365,13 +365,17 @@ def _cmd_show(args: argparse.Namespace) -> int:
         ending = f"the transcript stops after {stopped} envelopes, before the match ends"
     else:
         status, code, ending = "valid", 0, None
+    evidence = verify_transcript(transcript).evidence if transcript.evidence else ()
+    if any(e.verdict == "proven" for e in evidence):  # a proven accusation: as verify says
+        status, code = "invalid", EXIT_INVALID
     if args.json:
         print(json.dumps({
             "path": str(args.file), "status": status, "game": genesis.game,
             "preset": genesis.preset, "table_id": genesis.table_id.hex(),
             "seats": [{"seat": i, "name": n} for i, n in enumerate(names)],
             "hands": story.hands, "match": story.match, "envelopes": stopped,
-            "stopped": ending}, indent=2, ensure_ascii=False))
+            "stopped": ending, "evidence": [e.to_dict() for e in evidence]},
+            indent=2, ensure_ascii=False))
         return code
     if story.match is not None:
         scores = " - ".join(str(s) for s in story.match["scores"])
@@ -379,9 +383,12 @@ def _cmd_show(args: argparse.Namespace) -> int:
         console.print(f"[bold]match over[/bold]: {scores}, "
                       + ("no winner" if won is None else f"side {won} wins"))
     if violation is not None:
-        console.print(f"[red]stopped at envelope {stopped}:[/red] {violation}", markup=False)
+        console.print(f"stopped at envelope {stopped}: {violation}", markup=False, style="red")
     elif ending is not None:
         console.print(ending)
+    for e in evidence:  # what the recorder accused someone of, as checked by the verifier
+        console.print(f"evidence record {e.record}: {e.verdict}: {e.message}", markup=False,
+                      soft_wrap=True)
     return code
 
 
