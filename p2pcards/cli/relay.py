@@ -23,56 +23,49 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
                        "docs/relay.md.")
     p.add_argument("--listen", default="0.0.0.0:7447", metavar="HOST:PORT",
                    help="address to listen on (default 0.0.0.0:7447; port 0 picks a free one)")
-    p.add_argument("--max-rooms", type=int, default=D.max_rooms, metavar="N",
-                   help=f"rooms (tables) held at once (default {D.max_rooms})")
-    p.add_argument("--max-peers", type=int, default=D.max_peers_per_room, metavar="N",
-                   help="distinct identities admitted to one room (default "
-                        f"{D.max_peers_per_room}; a table has at most 8 seats)")
-    p.add_argument("--max-connections", type=int, default=D.max_connections, metavar="N",
-                   help="open TCP connections at once, handshaking or admitted (default "
-                        f"{D.max_connections})")
-    p.add_argument("--max-payload", type=int, default=D.max_payload, metavar="BYTES",
-                   help=f"largest frame payload a client may send (default {D.max_payload})")
-    p.add_argument("--frames-rate", type=float, default=D.frames_rate, metavar="N",
-                   help=f"sustained frames per second per connection (default "
-                        f"{D.frames_rate:g})")
-    p.add_argument("--frames-burst", type=float, default=D.frames_burst, metavar="N",
-                   help=f"frames a connection may send in a burst before it is throttled "
-                        f"(default {D.frames_burst:g})")
-    p.add_argument("--bytes-rate", type=float, default=D.bytes_rate, metavar="BYTES",
-                   help=f"sustained payload bytes per second per connection (default "
-                        f"{D.bytes_rate:g})")
-    p.add_argument("--bytes-burst", type=float, default=D.bytes_burst, metavar="BYTES",
-                   help=f"bytes a connection may send in a burst, at least --max-payload "
-                        f"(default {D.bytes_burst:g})")
-    p.add_argument("--room-bytes", type=int, default=D.max_room_bytes, metavar="BYTES",
-                   help=f"buffered bytes per room; a room that would exceed it is dropped "
-                        f"(default {D.max_room_bytes})")
-    p.add_argument("--total-bytes", type=int, default=D.max_total_bytes, metavar="BYTES",
-                   help=f"buffered bytes across all rooms (default {D.max_total_bytes})")
-    p.add_argument("--inflight-bytes", type=int, default=D.max_inflight_bytes, metavar="BYTES",
-                   help="bytes of partly received or not yet forwarded frames across all "
-                        f"connections; a connection that would exceed it is cut (default "
-                        f"{D.max_inflight_bytes})")
-    p.add_argument("--idle-timeout", type=float, default=D.idle_timeout, metavar="SECONDS",
-                   help=f"seconds without any frame before an admitted client is cut "
-                        f"(default {D.idle_timeout:g})")
-    p.add_argument("--handshake-timeout", type=float, default=D.handshake_timeout,
-                   metavar="SECONDS",
-                   help=f"seconds a new connection has to finish its handshake (default "
-                        f"{D.handshake_timeout:g})")
-    p.add_argument("--write-timeout", type=float, default=D.write_timeout, metavar="SECONDS",
-                   help=f"seconds one write to a client may block before it is cut as a slow "
-                        f"reader (default {D.write_timeout:g})")
-    p.add_argument("--room-lifetime", type=float, default=D.room_lifetime, metavar="SECONDS",
-                   help=f"seconds a room may exist, whatever happens in it (default "
-                        f"{D.room_lifetime:g})")
-    p.add_argument("--empty-room-ttl", type=float, default=D.empty_room_ttl, metavar="SECONDS",
-                   help=f"seconds a room with nobody connected is kept for reconnections "
-                        f"(default {D.empty_room_ttl:g})")
+    options: list[tuple[str, type, float, str, str]] = [
+        ("--max-rooms", int, D.max_rooms, "N", "rooms (tables) held at once"),
+        ("--max-peers", int, D.max_peers_per_room, "N",
+         "distinct identities admitted to one room (a table has at most 8 seats)"),
+        ("--max-connections", int, D.max_connections, "N",
+         "open TCP connections at once, handshaking or admitted"),
+        ("--max-payload", int, D.max_payload, "BYTES",
+         "largest frame payload a client may send"),
+        ("--frames-rate", float, D.frames_rate, "N", "sustained frames per second per connection"),
+        ("--frames-burst", float, D.frames_burst, "N",
+         "frames a connection may send in a burst before it is throttled"),
+        ("--bytes-rate", float, D.bytes_rate, "BYTES",
+         "sustained payload bytes per second per connection"),
+        ("--bytes-burst", float, D.bytes_burst, "BYTES",
+         "bytes a connection may send in a burst, at least --max-payload"),
+        ("--room-bytes", int, D.max_room_bytes, "BYTES",
+         "buffered bytes per room; a room that would exceed it is dropped"),
+        ("--total-bytes", int, D.max_total_bytes, "BYTES", "buffered bytes across all rooms"),
+        ("--inflight-bytes", int, D.max_inflight_bytes, "BYTES",
+         "bytes of partly received or not yet forwarded frames across all connections; a "
+         "connection that would exceed it is cut"),
+        ("--idle-timeout", float, D.idle_timeout, "SECONDS",
+         "seconds without any frame before an admitted client is cut"),
+        ("--handshake-timeout", float, D.handshake_timeout, "SECONDS",
+         "seconds a new connection has to finish its handshake"),
+        ("--write-timeout", float, D.write_timeout, "SECONDS",
+         "seconds one write to a client may block before it is cut as a slow reader"),
+        ("--room-lifetime", float, D.room_lifetime, "SECONDS",
+         "seconds a room may exist, whatever happens in it"),
+        ("--empty-room-ttl", float, D.empty_room_ttl, "SECONDS",
+         "seconds a room with nobody connected is kept for reconnections"),
+    ]
+    for flag, kind, default, metavar, what in options:
+        p.add_argument(flag, type=kind, default=default, metavar=metavar,
+                       help=f"{what} (default {_number(default)})")
     p.add_argument("--stats-interval", type=float, default=60.0, metavar="SECONDS",
                    help="seconds between stats lines (default 60)")
     p.set_defaults(handler=_cmd_relay)
+
+
+def _number(value: float) -> str:
+    """``262144`` for 262144.0, ``0.5`` for 0.5: a default as a person writes it."""
+    return str(int(value)) if float(value).is_integer() else str(value)
 
 
 def _cmd_relay(args: argparse.Namespace) -> int:
