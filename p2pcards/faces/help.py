@@ -83,8 +83,9 @@ _HELP: dict[str, tuple[str, ...]] = {
     "rumino": (
         "Rumino: draw from the stock or take the upcard, then discard. Make sets and runs;",
         "knock when your unmatched cards (deadwood) are few enough, or go gin with none. A",
-        "seven-card rumino wins at once, and may be claimed out of turn when it is offered.",
-        "Deadwood counts against you; at 100 points you are out (a rebuy may bring you back).",
+        "rumino (seven of a suit in sequence, or seven of a kind) wins the game at once; with",
+        "six of one you may take a discard that completes it out of turn. Deadwood counts",
+        "against you (A 1, J Q K and jokers 10); at 100 points you are out.",
     ),
     "sette-e-mezzo": (
         "Seven and a Half: a banking game. Bet against the bank, then take cards (hit) or",
