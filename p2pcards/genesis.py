@@ -22,13 +22,21 @@ from .wire import codec
 from .wire.errors import ProtocolError
 from .wire.identity import PublicIdentity
 
-__all__ = ["Genesis", "GenesisError", "SeatInfo", "PROTOCOL_VERSION", "DEFAULT_TIMEOUTS"]
+__all__ = ["Genesis", "GenesisError", "SeatInfo", "PROTOCOL_VERSION", "DEFAULT_TIMEOUTS",
+           "DROPOUT_POLICIES"]
 
 PROTOCOL_VERSION = 1
 MAX_GENESIS_BYTES = 16 * 1024
 DEFAULT_TIMEOUTS: Mapping[str, int] = {"step": 60, "action": 600}
 """Seconds a seat may take: ``step`` for automatic messages (keys, shuffles, tokens, results),
 ``action`` for a person's decision."""
+
+
+DROPOUT_POLICIES = ("forfeit", "bot")
+"""What a table of three or more seats does when a seat drops out (SPEC §9.13): the others
+rebuild its hand key from their shares, audit the hand, and the match ends with the dropper
+forfeiting (``forfeit``), or goes on with a bot in its seat (``bot``). A genesis without the
+``dropout`` key shares no keys and ends at a dropout, as version 1 always did."""
 
 
 class GenesisError(ProtocolError):
@@ -73,6 +81,14 @@ class Genesis:
     seats: tuple[SeatInfo, ...]
     timeouts: Mapping[str, int] = field(default_factory=lambda: dict(DEFAULT_TIMEOUTS))
     version: int = PROTOCOL_VERSION
+    dropout: str | None = None
+    """One of :data:`DROPOUT_POLICIES`, or ``None`` (no key sharing; the key is then absent
+    from the encoding, which is byte for byte that of a genesis before key sharing)."""
+
+    @property
+    def shares_keys(self) -> bool:
+        """Whether the seats share their hand keys (a ``dropout`` policy is set)."""
+        return self.dropout is not None
 
     @property
     def spec(self) -> GameSpec:
@@ -86,7 +102,7 @@ class Genesis:
             raise GenesisError(f"genesis config: {exc}") from None
 
     def to_wire(self) -> dict[str, Any]:
-        return {
+        out = {
             "version": self.version,
             "game": self.game,
             "preset": self.preset,
@@ -94,6 +110,9 @@ class Genesis:
             "seats": [s.to_wire() for s in self.seats],
             "timeouts": dict(self.timeouts),
         }
+        if self.dropout is not None:
+            out["dropout"] = self.dropout
+        return out
 
     def encode(self) -> bytes:
         """The canonical encoding, first record of the transcript."""
@@ -111,8 +130,9 @@ class Genesis:
         except ProtocolError as exc:
             raise GenesisError(f"genesis record is not valid canonical msgpack: {exc}") from None
         expected = {"version", "game", "preset", "config", "seats", "timeouts"}
-        if not isinstance(obj, dict) or set(obj) != expected:
-            raise GenesisError("genesis record must be a map of " + ", ".join(sorted(expected)))
+        if not isinstance(obj, dict) or set(obj) - {"dropout"} != expected:
+            raise GenesisError("genesis record must be a map of " + ", ".join(sorted(expected))
+                               + " (and optionally dropout)")
         if obj["version"] != PROTOCOL_VERSION:
             raise GenesisError(
                 f"genesis protocol version {obj['version']!r} is not supported "
@@ -134,7 +154,14 @@ class Genesis:
             raise GenesisError("genesis timeouts must give step and action in seconds (1..86400)")
         if not all(type(v) is int for v in timeouts.values()):
             raise GenesisError("genesis timeouts must be integers")
-        genesis = cls(obj["game"], obj["preset"], obj["config"], seats, timeouts)
+        dropout = obj.get("dropout")
+        if "dropout" in obj and dropout not in DROPOUT_POLICIES:
+            raise GenesisError("genesis dropout must be one of "
+                               + ", ".join(DROPOUT_POLICIES))
+        if dropout is not None and len(seats) < 3:
+            raise GenesisError("genesis dropout is for tables of three or more seats")
+        genesis = cls(obj["game"], obj["preset"], obj["config"], seats, timeouts,
+                      dropout=dropout)
         try:
             spec = genesis.spec
             allowed = spec.preset_players(genesis.preset)

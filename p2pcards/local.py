@@ -49,17 +49,20 @@ def new_seat(rng: Randomness | None = None, identity: IdentityKey | None = None)
 
 def make_genesis(game: str, preset: str, seats: Sequence[SeatInfo],
                  flags: Mapping[str, object] | None = None,
-                 timeouts: Mapping[str, int] | None = None) -> Genesis:
-    """The genesis of a table of ``game`` with preset ``preset`` and these seats in order."""
+                 timeouts: Mapping[str, int] | None = None,
+                 dropout: str | None = None) -> Genesis:
+    """The genesis of a table of ``game`` with preset ``preset`` and these seats in order
+    (``dropout``: the genesis dropout policy, SPEC §9.13)."""
     spec = get_game(game)
     preset = preset or spec.default_preset
     config = spec.preset(preset, players=len(seats), **dict(flags or {}))
     return Genesis(spec.name, preset, config.to_wire(), tuple(seats),
-                   dict(timeouts or DEFAULT_TIMEOUTS))
+                   dict(timeouts or DEFAULT_TIMEOUTS), dropout=dropout)
 
 
 def make_tables(game: str, preset: str, players: int, seed: int | None = None,
-                flags: Mapping[str, object] | None = None) -> tuple[Genesis, list[Table]]:
+                flags: Mapping[str, object] | None = None,
+                dropout: str | None = None) -> tuple[Genesis, list[Table]]:
     """A genesis and one seated :class:`Table` per seat; deterministic when ``seed`` is given."""
     def rng_for(i: int) -> Randomness:
         if seed is None:
@@ -68,7 +71,7 @@ def make_tables(game: str, preset: str, players: int, seed: int | None = None,
 
     secrets = [new_seat(rng_for(i)) for i in range(players)]
     genesis = make_genesis(game, preset, [s.info(f"seat{i}") for i, s in enumerate(secrets)],
-                           flags)
+                           flags, dropout=dropout)
     tables = [
         Table(genesis, seat=i, identity=s.identity, x25519_private=s.x25519_private,
               rng=rng_for(100 + i) if seed is not None else SystemRandomness())

@@ -38,6 +38,8 @@ from typing import Any
 from . import crypto
 from .cards import HIDDEN, Card, Deck
 from .crypto import CryptoError, ProofContext, Randomness
+from .crypto.keyshares import DealtKey, deal_key, open_share, rebuild_key
+from .crypto.vss import share_is_valid
 from .games.base import (
     ALL_SEATS,
     Action,
@@ -80,11 +82,15 @@ __all__ = [
     "HandScored",
     "MatchEnded",
     "ProposalDropped",
+    "SeatDropped",
+    "KeyRebuilt",
+    "Recovery",
     "KINDS",
 ]
 
-KINDS = ("accept", "key", "shuffle", "tokens", "action", "reveal", "result")
-"""Every message kind of protocol version 1, in the order they first appear."""
+KINDS = ("accept", "key", "shuffle", "tokens", "action", "reveal", "result", "recover")
+"""Every message kind of protocol version 1, in the order they first appear (``recover`` only
+at a table that shares its hand keys, SPEC §9.13)."""
 
 
 class Violation(Exception):
@@ -98,7 +104,8 @@ class Violation(Exception):
     """
 
     def __init__(self, rule: str, message: str, *, seat: int | None, index: int | None,
-                 evidence: tuple[Envelope, ...] = (), suspects: tuple[int, ...] = ()) -> None:
+                 evidence: tuple[Envelope, ...] = (), suspects: tuple[int, ...] = (),
+                 disclosure: tuple[int, bytes] | None = None) -> None:
         where = []
         if index is not None:
             where.append(f"envelope {index}")
@@ -111,6 +118,9 @@ class Violation(Exception):
         self.index = index
         self.evidence = evidence
         self.suspects = suspects
+        self.disclosure = disclosure
+        """For ``bad-key-share`` found by the holder: ``(holder seat, inbox secret)``, which
+        proves the share wrong to anyone (SPEC §9.13)."""
 
 
 # ----------------------------------------------------------------------------------- events
@@ -156,8 +166,31 @@ class HandScored(Event):
 
 @dataclass(frozen=True)
 class MatchEnded(Event):
+    """The match is over. ``forfeit`` names the seat that dropped out and forfeited (SPEC
+    §9.13); the scores are then those of the hands completed before."""
+
     match_scores: tuple[int, ...]
     winner: int | None
+    forfeit: int | None = None
+
+
+@dataclass(frozen=True)
+class SeatDropped(Event):
+    """Seat ``seat`` stopped answering when its ``kind`` message was due and seat ``by`` began
+    the recovery (SPEC §9.13): the others publish their shares of its hand key."""
+
+    seat: int
+    kind: str
+    by: int
+
+
+@dataclass(frozen=True)
+class KeyRebuilt(Event):
+    """The dropped ``seat``'s hand key of the current deck was rebuilt from the others' shares;
+    ``audited`` tells whether the deck was then audited and replayed (cards had been dealt)."""
+
+    seat: int
+    audited: bool
 
 
 @dataclass(frozen=True)
@@ -178,6 +211,20 @@ class Step:
     def extend(self, other: Step) -> None:
         self.outgoing.extend(other.outgoing)
         self.events.extend(other.events)
+
+
+@dataclass
+class Recovery:
+    """A dropout (SPEC §9.13): ``seat`` did not send its ``kind`` message, seat ``by`` began the
+    recovery with envelope ``index``; ``rebuilt``: the seat's hand key of the current deck was
+    rebuilt from the others' shares; ``audited``: that deck was then audited and replayed."""
+
+    seat: int
+    kind: str
+    by: int
+    index: int
+    rebuilt: bool = False
+    audited: bool = False
 
 
 # ----------------------------------------------------------------------------------- rounds
@@ -253,6 +300,18 @@ class _Cycle:
     secrets: dict[int, crypto.Scalar] = field(default_factory=dict)
     pending: tuple[ChanceStep, ...] = ()
     pending_positions: tuple[int, ...] = ()
+    my_inbox: crypto.Scalar | None = None
+    """The local seat's inbox secret of this cycle (key sharing, SPEC §9.13)."""
+    inboxes: dict[int, crypto.Point] = field(default_factory=dict)
+    dealt: dict[int, DealtKey] = field(default_factory=dict)
+    """Seat -> its hand key's sharing, from its ``shuffle`` message."""
+    my_shares: dict[int, crypto.Scalar] = field(default_factory=dict)
+    """Dealer seat -> the local seat's share of its key, opened and checked."""
+    shuffled: bool = False
+    """The ``shuffle`` round is complete: cards may have been dealt with this deck."""
+    audited: bool = False
+    published: dict[int, crypto.Scalar] = field(default_factory=dict)
+    """Holder seat -> its share of the dropped seat's key, published in ``recover``."""
 
 
 class Table:
@@ -306,8 +365,19 @@ class Table:
         """Chain index -> (seats that could speak there, the ``prev`` hash) for every index
         accepted while a claim window was open: a later envelope of such a seat for that index
         lost the race (``lost-race``)."""
+        self.recovery: Recovery | None = None
+        """The recovery of a seat that dropped out (SPEC §9.13), once a ``recover`` is
+        accepted."""
+        self.forfeit: int | None = None
+        """The seat that forfeited the match by dropping out (``dropout`` = ``forfeit``)."""
+        self._disclosed: dict[int, crypto.Scalar] = {}
 
     # ------------------------------------------------------------------ public queries
+
+    @property
+    def dropped(self) -> int | None:
+        """The seat that dropped out, once its recovery has begun."""
+        return None if self.recovery is None else self.recovery.seat
 
     @property
     def expected(self) -> tuple[int, str] | None:
@@ -400,6 +470,9 @@ class Table:
         own = data == self.proposal and self.proposal is not None
         if payload.seat in speakers and (payload.seat != self.seat or own):
             seat = payload.seat
+        starting = self._starts_recovery(payload)
+        if starting:
+            seat, kind = payload.seat, "recover"
         try:
             self.chain.check(payload, envelope, expected_seat=seat)
         except ChainError as exc:
@@ -411,8 +484,16 @@ class Table:
             raise Violation("wrong-kind", f"expected a {kind!r} message, got {payload.kind!r}",
                             seat=payload.seat, index=index)
         step = Step()
-        window = (speakers, self.chain.head) if len(speakers) > 1 else None
-        step.events.extend(self._apply(payload, index))  # validates fully before any change
+        window = (speakers | {seat}, self.chain.head) if len(speakers) > 1 else None
+        saved = self._round
+        if starting:
+            step.events.append(self._begin_recovery(payload.seat))
+        try:
+            step.events.extend(self._apply(payload, index))  # validates fully before any change
+        except Violation:
+            if starting:
+                self._round, self.recovery = saved, None
+            raise
         self.chain.accept(payload, envelope, expected_seat=seat)
         self.frames.append(data)
         if window is not None:
@@ -472,6 +553,60 @@ class Table:
             if self._cycle is not None and snapshot is not None:
                 _restore(self._cycle, snapshot)
         return seal(payload, self._identity).encode()
+
+    # ------------------------------------------------------------------ dropouts (SPEC §9.13)
+
+    def can_recover(self, seat: int) -> bool:
+        """Whether the local seat may begin the recovery of ``seat``, the seat the table waits
+        for: the table shares its hand keys, nobody has dropped out yet, the match has begun
+        (past the ``accept`` round) and is not over, and ``seat`` is another seat."""
+        return (self.seat is not None and seat != self.seat
+                and self._recoverable(seat))
+
+    def _recoverable(self, seat: int) -> bool:
+        return (self.genesis.shares_keys and not self.finished and self.dropped is None
+                and not self._round.complete and self._round.kind not in ("accept", "recover")
+                and self._round.current == seat)
+
+    def _starts_recovery(self, payload: Payload) -> bool:
+        body = payload.body
+        return (payload.kind == "recover" and isinstance(body, dict)
+                and type(body.get("seat")) is int and self._recoverable(body["seat"])
+                and payload.seat != body["seat"] and 0 <= payload.seat < self.players)
+
+    def recover(self, seat: int) -> Step:
+        """Begin the recovery of ``seat``, which stopped answering (its link died or its
+        timeout passed): send the local seat's ``recover`` message, which every other seat
+        follows with its own (SPEC §9.13). :class:`RuntimeError` unless :meth:`can_recover`."""
+        if not self.can_recover(seat):
+            raise RuntimeError(f"seat {seat}'s key cannot be recovered now")
+        assert self.seat is not None
+        step = Step()
+        step.events.append(self._begin_recovery(self.seat))
+        step.events.extend(self._emit("recover", self._automatic_body(), step))
+        step.extend(self._advance())
+        return step
+
+    def _begin_recovery(self, by: int) -> Event:
+        """Open the ``recover`` round: the dropped seat is the one the round waited for."""
+        dropped, kind = self._round.current, self._round.kind
+        self.recovery = Recovery(dropped, kind, by, self.chain.next_seq)
+        others = [s for s in range(self.players) if s not in (dropped, by)]
+        self._round = _Round("recover", [by, *others])
+        self.proposal = None
+        return SeatDropped(dropped, kind, by)
+
+    def disclose(self, holder: int, secret: bytes | None) -> None:
+        """Take ``holder``'s disclosed inbox secret (from a ``bad-key-share`` evidence record):
+        this observer then checks that holder's key shares as the holder did. ``None`` forgets
+        it."""
+        if secret is None:
+            self._disclosed.pop(holder, None)
+            return
+        try:
+            self._disclosed[holder] = crypto.Scalar.from_bytes(secret, "inbox secret")
+        except CryptoError:
+            self._disclosed.pop(holder, None)
 
     def is_lost_race(self, data: bytes) -> bool:
         """Whether ``data`` is a validly signed envelope that lost a claim window race: an
@@ -549,6 +684,7 @@ class Table:
             self._round = _Round("shuffle", list(range(self.players)))
             return events
         if kind == "shuffle":
+            cycle.shuffled = True
             self.engine.begin_hand()
             return self._enter_engine_phase()
         if kind == "tokens":
@@ -558,9 +694,12 @@ class Table:
             return self._enter_engine_phase()
         if kind == "reveal":
             events.extend(self._end_cycle())
+            cycle.audited = True
             return events + self._enter_engine_phase()
         if kind == "result":
             return events + self._after_results()
+        if kind == "recover":
+            return self._after_recovery()
         raise AssertionError(kind)
 
     def _enter_engine_phase(self) -> list[Event]:
@@ -606,12 +745,21 @@ class Table:
         if kind == "key":
             cycle.my_key = crypto.HandKey.generate(self._rng)
             share = cycle.my_key.share(self._ctx(self.seat, "key"), self._rng)
-            return {"share": share.to_wire()}
+            if not self.genesis.shares_keys:
+                return {"share": share.to_wire()}
+            cycle.my_inbox = self._rng.scalar()
+            return {"share": share.to_wire(), "inbox": (cycle.my_inbox * crypto.G).to_bytes()}
         if kind == "shuffle":
             assert cycle.deck is not None and cycle.joint is not None
             out, proof = crypto.shuffle(cycle.deck, cycle.joint, self._ctx(self.seat, "shuffle"),
                                         self._rng)
-            return {"deck": out.to_wire(), "proof": proof.to_wire()}
+            body: dict[str, Any] = {"deck": out.to_wire(), "proof": proof.to_wire()}
+            if self.genesis.shares_keys:
+                assert cycle.my_key is not None
+                inboxes = {s: p for s, p in cycle.inboxes.items() if s != self.seat}
+                body["keyshares"] = deal_key(cycle.my_key.secret, self.table_id, cycle.number,
+                                             self.seat, inboxes, self._rng).to_wire()
+            return body
         if kind == "tokens":
             public: list[list[Any]] = []
             sealed: list[list[Any]] = []
@@ -630,7 +778,34 @@ class Table:
             return {"secret": cycle.my_key.secret.to_bytes()}
         if kind == "result":
             return self._my_result()
+        if kind == "recover":
+            return self._recover_body()
         raise AssertionError(kind)
+
+    def _recover_body(self) -> dict[str, Any]:
+        assert self.seat is not None and self.dropped is not None
+        cycle = self._cycle
+        share = secret = None
+        if self._rebuilds(cycle):
+            assert cycle is not None
+            share = cycle.my_shares[self.dropped].to_bytes()
+        if self._reveals(cycle, self.seat):
+            assert cycle is not None and cycle.my_key is not None
+            secret = cycle.my_key.secret.to_bytes()
+        return {"seat": self.dropped, "share": share, "secret": secret}
+
+    def _rebuilds(self, cycle: _Cycle | None) -> bool:
+        """Whether the recovery rebuilds the dropped seat's key of ``cycle``: cards may have
+        been dealt with it (the shuffle round is complete) and it is neither audited nor
+        revealed."""
+        return (cycle is not None and cycle.shuffled and not cycle.audited
+                and self.dropped not in cycle.secrets)
+
+    def _reveals(self, cycle: _Cycle | None, seat: int) -> bool:
+        """Whether ``seat``'s ``recover`` must carry its own hand secret: with the ``forfeit``
+        policy, for a dealt cycle not yet audited whose secret that seat has not revealed."""
+        return (self.genesis.dropout == "forfeit" and cycle is not None and cycle.shuffled
+                and not cycle.audited and seat not in cycle.secrets)
 
     def _ctx(self, seat: int, step: str) -> ProofContext:
         return ProofContext(self.table_id, self._require_cycle().number, seat, step)
@@ -643,19 +818,25 @@ class Table:
 
     def _on_key(self, seat: int, body: dict[str, Any], index: int) -> list[Event]:
         cycle = self._require_cycle()
-        raw = _field(body, "share", seat, index, {"share"})
+        sharing = self.genesis.shares_keys
+        raw = _field(body, "share", seat, index, {"share", "inbox"} if sharing else {"share"})
         try:
             share = crypto.KeyShare.from_wire(raw)
             crypto.verify_key_share(share, self._ctx(seat, "key"))
+            inbox = crypto.Point.from_bytes(body["inbox"], "inbox key") if sharing else None
         except CryptoError as exc:
             raise Violation("bad-key", str(exc), seat=seat, index=index) from None
         cycle.publics[seat] = share.public
+        if inbox is not None:
+            cycle.inboxes[seat] = inbox
         return []
 
     def _on_shuffle(self, seat: int, body: dict[str, Any], index: int) -> list[Event]:
         cycle = self._require_cycle()
         assert cycle.deck is not None and cycle.joint is not None
-        raw_deck = _field(body, "deck", seat, index, {"deck", "proof"})
+        sharing = self.genesis.shares_keys
+        fields = {"deck", "proof", "keyshares"} if sharing else {"deck", "proof"}
+        raw_deck = _field(body, "deck", seat, index, fields)
         raw_proof = body["proof"]
         try:
             out = crypto.EncryptedDeck.from_wire(raw_deck, self.engine.deck)
@@ -663,8 +844,45 @@ class Table:
             crypto.verify_shuffle(cycle.deck, out, cycle.joint, proof, self._ctx(seat, "shuffle"))
         except CryptoError as exc:
             raise Violation("bad-shuffle", str(exc), seat=seat, index=index) from None
+        mine: crypto.Scalar | None = None
+        dealt: DealtKey | None = None
+        if sharing:
+            try:
+                dealt = DealtKey.from_wire(body["keyshares"], self.players - 1)
+            except CryptoError as exc:
+                raise Violation("bad-key-share", str(exc), seat=seat, index=index) from None
+            mine = self._check_my_share(cycle, seat, dealt, index)
         cycle.deck = out
+        if dealt is not None:
+            cycle.dealt[seat] = dealt
+        if mine is not None:
+            cycle.my_shares[seat] = mine
         return []
+
+    def _check_my_share(self, cycle: _Cycle, dealer: int, dealt: DealtKey,
+                        index: int) -> crypto.Scalar | None:
+        """Open and check the local seat's share of ``dealer``'s key (and, at an observer, the
+        share of a holder whose inbox secret was disclosed); ``bad-key-share`` if it is wrong,
+        with the inbox secret that proves it."""
+        checks: list[tuple[int, crypto.Scalar]] = []
+        if self.seat is not None and self.seat != dealer and cycle.my_inbox is not None:
+            checks.append((self.seat, cycle.my_inbox))
+        for holder, secret in self._disclosed.items():
+            if (holder != dealer and holder != self.seat
+                    and secret * crypto.G == cycle.inboxes.get(holder)):
+                checks.append((holder, secret))
+        mine: crypto.Scalar | None = None
+        for holder, secret in checks:
+            position = holder if holder < dealer else holder - 1
+            share = open_share(dealt, cycle.publics[dealer], self.table_id, cycle.number,
+                               dealer, holder, position, secret)
+            if share is None:
+                raise Violation("bad-key-share", f"the share of seat {dealer}'s hand key for "
+                                f"seat {holder} does not match its commitments", seat=dealer,
+                                index=index, disclosure=(holder, secret.to_bytes()))
+            if holder == self.seat:
+                mine = share
+        return mine
 
     def _on_tokens(self, seat: int, body: dict[str, Any], index: int) -> list[Event]:
         cycle = self._require_cycle()
@@ -1028,6 +1246,83 @@ class Table:
         cycle.secrets[seat] = secret
         return []
 
+    def _on_recover(self, seat: int, body: dict[str, Any], index: int) -> list[Event]:
+        cycle = self._cycle
+        dropped = _field(body, "seat", seat, index, {"seat", "share", "secret"})
+        if type(dropped) is not int or dropped != self.dropped:
+            raise Violation("bad-body", f"the recovery is of seat {self.dropped}, not "
+                            f"{dropped!r}", seat=seat, index=index)
+        share = secret = None
+        if self._rebuilds(cycle):
+            assert cycle is not None and self.dropped is not None
+            try:
+                share = crypto.Scalar.from_bytes(body["share"], "key share")
+            except CryptoError as exc:
+                raise Violation("bad-recovery-share", str(exc), seat=seat, index=index) from None
+            dealt = cycle.dealt[self.dropped]
+            if not share_is_valid(dealt.all_commitments(cycle.publics[self.dropped]), seat,
+                                  share):
+                raise Violation("bad-recovery-share", f"the published share of seat "
+                                f"{self.dropped}'s hand key does not match its commitments",
+                                seat=seat, index=index)
+        elif body["share"] is not None:
+            raise Violation("bad-body", "no share is due in this recovery", seat=seat,
+                            index=index)
+        if self._reveals(cycle, seat):
+            assert cycle is not None
+            try:
+                secret = crypto.Scalar.from_bytes(body["secret"], "hand key secret")
+            except CryptoError as exc:
+                raise Violation("bad-reveal", str(exc), seat=seat, index=index) from None
+            if secret * crypto.G != cycle.publics[seat]:
+                raise Violation("bad-reveal", "revealed hand key does not match its public "
+                                "key", seat=seat, index=index)
+        elif body["secret"] is not None:
+            raise Violation("bad-body", "no secret is due in this recovery", seat=seat,
+                            index=index)
+        if cycle is not None and share is not None:
+            cycle.published[seat] = share
+        if cycle is not None and secret is not None:
+            cycle.secrets[seat] = secret
+        return []
+
+    def _after_recovery(self) -> list[Event]:
+        """Every other seat has published its share: rebuild the dropped seat's key, audit the
+        dealt cycle (forfeit), end the match with the dropper forfeiting."""
+        dropped = self.dropped
+        assert dropped is not None
+        cycle = self._cycle
+        events: list[Event] = []
+        if self._rebuilds(cycle):
+            assert cycle is not None
+            holders = [s for s in range(self.players) if s != dropped]
+            secret = rebuild_key(cycle.published, holders)
+            if secret * crypto.G != cycle.publics[dropped]:  # cannot happen: shares checked
+                raise Violation("audit-failed", f"the rebuilt key of seat {dropped} does not "
+                                "match its public key", seat=None, index=self.chain.next_seq)
+            cycle.secrets[dropped] = secret
+            assert self.recovery is not None
+            self.recovery.rebuilt = True
+            if self.genesis.dropout == "forfeit":
+                self.recovery.audited = True  # also when the audit finds a violation
+                self._audit_cycle(partial=True)
+                cycle.audited = True
+            events.append(KeyRebuilt(dropped, self.recovery.audited))
+        return events + self._forfeit(dropped)
+
+    def _forfeit(self, dropped: int) -> list[Event]:
+        """End the match: ``dropped`` forfeits. The winner is the other side with two sides,
+        else the side with the highest match score among the others (none on a tie)."""
+        self.finished = True
+        self.forfeit = dropped
+        scores = tuple(self._full.match_scores)
+        lost = self._full.side_of(dropped)
+        others = [side for side in range(self._full.num_sides) if side != lost]
+        best = max(scores[side] for side in others)
+        leaders = [side for side in others if scores[side] == best]
+        winner = leaders[0] if len(leaders) == 1 else None
+        return [MatchEnded(scores, winner, forfeit=dropped)]
+
     def _on_result(self, seat: int, body: dict[str, Any], index: int) -> list[Event]:
         mine = self._my_result()
         if codec.pack(body) != codec.pack(mine):  # exact wire equality: 1 is not true
@@ -1137,6 +1432,13 @@ class Table:
 
     def _end_cycle(self) -> list[Event]:
         """All keys are revealed: decrypt everything, replay the cycle with full information."""
+        self._audit_cycle(partial=False)
+        return []
+
+    def _audit_cycle(self, *, partial: bool) -> None:
+        """Decrypt the whole deck with the sum of the secrets, check every played card and
+        replay the cycle with full information. ``partial``: the cycle stopped early (a
+        dropout); the replay ends where the recorded chance batches and actions end."""
         cycle = self._require_cycle()
         assert cycle.deck is not None
         deck = self.engine.deck
@@ -1162,6 +1464,8 @@ class Table:
         while replay.phase in (Phase.CHANCE, Phase.ACTION):
             if replay.phase is Phase.CHANCE:
                 positions = next(batches, None)
+                if positions is None and partial:
+                    break
                 if positions is None or len(positions) != len(replay.pending_chance()):
                     raise Violation("replay-diverged", "the full replay asked for other cards",
                                     seat=None, index=self.chain.next_seq)
@@ -1172,6 +1476,8 @@ class Table:
                                     seat=None, index=self.chain.next_seq) from None
             else:
                 move = next(moves, None)
+                if move is None and partial:
+                    break
                 if move is None:
                     raise Violation("replay-diverged", "the full replay expects more actions",
                                     seat=None, index=self.chain.next_seq)
@@ -1194,7 +1500,6 @@ class Table:
                             seat=None, index=self.chain.next_seq)
         self._full = replay
         self.engine = replay.copy()
-        return []
 
     def _my_result(self) -> dict[str, Any]:
         result = self._full.hand_result()

@@ -59,6 +59,7 @@ __all__ = [
     "ViolationReport",
     "StopReport",
     "EvidenceReport",
+    "DropoutReport",
     "VerifyReport",
     "UnreadableTranscript",
     "verify_transcript",
@@ -158,6 +159,30 @@ class EvidenceReport:
 
 
 @dataclass(frozen=True)
+class DropoutReport:
+    """A seat that dropped out at a table that shares its hand keys (SPEC §9.13).
+
+    ``seat`` stopped answering when its ``kind`` message was due (chain position ``index``);
+    seat ``by`` began the recovery. ``rebuilt`` tells whether its hand key of the current deck
+    was rebuilt from the others' shares (every share checked against its commitments), and
+    ``audited`` whether that deck was then audited and its play replayed with every card known.
+    ``forfeit`` is set when the match ended with the seat forfeiting.
+    """
+
+    seat: int
+    kind: str
+    by: int
+    index: int
+    rebuilt: bool = False
+    audited: bool = False
+    forfeit: bool = False
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"seat": self.seat, "kind": self.kind, "by": self.by, "index": self.index,
+                "rebuilt": self.rebuilt, "audited": self.audited, "forfeit": self.forfeit}
+
+
+@dataclass(frozen=True)
 class StopReport:
     """Where an incomplete transcript stops.
 
@@ -199,6 +224,7 @@ class VerifyReport:
     stop: StopReport | None = None
     notes: tuple[str, ...] = field(default=())
     evidence: tuple[EvidenceReport, ...] = field(default=())
+    dropout: DropoutReport | None = None
 
     @property
     def valid(self) -> bool:
@@ -247,6 +273,7 @@ class VerifyReport:
                 "suspects": list(self.violation.suspects),
             },
             "evidence": [e.to_dict() for e in self.evidence],
+            "dropout": None if self.dropout is None else self.dropout.to_dict(),
             "stop": None if self.stop is None else {
                 "verified": self.stop.verified,
                 "hands_complete": self.stop.hands_complete,
@@ -407,6 +434,9 @@ def verify_transcript(source: str | os.PathLike[str] | TranscriptFile) -> Verify
         stop=stop_report,
         notes=tuple(notes),
         evidence=checked,
+        dropout=None if table.recovery is None else DropoutReport(
+            table.recovery.seat, table.recovery.kind, table.recovery.by, table.recovery.index,
+            table.recovery.rebuilt, table.recovery.audited, table.forfeit is not None),
     )
 
 
@@ -461,7 +491,10 @@ def _replay_offering(transcript: TranscriptFile, genesis: Genesis, on_events: Ev
         for i in at.get(index, ()):
             record = records[i]
             assert isinstance(record, Evidence)
+            holder, secret = record.disclosure or (0, None)
+            table.disclose(holder, secret)
             offered[i], changed = _offer(table, record.envelopes[0])
+            table.disclose(holder, None)
             if changed:  # rebuild the state the chain reached (rare: a record proving nothing)
                 table = replay_frames(genesis, frames[:index])
         if index == len(frames):
@@ -480,6 +513,8 @@ _SENT = {
     "bad-token": "an invalid reveal token",
     "bad-sealed-token": "a sealed token that does not open",
     "bad-reveal": "a false hand key reveal",
+    "bad-key-share": "a share of its hand key that does not match its commitments",
+    "bad-recovery-share": "a false share of a dropped seat's hand key",
     "bad-body": "a malformed message",
     "bad-action": "an undecodable action",
     "wrong-tokens": "the wrong reveal tokens",
@@ -551,6 +586,10 @@ def _finding(number: int, record: Evidence, keys: list[PublicIdentity], genesis:
                 return Finding("unverifiable", None, None, None,
                                "only the recipient of a sealed token can open it (see the "
                                "threat model): the claim can be neither proven nor refuted")
+            if record.rule == "bad-key-share" and record.disclosure is None:
+                return Finding("unverifiable", None, None, None,
+                               "the holder did not disclose its inbox secret, so only it can "
+                               "open its share: the claim can be neither proven nor refuted")
             return Finding("not-proven", None, None, None,
                            f"its envelope is acceptable at chain position {record.position}")
         same = (violation.rule, violation.seat) == (record.rule, record.seat)

@@ -92,10 +92,15 @@ class Driver:
     lost: list[tuple[int, bytes]] = field(default_factory=list)
     """(sender, envelope) of claim-window messages dropped because another came first."""
 
+    silent: set[int] = field(default_factory=set)
+    """Detached seats that send nothing more (a dropout): :meth:`step` waits for them."""
+
     @classmethod
     def new(cls, game: str, preset: str, players: int, seed: int,
-            flags: dict[str, object] | None = None, bot: str = "smart") -> Driver:
-        genesis, tables = make_tables(game, preset, players, seed=seed, flags=flags)
+            flags: dict[str, object] | None = None, bot: str = "smart",
+            dropout: str | None = None) -> Driver:
+        genesis, tables = make_tables(game, preset, players, seed=seed, flags=flags,
+                                      dropout=dropout)
         bots = [make_bot(game, bot, seed * 10 + i) for i in range(players)]
         driver = cls(genesis, tables, bots)
         for i, table in enumerate(tables):
@@ -218,9 +223,15 @@ class Driver:
             self._queue(i, table.decide(action).outgoing)
             return True
         expected = self.expected()
-        if expected is not None and expected[0] in self.detached:
+        if (expected is not None and expected[0] in self.detached
+                and expected[0] not in self.silent):
             return self.puppet_step(expected[0], expected[1])
         return False
+
+    def recover(self, by: int, seat: int) -> None:
+        """Seat ``by`` begins the recovery of the silent ``seat`` (its table's
+        :meth:`~p2pcards.table.Table.recover`); the others follow as the driver runs."""
+        self._queue(by, self.tables[by].recover(seat).outgoing)
 
     def run_until(self, predicate: Callable[[Driver], bool], limit: int = 100_000) -> None:
         """Step until ``predicate`` holds with an empty queue; AssertionError if never."""

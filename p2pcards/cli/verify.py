@@ -162,6 +162,8 @@ def render_report(report: VerifyReport, console: Console) -> None:
                           breakdown)
         console.print(hands)
     console.print(f"envelopes: {report.envelopes} in the file, {report.verified} verified")
+    if report.dropout is not None:
+        console.print(dropout_line(report), soft_wrap=True, markup=False)
     if report.status == "valid":
         scores = " - ".join(str(s) for s in report.scores)
         if report.winner_side is None:
@@ -203,6 +205,21 @@ def render_report(report: VerifyReport, console: Console) -> None:
             console.print(f"  envelope hash {digest}")
     for note in report.notes:
         console.print(f"note: {note}", markup=False)
+
+
+def dropout_line(report: VerifyReport) -> str:
+    """``dropout: seat 2 stopped answering ...``: what the recovery of a dropped seat did."""
+    d = report.dropout
+    assert d is not None
+    text = (f"dropout: seat {d.seat} stopped answering when its {d.kind!r} message was due "
+            f"(envelope {d.index}, recovery begun by seat {d.by})")
+    if d.rebuilt:
+        text += "; its hand key was rebuilt from the other seats' checked shares"
+        if d.audited:
+            text += " and the hand audited and replayed with every card known"
+    if d.forfeit:
+        text += f"; seat {d.seat} forfeits the match"
+    return text
 
 
 def _breakdown(category: str, values: Any, points: Any) -> str:
