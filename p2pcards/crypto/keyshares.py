@@ -41,7 +41,7 @@ from ._wire import as_list, as_point, as_points, as_scalars
 from .group import DOMAIN, G, Point, Scalar, lp
 from .rand import Randomness
 from .transcript import ProofContext
-from .vss import deal, reconstruct, share_is_valid
+from .vss import VSSError, deal, reconstruct, share_is_valid
 
 __all__ = ["DealtKey", "deal_key", "open_share", "share_context", "rebuild_key"]
 
@@ -112,5 +112,9 @@ def open_share(dealt: DealtKey, public_key: Point, table_id: bytes, cycle: int, 
 
 
 def rebuild_key(shares: Mapping[int, Scalar], holders: Sequence[int]) -> Scalar:
-    """The dealer's secret from the shares of every holder (each checked before)."""
+    """The dealer's secret from the shares of every holder (each checked before);
+    :class:`~.vss.VSSError` naming the holders whose share is missing."""
+    missing = [h for h in holders if h not in shares]
+    if missing:
+        raise VSSError(f"the shares of seats {missing} are missing")
     return reconstruct({h: shares[h] for h in holders}, len(holders))

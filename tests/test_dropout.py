@@ -1,0 +1,281 @@
+"""Dropouts at tables of three or four seats that share their hand keys (SPEC §9.13), with
+in-memory tables: a silent seat's key is rebuilt from the others' shares, the dealt hand is
+audited (a revoke followed by silence is proven), the dropper forfeits, and the transcript
+verifies; wrong shares are caught and blamed."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import pytest
+from attacks import Driver, decode, identity_of, play_body, resign, write_transcript
+
+from p2pcards.cli.verify import dropout_line
+from p2pcards.crypto import Scalar
+from p2pcards.evidence import Evidence, from_violation
+from p2pcards.games.base import Action
+from p2pcards.genesis import Genesis, GenesisError
+from p2pcards.local import make_tables
+from p2pcards.table import MatchEnded, SeatDropped, Table, Violation
+from p2pcards.transcript import TranscriptWriter
+from p2pcards.verify import verify_transcript
+
+
+def follower_with_choice(driver: Driver) -> int:
+    """Run to a follower's decision who holds the led suit and another: that seat."""
+    def ready(d: Driver) -> bool:
+        for s, t in enumerate(d.tables):
+            trick = t.engine._trick  # type: ignore[attr-defined]
+            if t.needs_decision and trick:
+                hand = t.engine._hands[s]  # type: ignore[attr-defined]
+                led = trick[0].card.suit
+                if any(c.suit == led for c in hand) and any(c.suit != led for c in hand):
+                    return True
+        return False
+
+    driver.run_until(ready)
+    return next(s for s, t in enumerate(driver.tables) if t.needs_decision)
+
+
+def revoke(driver: Driver) -> tuple[int, int]:
+    """A follower plays off suit while holding the led suit (its engine would refuse it): the
+    others accept it live. Returns (cheater, envelope index)."""
+    cheat = follower_with_choice(driver)
+    table = driver.tables[cheat]
+    hand = table.engine._hands[cheat]  # type: ignore[attr-defined]
+    led = table.engine._trick[0].card.suit  # type: ignore[attr-defined]
+    off_suit = next(c for c in hand if c.suit != led)
+    index = driver.position
+    body = play_body(table, Action("play", off_suit))
+    driver.detach(cheat)
+    results = driver.send_as(cheat, "action", body)
+    assert results and all(v is None for v in results.values()), results
+    return cheat, index
+
+
+def verified(tmp_path: Path, driver: Driver, name: str = "t.p2pt") -> Any:
+    return verify_transcript(write_transcript(tmp_path / name, driver.genesis,
+                                              driver.longest_frames()))
+
+
+@pytest.mark.parametrize(("game", "players"), [("tressette", 3), ("tresette", 4)])
+def test_a_revoke_then_a_withheld_reveal_is_proven(tmp_path: Path, game: str,
+                                                   players: int) -> None:
+    driver = Driver.new(game, "classic", players, seed=1, dropout="forfeit")
+    cheat, index = revoke(driver)
+    # the cheater plays on (cards its peers accept live), then withholds its key reveal
+    driver.run_until(lambda d: d.expected() == (cheat, "reveal"))
+    driver.silent.add(cheat)
+    assert not driver.step()  # everybody waits for the cheater
+    by = next(s for s in range(players) if s != cheat)
+    driver.recover(by, cheat)
+    driver.run_out()
+    honest = [s for s in range(players) if s != cheat]
+    assert sorted(driver.violations) == honest
+    for violation in driver.violations.values():
+        assert (violation.rule, violation.seat, violation.index) == (
+            "must-follow-suit", cheat, index), violation
+    report = verified(tmp_path, driver)
+    assert report.status == "invalid"
+    v = report.violation
+    assert (v.rule, v.seat, v.index) == ("must-follow-suit", cheat, index)
+    d = report.dropout
+    assert (d.seat, d.kind, d.by, d.rebuilt, d.audited) == (cheat, "reveal", by, True, True)
+    assert "its hand key was rebuilt" in dropout_line(report)
+
+
+def test_without_key_sharing_the_same_silence_leaves_an_incomplete_transcript(
+        tmp_path: Path) -> None:
+    driver = Driver.new("tressette", "classic", 3, seed=1)
+    cheat, _ = revoke(driver)
+    driver.run_until(lambda d: d.expected() == (cheat, "reveal"))
+    by = next(s for s in range(3) if s != cheat)
+    assert not driver.tables[by].can_recover(cheat)
+    with pytest.raises(RuntimeError, match="cannot be recovered"):
+        driver.tables[by].recover(cheat)
+    report = verified(tmp_path, driver)
+    assert report.status == "incomplete" and report.dropout is None
+
+
+@pytest.mark.parametrize(("game", "players", "by"), [("scopa", 3, 0), ("briscola", 4, 3)])
+def test_a_silent_seat_mid_hand_forfeits_and_the_hand_is_audited(
+        tmp_path: Path, game: str, players: int, by: int) -> None:
+    driver = Driver.new(game, "classic", players, seed=2, dropout="forfeit")
+    dropper = 1
+    driver.run_until(lambda d: d.tables[dropper].needs_decision
+                     and d.tables[0].chain.next_seq > 4 * players)
+    driver.detach(dropper)
+    driver.silent.add(dropper)
+    kind_before = driver.expected()
+    assert kind_before == (dropper, "action")
+    events = driver.tables[by].recover(dropper).events
+    assert isinstance(events[0], SeatDropped) and events[0].seat == dropper
+    driver.queue.extend((by, f) for f in driver.tables[by].frames[-1:])
+    driver.run_out()
+    assert not driver.violations
+    for s in range(players):
+        if s != dropper:
+            table = driver.tables[s]
+            assert table.finished and table.forfeit == dropper and table.expected is None
+    report = verified(tmp_path, driver)
+    assert report.status == "valid"
+    d = report.dropout
+    assert (d.seat, d.kind, d.by, d.rebuilt, d.audited, d.forfeit) == (
+        dropper, "action", by, True, True, True)
+    assert "seat 1 forfeits the match" in dropout_line(report)
+    if players == 4:  # two sides: the dropper's partners lose
+        assert report.winner_side == 0
+
+
+def test_a_dropout_before_any_card_rebuilds_nothing(tmp_path: Path) -> None:
+    driver = Driver.new("scopa", "classic", 3, seed=3, dropout="forfeit")
+    while not (driver.queue and driver.queue[0][0] == 2
+               and decode(driver.queue[0][1], driver.genesis)[1].kind == "key"):
+        assert driver.step()
+    driver.queue.popleft()  # seat 2's key message never arrives
+    driver.detach(2)
+    driver.silent.add(2)
+    driver.recover(0, 2)
+    driver.run_out()
+    assert not driver.violations
+    report = verified(tmp_path, driver)
+    assert report.status == "valid"
+    d = report.dropout
+    assert (d.kind, d.rebuilt, d.audited, d.forfeit) == ("key", False, False, True)
+    assert report.winner_side is None  # three sides, all at 0: no winner
+
+
+def test_the_dropped_seat_itself_follows_the_recovery() -> None:
+    """A seat that was only slow (its link still up) accepts the recovery of itself and ends
+    with the others: it never sends its late message into the chain."""
+    driver = Driver.new("scopa", "classic", 3, seed=4, dropout="forfeit")
+    driver.run_until(lambda d: d.tables[2].needs_decision)
+    driver.recover(0, 2)
+    slow = driver.tables[2]
+    driver.step()
+    assert slow.dropped == 2 and not slow.needs_decision
+    driver.run_out()
+    assert not driver.violations
+    assert slow.finished and slow.forfeit == 2
+
+
+def test_a_false_published_share_is_blamed_on_its_publisher(tmp_path: Path) -> None:
+    driver = Driver.new("scopa", "classic", 3, seed=5, dropout="forfeit")
+    driver.run_until(lambda d: d.tables[2].needs_decision)
+    driver.detach(2)
+    driver.silent.add(2)
+    driver.recover(0, 2)
+    # seat 1's honest recover message comes back through the driver: replace its share
+    driver.step()  # deliver seat 0's recover; seat 1 answers
+    sender, honest = driver.queue.popleft()
+    assert sender == 1
+    _, payload = decode(honest, driver.genesis)
+    share = Scalar.from_bytes(payload.body["share"]) + Scalar(1)
+    forged = resign(honest, driver.genesis, identity_of(driver.tables[1]),
+                    body={**payload.body, "share": share.to_bytes()})
+    with pytest.raises(Violation) as info:
+        driver.tables[0].receive(forged)
+    assert (info.value.rule, info.value.seat) == ("bad-recovery-share", 1)
+
+
+def tamper_keyshares(dealer: int, holder: int, players: int) -> Any:
+    """A tamper hook that changes ``dealer``'s box for ``holder`` in its first shuffle."""
+    def tamper(sender: int, data: bytes, driver: Driver) -> bytes | None:
+        _, payload = decode(data, driver.genesis)
+        if sender != dealer or payload.kind != "shuffle" or tamper.done:  # type: ignore
+            return None
+        tamper.done = True  # type: ignore[attr-defined]
+        r, commitments, boxes = payload.body["keyshares"]
+        boxes = list(boxes)
+        i = holder if holder < dealer else holder - 1
+        boxes[i] = (Scalar.from_bytes(boxes[i]) + Scalar(7)).to_bytes()
+        return resign(data, driver.genesis, identity_of(driver.tables[dealer]),
+                      body={**payload.body, "keyshares": [r, commitments, boxes]})
+    tamper.done = False  # type: ignore[attr-defined]
+    return tamper
+
+
+def test_a_wrong_dealt_share_is_caught_by_its_holder_and_proven_by_the_disclosure(
+        tmp_path: Path) -> None:
+    driver = Driver.new("scopa", "classic", 3, seed=6, dropout="forfeit")
+    hook = tamper_keyshares(dealer=0, holder=2, players=3)
+    driver.tamper = lambda sender, data: hook(sender, data, driver)
+    driver.run_until(lambda d: bool(d.tampered))
+    position, forged, results = driver.tampered[0]
+    # only the holder can open its box: seat 1 accepts the envelope, seat 2 refuses it
+    assert results[1] is None
+    violation = results[2]
+    assert violation is not None
+    assert (violation.rule, violation.seat) == ("bad-key-share", 0)
+    record = from_violation(violation, forged, position)
+    assert record is not None and record.disclosure is not None
+    assert Evidence.decode(record.encode()) == record
+    frames = driver.tables[1].frames[:position]
+    path = tmp_path / "complaint.p2pt"
+    with TranscriptWriter.create(path, driver.genesis.encode(), fsync=False) as writer:
+        for frame in frames:
+            writer.append(frame)
+        writer.append_evidence(record.encode())
+    report = verify_transcript(path)
+    assert report.status == "invalid"
+    assert report.evidence[0].verdict == "proven"
+    assert (report.violation.rule, report.violation.seat) == ("bad-key-share", 0)
+    # without the disclosure nobody else can tell, and with a false one the claim fails
+    for disclosure, verdict in ((None, "unverifiable"),
+                                ((2, bytes(31) + b"\x01"), "not-proven")):
+        other = Evidence(record.rule, record.seat, record.position, record.envelopes,
+                         record.message, disclosure)
+        path2 = tmp_path / f"claim-{verdict}.p2pt"
+        with TranscriptWriter.create(path2, driver.genesis.encode(), fsync=False) as writer:
+            for frame in frames:
+                writer.append(frame)
+            writer.append_evidence(other.encode())
+        assert verify_transcript(path2).evidence[0].verdict == verdict
+
+
+def test_an_honest_share_complaint_is_refuted_by_its_own_disclosure(tmp_path: Path) -> None:
+    """A holder that lies about a good share discloses an inbox secret that opens it fine."""
+    driver = Driver.new("scopa", "classic", 3, seed=7, dropout="forfeit")
+    driver.run_until(lambda d: any(t.needs_decision for t in d.tables))
+    frames = driver.tables[0].frames
+    position = next(i for i, f in enumerate(frames)
+                    if decode(f, driver.genesis)[1].kind == "shuffle")
+    honest = frames[position]
+    liar = driver.tables[2]
+    inbox = liar._require_cycle().my_inbox
+    assert inbox is not None
+    record = Evidence("bad-key-share", 0, position, (honest,), "a false claim",
+                      (2, inbox.to_bytes()))
+    path = tmp_path / "false.p2pt"
+    with TranscriptWriter.create(path, driver.genesis.encode(), fsync=False) as writer:
+        for frame in driver.tables[1].frames[:position]:
+            writer.append(frame)
+        writer.append_evidence(record.encode())
+    assert verify_transcript(path).evidence[0].verdict == "not-proven"
+
+
+def test_the_genesis_dropout_policy() -> None:
+    genesis, _ = make_tables("scopa", "", 3, seed=1, dropout="forfeit")
+    assert Genesis.decode(genesis.encode()) == genesis
+    plain, _ = make_tables("scopa", "", 3, seed=1)
+    assert "dropout" not in plain.to_wire() and not plain.shares_keys
+    two, _ = make_tables("scopa", "", 2, seed=1)
+    for bad, words in ((Genesis(two.game, two.preset, two.config, two.seats, two.timeouts,
+                                dropout="forfeit"), "three or more seats"),
+                       (Genesis(genesis.game, genesis.preset, genesis.config, genesis.seats,
+                                genesis.timeouts, dropout="pause"), "one of forfeit, bot")):
+        with pytest.raises(GenesisError, match=words):
+            Genesis.decode(bad.encode())
+
+
+def test_no_recovery_during_the_accept_round_or_of_oneself() -> None:
+    _, tables = make_tables("scopa", "", 3, seed=1, dropout="forfeit")
+    table: Table = tables[0]
+    table.start()
+    assert table.expected == (1, "accept") and not table.can_recover(1)
+    assert not table.can_recover(0)
+
+
+def test_match_ended_names_the_forfeit() -> None:
+    assert MatchEnded((1, 2), None, forfeit=1).forfeit == 1
