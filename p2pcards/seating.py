@@ -138,6 +138,9 @@ def genesis_problems(genesis: Genesis, rules: TableRules) -> list[str]:
         have_t, want_t = genesis.timeouts.get(key), rules.timeouts.get(key)
         if have_t != want_t:
             problems.append(f"its {key} timeout is {have_t} s, not the {want_t} s announced")
+    if genesis.dropout != rules.dropout:
+        problems.append(f"its dropout policy is {genesis.dropout or 'none'}, not the "
+                        f"{rules.dropout or 'none'} announced")
     return problems
 
 

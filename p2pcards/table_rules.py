@@ -10,7 +10,8 @@ Digest (normative, ``protocol/SPEC.md`` §11.2)::
 
 where ``pack`` is the canonical msgpack encoding of :mod:`p2pcards.wire.codec`, ``config`` the
 game config's wire map (every flag and ``players``, as in the genesis) and ``timeouts`` the map of
-``step`` and ``action`` seconds. Invites carry it as 32 lowercase hex digits.
+``step`` and ``action`` seconds; when a dropout policy is set (SPEC §9.13) its name is appended
+to the array. Invites carry it as 32 lowercase hex digits.
 
 Also here: :func:`parse_setting` turns ``--set NAME=VALUE`` into a typed flag value, and
 :meth:`TableRules.differences` / :meth:`TableRules.describe` say what a person must be shown.
@@ -28,7 +29,7 @@ from typing import Any
 from .cards import Card, card
 from .games import get_game
 from .games.base import Flag, GameError, UnknownFlag
-from .genesis import DEFAULT_TIMEOUTS, Genesis, GenesisError
+from .genesis import DEFAULT_TIMEOUTS, DROPOUT_POLICIES, Genesis, GenesisError
 from .wire import codec
 
 __all__ = ["TableRules", "Difference", "parse_setting", "parse_settings", "RULES_CONTEXT",
@@ -72,13 +73,16 @@ class TableRules:
     preset: str
     config: Mapping[str, Any]
     timeouts: Mapping[str, int]
+    dropout: str | None = None
+    """The genesis dropout policy (SPEC §9.13), or ``None``: no key sharing."""
 
     # ------------------------------------------------------------------ building
 
     @classmethod
     def choose(cls, game: str, preset: str = "", players: int | None = None,
                flags: Mapping[str, object] | None = None,
-               timeouts: Mapping[str, int] | None = None) -> TableRules:
+               timeouts: Mapping[str, int] | None = None,
+               dropout: str | None = None) -> TableRules:
         """The rules of a new table; :class:`~p2pcards.games.base.GameError` for a bad game,
         preset, player count or flag, :class:`ValueError` for bad timeouts."""
         spec = get_game(game)
@@ -86,18 +90,20 @@ class TableRules:
         config = spec.preset(preset, players=players, **dict(flags or {}))
         chosen = dict(timeouts or DEFAULT_TIMEOUTS)
         _check_timeouts(chosen)
-        return cls(spec.name, preset, config.to_wire(), chosen)
+        _check_dropout(dropout, config.players)
+        return cls(spec.name, preset, config.to_wire(), chosen, dropout)
 
     @classmethod
     def of(cls, genesis: Genesis) -> TableRules:
         """The rules a genesis fixes."""
-        return cls(genesis.game, genesis.preset, dict(genesis.config), dict(genesis.timeouts))
+        return cls(genesis.game, genesis.preset, dict(genesis.config), dict(genesis.timeouts),
+                   genesis.dropout)
 
     @classmethod
     def from_wire(cls, data: object) -> TableRules:
         """Parse and check announced rules; :class:`GenesisError` names what is wrong."""
         expected = {"game", "preset", "config", "timeouts"}
-        if not isinstance(data, dict) or set(data) != expected:
+        if not isinstance(data, dict) or set(data) - {"dropout"} != expected:
             raise GenesisError("table rules must be a map of " + ", ".join(sorted(expected)))
         game, preset, config, timeouts = (data[k] for k in ("game", "preset", "config",
                                                               "timeouts"))
@@ -116,15 +122,21 @@ class TableRules:
         if parsed.players not in allowed:
             raise GenesisError(f"table rules: preset {preset!r} of {game} is not for "
                                f"{parsed.players} players")
+        dropout = data.get("dropout")
         try:
             _check_timeouts(timeouts)
+            if "dropout" in data:
+                _check_dropout(dropout, parsed.players)
         except ValueError as exc:
             raise GenesisError(f"table rules: {exc}") from None
-        return cls(game, preset, dict(config), dict(timeouts))
+        return cls(game, preset, dict(config), dict(timeouts), dropout)
 
     def to_wire(self) -> dict[str, Any]:
-        return {"game": self.game, "preset": self.preset, "config": dict(self.config),
-                "timeouts": dict(self.timeouts)}
+        out = {"game": self.game, "preset": self.preset, "config": dict(self.config),
+               "timeouts": dict(self.timeouts)}
+        if self.dropout is not None:
+            out["dropout"] = self.dropout
+        return out
 
     # ------------------------------------------------------------------ facts
 
@@ -136,8 +148,11 @@ class TableRules:
 
     def digest(self) -> bytes:
         """The 16-byte commitment carried by invites (see the module docstring)."""
-        data = codec.pack([RULES_CONTEXT, self.game, self.preset, dict(self.config),
-                           dict(self.timeouts)])
+        fields: list[Any] = [RULES_CONTEXT, self.game, self.preset, dict(self.config),
+                             dict(self.timeouts)]
+        if self.dropout is not None:
+            fields.append(self.dropout)
+        data = codec.pack(fields)
         return hashlib.sha256(data).digest()[:DIGEST_SIZE]
 
     def matches(self, genesis: Genesis) -> bool:
@@ -180,7 +195,27 @@ class TableRules:
         step, action = self.timeouts["step"], self.timeouts["action"]
         lines.append(f"  timeouts: {_timeout(step, 'step')} for automatic steps, "
                      f"{_timeout(action, 'action')} for a person's move")
+        if self.dropout is not None:
+            lines.append(f"  {DROPOUT_TEXT[self.dropout]}")
         return lines
+
+
+DROPOUT_TEXT = {
+    "forfeit": "a seat that drops out forfeits: the others rebuild its hand key from their "
+               "shares and check the hand",
+    "bot": "a seat that drops out is played on by a bot, its cards open to everyone: the "
+           "others rebuild its hand key from their shares",
+}
+"""What a person is told about each dropout policy (SPEC §9.13)."""
+
+
+def _check_dropout(dropout: object, players: int) -> None:
+    if dropout is None:
+        return
+    if dropout not in DROPOUT_POLICIES:
+        raise ValueError(f"the dropout policy must be one of {', '.join(DROPOUT_POLICIES)}")
+    if players < 3:
+        raise ValueError("a dropout policy is for tables of three or more seats")
 
 
 def _timeout(value: int, key: str) -> str:

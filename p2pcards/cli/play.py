@@ -281,6 +281,18 @@ def _cmd_id(args: argparse.Namespace) -> int:
     return 0
 
 
+def _dropout(choice: str | None, players: int) -> str | None:
+    """The genesis dropout policy: ``--dropout`` (``forfeit`` by default with 3+ seats)."""
+    if players < 3:
+        if choice not in (None, "off"):
+            raise UserError("--dropout is for tables of three or more seats: with two, a seat "
+                            "that stops answering loses by timeout")
+        return None
+    if choice == "off":
+        return None
+    return choice or "forfeit"
+
+
 def _cmd_host(args: argparse.Namespace) -> int:
     _check_bot(args.bot)
     spec = get_game(args.game)
@@ -318,7 +330,7 @@ def _cmd_host(args: argparse.Namespace) -> int:
         advertise=args.advertise or advertised_address(listen_host), timeouts=timeouts,
         seed=args.seed, identity=identity, name=args.name or _default_name(), relay=relay,
         flags=flags, code_ttl=args.code_minutes * 60 if args.code else None,
-        relay_patience=_patience(args),
+        relay_patience=_patience(args), dropout=_dropout(args.dropout, players),
     )
     rules = config.table_rules()
     transcript = _Transcript(args.transcript)
@@ -470,6 +482,11 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     host.add_argument("--move-timeout", type=int, metavar="S",
                       help="seconds a person may take for a move (default 600); overrides "
                            "--timeout for moves only")
+    host.add_argument("--dropout", choices=("forfeit", "bot", "off"),
+                      help="with 3 or more seats, what a seat that stops answering leads to: "
+                           "the others rebuild its hand key from their shares and it forfeits "
+                           "(forfeit, the default), or a bot plays on in its seat with its "
+                           "cards open (bot); off shares no keys and ends the match")
     host.set_defaults(handler=_cmd_host)
 
     join = sub.add_parser("join", help="join a table with the invite the host gave you")

@@ -38,8 +38,10 @@ from ..table import (
     Event,
     HandScored,
     HandStarted,
+    KeyRebuilt,
     MatchEnded,
     ProposalDropped,
+    SeatDropped,
     Table,
 )
 from .announce import STAR, Announcer, starred
@@ -299,12 +301,21 @@ def describe_event(event: Event, genesis: Genesis, me: int | None,
         points = ", ".join(f"{n} {p}" for n, p in zip(sides, event.result.points, strict=True))
         match = "-".join(str(s) for s in event.match_scores)
         return f"hand {event.hand + 1} scored: {points} (match {match})"
+    if isinstance(event, SeatDropped):
+        return (f"{names.seat(event.seat)} stopped answering; the others publish their shares "
+                "of its hand key")
+    if isinstance(event, KeyRebuilt):
+        checked = " and the hand is checked with every card known" if event.audited else ""
+        return f"{names.seat(event.seat)}'s hand key is rebuilt from the others' shares{checked}"
     if isinstance(event, MatchEnded):
         match = "-".join(str(s) for s in event.match_scores)
+        gave_up = ("" if event.forfeit is None
+                   else f"{names.seat(event.forfeit)} forfeits by dropping out; ")
         if event.winner is None:
-            return f"match over: a draw ({match})"
+            return f"match over: {gave_up}no winner ({match})" if gave_up else \
+                f"match over: a draw ({match})"
         sides = names.side_list(len(event.match_scores))
-        return f"match over: {sides[event.winner]} won ({match})"
+        return f"match over: {gave_up}{sides[event.winner]} won ({match})"
     return None
 
 

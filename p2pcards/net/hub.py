@@ -76,11 +76,14 @@ class HostConfig:
     """With a relay: offer short invite codes (:mod:`.codes`) for this many seconds."""
     relay_patience: float = RECONNECT_WINDOW
     """Seconds a broken connection to the relay keeps being re-established."""
+    dropout: str | None = None
+    """The genesis dropout policy (SPEC §9.13): ``forfeit``, ``bot`` or ``None``."""
 
     def table_rules(self) -> TableRules:
-        """The rules of this table (raises GameError for a bad preset, count or flag)."""
+        """The rules of this table (raises GameError for a bad preset, count or flag,
+        ValueError for bad timeouts or dropout policy)."""
         return TableRules.choose(self.game, self.preset, self.players, self.flags,
-                                 self.timeouts)
+                                 self.timeouts, self.dropout)
 
 
 Notice = Callable[[str], None]
@@ -404,7 +407,7 @@ async def _play(config: HostConfig, rules: TableRules, player_for: PlayerFactory
     infos = [host_secrets.info(host_name)] + [j.info for _, j in joined] + [
         s.info(name) for s, name in bot_secrets]
     genesis = Genesis(rules.game, rules.preset, dict(rules.config), tuple(infos),
-                      dict(rules.timeouts))
+                      dict(rules.timeouts), dropout=rules.dropout)
     bots = frozenset(j.seat for _, j in joined if j.bot) | frozenset(
         range(first_bot, config.players))
     for framed, _ in joined:

@@ -28,6 +28,13 @@ Evidence (``protocol/SPEC.md`` §9.8): when a local table refuses a signed envel
 appends an evidence record (:mod:`p2pcards.evidence`) holding it to the transcript before it
 aborts, so that anyone can check the accusation with ``p2pcards verify``.
 
+Dropouts (SPEC §9.13): at a table whose genesis sets a dropout policy, the hub does not end the
+match when a joiner's link closes or dies: it notes the seat as gone and goes on until the table
+waits for that seat, or when a remote seat's timeout passes, then it begins the recovery
+(:meth:`~p2pcards.table.Table.recover`); every seat's table follows with its ``recover``
+message, and the match ends as the table says. Envelopes of a seat whose recovery has begun
+are dropped.
+
 Forks (SPEC §6.1): when the reference table finds a ``fork`` (an envelope whose link names
 another envelope than the one this peer holds, signed by another seat), the session does not
 blame the signer. It asks the link that delivered the envelope for the envelope that link names
@@ -215,6 +222,8 @@ class Session:
         self._inbox_send, self._inbox = trio.open_memory_channel[_Inbox](INBOX_SIZE)
         self._local_seats = {s.table.seat for s in self.seats}
         self._offered: set[tuple[int | None, int]] = set()
+        self._gone: set[int] = set()
+        """Seats whose link closed or died at a table that can recover them (the hub only)."""
 
     # ------------------------------------------------------------------ running
 
@@ -312,10 +321,14 @@ class Session:
             if speaker in self._local_seats and not proposing:
                 raise MatchFailure(f"this peer's seat {speaker} cannot make progress "
                                    f"(waiting for its {kind!r} message)")
+            if speaker in self._gone and self._begin_recovery(speaker):
+                continue
             person = kind == "action" and speaker not in self.bots
             limit = self.genesis.timeouts["action" if person else "step"]
             item = await self._wait_for(speaker, limit)
             if item is None:
+                if self._begin_recovery(speaker):
+                    continue
                 raise MatchFailure(f"{seat_label(self.genesis, speaker)} did not answer within "
                                    f"{limit} seconds")
             self._handle(item)
@@ -408,8 +421,37 @@ class Session:
 
     # ------------------------------------------------------------------ messages
 
+    def _begin_recovery(self, seat: int) -> bool:
+        """The hub begins the recovery of ``seat`` (gone, or silent past its timeout) if the
+        table allows it (SPEC §9.13); False otherwise."""
+        host = self.seats[0]
+        if not self.forward or not host.table.can_recover(seat):
+            return False
+        self._gone.add(seat)
+        step = host.table.recover(seat)
+        self._after_step(host, step.events)
+        self._queue.extend((host, data) for data in step.outgoing)
+        return True
+
+    def _drops(self, link: Link) -> bool:
+        """Whether a closed or dead ``link`` leaves the match going: the hub at a table that
+        can recover the one seat behind it (noted as gone), or a seat already dropped."""
+        table = self.reference
+        if link.seats <= self._gone or (table.dropped is not None
+                                        and link.seats == {table.dropped}):
+            return True
+        expected = table.expected
+        if (not self.forward or not self.genesis.shares_keys or len(link.seats) != 1
+                or self._gone or table.dropped is not None or expected is None
+                or expected[1] == "accept"):
+            return False
+        self._gone |= link.seats
+        return True
+
     def _handle(self, item: _Inbox) -> None:
         what, link, value = item
+        if what in ("dead", "closed", "error") and self._drops(link):
+            return
         if what == "dead":
             self._link_dead(link)
             return
@@ -422,6 +464,8 @@ class Session:
             raise value
         message: dict[str, Any] = value
         kind = message["type"]
+        if self.forward and link.seats <= self._gone:
+            return  # a late message of a seat noted as gone, or whose recovery has begun
         if kind == "envelope" and set(message) == {"type", "data"} and isinstance(
                 message["data"], bytes):
             self._queue.append((link, message["data"]))

@@ -1,0 +1,44 @@
+"""A seat of a three-seat match in its own process stops answering mid-hand: killed with
+SIGKILL (its connection closes) or stopped with SIGSTOP (silent past the table's timeout). The
+host and the other joiner rebuild its hand key from their shares, check the hand and end the
+match with it forfeiting (SPEC §9.13); both transcripts verify, naming the dropout."""
+
+from __future__ import annotations
+
+import signal
+from pathlib import Path
+
+import pytest
+from test_net_processes import host, join
+
+from p2pcards.verify import verify_transcript
+
+
+@pytest.mark.parametrize("how", ["kill", pytest.param("stop", marks=pytest.mark.slow)])
+def test_a_seat_that_drops_out_mid_hand_forfeits_and_the_others_finish(
+        tmp_path: Path, how: str) -> None:
+    # The killed seat is given up at once (its connection closes), long before the 120 s
+    # timeout; the stopped one (its connection still open) when its 8 s move timeout passes.
+    timeout = "120" if how == "kill" else "8"
+    hosting, invite = host(tmp_path, "--game", "scopa", "--players", "3", "--bot",
+                           "--timeout", timeout)
+    other = join(tmp_path, invite, "--bot", "--accept")
+    victim = join(tmp_path, invite, "--accept", stdin="")  # a person who never moves
+    seat = int(victim.wait_for(r"^seated at seat (\d)")[1])  # the seats fill in joining order
+    victim.wait_for(r"— your turn$")
+    victim.process.send_signal(signal.SIGKILL if how == "kill" else signal.SIGSTOP)
+    try:
+        codes = (hosting.finish(), other.finish())
+    finally:
+        if how == "stop":
+            victim.process.send_signal(signal.SIGCONT)
+        victim.kill()
+    assert codes == (0, 0), (hosting.stderr, other.stderr)
+    for peer in (hosting, other):
+        assert peer.wait_for(rf"^match over: player \[{seat}\] forfeits by dropping out")
+        report = verify_transcript(peer.transcript())
+        assert report.status == "valid", report.violation
+        dropout = report.dropout
+        assert dropout is not None
+        assert (dropout.seat, dropout.kind, dropout.by) == (seat, "action", 0)
+        assert dropout.rebuilt and dropout.audited and dropout.forfeit
