@@ -405,7 +405,7 @@ def _cmd_join(args: argparse.Namespace) -> int:
             _say(f"the code {code} opened the invite of the host {joining.fingerprint}")
         return await join_match(joining, player_for, secrets_for, bot=args.bot is not None,
                                 seed=args.seed,
-                                notice=_say, transcript=transcript, relay_identity=identity,
+                                notice=_say, transcript=transcript,
                                 review=_reviewer(args.accept, lines),
                                 relay_patience=_patience(args))
 
