@@ -1,26 +1,28 @@
 """Short invite codes: ``7-scopa-tavolo``, read over the phone, redeemed through a relay.
 
-A code is a *nameplate* (a number, 1 to :data:`NAMEPLATES`) and two words from :data:`WORDS`
-(256 Italian words of the card table, the kitchen and the street): 16 bits of password. The
-nameplate names a mailbox, a relay room whose 16-byte name is
-``SHA-256("p2pcards code room v1" || nameplate)[:16]``; the whole code is the password of a
-SPAKE2 exchange (the ``spake2`` package, Ed25519 group) between the host, which waits in the
-mailbox, and one joiner. The exchange, sans-IO here, is:
+A code is a *nameplate* (a number the relay's mailbox service hands out, 1 to
+:data:`NAMEPLATES`) and two words from :data:`WORDS` (256 Italian words of the card table, the
+kitchen and the street): the nameplate is public (it names the mailbox at the relay), the words
+are 16 bits of password. The whole code is the password of a SPAKE2 exchange (the ``spake2``
+package, Ed25519 group) between the host, which waits in the mailbox, and one joiner. The
+exchange, sans-IO here, is three *bodies* (canonical msgpack maps) that the relay forwards
+without reading (``protocol/SPEC.md`` §11.6 is normative):
 
-1. joiner -> host ``{"type": "code-pake", "msg": SPAKE2_B message}``;
-2. host -> joiner ``{"type": "code-pake", "msg": SPAKE2_A message, "box": SecretBox(k_box,
-   invite)}``: the table's full invite, which names the relay, the table nonce, the rules
-   digest and the host's identity fingerprint;
-3. joiner -> host ``{"type": "code-confirm", "mac": HMAC-SHA256(k_confirm, "joiner")}``.
+1. joiner -> host ``{"type": "code-pake", "msg": SPAKE2 side-B message}``;
+2. host -> joiner ``{"type": "code-pake", "msg": SPAKE2 side-A message, "box": AEAD}``, where
+   the box is ChaCha20-Poly1305 under ``k_box`` of ``{"invite": the table's full invite,
+   "host": the host's 32-byte identity key}`` with the transcript hash as associated data;
+3. joiner -> host ``{"type": "code-confirm", "mac": HMAC-SHA256(k_confirm, "joiner" || th)}``.
 
-``k_box`` and ``k_confirm`` are HKDF-SHA256 expansions of the SPAKE2 key (info
-``p2pcards code box v1`` / ``p2pcards code confirm v1``). A joiner with the wrong words derives
-another key: the box does not open (it is told "the code is wrong or already used") and its
-confirmation does not match, so the host *burns* the code: a code serves one exchange, right or
-wrong, which bounds an online guesser to one try in 65,536 per code. SPAKE2 gives a passive
-observer, the relay included, nothing to test guesses against offline. The invite then goes
-through every check of an ordinary invite: the code authenticates the host's identity key
-because the invite it unlocks carries its fingerprint.
+``th = SHA-256("p2pcards code v2" || nameplate (2 bytes) || len || msg_A || len || msg_B)``
+binds the keys to this mailbox and both SPAKE2 messages; ``k_box`` and ``k_confirm`` are
+HKDF-SHA256 of the SPAKE2 key with salt ``th``. A joiner with the wrong words derives another
+key: the box does not open (:class:`WrongCode`: "the code is wrong or already used") and its
+confirmation does not match, so the host *burns* the code. The relay lets each nameplate be
+claimed once, which bounds an online guesser to one try in 65,536 per code; SPAKE2 gives a
+passive observer, the relay included, nothing to test guesses against offline. The key in the
+box must be the one the invite names (the net layer checks its fingerprint), so a relay or a
+guesser without the words cannot substitute another host.
 """
 
 from __future__ import annotations
@@ -31,17 +33,23 @@ import re
 import secrets
 from dataclasses import dataclass
 
+from cryptography.exceptions import InvalidTag
 from cryptography.hazmat.primitives import hashes
+from cryptography.hazmat.primitives.ciphers.aead import ChaCha20Poly1305
 from cryptography.hazmat.primitives.kdf.hkdf import HKDF
-from nacl.exceptions import CryptoError
-from nacl.secret import SecretBox
 from spake2 import SPAKE2_A, SPAKE2_B
 
-__all__ = ["WORDS", "NAMEPLATES", "Code", "CodeError", "WrongCode", "make_code", "parse_code",
-           "looks_like_code", "mailbox_room", "HostExchange", "JoinerExchange"]
+from .wire.codec import Limits, pack, unpack
+from .wire.errors import DecodeError
+
+__all__ = ["WORDS", "NAMEPLATES", "Code", "CodeError", "WrongCode", "Unlocked", "make_code",
+           "parse_code", "looks_like_code", "transcript_hash", "HostExchange", "JoinerExchange",
+           "MAX_BODY"]
 
 NAMEPLATES = 999
-"""Nameplates are 1..999: short to read, and a host picks a free one at random."""
+"""Nameplates are 1..999: short to read; the relay hands out a free one at random."""
+MAX_BODY = 1024
+"""Largest body of the exchange (the relay's default mailbox message limit)."""
 
 WORDS = (
     "asso", "due", "tre", "quattro", "cinque", "sei", "sette", "otto", "nove", "dieci", "fante",
@@ -75,9 +83,13 @@ WORDS = (
 )
 assert len(WORDS) == 256 and len(set(WORDS)) == 256
 
-_ID_HOST = b"p2pcards code host v1"
-_ID_JOINER = b"p2pcards code joiner v1"
+_ID_HOST = b"p2pcards code host v2"
+_ID_JOINER = b"p2pcards code joiner v2"
+_DOMAIN = b"p2pcards code v2"
 _CODE = re.compile(r"^(\d{1,3})-([a-z]+)-([a-z]+)$")
+_NONCE = bytes(12)  # each k_box encrypts exactly one message
+_BODY_LIMITS = Limits(max_str_len=MAX_BODY, max_bin_len=MAX_BODY, max_array_len=0,
+                      max_map_len=4, max_depth=1)
 
 
 class CodeError(ValueError):
@@ -103,10 +115,18 @@ class Code:
         return str(self).encode("ascii")
 
 
-def make_code(nameplate: int | None = None) -> Code:
-    """A fresh code (a random nameplate unless given, two random words)."""
-    plate = nameplate if nameplate is not None else secrets.randbelow(NAMEPLATES) + 1
-    return Code(plate, (secrets.choice(WORDS), secrets.choice(WORDS)))
+@dataclass(frozen=True)
+class Unlocked:
+    """What a code opens: the table's full ``invite`` and the host's 32-byte identity key
+    (which the invite's fingerprint must name)."""
+
+    invite: str
+    host_key: bytes
+
+
+def make_code(nameplate: int) -> Code:
+    """A code for ``nameplate`` (the relay's) with two words drawn uniformly at random."""
+    return Code(nameplate, (secrets.choice(WORDS), secrets.choice(WORDS)))
 
 
 def looks_like_code(text: str) -> bool:
@@ -129,55 +149,71 @@ def parse_code(text: str) -> Code:
     return Code(plate, (found[2], found[3]))
 
 
-def mailbox_room(nameplate: int) -> bytes:
-    """The 16-byte relay room of a nameplate's mailbox."""
-    return hashlib.sha256(b"p2pcards code room v1" + str(nameplate).encode()).digest()[:16]
+def transcript_hash(nameplate: int, msg_a: bytes, msg_b: bytes) -> bytes:
+    """``th``: SHA-256 of the domain, the nameplate and both SPAKE2 messages."""
+    return hashlib.sha256(_DOMAIN + nameplate.to_bytes(2, "big") + bytes([len(msg_a)]) + msg_a
+                          + bytes([len(msg_b)]) + msg_b).digest()
 
 
-def _keys(shared: bytes) -> tuple[bytes, bytes]:
+def _keys(shared: bytes, th: bytes) -> tuple[bytes, bytes]:
     def expand(info: bytes) -> bytes:
-        return HKDF(algorithm=hashes.SHA256(), length=32, salt=None, info=info).derive(shared)
+        return HKDF(algorithm=hashes.SHA256(), length=32, salt=th, info=info).derive(shared)
 
-    return expand(b"p2pcards code box v1"), expand(b"p2pcards code confirm v1")
+    return expand(b"p2pcards code box v2"), expand(b"p2pcards code confirm v2")
 
 
-def _bytes_field(message: dict[str, object], key: str, kind: str) -> bytes:
-    if message.get("type") != kind or not isinstance(message.get(key), bytes):
-        raise CodeError(f"expected a {kind!r} message with {key!r} bytes")
-    value = message[key]
-    assert isinstance(value, bytes)
-    return value
+def _mac(confirm_key: bytes, th: bytes) -> bytes:
+    return hmac.new(confirm_key, b"joiner" + th, hashlib.sha256).digest()
+
+
+def _decode(body: bytes, kind: str, keys: tuple[str, ...]) -> dict[str, bytes]:
+    try:
+        message = unpack(body, max_size=MAX_BODY + 64, limits=_BODY_LIMITS)
+    except DecodeError as exc:
+        raise CodeError(f"a {kind!r} message that is not canonical msgpack: {exc}") from None
+    if not isinstance(message, dict) or message.get("type") != kind or \
+            set(message) != {"type", *keys} or \
+            not all(isinstance(message[key], bytes) for key in keys):
+        raise CodeError(f"expected a {kind!r} message with the bytes {', '.join(keys)}")
+    return {key: message[key] for key in keys}
+
+
+def _finish(spake: SPAKE2_A | SPAKE2_B, theirs: bytes) -> bytes:
+    try:
+        return bytes(spake.finish(theirs))
+    except Exception as exc:  # noqa: BLE001 - the package raises several kinds
+        raise CodeError(f"a bad SPAKE2 message: {exc}") from None
 
 
 class HostExchange:
-    """The host's side for one code: answers one joiner's message with the boxed invite, then
+    """The host's side for one code: answers one joiner's body with the boxed invite, then
     checks its confirmation. One exchange per code, whatever its outcome."""
 
-    def __init__(self, code: Code, invite: str) -> None:
+    def __init__(self, code: Code, invite: str, host_key: bytes) -> None:
         self.code = code
         self.invite = invite
+        self.host_key = host_key
         self._spake = SPAKE2_A(code.password, idA=_ID_HOST, idB=_ID_JOINER)
         self._confirm: bytes | None = None
+        self._th = b""
 
-    def answer(self, message: dict[str, object]) -> dict[str, object]:
-        """The reply to the joiner's ``code-pake`` message."""
-        theirs = _bytes_field(message, "msg", "code-pake")
+    def answer(self, body: bytes) -> bytes:
+        """The reply to the joiner's ``code-pake`` body."""
+        theirs = _decode(body, "code-pake", ("msg",))["msg"]
         ours = self._spake.start()
-        try:
-            shared = self._spake.finish(theirs)
-        except Exception as exc:  # noqa: BLE001 - the package raises several kinds
-            raise CodeError(f"a bad SPAKE2 message: {exc}") from None
-        box_key, self._confirm = _keys(shared)
-        box = bytes(SecretBox(box_key).encrypt(self.invite.encode("utf-8")))
-        return {"type": "code-pake", "msg": ours, "box": box}
+        shared = _finish(self._spake, theirs)
+        self._th = transcript_hash(self.code.nameplate, ours, theirs)
+        box_key, self._confirm = _keys(shared, self._th)
+        sealed = pack({"invite": self.invite, "host": self.host_key})
+        box = ChaCha20Poly1305(box_key).encrypt(_NONCE, sealed, self._th)
+        return pack({"type": "code-pake", "msg": ours, "box": box})
 
-    def confirmed(self, message: dict[str, object]) -> bool:
+    def confirmed(self, body: bytes) -> bool:
         """Whether the joiner's ``code-confirm`` proves it had the right words."""
-        mac = _bytes_field(message, "mac", "code-confirm")
+        mac = _decode(body, "code-confirm", ("mac",))["mac"]
         if self._confirm is None:
             raise CodeError("a confirmation before the exchange")
-        expected = hmac.new(self._confirm, b"joiner", hashlib.sha256).digest()
-        return hmac.compare_digest(mac, expected)
+        return hmac.compare_digest(mac, _mac(self._confirm, self._th))
 
 
 class JoinerExchange:
@@ -187,29 +223,37 @@ class JoinerExchange:
     def __init__(self, code: Code) -> None:
         self.code = code
         self._spake = SPAKE2_B(code.password, idA=_ID_HOST, idB=_ID_JOINER)
+        self._ours = b""
         self._confirm: bytes | None = None
+        self._th = b""
 
-    def start(self) -> dict[str, object]:
-        return {"type": "code-pake", "msg": self._spake.start()}
+    def start(self) -> bytes:
+        self._ours = self._spake.start()
+        return pack({"type": "code-pake", "msg": self._ours})
 
-    def open(self, message: dict[str, object]) -> str:
-        """The invite in the host's answer; :class:`WrongCode` if it does not open."""
-        theirs = _bytes_field(message, "msg", "code-pake")
-        box = _bytes_field(message, "box", "code-pake")
+    def open(self, body: bytes) -> Unlocked:
+        """What the host's answer unlocks; :class:`WrongCode` if it does not open."""
+        fields = _decode(body, "code-pake", ("msg", "box"))
+        shared = _finish(self._spake, fields["msg"])
+        self._th = transcript_hash(self.code.nameplate, fields["msg"], self._ours)
+        box_key, self._confirm = _keys(shared, self._th)
         try:
-            shared = self._spake.finish(theirs)
-        except Exception as exc:  # noqa: BLE001 - the package raises several kinds
-            raise CodeError(f"a bad SPAKE2 message: {exc}") from None
-        box_key, self._confirm = _keys(shared)
-        try:
-            return bytes(SecretBox(box_key).decrypt(box)).decode("utf-8")
-        except (CryptoError, UnicodeDecodeError):
+            sealed = ChaCha20Poly1305(box_key).decrypt(_NONCE, fields["box"], self._th)
+        except InvalidTag:
             raise WrongCode("the code is wrong or already used") from None
+        try:
+            inside = unpack(sealed, max_size=MAX_BODY, limits=_BODY_LIMITS)
+        except DecodeError as exc:
+            raise CodeError(f"the box holds no canonical msgpack: {exc}") from None
+        if not isinstance(inside, dict) or set(inside) != {"invite", "host"} or \
+                not isinstance(inside["invite"], str) or not isinstance(inside["host"], bytes) \
+                or len(inside["host"]) != 32:
+            raise CodeError("the box must hold exactly an invite and a 32-byte host key")
+        return Unlocked(inside["invite"], inside["host"])
 
-    def confirmation(self) -> dict[str, object]:
-        """The ``code-confirm`` message (after :meth:`open`; a wrong code sends a MAC under
-        its wrong key, which burns the code just the same)."""
+    def confirmation(self) -> bytes:
+        """The ``code-confirm`` body (after :meth:`open`; a wrong code sends a MAC under its
+        wrong key, which burns the code just the same)."""
         if self._confirm is None:
             raise CodeError("confirmation before the host's answer")
-        return {"type": "code-confirm",
-                "mac": hmac.new(self._confirm, b"joiner", hashlib.sha256).digest()}
+        return pack({"type": "code-confirm", "mac": _mac(self._confirm, self._th)})

@@ -553,7 +553,8 @@ class HostSeating:
                                  "not valid")
         if info.identity in self.taken:
             raise HandshakeError(f"the identity key {identity.fingerprint} already has a seat "
-                                 "at this table")
+                                 "at this table (a second seat from the same account joins "
+                                 "with --ephemeral-identity)")
         self.taken.add(info.identity)
         c.joiner = SeatedJoiner(c.seat, info, c.bot)
         c.state, c.deadline = _H.SEATED, None

@@ -331,3 +331,26 @@ def test_two_people_on_one_machine_and_one_account_play_through_the_relay(
     assert "already plays a seat in another p2pcards on this machine, so this seat uses a " \
         "fresh identity for this match" in guest.stdout
     assert verify_transcript(hosting.transcript()).status == "valid"
+
+
+def test_a_copied_identity_through_the_relay_is_told_what_to_type(
+        tmp_path: Path, relay: RelayProcess) -> None:
+    """Two homes holding the same identity file (copied, or a synced home directory, where the
+    identity lock cannot see the other process): the joiner still reaches the host through the
+    relay (it proves a fresh key to the relay, never the host's) and the host's refusal says
+    what to type; then the same joiner with --ephemeral-identity plays."""
+    hosting = Peer(tmp_path / "a", "host", "--relay", f"127.0.0.1:{relay.port}", *BRISCOLA_2,
+                   "--bot")
+    invite = hosting.wait_for(INVITE)[1]
+    (tmp_path / "b").mkdir()
+    copy = tmp_path / "b" / "identity.key"
+    copy.write_bytes((tmp_path / "a" / "identity.key").read_bytes())
+    copy.chmod(0o600)
+    twin = Peer(tmp_path / "b", "join", invite, "--bot")
+    assert twin.finish() == 3, twin.stderr
+    assert "nobody is hosting" not in twin.stderr
+    assert "already has a seat at this table (a second seat from the same account joins with " \
+        "--ephemeral-identity)" in twin.stderr, twin.stderr
+    guest = Peer(tmp_path / "b", "join", invite, "--bot", "--ephemeral-identity")
+    assert (guest.finish(), hosting.finish()) == (0, 0), (guest.stderr, hosting.stderr)
+    assert verify_transcript(hosting.transcript()).status == "valid"

@@ -346,9 +346,8 @@ def _cmd_host(args: argparse.Namespace) -> int:
         _say(f"{head}; give this line to each player:")
         _say(f"p2pcards join {invite}")
 
-    def on_code(code: Code) -> None:
-        minutes = f"{args.code_minutes:g} minute{'s' if args.code_minutes != 1 else ''}"
-        _say(f"or tell a player this code (one use, for the next {minutes}):")
+    def on_code(code: Code, seconds: float) -> None:
+        _say(f"or tell a player this code (one use, for the next {_duration(seconds)}):")
         _say(f"p2pcards join {code} --relay {args.relay}")
 
     async def main() -> Table:
@@ -356,6 +355,15 @@ def _cmd_host(args: argparse.Namespace) -> int:
                                 transcript=transcript, on_code=on_code)
 
     return _run_match(main, transcript)
+
+
+def _duration(seconds: float) -> str:
+    """``10 minutes``, ``1 minute``, ``45 seconds``: a code's time as a person says it."""
+    whole = max(1, round(seconds))
+    if whole < 90:
+        return f"{whole} second{'s' if whole != 1 else ''}"
+    minutes = round(whole / 60)
+    return f"{minutes} minute{'s' if minutes != 1 else ''}"
 
 
 def _read_invite(text: str) -> str:
@@ -417,7 +425,7 @@ def _cmd_join(args: argparse.Namespace) -> int:
             _say(f"the code {code} opened the invite of the host {joining.fingerprint}")
         return await join_match(joining, player_for, secrets_for, bot=args.bot is not None,
                                 seed=args.seed,
-                                notice=_say, transcript=transcript, relay_identity=identity,
+                                notice=_say, transcript=transcript,
                                 review=_reviewer(args.accept, lines),
                                 relay_patience=_patience(args))
 

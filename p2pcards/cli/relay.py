@@ -17,6 +17,7 @@ __all__ = ["register"]
 def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     """Add the ``relay`` subcommand."""
     from ..relay.limits import DEFAULT_LIMITS as D
+    from ..relay.mailbox import DEFAULT_MAILBOX_LIMITS as M
 
     p = sub.add_parser("relay", help="run a relay node that forwards frames between peers",
                        description="Run a headless relay node. Every limit is enforced; see "
@@ -54,6 +55,20 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
          "seconds a room may exist, whatever happens in it"),
         ("--empty-room-ttl", float, D.empty_room_ttl, "SECONDS",
          "seconds a room with nobody connected is kept for reconnections"),
+        ("--codes", int, M.max_mailboxes, "N",
+         "short-code numbers (mailboxes) held at once, open or used, at most 999"),
+        ("--codes-per-address", int, M.per_ip, "N",
+         "open short codes one network address may hold at once"),
+        ("--code-ttl", float, M.ttl, "SECONDS",
+         "longest a short code's number is held, whatever its host asks"),
+        ("--code-exchange-timeout", float, M.exchange_timeout, "SECONDS",
+         "seconds from a code's claim to the end of its exchange"),
+        ("--code-message-bytes", int, M.max_message, "BYTES",
+         "largest message of a code's exchange"),
+        ("--code-tries-rate", float, M.claims_rate, "N",
+         "sustained code tries per second per network address"),
+        ("--code-tries-burst", float, M.claims_burst, "N",
+         "code tries one network address may make at once before it is refused"),
     ]
     for flag, kind, default, metavar, what in options:
         p.add_argument(flag, type=kind, default=default, metavar=metavar,
@@ -72,6 +87,7 @@ def _cmd_relay(args: argparse.Namespace) -> int:
     import trio
 
     from ..relay.limits import RelayLimits
+    from ..relay.mailbox import MailboxLimits
     from ..relay.server import RelayServer, parse_listen
     from .errors import EXIT_NETWORK, UserError
 
@@ -86,11 +102,16 @@ def _cmd_relay(args: argparse.Namespace) -> int:
             write_timeout=args.write_timeout, room_lifetime=args.room_lifetime,
             empty_room_ttl=args.empty_room_ttl, max_room_bytes=args.room_bytes,
             max_total_bytes=args.total_bytes, max_inflight_bytes=args.inflight_bytes)
+        mailbox_limits = MailboxLimits(
+            max_mailboxes=args.codes, per_ip=args.codes_per_address, ttl=args.code_ttl,
+            exchange_timeout=args.code_exchange_timeout, max_message=args.code_message_bytes,
+            claims_rate=args.code_tries_rate, claims_burst=args.code_tries_burst)
     except ValueError as exc:
         raise UserError(str(exc)) from None
     if not args.stats_interval > 0:
         raise UserError("--stats-interval must be positive")
-    server = RelayServer(limits, stats_interval=args.stats_interval)
+    server = RelayServer(limits, stats_interval=args.stats_interval,
+                         mailbox_limits=mailbox_limits)
     # Everything loaded so far lives as long as the process: keep it out of the collector's
     # full passes, whose pauses otherwise show in the forwarding latency under load.
     gc.collect()

@@ -304,12 +304,12 @@ async def _turn_away(mux: RelayMux) -> None:
 async def host_match(config: HostConfig, player_for: PlayerFactory, *, notice: Notice,
                      on_invite: Callable[[Invite], None],
                      transcript: TranscriptFactory,
-                     on_code: Callable[[Code], None] | None = None) -> Table:
+                     on_code: Callable[[Code, float], None] | None = None) -> Table:
     """Host one match to its end; returns the host's table. Raises :class:`MatchFailure`.
 
     With ``config.relay`` the host joins the relay room named by the table nonce instead of
     listening, and the invite names the relay; with ``config.code_ttl`` too, it offers short
-    codes while seats are empty, telling ``on_code`` each one.
+    codes while seats are empty, telling ``on_code`` each one and the seconds it lasts.
     """
     try:
         async with trio.open_nursery() as background:
@@ -330,7 +330,8 @@ async def host_match(config: HostConfig, player_for: PlayerFactory, *, notice: N
 
 async def _host(config: HostConfig, player_for: PlayerFactory, notice: Notice,
                 on_invite: Callable[[Invite], None], transcript: TranscriptFactory,
-                background: trio.Nursery, on_code: Callable[[Code], None] | None) -> Table:
+                background: trio.Nursery,
+                on_code: Callable[[Code, float], None] | None) -> Table:
     remote = config.players - 1 - config.bots
     if remote < 0 or config.bots < 0:
         raise MatchFailure(f"a {config.players}-player table cannot have {config.bots} bot "
@@ -355,7 +356,8 @@ async def _host(config: HostConfig, player_for: PlayerFactory, notice: Notice,
                     async with trio.open_nursery() as codes:
                         if config.code_ttl is not None and on_code is not None:
                             codes.start_soon(functools.partial(
-                                serve_codes, config.relay, invite, seats=remote,
+                                serve_codes, config.relay, invite,
+                                host_secrets.identity.public.to_bytes(), seats=remote,
                                 ttl=config.code_ttl, on_code=on_code, notice=notice))
                         joined = await _gather([_relay_acceptor(mux)], seating, notice,
                                                background)

@@ -43,8 +43,10 @@ async def join_match(invite: Invite, player_for: Callable[[Genesis, int], Player
                      relay_patience: float = RECONNECT_WINDOW) -> Table:
     """Join and play one match; returns this peer's table. Raises :class:`MatchFailure`.
 
-    ``relay_identity`` is the key proven to the relay of a relay invite (a fresh one if None);
-    the seat's own key comes from ``secrets_for`` as in direct play. ``review`` decides on the
+    ``relay_identity`` is the key proven to the relay of a relay invite (a fresh one if None,
+    which is what a joiner should use: the relay gives each relay key one slot, so a joiner
+    proving the host's key would take the host's slot); the seat's own key comes from
+    ``secrets_for`` as in direct play. ``review`` decides on the
     table's rules before anything is signed (by default: refuse any house rule).
     ``relay_patience`` is how long a broken connection to a relay is re-established.
     """

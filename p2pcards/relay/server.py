@@ -19,6 +19,7 @@ import contextlib
 import os
 import sys
 from collections.abc import Callable
+from typing import cast
 
 import trio
 
@@ -28,6 +29,8 @@ from .buckets import TokenBucket
 from .errors import RelayProtocolError
 from .handshake import Admission, ServerHandshake
 from .limits import DEFAULT_LIMITS, RelayLimits
+from .mailbox import DEFAULT_MAILBOX_LIMITS, MailboxLimits, is_mailbox_request
+from .mailbox_service import MailboxService
 from .messages import encode_ack, encode_error, encode_welcome
 from .rooms import JoinRefused, Room, RoomDropped, RoomRegistry
 from .stats import RelayStats, log_line
@@ -67,7 +70,8 @@ class RelayServer:
 
     def __init__(self, limits: RelayLimits = DEFAULT_LIMITS, *,
                  log: Callable[[str], None] = stderr_log, stats_interval: float = 60.0,
-                 nonce: Callable[[int], bytes] = os.urandom) -> None:
+                 nonce: Callable[[int], bytes] = os.urandom,
+                 mailbox_limits: MailboxLimits = DEFAULT_MAILBOX_LIMITS) -> None:
         self.limits = limits
         self.log = log
         self.stats_interval = stats_interval
@@ -79,6 +83,10 @@ class RelayServer:
         self._shutdown = trio.Event()
         self._drained = trio.Event()
         self.ports: list[int] = []
+        self.mailboxes = MailboxService(mailbox_limits, log=log,
+                                        cut=lambda c, r, m: self._cut(cast(_Conn, c), r, m))
+        """The short codes' mailboxes (:mod:`.mailbox`): connections whose first frame is a
+        mailbox request instead of ``hello``."""
 
     # ---------------------------------------------------------------- service
 
@@ -132,6 +140,7 @@ class RelayServer:
             now = trio.current_time()
             for room, reason in self.registry.expire(now):
                 self._room_gone(room, reason, f"room {room.rid} ended: {reason}")
+            self.mailboxes.expire(now)
             if now >= next_stats:
                 next_stats = now + self.stats_interval
                 self.log(self.stats.line(now, len(self.registry.rooms), self.registry.buffered))
@@ -160,7 +169,9 @@ class RelayServer:
         try:
             with conn.scope:
                 admission = await self._handshake(conn)
-                if admission is not None:
+                if isinstance(admission, bytes):
+                    await self.mailboxes.serve(conn, admission)
+                elif admission is not None:
                     await self._run_member(conn, admission)
         except* (trio.BrokenResourceError, trio.ClosedResourceError, OSError):
             pass  # the client went away
@@ -204,7 +215,8 @@ class RelayServer:
                 if not members:
                     del self._members[room]
 
-    async def _handshake(self, conn: _Conn) -> Admission | None:
+    async def _handshake(self, conn: _Conn) -> Admission | bytes | None:
+        """The admission of a room member, or the first frame of a mailbox connection."""
         machine = ServerHandshake(self._nonce(32))
         decoder = FrameDecoder(_HANDSHAKE_FRAME_MAX)
         self.stats.handshaking += 1
@@ -216,6 +228,11 @@ class RelayServer:
                         return None
                     frames = decoder.feed(data)
                     for position, frame in enumerate(frames):
+                        if machine.state == "hello" and is_mailbox_request(frame):
+                            if decoder.pending or position != len(frames) - 1:
+                                raise RelayProtocolError("bad-message", "data sent before the "
+                                                         "relay's answer to a mailbox request")
+                            return frame
                         result = machine.receive(frame)
                         if isinstance(result, bytes):
                             await conn.stream.send_all(encode_frame(result))
