@@ -52,6 +52,7 @@ from .games.base import (
     Zone,
 )
 from .genesis import Genesis
+from .secret_store import PROPOSAL, Keeper, hand_name, inbox_name
 from .wire import (
     BadSignature,
     Chain,
@@ -85,6 +86,7 @@ __all__ = [
     "SeatDropped",
     "KeyRebuilt",
     "Recovery",
+    "ResumeError",
     "KINDS",
 ]
 
@@ -121,6 +123,11 @@ class Violation(Exception):
         self.disclosure = disclosure
         """For ``bad-key-share`` found by the holder: ``(holder seat, inbox secret)``, which
         proves the share wrong to anyone (SPEC §9.13)."""
+
+
+class ResumeError(Exception):
+    """A table cannot be rebuilt from its transcript and kept secrets (:meth:`Table.resume`);
+    the message says what is missing or wrong."""
 
 
 # ----------------------------------------------------------------------------------- events
@@ -325,6 +332,7 @@ class Table:
         identity: IdentityKey | None = None,
         x25519_private: bytes | None = None,
         rng: Randomness | None = None,
+        keeper: Keeper | None = None,
     ) -> None:
         self.genesis = genesis
         self.table_id = genesis.table_id
@@ -340,6 +348,13 @@ class Table:
         self._identity = identity
         self._x25519 = x25519_private
         self._rng = rng
+        self.keeper = keeper
+        """Where the local seat keeps each secret before it first uses it on the wire (its
+        hand keys, its claim-window proposals), so that a crashed peer can :meth:`resume`."""
+        self.spent: list[int] = []
+        """Deck cycles whose hand keys every seat has revealed, in order: from then on the
+        chain holds the local seat's key, and the kept copy may be deleted."""
+        self._replaying = False
         self._keys = [PublicIdentity.from_bytes(s.identity) for s in genesis.seats]
         self.chain = Chain(self.table_id)
         self.frames: list[bytes] = []
@@ -448,6 +463,118 @@ class Table:
         self._started = True
         return self._run_automatic()
 
+    def resume(self, frames: Sequence[bytes]) -> Step:
+        """Begin as a seat that was already playing: replay ``frames`` (this table's chain as
+        the transcript holds it, the local seat's own envelopes included), then produce what the
+        local seat owes next. Call instead of :meth:`start`.
+
+        Every frame is checked as :meth:`receive` checks a received one, so the table ends in
+        exactly the state it had when the last frame was accepted. The local seat's hand keys
+        come from its own ``reveal`` in ``frames`` when the hand is over, else from
+        :attr:`keeper` (``hand<N>``); a claim-window proposal that was signed but not yet
+        placed is taken back from the keeper (``proposal``), so that the seat never signs a
+        second envelope for one chain position. Nothing the local seat already signed is
+        signed again. Returns the events of the replay and the envelopes the seat sends now;
+        :class:`ResumeError` names a frame that does not fit or a secret that is missing.
+        """
+        if self._started:
+            raise RuntimeError("Table.resume() is called instead of Table.start()")
+        if self.seat is None:
+            raise ValueError("only a seated table resumes")
+        self._started = True
+        revealed = self._own_reveals(frames)
+        step = Step()
+        self._replaying = True
+        try:
+            for index, data in enumerate(frames):
+                try:
+                    _, payload = open_envelope(data, self._keys)
+                except ProtocolError as exc:
+                    raise ResumeError(f"envelope {index} of the transcript cannot be read: "
+                                      f"{exc}") from None
+                if payload.seat == self.seat:
+                    if payload.kind == "key":
+                        self._restore_key(payload, revealed)
+                    self.proposal = data  # the local seat's own: taken as such
+                try:
+                    step.extend(self.receive(data))
+                except Violation as exc:
+                    raise ResumeError(f"the transcript does not replay: {exc}") from None
+                finally:
+                    self.proposal = None
+                if payload.seat == self.seat and payload.kind == "key":
+                    cycle = self._require_cycle()
+                    assert cycle.my_key is not None
+                    if cycle.my_key.public != cycle.publics[self.seat]:
+                        raise ResumeError(f"the kept key of hand cycle {cycle.number} is not the "
+                                          f"key seat {self.seat} published")
+        finally:
+            self._replaying = False
+        self._restore_proposal()
+        step.outgoing.extend(self._run_automatic().outgoing)
+        return step
+
+    def _own_reveals(self, frames: Sequence[bytes]) -> dict[bytes, crypto.Scalar]:
+        """The local seat's revealed hand keys in ``frames``, by public key."""
+        found: dict[bytes, crypto.Scalar] = {}
+        for data in frames:
+            try:
+                _, payload = open_envelope(data, self._keys)
+                if payload.seat != self.seat or payload.kind != "reveal":
+                    continue
+                secret = crypto.Scalar.from_bytes(payload.body.get("secret"), "hand key secret")
+            except (ProtocolError, CryptoError, AttributeError):
+                continue  # the replay names what is wrong with it
+            found[(secret * crypto.G).to_bytes()] = secret
+        return found
+
+    def _restore_key(self, payload: Payload, revealed: dict[bytes, crypto.Scalar]) -> None:
+        """Give the replay the local seat's key of the hand whose ``key`` envelope is next."""
+        cycle = self._require_cycle()
+        share = payload.body.get("share") if isinstance(payload.body, dict) else None
+        try:
+            public = crypto.KeyShare.from_wire(share).public.to_bytes()
+        except CryptoError as exc:
+            raise ResumeError(f"envelope {payload.seq} holds no usable key share: {exc}") from None
+        secret = revealed.get(public)
+        if secret is None:
+            kept = self.keeper.load(hand_name(cycle.number)) if self.keeper is not None else None
+            if kept is None:
+                raise ResumeError(f"the key of hand cycle {cycle.number} of seat {self.seat} is "
+                                  "not among the kept secrets: this seat cannot go on")
+            try:
+                secret = crypto.Scalar.from_bytes(kept, "kept hand key")
+            except CryptoError as exc:
+                raise ResumeError(f"the kept key of hand cycle {cycle.number} is damaged: "
+                                  f"{exc}") from None
+        try:
+            cycle.my_key = crypto.HandKey(secret)
+        except CryptoError as exc:
+            raise ResumeError(f"the key of hand cycle {cycle.number} is unusable: {exc}") from None
+        if isinstance(payload.body, dict) and "inbox" in payload.body:
+            kept = self.keeper.load(inbox_name(cycle.number)) if self.keeper is not None else None
+            if kept is None:
+                raise ResumeError(f"the inbox key of hand cycle {cycle.number} of seat "
+                                  f"{self.seat} is not among the kept secrets")
+            try:
+                cycle.my_inbox = crypto.Scalar.from_bytes(kept, "kept inbox key")
+            except CryptoError as exc:
+                raise ResumeError(f"the kept inbox key of hand cycle {cycle.number} is "
+                                  f"damaged: {exc}") from None
+
+    def _restore_proposal(self) -> None:
+        """Take back a kept claim-window proposal that the chain has not placed yet."""
+        data = self.keeper.load(PROPOSAL) if self.keeper is not None else None
+        if data is None or data in self.frames:
+            return
+        try:
+            _, payload = open_envelope(data, self._keys)
+        except ProtocolError:
+            return
+        if (payload.seat == self.seat and payload.seq == self.chain.next_seq
+                and payload.prev == self.chain.head and self.seat in self.speakers):
+            self.proposal = data
+
     def receive(self, data: bytes) -> Step:
         """Check and apply one received envelope; raise :class:`Violation` naming the culprit.
 
@@ -525,6 +652,8 @@ class Table:
         if self.speakers - {self.seat}:
             # a claim window: the hub orders the competing messages (SPEC §9.2)
             self.proposal = self._propose("action", body)
+            if self.keeper is not None:  # kept before it is sent: never two for one place
+                self.keeper.keep(PROPOSAL, self.proposal)
             step.outgoing.append(self.proposal)
             return step
         try:
@@ -643,6 +772,8 @@ class Table:
 
     def _run_automatic(self) -> Step:
         step = Step()
+        if self._replaying:
+            return step  # the transcript holds what the local seat sent
         while (not self.finished and self.seat is not None and self._round.current == self.seat
                and self._round.kind != "action"):
             step.events.extend(self._emit(self._round.kind, self._automatic_body(), step))
@@ -744,10 +875,14 @@ class Table:
         assert cycle is not None
         if kind == "key":
             cycle.my_key = crypto.HandKey.generate(self._rng)
+            if self.keeper is not None:  # kept before its first use on the wire
+                self.keeper.keep(hand_name(cycle.number), cycle.my_key.secret.to_bytes())
             share = cycle.my_key.share(self._ctx(self.seat, "key"), self._rng)
             if not self.genesis.shares_keys:
                 return {"share": share.to_wire()}
             cycle.my_inbox = self._rng.scalar()
+            if self.keeper is not None:
+                self.keeper.keep(inbox_name(cycle.number), cycle.my_inbox.to_bytes())
             return {"share": share.to_wire(), "inbox": (cycle.my_inbox * crypto.G).to_bytes()}
         if kind == "shuffle":
             assert cycle.deck is not None and cycle.joint is not None
@@ -1500,6 +1635,7 @@ class Table:
                             seat=None, index=self.chain.next_seq)
         self._full = replay
         self.engine = replay.copy()
+        self.spent.append(cycle.number)
 
     def _my_result(self) -> dict[str, Any]:
         result = self._full.hand_result()

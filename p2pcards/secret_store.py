@@ -1,0 +1,246 @@
+"""The secrets a seat needs to come back into an unfinished match after a crash.
+
+A seat of a running match holds secrets that exist nowhere else: the private key of the hand
+in progress (its share of the joint key; without it the seat can neither deal, nor play a card,
+nor reveal at the end of the hand), a claim-window proposal it has signed but the hub has not
+placed yet, and for the whole match its X25519 key (for cards shown to it alone) and, when the
+seat did not play with the user's stored identity, its Ed25519 identity key. The transcript
+holds everything else. A :class:`SecretStore` keeps these secrets in files, so that a process
+killed mid-hand can be started again and carry on (``p2pcards resume``).
+
+Layout, under the p2pcards home directory (:func:`p2pcards.identity_store.config_dir`)::
+
+    secrets/                                  mode 0700
+    secrets/<table id hex>.match              mode 0600: the match record (:mod:`.match_record`)
+    secrets/<table id hex>-seat<N>-<name>     mode 0600: one secret of seat N, e.g. ``hand3``
+
+Every file is written atomically (a temporary file of mode 0600 in the same directory, written,
+fsynced, renamed over the name, then the directory fsynced), so a crash leaves the old file or
+the new one, never a part. A seat keeps each secret *before* it first uses it on the wire (the
+table calls :meth:`Keeper.keep` while it makes the message), and the session deletes the
+hand key once the transcript holds every seat's key reveal for that hand (from then on the
+transcript itself holds the secret). :meth:`SecretStore.forget_table` deletes a table's files
+when its match is over.
+
+:class:`MemoryKeeper` is the same contract in memory (tests, and seats that cannot come back).
+Nothing here is encrypted: the files are protected by the file system's permissions only;
+``docs/threat-model.md`` says what someone who reads them learns.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import re
+import stat
+from pathlib import Path
+from typing import Protocol
+
+__all__ = ["SecretStoreError", "Keeper", "MemoryKeeper", "SecretStore", "FileKeeper",
+           "hand_name", "inbox_name", "PROPOSAL", "write_private"]
+
+PROPOSAL = "proposal"
+"""The name of a seat's claim-window proposal (an envelope signed, not yet placed in the chain)."""
+
+_NAME = re.compile(r"^[a-z][a-z0-9]{0,31}$")
+
+
+def hand_name(cycle: int) -> str:
+    """The name of the hand key of deck cycle ``cycle``."""
+    return f"hand{cycle}"
+
+
+def inbox_name(cycle: int) -> str:
+    """The name of the inbox key of deck cycle ``cycle`` (tables that share hand keys: the
+    secret that opens the key shares the other seats deal to this seat, SPEC §9.13)."""
+    return f"inbox{cycle}"
+
+
+class SecretStoreError(Exception):
+    """A secret cannot be written, read or deleted; the message names the file."""
+
+
+class Keeper(Protocol):
+    """One seat's secrets of one table, by name (``hand3``, ``proposal``)."""
+
+    def keep(self, name: str, data: bytes) -> None:
+        """Store ``data`` under ``name`` durably before returning (replacing any old value)."""
+        ...
+
+    def load(self, name: str) -> bytes | None:
+        """The value kept under ``name``, or ``None``."""
+        ...
+
+    def drop(self, name: str) -> None:
+        """Delete ``name`` (nothing if absent)."""
+        ...
+
+
+class MemoryKeeper:
+    """:class:`Keeper` in a dictionary (``items`` is the dictionary)."""
+
+    def __init__(self) -> None:
+        self.items: dict[str, bytes] = {}
+
+    def keep(self, name: str, data: bytes) -> None:
+        _check_name(name)
+        self.items[name] = bytes(data)
+
+    def load(self, name: str) -> bytes | None:
+        return self.items.get(name)
+
+    def drop(self, name: str) -> None:
+        self.items.pop(name, None)
+
+
+def _check_name(name: str) -> None:
+    if not _NAME.match(name):
+        raise ValueError(f"secret name {name!r} is not lower-case letters and digits")
+
+
+def _fsync_directory(path: Path) -> None:
+    try:
+        fd = os.open(path, os.O_RDONLY)
+    except OSError:  # pragma: no cover - platforms without directory handles
+        return
+    try:
+        os.fsync(fd)
+    except OSError:  # pragma: no cover
+        pass
+    finally:
+        os.close(fd)
+
+
+def write_private(path: Path, data: bytes) -> None:
+    """Write ``data`` to ``path`` atomically with mode 0600 (temporary file, fsync, rename,
+    fsync of the directory); :class:`SecretStoreError` naming the file if that fails."""
+    temporary = path.with_name(f".{path.name}.{os.getpid()}-{os.urandom(4).hex()}.tmp")
+    try:
+        fd = os.open(temporary, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+        try:
+            with os.fdopen(fd, "wb") as out:
+                out.write(data)
+                out.flush()
+                os.fsync(out.fileno())
+            os.replace(temporary, path)
+        finally:
+            with contextlib.suppress(FileNotFoundError):
+                os.unlink(temporary)
+        _fsync_directory(path.parent)
+    except OSError as exc:
+        raise SecretStoreError(f"cannot write the secret file {path}: "
+                               f"{exc.strerror or exc}") from None
+
+
+class SecretStore:
+    """The ``secrets/`` directory of one p2pcards home (see the module docstring).
+
+    The directory is made with mode 0700 on first write, and a directory that others may enter
+    is tightened to 0700 (the secrets in it must never be readable by another user).
+    """
+
+    def __init__(self, directory: Path) -> None:
+        self.directory = directory
+
+    def ensure(self) -> Path:
+        """The directory, made (mode 0700) if missing; :class:`SecretStoreError` if impossible."""
+        path = self.directory
+        try:
+            path.mkdir(parents=True, exist_ok=True, mode=0o700)
+            mode = stat.S_IMODE(path.stat().st_mode)
+            if os.name == "posix" and mode & 0o077:
+                os.chmod(path, 0o700)
+        except OSError as exc:
+            raise SecretStoreError(f"cannot make the secrets directory {path}: "
+                                   f"{exc.strerror or exc}") from None
+        return path
+
+    def path(self, table_id: bytes, seat: int, name: str) -> Path:
+        """The file of secret ``name`` of ``seat`` at table ``table_id``."""
+        _check_name(name)
+        return self.directory / f"{table_id.hex()}-seat{seat}-{name}"
+
+    def record_path(self, table_id: bytes) -> Path:
+        """The file of the match record of table ``table_id``."""
+        return self.directory / f"{table_id.hex()}.match"
+
+    def seat(self, table_id: bytes, seat: int) -> FileKeeper:
+        """The :class:`Keeper` of one seat of one table."""
+        return FileKeeper(self, table_id, seat)
+
+    def write(self, path: Path, data: bytes) -> None:
+        """Write one file of the store atomically, mode 0600."""
+        self.ensure()
+        write_private(path, data)
+
+    def read(self, path: Path) -> bytes | None:
+        """The bytes of one file of the store, or ``None`` if it does not exist."""
+        try:
+            return path.read_bytes()
+        except FileNotFoundError:
+            return None
+        except OSError as exc:
+            raise SecretStoreError(f"cannot read the secret file {path}: "
+                                   f"{exc.strerror or exc}") from None
+
+    def delete(self, path: Path) -> None:
+        try:
+            path.unlink()
+        except FileNotFoundError:
+            return
+        except OSError as exc:
+            raise SecretStoreError(f"cannot delete the secret file {path}: "
+                                   f"{exc.strerror or exc}") from None
+
+    def records(self) -> list[Path]:
+        """Every match record in the store, newest first."""
+        try:
+            found = list(self.directory.glob("*.match"))
+        except OSError:
+            return []
+
+        def modified(path: Path) -> float:
+            try:
+                return path.stat().st_mtime
+            except OSError:
+                return 0.0
+        return sorted(found, key=modified, reverse=True)
+
+    def files_of(self, table_id: bytes) -> list[Path]:
+        """Every file of table ``table_id`` (its record and its seats' secrets)."""
+        prefix = table_id.hex()
+        try:
+            return sorted(p for p in self.directory.iterdir()
+                          if p.name.startswith(prefix + "-") or p.name == f"{prefix}.match")
+        except OSError:
+            return []
+
+    def forget_table(self, table_id: bytes) -> None:
+        """Delete every file of table ``table_id``: its match is over."""
+        for path in self.files_of(table_id):
+            if path.name.endswith(".match"):
+                continue
+            self.delete(path)
+        self.delete(self.record_path(table_id))
+        if self.files_of(table_id):
+            return
+        with contextlib.suppress(OSError):
+            _fsync_directory(self.directory)
+
+
+class FileKeeper:
+    """:class:`Keeper` of one seat of one table in a :class:`SecretStore`."""
+
+    def __init__(self, store: SecretStore, table_id: bytes, seat: int) -> None:
+        self.store = store
+        self.table_id = table_id
+        self.seat = seat
+
+    def keep(self, name: str, data: bytes) -> None:
+        self.store.write(self.store.path(self.table_id, self.seat, name), data)
+
+    def load(self, name: str) -> bytes | None:
+        return self.store.read(self.store.path(self.table_id, self.seat, name))
+
+    def drop(self, name: str) -> None:
+        self.store.delete(self.store.path(self.table_id, self.seat, name))
