@@ -24,6 +24,20 @@ Wire messages after the handshake (see :mod:`.framed`): ``envelope {data: envelo
 ``have {hash, data: envelope bytes or nil}``. Aborts travel outside the chain: they are a
 courtesy, not evidence.
 
+Re-entry (SPEC §11.4): with a :class:`Reentry` policy a link whose connection is lost (closed,
+broken, or silent past the keepalives) is not the end of the match. :meth:`Session._link_dead`
+is the one place where a dead link is handled: the link is marked *down*, its seats are
+"away", and the table goes on without it (envelopes for it are not queued: it catches up when it
+returns). When the table must wait for an away seat, it waits until ``Reentry.patience``
+seconds after the loss (or the usual timeout, if later), telling ``notice`` whom it waits for
+and how long is left; the seat comes back through :meth:`Session.rejoin` (the hub's door, after
+the seat proved its key) or through ``Reentry.reconnect`` (a joiner dialling the host again).
+On the new connection each side first sends ``resume {count, head}`` (how far its chain goes:
+its length and the hash of its last envelope), then answers the other's ``resume`` with the
+envelopes of its own chain that follow it, after checking that the other's head is the envelope
+it holds at that position. A session made with ``replay`` starts from a transcript
+(:meth:`~p2pcards.table.Table.resume`) with every link down.
+
 Evidence (``protocol/SPEC.md`` §9.8): when a local table refuses a signed envelope, the session
 appends an evidence record (:mod:`p2pcards.evidence`) holding it to the transcript before it
 aborts, so that anyone can check the accusation with ``p2pcards verify``.
@@ -60,15 +74,17 @@ import trio
 from ..evidence import Evidence, ForkProbe, ProbeError, from_violation
 from ..games.base import Action
 from ..genesis import Genesis
-from ..table import Event, Table, Violation
+from ..secret_store import SecretStoreError, hand_name, inbox_name
+from ..table import Event, ResumeError, Table, Violation
 from ..transcript import TranscriptWriter
-from ..wire import codec
+from ..wire import ZERO_HASH, codec
 from ..wire.errors import ProtocolError
 from ..wire.identity import PublicIdentity
-from .errors import EXIT_VIOLATION, BadFrame, MatchFailure, NetError
+from .errors import EXIT_VIOLATION, BadFrame, MatchFailure, NetError, PeerGone
 from .framed import FrameChannel
 
-__all__ = ["Player", "LocalSeat", "Link", "Session", "PlayerQuit", "seat_label", "FLUSH_SECONDS"]
+__all__ = ["Player", "LocalSeat", "Link", "Session", "PlayerQuit", "Reentry", "Absent",
+           "seat_label", "FLUSH_SECONDS"]
 
 FLUSH_SECONDS = 5.0
 """How long a finishing session waits for its last frames to leave."""
@@ -87,6 +103,8 @@ SILENT_TICKS = 6
 is gone. Ticks count only while this process runs, so a pause of our own (a long computation,
 a suspended laptop) never makes a live peer look dead."""
 ALIVE = codec.pack({"type": "alive"})
+AWAY_REMINDERS = (300.0, 60.0, 30.0, 10.0)
+"""Seconds left at which the wait for an away seat is said again."""
 
 Decide = Callable[[Table], Awaitable[Action]]
 Claim = Callable[[Table], Awaitable[Action | None]]
@@ -95,6 +113,34 @@ Status = Callable[[tuple[int, ...], float | None], None]
 """Told whom the table waits for (seats, empty when nobody) and the seconds left before that
 wait times out (``None``: no timeout running): when a wait for a remote seat starts, about once
 a second while it runs (:data:`STATUS_SECONDS`), and with ``((), None)`` when it ends."""
+
+
+@dataclass(frozen=True)
+class Reentry:
+    """How a lost link may come back (module docstring). ``patience``: seconds an away seat has
+    to come back, from the moment its loss was noticed. ``reconnect`` (a joiner's): open a new,
+    authenticated connection to the hub, retrying as long as it is not cancelled; it raises
+    :class:`MatchFailure` when the hub refuses for good. Without it the hub's door calls
+    :meth:`Session.rejoin`."""
+
+    patience: float
+    reconnect: Callable[[], Awaitable[FrameChannel]] | None = None
+
+
+class Absent(FrameChannel):
+    """The connection of a link that starts down (a resumed peer has none yet)."""
+
+    def __init__(self, label: str) -> None:
+        super().__init__(max_size=1, label=label)
+
+    async def send(self, payload: bytes) -> None:
+        raise PeerGone(f"there is no connection to {self.label}")
+
+    async def receive(self) -> bytes | None:
+        raise PeerGone(f"there is no connection to {self.label}")
+
+    async def aclose(self) -> None:
+        return None
 
 
 class PlayerQuit(MatchFailure):
@@ -163,6 +209,16 @@ class Link:
     keepalives: bool = False
     """Whether the peer at the other end sends keepalives (it has sent one): only then does
     its silence count."""
+    state: str = "live"
+    """``live``; ``down``: its connection is lost, its seats are away; ``syncing``: a new
+    connection whose ``resume`` has not arrived yet (nothing is forwarded to it)."""
+    lost_at: float = 0.0
+    lost_why: str = ""
+    """When and how its connection was lost (a sentence naming the peer)."""
+    scope: trio.CancelScope = field(default_factory=trio.CancelScope)
+    """Cancels this connection's reader and keepalive."""
+    retired: bool = False
+    """Replaced by the link of a new connection: what it still reports is ignored."""
 
     def __post_init__(self) -> None:
         self.outbox, self._outbox_receive = trio.open_memory_channel[bytes](math.inf)
@@ -170,6 +226,13 @@ class Link:
     @property
     def label(self) -> str:
         return self.framed.label
+
+    def down(self, now: float, why: str) -> None:
+        """Mark the connection lost: nothing more is sent or read on it."""
+        self.state, self.lost_at, self.lost_why = "down", now, why
+        self.scope.cancel()
+        self.outbox.close()
+        self.drained.set()
 
     async def sender(self) -> None:
         """Send everything queued, in order, until the outbox is closed and empty."""
@@ -205,7 +268,9 @@ class Session:
 
     def __init__(self, genesis: Genesis, seats: Sequence[LocalSeat], links: Sequence[Link], *,
                  forward: bool, bots: frozenset[int] = frozenset(),
-                 writer: TranscriptWriter | None = None, grace: float = 0.0) -> None:
+                 writer: TranscriptWriter | None = None, grace: float = 0.0,
+                 reentry: Reentry | None = None, replay: Sequence[bytes] | None = None,
+                 notice: Callable[[str], None] | None = None) -> None:
         if not seats:
             raise ValueError("a session needs at least one local seat")
         self.genesis = genesis
@@ -224,20 +289,35 @@ class Session:
         self._offered: set[tuple[int | None, int]] = set()
         self._gone: set[int] = set()
         """Seats whose link closed or died at a table that can recover them (the hub only)."""
+        self.reentry = reentry
+        self.replay = replay
+        self.notice = notice or (lambda text: None)
+        self._dropped = 0
+        self._nursery: trio.Nursery | None = None
+        self._reminded: dict[int, float] = {}
+        if replay is not None:
+            self._written = len(replay)
 
     # ------------------------------------------------------------------ running
 
     async def run(self) -> None:
         """Play to the end of the match or raise :class:`MatchFailure`."""
         failure: MatchFailure | None = None
-        readers = [trio.CancelScope() for _ in self.links]
         async with trio.open_nursery() as nursery:
-            for link, scope in zip(self.links, readers, strict=True):
-                nursery.start_soon(link.sender)
-                nursery.start_soon(self._reader, link, scope)
-                nursery.start_soon(self._keepalive, link)
+            self._nursery = nursery
+            for link in self.links:
+                if self.replay is not None:
+                    link.down(trio.current_time(), f"{link.label} has not reconnected since "
+                              "this peer restarted")
+                    if self.reentry is not None and self.reentry.reconnect is not None:
+                        nursery.start_soon(self._bring_back, link)
+                else:
+                    self._attach(link)
             try:
                 await self._play()
+            except SecretStoreError as exc:
+                failure = MatchFailure(str(exc))
+                self._broadcast({"type": "abort", "reason": str(exc)})
             except MatchFailure as exc:
                 failure = exc
                 self._broadcast({"type": "abort", "reason": str(exc)})
@@ -249,8 +329,8 @@ class Session:
                     with trio.move_on_after(FLUSH_SECONDS):
                         for link in self.links:
                             await link.drained.wait()
-                    for scope in readers:
-                        scope.cancel()
+                    for link in self.links:
+                        link.scope.cancel()
                     with trio.move_on_after(CLOSE_SECONDS):
                         async with trio.open_nursery() as closers:
                             for link in self.links:
@@ -262,9 +342,18 @@ class Session:
         if failure is not None:
             raise failure
 
-    async def _reader(self, link: Link, scope: trio.CancelScope) -> None:
-        with scope:
-            await self._read(link)
+    def _attach(self, link: Link) -> None:
+        """Start the sender, reader and keepalive of ``link``'s connection."""
+        assert self._nursery is not None
+        self._nursery.start_soon(link.sender)
+        self._nursery.start_soon(self._connection, link)
+
+    async def _connection(self, link: Link) -> None:
+        """Read ``link`` and keep it alive until ``link.scope`` is cancelled."""
+        with link.scope:
+            async with trio.open_nursery() as tasks:
+                tasks.start_soon(self._read, link)
+                tasks.start_soon(self._keepalive, link)
 
     async def _read(self, link: Link) -> None:
         try:
@@ -298,8 +387,15 @@ class Session:
 
     async def _play(self) -> None:
         for seat in self.seats:
-            step = seat.table.start()
-            self._after_step(seat, step.events)
+            if self.replay is None:
+                step = seat.table.start()
+                self._after_step(seat, step.events)
+            else:
+                try:
+                    step = seat.table.resume(self.replay)
+                except ResumeError as exc:
+                    raise MatchFailure(f"seat {seat.table.seat} cannot resume: {exc}") from None
+                self._after_step(seat, [])
             self._queue.extend((seat, data) for data in step.outgoing)
         while True:
             try:
@@ -329,6 +425,10 @@ class Session:
             if item is None:
                 if self._begin_recovery(speaker):
                     continue
+                away = self._away(speaker)
+                if away is not None and self.reentry is not None:
+                    raise MatchFailure(f"{away.lost_why}, and did not come back within "
+                                       f"{self.reentry.patience:g} seconds")
                 raise MatchFailure(f"{seat_label(self.genesis, speaker)} did not answer within "
                                    f"{limit} seconds")
             self._handle(item)
@@ -341,14 +441,47 @@ class Session:
         deadline = trio.current_time() + limit + self.grace
         try:
             while True:
-                left = deadline - trio.current_time()
+                now = trio.current_time()
+                away = self._away(speaker)
+                end = deadline
+                if away is not None and self.reentry is not None:
+                    end = max(deadline, away.lost_at + self.reentry.patience + self.grace)
+                left = end - now
                 if left <= 0:
                     return None
+                if away is not None:
+                    self._remind_away(away, max(0.0, left - self.grace))
                 self._report_status((speaker,), max(0.0, left - self.grace))
                 with trio.move_on_after(min(left, STATUS_SECONDS)):
                     return await self._inbox.receive()
         finally:
             self._report_status((), None)
+
+    def _away(self, seat: int) -> Link | None:
+        """The down link through which ``seat`` speaks, if its connection is lost."""
+        for link in self.links:
+            if seat in link.seats and link.state == "down":
+                return link
+        return None
+
+    def _remind_away(self, link: Link, left: float) -> None:
+        """Tell ``notice`` whom the table waits to come back: at once, then at
+        :data:`AWAY_REMINDERS`."""
+        key = id(link)
+        said = self._reminded.get(key)
+        if said is not None and not any(left <= mark < said for mark in AWAY_REMINDERS):
+            return
+        self._reminded[key] = left
+        whole = max(0, math.ceil(left))
+        self.notice(f"waiting for {self._names(link)} to come back: "
+                    f"{whole // 60}:{whole % 60:02d} left")
+
+    def _names(self, link: Link) -> str:
+        """``Bob [1]`` (or ``the host, Alice [0]``) for the seats of ``link``."""
+        names = [f"{self.genesis.seats[s].name or 'seat'} [{s}]" for s in sorted(link.seats)]
+        if not self.forward and 0 in link.seats:
+            return f"the host, {names[0]}"
+        return ", ".join(names)
 
     def _report_status(self, seats: tuple[int, ...], seconds_left: float | None) -> None:
         for seat in self.seats:
@@ -450,19 +583,36 @@ class Session:
 
     def _handle(self, item: _Inbox) -> None:
         what, link, value = item
-        if what in ("dead", "closed", "error") and self._drops(link):
+        if link.retired:
+            return  # what a replaced connection still reported
+        if what == "returned":
+            self._link_back(link, value)
+            return
+        if what == "failed":
+            assert isinstance(value, MatchFailure)
+            raise value
+        if (what in ("dead", "closed", "error") and self.reentry is None
+                and self._drops(link)):
             return
         if what == "dead":
-            self._link_dead(link)
+            seconds = int(SILENT_TICKS * KEEPALIVE_SECONDS)
+            self._link_dead(link, f"{link.label} stopped answering: nothing arrived for "
+                            f"{seconds} seconds (its program, its machine or the network is "
+                            "gone)")
             return
         if what == "closed":
-            if self.reference.finished:
-                return
-            raise MatchFailure(f"{link.label} left the table: the connection closed")
+            self._link_dead(link, f"{link.label} left the table: the connection closed")
+            return
         if what == "error":
             assert isinstance(value, NetError)
-            raise value
+            if not isinstance(value, PeerGone):
+                raise value
+            self._link_dead(link, str(value))
+            return
         message: dict[str, Any] = value
+        if link.state == "syncing" and message["type"] != "abort":
+            self._resync(link, message)
+            return
         kind = message["type"]
         if self.forward and link.seats <= self._gone:
             return  # a late message of a seat noted as gone, or whose recovery has begun
@@ -478,14 +628,80 @@ class Session:
             return  # a late answer to a probe that is over
         raise BadFrame(f"{link.label} sent an unexpected {kind!r} message during the match")
 
-    def _link_dead(self, link: Link) -> None:
-        """The one place where a link found dead by its keepalives is handled: the match
-        ends, naming the peer (nothing it sent is lost: the transcript holds the chain)."""
-        if self.reference.finished:
+    def _link_dead(self, link: Link, why: str) -> None:
+        """The one place where a dead link is handled: its connection closed, broke, or fell
+        silent past the keepalives (``why`` says which, naming the peer). Without re-entry the
+        match ends with ``why``; with it the link goes *down* and its seats are away until they
+        come back or the table's wait for them runs out (nothing it sent is lost: the
+        transcript holds the chain)."""
+        if self.reference.finished or link.state == "down":
             return
-        seconds = int(SILENT_TICKS * KEEPALIVE_SECONDS)
-        raise MatchFailure(f"{link.label} stopped answering: nothing arrived for {seconds} "
-                           "seconds (its program, its machine or the network is gone)")
+        if self.reentry is None:
+            raise MatchFailure(why)
+        link.down(trio.current_time(), why)
+        self._reminded.pop(id(link), None)
+        patience = math.ceil(self.reentry.patience)
+        self.notice(f"{why}; it may come back within {patience // 60}:{patience % 60:02d}")
+        if self.reentry.reconnect is not None:
+            assert self._nursery is not None
+            self._nursery.start_soon(self._bring_back, link)
+
+    async def _bring_back(self, link: Link) -> None:
+        """A joiner's: reconnect (``Reentry.reconnect`` retries) and hand the new connection
+        to the match loop."""
+        assert self.reentry is not None and self.reentry.reconnect is not None
+        try:
+            channel = await self.reentry.reconnect()
+        except MatchFailure as exc:
+            await self._inbox_send.send(("failed", link, exc))
+            return
+        await self._inbox_send.send(("returned", link, channel))
+
+    async def rejoin(self, seat: int, channel: FrameChannel) -> None:
+        """The hub's door: ``seat`` proved its key on ``channel`` (:mod:`p2pcards.reentry`);
+        its link is replaced by one over ``channel``."""
+        for link in self.links:
+            if seat in link.seats:
+                await self._inbox_send.send(("returned", link, channel))
+                return
+        raise ValueError(f"seat {seat} is not behind a link of this session")
+
+    def _link_back(self, old: Link, channel: FrameChannel) -> None:
+        """A new connection for the seats of ``old``: replace the link, start it, and open the
+        ``resume`` exchange (the module docstring)."""
+        if old.state != "down":
+            old.down(trio.current_time(), f"{old.label} reconnected")
+        old.retired = True
+        if self._nursery is not None:
+            self._nursery.start_soon(old.framed.aclose)
+        link = Link(channel, old.seats)
+        link.state = "syncing"
+        self.links[self.links.index(old)] = link
+        self._attach(link)
+        chain = self.reference.chain
+        link.outbox.send_nowait(codec.pack({"type": "resume", "count": chain.next_seq,
+                                            "head": chain.head}))
+        self.notice(f"{self._names(link)} is back: catching up from envelope {chain.next_seq}")
+
+    def _resync(self, link: Link, message: dict[str, Any]) -> None:
+        """The other side's ``resume``: check its head against this chain and send it what
+        follows (if it is ahead, it sends us what follows ours)."""
+        count, head = message.get("count"), message.get("head")
+        if (message["type"] != "resume" or set(message) != {"type", "count", "head"}
+                or type(count) is not int or count < 0 or not isinstance(head, bytes)):
+            raise BadFrame(f"{link.label} sent {message['type']!r} where its 'resume' was due")
+        chain = self.reference.chain
+        mine = chain.next_seq
+        if count <= mine:
+            at = chain.position_of(head) if count else (0 if head == ZERO_HASH else None)
+            if at != max(count - 1, 0):
+                raise MatchFailure(
+                    f"protocol violation: {link.label} came back with a chain of {count} "
+                    f"envelopes whose last one ({head[:8].hex()}...) is not the envelope this "
+                    "peer holds at that place", EXIT_VIOLATION)
+            for data in self.reference.frames[count:]:
+                link.outbox.send_nowait(codec.pack({"type": "envelope", "data": data}))
+        link.state = "live"
 
     def _route(self) -> None:
         """Deliver every queued envelope (and whatever the local tables answer)."""
@@ -518,7 +734,10 @@ class Session:
             if self.forward or not isinstance(origin, Link):
                 frame = codec.pack({"type": "envelope", "data": data})
                 for link in self.links:
-                    if link is not origin or echo:  # a claim-window winner goes back too
+                    if link.state != "live":
+                        continue  # it catches up when it is back (``resume``)
+                    same = isinstance(origin, Link) and link.seats == origin.seats
+                    if not same or echo:  # a claim-window winner goes back too
                         link.outbox.send_nowait(frame)
             self._sync_transcript()
 
@@ -573,6 +792,24 @@ class Session:
             while self._written < len(frames):
                 self.writer.append(frames[self._written])
                 self._written += 1
+        self._drop_spent()
+
+    def _drop_spent(self) -> None:
+        """Delete the kept hand (and inbox) keys of every hand whose key reveals the transcript
+        now holds
+        (the reference table accepted them; the lines above wrote them)."""
+        spent = self.reference.spent
+        while self._dropped < len(spent):
+            cycle = spent[self._dropped]
+            self._dropped += 1
+            for seat in self.seats:
+                if seat.table.keeper is None:
+                    continue
+                for name in (hand_name(cycle), inbox_name(cycle)):
+                    try:
+                        seat.table.keeper.drop(name)
+                    except SecretStoreError as exc:
+                        self.notice(str(exc))
 
     # ------------------------------------------------------------------ evidence and forks
 
@@ -669,6 +906,8 @@ class Session:
     def _broadcast(self, message: dict[str, Any]) -> None:
         frame = codec.pack(message)
         for link in self.links:
+            if link.state == "down":
+                continue
             with contextlib.suppress(trio.ClosedResourceError, trio.BrokenResourceError):
                 link.outbox.send_nowait(frame)
 

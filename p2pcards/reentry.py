@@ -1,0 +1,172 @@
+"""Re-entry: a seat whose connection to the hub was lost proves who it is on a new one.
+
+Sans-IO, like :mod:`p2pcards.seating`: the caller moves the messages, this module makes and
+checks them (``protocol/SPEC.md`` §11.4). A joiner always opens the connection, also when it was
+the host that crashed and came back; both ends prove their genesis key on fresh challenges, so
+neither can be replaced by a third party, and nothing else is signed::
+
+    seat -> host  rejoin            {version, table: table id, seat, challenge: 32 bytes}
+    host -> seat  rejoin-challenge  {challenge: 32 bytes,
+                                     proof: host signature of [HOST_CONTEXT, table id, seat,
+                                            the seat's challenge]}
+    seat -> host  rejoin-proof      {proof: seat signature of [SEAT_CONTEXT, table id, seat,
+                                            the host's challenge, the seat's challenge]}
+    host -> seat  rejoined          {}
+
+Either side may answer ``refused {reason}`` instead and close. The keys checked are those of
+the genesis: the host's is seat 0's, the seat's is its own entry. Which seats may come back is
+the host's decision (those played by remote peers); the match itself then goes on with the
+``resume`` exchange of :mod:`p2pcards.net.session`, where each side says how far its chain goes
+and receives what follows: envelopes already signed, checked like any other, so re-entry can
+make nobody sign or reveal anything the chain does not call for.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Callable, Collection
+from dataclasses import dataclass
+from typing import Any
+
+from .genesis import PROTOCOL_VERSION, Genesis
+from .net.errors import HandshakeError
+from .wire import codec
+from .wire.identity import IdentityKey, PublicIdentity
+
+__all__ = ["HOST_CONTEXT", "SEAT_CONTEXT", "CHALLENGE_SIZE", "SeatReentry", "HostReentry",
+           "Returned"]
+
+HOST_CONTEXT = "p2pcards/reentry/host/v1"
+SEAT_CONTEXT = "p2pcards/reentry/seat/v1"
+CHALLENGE_SIZE = 32
+
+RandomBytes = Callable[[int], bytes]
+
+
+def _host_statement(table_id: bytes, seat: int, challenge: bytes) -> bytes:
+    return codec.pack([HOST_CONTEXT, table_id, seat, challenge])
+
+
+def _seat_statement(table_id: bytes, seat: int, host_challenge: bytes,
+                    seat_challenge: bytes) -> bytes:
+    return codec.pack([SEAT_CONTEXT, table_id, seat, host_challenge, seat_challenge])
+
+
+def _expect(message: dict[str, Any], kind: str, fields: dict[str, type], who: str
+            ) -> dict[str, Any]:
+    if message.get("type") == "refused":
+        reason = message.get("reason")
+        raise HandshakeError(f"{who} refused: "
+                             f"{reason if isinstance(reason, str) else 'no reason given'}")
+    if message.get("type") != kind or set(message) != {"type", *fields}:
+        raise HandshakeError(f"{who} sent {message.get('type')!r} with fields {sorted(message)} "
+                             f"where a {kind!r} message was expected")
+    for name, kind_of in fields.items():
+        if type(message[name]) is not kind_of:
+            raise HandshakeError(f"{who} sent a {kind!r} message whose {name!r} is not "
+                                 f"{kind_of.__name__}")
+    return message
+
+
+class SeatReentry:
+    """The returning seat's side: :meth:`hello`, then :meth:`receive` for each host message
+    (the ``rejoin-proof`` to send, then ``None`` once ``rejoined``). Any failure raises
+    :class:`HandshakeError` naming the host as ``label``."""
+
+    def __init__(self, genesis: Genesis, seat: int, identity: IdentityKey, *,
+                 label: str = "the host", random_bytes: RandomBytes = os.urandom) -> None:
+        if identity.public.to_bytes() != genesis.seats[seat].identity:
+            raise ValueError(f"this identity key is not the key of seat {seat}")
+        self.genesis = genesis
+        self.seat = seat
+        self.identity = identity
+        self.label = label
+        self._challenge = random_bytes(CHALLENGE_SIZE)
+        self._state = "challenge"
+
+    def hello(self) -> dict[str, Any]:
+        return {"type": "rejoin", "version": PROTOCOL_VERSION, "table": self.genesis.table_id,
+                "seat": self.seat, "challenge": self._challenge}
+
+    def receive(self, message: dict[str, Any]) -> dict[str, Any] | None:
+        who = self.label
+        if self._state == "challenge":
+            got = _expect(message, "rejoin-challenge", {"challenge": bytes, "proof": bytes}, who)
+            host = PublicIdentity(self.genesis.seats[0].identity)
+            statement = _host_statement(self.genesis.table_id, self.seat, self._challenge)
+            if not host.verify(got["proof"], statement):
+                raise HandshakeError(f"{who} did not prove it holds the host's key "
+                                     f"{host.fingerprint} of this table")
+            if len(got["challenge"]) != CHALLENGE_SIZE:
+                raise HandshakeError(f"{who} sent a challenge of {len(got['challenge'])} bytes")
+            self._state = "rejoined"
+            proof = self.identity.sign(_seat_statement(self.genesis.table_id, self.seat,
+                                                       got["challenge"], self._challenge))
+            return {"type": "rejoin-proof", "proof": proof}
+        if self._state == "rejoined":
+            _expect(message, "rejoined", {}, who)
+            self._state = "done"
+            return None
+        raise HandshakeError(f"{who} sent {message.get('type')!r} after re-entry was complete")
+
+
+@dataclass(frozen=True)
+class Returned:
+    """The seat that proved its key on this connection."""
+
+    seat: int
+
+
+class HostReentry:
+    """The host's side for one connection whose first message was ``rejoin``.
+
+    ``seats`` are the seats that may come back (those played by remote peers). Feed
+    :meth:`receive` the messages in order: it returns the message to send, or a
+    :class:`Returned` once the seat is proven (send ``rejoined``, then hand the connection to
+    the match). :class:`HandshakeError` (with the reason to send in ``refused``) otherwise.
+    """
+
+    def __init__(self, genesis: Genesis, identity: IdentityKey, seats: Collection[int], *,
+                 random_bytes: RandomBytes = os.urandom) -> None:
+        self.genesis = genesis
+        self.identity = identity
+        self.seats = frozenset(seats)
+        self._random = random_bytes
+        self._state = "rejoin"
+        self._seat = -1
+        self._theirs = b""
+        self._ours = b""
+
+    def receive(self, message: dict[str, Any]) -> dict[str, Any] | Returned:
+        if self._state == "rejoin":
+            got = _expect(message, "rejoin", {"version": int, "table": bytes, "seat": int,
+                                              "challenge": bytes}, "it")
+            if got["version"] != PROTOCOL_VERSION:
+                raise HandshakeError(f"this host speaks protocol version {PROTOCOL_VERSION}, "
+                                     f"not {got['version']}")
+            if got["table"] != self.genesis.table_id:
+                raise HandshakeError("this host is not playing that table (it may have "
+                                     "finished, or the host plays another one now)")
+            if got["seat"] not in self.seats:
+                raise HandshakeError(f"seat {got['seat']} is not a seat that can come back "
+                                     "to this table")
+            if len(got["challenge"]) != CHALLENGE_SIZE:
+                raise HandshakeError(f"a challenge of {len(got['challenge'])} bytes, not "
+                                     f"{CHALLENGE_SIZE}")
+            self._seat, self._theirs = got["seat"], got["challenge"]
+            self._ours = self._random(CHALLENGE_SIZE)
+            self._state = "proof"
+            return {"type": "rejoin-challenge", "challenge": self._ours,
+                    "proof": self.identity.sign(_host_statement(
+                        self.genesis.table_id, self._seat, self._theirs))}
+        if self._state == "proof":
+            got = _expect(message, "rejoin-proof", {"proof": bytes}, "it")
+            key = PublicIdentity(self.genesis.seats[self._seat].identity)
+            statement = _seat_statement(self.genesis.table_id, self._seat, self._ours,
+                                        self._theirs)
+            if not key.verify(got["proof"], statement):
+                raise HandshakeError(f"the proof of the key {key.fingerprint} of seat "
+                                     f"{self._seat} is not valid")
+            self._state = "done"
+            return Returned(self._seat)
+        raise HandshakeError(f"it sent {message.get('type')!r} after re-entry was complete")
