@@ -27,3 +27,16 @@ def silence_stdout() -> None:
         os.close(devnull)
     except (OSError, ValueError):
         pass
+
+
+def first_failure(exc: BaseException) -> BaseException:
+    """The first :class:`~p2pcards.net.errors.MatchFailure`, ``KeyboardInterrupt`` or
+    ``BrokenPipeError`` inside (nested) exception groups, else ``exc``."""
+    from ..net.errors import MatchFailure
+
+    if isinstance(exc, BaseExceptionGroup):
+        for inner in exc.exceptions:
+            found = first_failure(inner)
+            if isinstance(found, MatchFailure | KeyboardInterrupt | BrokenPipeError):
+                return found
+    return exc

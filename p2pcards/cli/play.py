@@ -17,6 +17,7 @@ import socket
 import sys
 import time
 from collections.abc import Callable
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -49,7 +50,9 @@ from ..table import Table
 from ..table_rules import parse_settings
 from ..transcript import TranscriptWriter
 from ..wire.identity import IdentityKey
-from .errors import EXIT_NETWORK, EXIT_USAGE, UserError, silence_stdout
+from .errors import EXIT_NETWORK, EXIT_USAGE, UserError, first_failure, silence_stdout
+from .resume import RecordFacts, comeback_for, return_wait, return_wait_option
+from .resume import register as register_resume
 
 __all__ = ["register", "default_transcript_path", "advertised_address"]
 
@@ -210,22 +213,12 @@ def _reviewer(accept: bool, lines: StdinLines | None) -> Reviewer:
     return review
 
 
-def _leaf(exc: BaseException) -> BaseException:
-    """The first MatchFailure or KeyboardInterrupt inside exception groups, else ``exc``."""
-    if isinstance(exc, BaseExceptionGroup):
-        for inner in exc.exceptions:
-            found = _leaf(inner)
-            if isinstance(found, MatchFailure | KeyboardInterrupt | BrokenPipeError):
-                return found
-    return exc
-
-
 def _run_match(main: Callable[[], Any], transcript: _Transcript) -> int:
     table: Table | None = None
     try:
         table = trio.run(main)
     except BaseException as raw:  # noqa: BLE001 - unwrapped and re-raised below
-        exc = _leaf(raw)
+        exc = first_failure(raw)
         if isinstance(exc, BrokenPipeError):
             silence_stdout()
             where = f" (transcript, incomplete: {transcript.path})" if transcript.path else ""
@@ -332,11 +325,18 @@ def _cmd_host(args: argparse.Namespace) -> int:
         flags=flags, code_ttl=args.code_minutes * 60 if args.code else None,
         relay_patience=_patience(args), dropout=_dropout(args.dropout, players),
     )
-    rules = config.table_rules()
     transcript = _Transcript(args.transcript)
+    facts = RecordFacts("host", transcript=lambda: transcript.path,
+                        relay_patience=config.relay_patience, seed=args.seed)
+    config = replace(config, comeback=comeback_for(facts, return_wait(args), _own(args),
+                                                   _stored(args)))
+    rules = config.table_rules()
     player_for = _player_factory(args, lambda g: g.game)
 
     def on_invite(invite: Invite) -> None:
+        facts.invite = str(invite)
+        if relay is None:
+            facts.listen = (listen_host, invite.port)
         via = f" through the relay at {args.relay}" if relay else ""
         head = (f"hosting {rules.summary()}, {args.bots} bot seat(s){via}; "
                 f"timeouts {rules.timeouts['step']} s and {rules.timeouts['action']} s")
@@ -416,6 +416,11 @@ def _cmd_join(args: argparse.Namespace) -> int:
     transcript = _Transcript(args.transcript)
     lines = None if args.bot else StdinLines()
     player_for = _player_factory(args, lambda g: g.game, lines)
+    relay_key = IdentityKey.generate()
+    facts = RecordFacts("joiner", transcript=lambda: transcript.path,
+                        relay_identity=relay_key.to_bytes(), relay_patience=_patience(args),
+                        seed=args.seed)
+    comeback = comeback_for(facts, return_wait(args), _own(args), _stored(args))
 
     async def main() -> Table:
         joining = invite
@@ -423,11 +428,13 @@ def _cmd_join(args: argparse.Namespace) -> int:
             assert code is not None and relay is not None
             joining = await redeem_code(relay, code)
             _say(f"the code {code} opened the invite of the host {joining.fingerprint}")
+        facts.invite = str(joining)
         return await join_match(joining, player_for, secrets_for, bot=args.bot is not None,
                                 seed=args.seed,
                                 notice=_say, transcript=transcript,
                                 review=_reviewer(args.accept, lines),
-                                relay_patience=_patience(args))
+                                relay_patience=_patience(args), relay_identity=relay_key,
+                                comeback=comeback)
 
     return _run_match(main, transcript)
 
@@ -438,6 +445,22 @@ def _patience(args: argparse.Namespace) -> float:
     if not 1 <= value <= 86400:
         raise UserError("--relay-patience must be between 1 and 86400 seconds")
     return value
+
+
+def _own(args: argparse.Namespace) -> str:
+    """Who plays the user's seat, as the match record says it."""
+    return f"bot:{args.bot}" if args.bot else "person"
+
+
+def _stored(args: argparse.Namespace) -> IdentityKey | None:
+    """The user's stored identity when this seat may be playing with it (it is then never
+    copied into the match record)."""
+    if getattr(args, "ephemeral_identity", False) or args.seed is not None:
+        return None
+    try:
+        return load_or_create_identity()[0]
+    except IdentityStoreError:
+        return None
 
 
 def _default_name() -> str:
@@ -479,6 +502,7 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
                       help="play through the relay at HOST:PORT (default port 7447) instead of "
                            "listening, for players who cannot reach you directly")
     _common(host)
+    return_wait_option(host)
     host.add_argument("--code", action="store_true",
                       help="with --relay: also offer short codes (7-scopa-tavolo) to read over "
                            "the phone, one use each, a wrong try burns it")
@@ -509,7 +533,9 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
                       help="sit at the table whatever its house rules and timeouts, without "
                            "asking (they are still printed); without it a person is asked and "
                            "a --bot refuses any rule that is not the named preset's")
+    return_wait_option(join)
     join.set_defaults(handler=_cmd_join)
+    register_resume(sub)
 
     demo = sub.add_parser("demo", help="bots play a full match between local processes")
     demo.add_argument("--game", default="scopa", help="game (default: scopa)")

@@ -43,12 +43,13 @@ from ..table_rules import TableRules
 from ..transcript import TranscriptWriter
 from ..wire.identity import IdentityKey, PublicIdentity
 from .codes import serve_codes
+from .comeback import Comeback, Door, KeptSeat
 from .errors import MatchFailure, NetError
 from .framed import FrameChannel, FramedStream
 from .invite import NONCE_SIZE, Invite
 from .relay_mux import HOST_SLOT, RelayMux, open_relay_mux
 from .seats import bot_player, seat_secrets, table_rng
-from .session import Link, LocalSeat, Player, Session
+from .session import Link, LocalSeat, Player, Reentry, Session
 
 __all__ = ["HostConfig", "host_match"]
 
@@ -78,6 +79,10 @@ class HostConfig:
     """Seconds a broken connection to the relay keeps being re-established."""
     dropout: str | None = None
     """The genesis dropout policy (SPEC §9.13): ``forfeit``, ``bot`` or ``None``."""
+    comeback: Comeback | None = None
+    """Re-entry (:mod:`.comeback`): how long a joiner whose connection is lost has to come
+    back, and where this host keeps what it needs to be resumed after a crash. ``None``: a
+    lost joiner ends the match at once (or drops out, SPEC §9.13)."""
 
     def table_rules(self) -> TableRules:
         """The rules of this table (raises GameError for a bad preset, count or flag,
@@ -225,7 +230,7 @@ Acceptor = Callable[[], Awaitable[tuple[FrameChannel, str]]]
 """Waits for the next connection of a would-be joiner; returns it and where it comes from."""
 
 
-def _tcp_acceptor(listener: trio.SocketListener, notice: Notice) -> Acceptor:
+def tcp_acceptor(listener: trio.SocketListener, notice: Notice) -> Acceptor:
     async def next_connection() -> tuple[FrameChannel, str]:
         while True:
             try:
@@ -274,31 +279,23 @@ async def _gather(acceptors: Sequence[Acceptor], seating: HostSeating, notice: N
     return await gathering.seated()
 
 
-async def _turn_away_tcp(next_connection: Acceptor, nursery: trio.Nursery) -> None:
-    """After the table is full: answer every new direct connection ``refused: the table is
-    full`` (so a late joiner reads that, not "connection refused") and close it."""
-    async def refuse(framed: FrameChannel) -> None:
-        with trio.move_on_after(CLOSE_SECONDS):
-            with contextlib.suppress(NetError):
-                await framed.send_message({"type": "refused", "reason": "the table is full"})
-            await framed.aclose_gracefully()
-        await framed.aclose()
-
+async def door_tcp(next_connection: Acceptor, door: Door, nursery: trio.Nursery) -> None:
+    """After the table is full: every new direct connection goes through ``door`` (a seat
+    coming back, or a late joiner, who reads "the table is full")."""
     while True:
         framed, _ = await next_connection()
-        nursery.start_soon(refuse, framed)
+        nursery.start_soon(door.welcome, framed)
 
 
-async def _turn_away(mux: RelayMux) -> None:
-    """After the table is full: refuse every new connection through the relay."""
+async def door_relay(mux: RelayMux, door: Door, nursery: trio.Nursery) -> None:
+    """After the table is full: every new connection through the relay goes through
+    ``door``."""
     while True:
         try:
             channel = await mux.accept()
         except NetError:
             return
-        with contextlib.suppress(NetError):
-            await channel.send_message({"type": "refused", "reason": "the table is full"})
-        await channel.aclose()
+        nursery.start_soon(door.welcome, channel)
 
 
 async def host_match(config: HostConfig, player_for: PlayerFactory, *, notice: Notice,
@@ -339,6 +336,7 @@ async def _host(config: HostConfig, player_for: PlayerFactory, notice: Notice,
     rules = config.table_rules()
     host_secrets, host_name = seat_secrets(0, config.seed, config.identity, config.name)
     seating = HostSeating(rules, config.nonce, host_secrets.identity, remote)
+    door = Door(None, host_secrets.identity)
     fingerprint = host_secrets.identity.public.fingerprint
     joined: list[tuple[FrameChannel, SeatedJoiner]] = []
     if config.relay is not None:
@@ -363,9 +361,9 @@ async def _host(config: HostConfig, player_for: PlayerFactory, notice: Notice,
                                                background)
                         codes.cancel_scope.cancel()
                 async with trio.open_nursery() as nursery:
-                    nursery.start_soon(_turn_away, mux)
+                    nursery.start_soon(door_relay, mux, door, nursery)
                     table = await _play(config, rules, player_for, host_secrets, host_name,
-                                        joined, notice, transcript)
+                                        joined, notice, transcript, door)
                     nursery.cancel_scope.cancel()
                 return table
             finally:
@@ -380,15 +378,15 @@ async def _host(config: HostConfig, player_for: PlayerFactory, notice: Notice,
         port = listeners[0].socket.getsockname()[1]
         advertise = config.advertise or config.listen_host
         on_invite(Invite(advertise, port, config.nonce, fingerprint, rules=rules.digest()))
-        acceptors = [_tcp_acceptor(listener, notice) for listener in listeners]
+        acceptors = [tcp_acceptor(listener, notice) for listener in listeners]
         if remote:
             joined = await _gather(acceptors, seating, notice, background)
         async with trio.open_nursery() as nursery:
             for acceptor in acceptors:
-                nursery.start_soon(_turn_away_tcp, acceptor, nursery)
+                nursery.start_soon(door_tcp, acceptor, door, nursery)
             try:
                 table = await _play(config, rules, player_for, host_secrets, host_name, joined,
-                                    notice, transcript)
+                                    notice, transcript, door)
             finally:
                 nursery.cancel_scope.cancel()  # no checkpoint after this inside the nursery
         return table
@@ -402,7 +400,7 @@ async def _host(config: HostConfig, player_for: PlayerFactory, notice: Notice,
 async def _play(config: HostConfig, rules: TableRules, player_for: PlayerFactory,
                 host_secrets: SeatSecrets,
                 host_name: str, joined: list[tuple[FrameChannel, SeatedJoiner]], notice: Notice,
-                transcript: TranscriptFactory) -> Table:
+                transcript: TranscriptFactory, door: Door) -> Table:
     first_bot = 1 + len(joined)
     bot_secrets = [seat_secrets(seat, config.seed, None, f"bot {seat}")
                    for seat in range(first_bot, config.players)]
@@ -419,20 +417,33 @@ async def _play(config: HostConfig, rules: TableRules, player_for: PlayerFactory
         except NetError as exc:
             raise MatchFailure(f"{framed.label} left before the match started: {exc}") from None
     notice(f"every seat is taken; table {genesis.table_id.hex()[:16]} starts")
-    tables = [Table(genesis, seat=0, identity=host_secrets.identity,
-                    x25519_private=host_secrets.x25519_private, rng=table_rng(0, config.seed))]
-    seats = [LocalSeat.of(tables[0], player_for(genesis, 0))]
-    for offset, (secrets, _) in enumerate(bot_secrets):
-        seat = first_bot + offset
-        table = Table(genesis, seat=seat, identity=secrets.identity,
-                      x25519_private=secrets.x25519_private, rng=table_rng(seat, config.seed))
-        seats.append(LocalSeat.of(table, bot_player(config.game, seat, config.seed)))
+    comeback = config.comeback
+    kept = [KeptSeat(0, host_secrets, "own")] + [
+        KeptSeat(first_bot + offset, secrets, "bot:smart")
+        for offset, (secrets, _) in enumerate(bot_secrets)]
+    tables = [Table(genesis, seat=k.seat, identity=k.secrets.identity,
+                    x25519_private=k.secrets.x25519_private, rng=table_rng(k.seat, config.seed),
+                    keeper=None if comeback is None else comeback.keeper(genesis, k.seat))
+              for k in kept]
+    seats = [LocalSeat.of(tables[0], player_for(genesis, 0))] + [
+        LocalSeat.of(table, bot_player(config.game, table.seat or 0, config.seed))
+        for table in tables[1:]]
     links = [Link(framed, frozenset({j.seat})) for framed, j in joined]
     writer = transcript(genesis, 0)
     try:
-        session = Session(genesis, seats, links, forward=True, bots=bots, writer=writer)
-        await session.run()
+        reentry = None
+        if comeback is not None:
+            comeback.begin(genesis, kept, bots)
+            reentry = Reentry(comeback.patience(genesis))
+        session = Session(genesis, seats, links, forward=True, bots=bots, writer=writer,
+                          reentry=reentry, notice=notice)
+        if reentry is not None:
+            door.open(genesis, [j.seat for _, j in joined], session)
+        try:
+            await session.run()
+        finally:
+            if comeback is not None:
+                comeback.end(genesis)
     finally:
         writer.close()
     return tables[0]
-

@@ -11,7 +11,7 @@ falls silent the host's report arrives first. """
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 
 import trio
 
@@ -20,15 +20,16 @@ from ..relay.client import RECONNECT_WINDOW
 from ..table import Table
 from ..transcript import TranscriptWriter
 from ..wire.identity import IdentityKey
+from .comeback import Comeback, KeptSeat, dialler
 from .errors import MatchFailure
 from .framed import FrameChannel, FramedStream
 from .handshake import Reviewer, SecretsFor, join_table, receive_genesis, refuse_unusual
 from .invite import Invite
 from .relay_mux import HOST_SLOT, open_relay_mux
 from .seats import table_rng
-from .session import Link, LocalSeat, Player, Session, seat_label
+from .session import Link, LocalSeat, Player, Reentry, Session, seat_label
 
-__all__ = ["join_match", "CONNECT_SECONDS", "GRACE_SECONDS"]
+__all__ = ["join_match", "connect_direct", "CONNECT_SECONDS", "GRACE_SECONDS"]
 
 CONNECT_SECONDS = 15.0
 GRACE_SECONDS = 2.0
@@ -40,7 +41,8 @@ async def join_match(invite: Invite, player_for: Callable[[Genesis, int], Player
                      transcript: Callable[[Genesis, int], TranscriptWriter],
                      relay_identity: IdentityKey | None = None,
                      review: Reviewer = refuse_unusual,
-                     relay_patience: float = RECONNECT_WINDOW) -> Table:
+                     relay_patience: float = RECONNECT_WINDOW,
+                     comeback: Comeback | None = None) -> Table:
     """Join and play one match; returns this peer's table. Raises :class:`MatchFailure`.
 
     ``relay_identity`` is the key proven to the relay of a relay invite (a fresh one if None,
@@ -49,13 +51,20 @@ async def join_match(invite: Invite, player_for: Callable[[Genesis, int], Player
     ``secrets_for`` as in direct play. ``review`` decides on the
     table's rules before anything is signed (by default: refuse any house rule).
     ``relay_patience`` is how long a broken connection to a relay is re-established.
+    With ``comeback`` (:mod:`.comeback`) a lost connection to the host is dialled again and
+    the seat proves its key to come back, and what a crashed joiner needs to be resumed is
+    kept; without it a lost host ends the match.
     """
     where = f"{invite.host}:{invite.port}"
     if not invite.relay:
-        framed = await _connect_direct(invite)
+        framed = await connect_direct(invite)
+
+        async def again() -> FrameChannel:
+            return await connect_direct(invite)
         try:
             return await _play(framed, invite, player_for, secrets_for, bot=bot, seed=seed,
-                               notice=notice, transcript=transcript, review=review)
+                               notice=notice, transcript=transcript, review=review,
+                               comeback=comeback, connect=again)
         finally:
             await framed.aclose()
     key = relay_identity or IdentityKey.generate()
@@ -65,15 +74,21 @@ async def join_match(invite: Invite, player_for: Callable[[Genesis, int], Player
             raise MatchFailure(f"nobody is hosting the table of this invite at the relay {where} "
                                "now (the host has not started yet or has already left, or the "
                                "invite is wrong or stale; ask the host for a fresh one)")
-        channel = mux.open(HOST_SLOT, f"the host through the relay at {where}")
+        label = f"the host through the relay at {where}"
+        channel = mux.open(HOST_SLOT, label)
+
+        async def reopen() -> FrameChannel:
+            return mux.open(HOST_SLOT, label)
         try:
             return await _play(channel, invite, player_for, secrets_for, bot=bot, seed=seed,
-                               notice=notice, transcript=transcript, review=review)
+                               notice=notice, transcript=transcript, review=review,
+                               comeback=comeback, connect=reopen)
         finally:
             await channel.aclose()
 
 
-async def _connect_direct(invite: Invite) -> FramedStream:
+async def connect_direct(invite: Invite) -> FramedStream:
+    """A connection to the host of a direct invite, or :class:`MatchFailure` in one sentence."""
     where = f"{invite.host}:{invite.port}"
     try:
         with trio.fail_after(CONNECT_SECONDS):
@@ -92,7 +107,8 @@ async def _play(framed: FrameChannel, invite: Invite,
                 player_for: Callable[[Genesis, int], Player], secrets_for: SecretsFor, *,
                 bot: bool, seed: int | None, notice: Callable[[str], None],
                 transcript: Callable[[Genesis, int], TranscriptWriter],
-                review: Reviewer) -> Table:
+                review: Reviewer, comeback: Comeback | None,
+                connect: Callable[[], Awaitable[FrameChannel]]) -> Table:
     """Seat, receive the genesis and play over ``framed`` (the host's connection)."""
     seating = await join_table(framed, invite, secrets_for, bot=bot, review=review)
     rules, seat = seating.rules, seating.seat
@@ -106,14 +122,25 @@ async def _play(framed: FrameChannel, invite: Invite,
     framed.label = f"the host ({seat_label(genesis, 0)})"
     notice(f"every seat is taken; table {genesis.table_id.hex()[:16]} starts")
     table = Table(genesis, seat=seat, identity=secrets.identity,
-                  x25519_private=secrets.x25519_private, rng=table_rng(seat, seed))
+                  x25519_private=secrets.x25519_private, rng=table_rng(seat, seed),
+                  keeper=None if comeback is None else comeback.keeper(genesis, seat))
     others = frozenset(range(len(genesis.seats))) - {seat}
     writer = transcript(genesis, seat)
     try:
         local = LocalSeat.of(table, player_for(genesis, seat))
+        reentry = None
+        if comeback is not None:
+            comeback.begin(genesis, [KeptSeat(seat, secrets, "own")], bots)
+            reentry = Reentry(comeback.patience(genesis), dialler(
+                genesis, seat, secrets.identity, connect, notice=notice, label=framed.label))
         session = Session(genesis, [local], [Link(framed, others)], forward=False,
-                          bots=bots, writer=writer, grace=GRACE_SECONDS)
-        await session.run()
+                          bots=bots, writer=writer, grace=GRACE_SECONDS, reentry=reentry,
+                          notice=notice)
+        try:
+            await session.run()
+        finally:
+            if comeback is not None:
+                comeback.end(genesis)
     finally:
         writer.close()
     return table

@@ -1,0 +1,207 @@
+"""Coming back after a crash: what ``host``/``join`` keep, and the ``resume`` command.
+
+``host`` and ``join`` keep a match record and the seats' secrets in ``secrets/`` under the
+p2pcards home (owner-only files, :mod:`p2pcards.secret_store`), and delete them when the match
+is over. After a crash (the process killed, the machine restarted) ``p2pcards resume`` finds the
+record of the newest unfinished match (or of the transcript named), rebuilds the seats from the
+transcript and brings them back into the match, while the other players wait for them (each
+peer's ``--return-wait``, by default the table's move timeout).
+"""
+
+from __future__ import annotations
+
+import argparse
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+import trio
+
+from ..faces.terminal import BotLog, PersonUI, StdinLines
+from ..genesis import Genesis
+from ..identity_store import IdentityStoreError, config_dir, load_or_create_identity
+from ..match_record import JOINER, MatchRecord, RecordError
+from ..net.comeback import Comeback, KeptSeat, recorded_seat
+from ..net.errors import MatchFailure
+from ..net.resume import ResumedSeat, resume_match
+from ..net.seats import bot_player
+from ..net.session import Player
+from ..secret_store import SecretStore, SecretStoreError
+from ..table import Table
+from ..transcript import TranscriptError, TranscriptWriter, read_transcript
+from ..wire.errors import ProtocolError
+from ..wire.identity import IdentityKey
+from .errors import EXIT_USAGE, UserError, first_failure
+
+__all__ = ["secret_store", "RecordFacts", "comeback_for", "return_wait", "register"]
+
+
+def secret_store() -> SecretStore:
+    """The secret store of this p2pcards home."""
+    return SecretStore(config_dir() / "secrets")
+
+
+@dataclass
+class RecordFacts:
+    """What the match record says besides the seats, filled in as it becomes known."""
+
+    role: str
+    invite: str = ""
+    transcript: Callable[[], Path | None] = lambda: None
+    listen: tuple[str, int] | None = None
+    relay_identity: bytes | None = None
+    relay_patience: float = 90.0
+    seed: int | None = None
+
+
+def comeback_for(facts: RecordFacts, wait: float | None, own_player: str,
+                 stored: IdentityKey | None) -> Comeback:
+    """The :class:`Comeback` of a ``host`` or ``join``: records kept in :func:`secret_store`;
+    ``own_player`` is ``person`` or ``bot:KIND`` for the seat the user plays."""
+
+    def record(genesis: Genesis, seats: Sequence[KeptSeat],
+               bots: frozenset[int]) -> MatchRecord:
+        path = facts.transcript()
+        recorded = tuple(recorded_seat(KeptSeat(k.seat, k.secrets, own_player)
+                                       if k.player == "own" else k, stored) for k in seats)
+        return MatchRecord(facts.role, genesis.table_id, str(path or ""), facts.invite,
+                           recorded, tuple(sorted(bots)), facts.listen, facts.relay_identity,
+                           max(1, round(facts.relay_patience)), facts.seed)
+
+    return Comeback(wait=wait, store=secret_store(), record=record)
+
+
+def return_wait(args: argparse.Namespace) -> float | None:
+    """``--return-wait`` checked (``None``: the table's move timeout)."""
+    value = args.return_wait
+    if value is None:
+        return None
+    if not 1 <= value <= 86400:
+        raise UserError("--return-wait must be between 1 and 86400 seconds")
+    return float(value)
+
+
+def _find(store: SecretStore, transcript: str | None) -> tuple[MatchRecord, Path]:
+    """The match record to resume and the path of its transcript."""
+    if transcript is not None:
+        path = Path(transcript).expanduser().absolute()
+        try:
+            found = read_transcript(path)
+        except FileNotFoundError:
+            raise UserError(f"{transcript}: no such transcript") from None
+        except (TranscriptError, ProtocolError, OSError) as exc:
+            raise UserError(f"{transcript} cannot be read: {exc}") from None
+        data = _read(store, store.record_path(found.table_id))
+        if data is None:
+            raise UserError(f"nothing to resume for {transcript}: this p2pcards home "
+                            f"({store.directory}) keeps no record of its table (the match is "
+                            "over, or it was played from another home or machine)")
+        return _decode(data, store.record_path(found.table_id)), path
+    for candidate in store.records():
+        data = _read(store, candidate)
+        if data is None:
+            continue
+        record = _decode(data, candidate)
+        return record, Path(record.transcript)
+    raise UserError(f"there is no unfinished match to resume in {store.directory}")
+
+
+def _read(store: SecretStore, path: Path) -> bytes | None:
+    try:
+        return store.read(path)
+    except SecretStoreError as exc:
+        raise UserError(str(exc)) from None
+
+
+def _decode(data: bytes, path: Path) -> MatchRecord:
+    try:
+        return MatchRecord.decode(data)
+    except RecordError as exc:
+        raise UserError(f"the match record {path} is damaged: {exc}") from None
+
+
+def _seat_identity(genesis: Genesis, seat: int, seed: bytes | None) -> IdentityKey:
+    """The identity key of a recorded seat, checked against the genesis."""
+    if seed is not None:
+        key = IdentityKey.from_bytes(seed)
+    else:
+        try:
+            key, _ = load_or_create_identity()
+        except IdentityStoreError as exc:
+            raise UserError(str(exc), EXIT_USAGE) from None
+    if key.public.to_bytes() != genesis.seats[seat].identity:
+        raise UserError(f"the identity key for seat {seat} is not the one the table's genesis "
+                        "names (was the identity file replaced since the match began?)")
+    return key
+
+
+def _player(genesis: Genesis, seat: int, kind: str, lines: StdinLines | None) -> Player:
+    if kind == "person":
+        return PersonUI(genesis, seat, lines or StdinLines()).player()
+    bot = bot_player(genesis.game, seat, None, kind.removeprefix("bot:"))
+    return Player(bot.decide, BotLog(genesis, seat).show, claim=bot.claim)
+
+
+def _cmd_resume(args: argparse.Namespace) -> int:
+    store = secret_store()
+    record, path = _find(store, args.transcript)
+    try:
+        writer = TranscriptWriter.resume(path, fsync=False)
+    except FileNotFoundError:
+        raise UserError(f"the transcript of this match, {path}, is gone: it cannot be resumed "
+                        "without it") from None
+    except (TranscriptError, ProtocolError, OSError) as exc:
+        raise UserError(f"the transcript {path} cannot be resumed: {exc}") from None
+    existing = writer.existing
+    assert existing is not None
+    try:
+        genesis = Genesis.decode(existing.genesis)
+        if genesis.table_id != record.table_id:
+            raise UserError(f"the transcript {path} is of another table than its match record")
+        lines = StdinLines() if any(s.player == "person" for s in record.seats) else None
+        seats: list[ResumedSeat] = [
+            (s.seat, _seat_identity(genesis, s.seat, s.identity), s.x25519,
+             _player(genesis, s.seat, s.player, lines)) for s in record.seats]
+    except BaseException:
+        writer.close()
+        raise
+    wait = return_wait(args)
+    patience = float(wait if wait is not None else genesis.timeouts["action"])
+    role = "joiner" if record.role == JOINER else "host"
+    print(f"resuming seat {', '.join(str(s.seat) for s in record.seats)} ({role}) of table "
+          f"{genesis.table_id.hex()[:16]} from envelope {len(existing.envelopes)} of {path}",
+          flush=True)
+
+    async def main() -> Table:
+        return await resume_match(record, genesis, existing.envelopes, seats, writer, store,
+                                  patience=patience, notice=lambda text: print(text, flush=True))
+
+    try:
+        table = trio.run(main)
+    except BaseException as raw:  # noqa: BLE001 - unwrapped below
+        failure = first_failure(raw)
+        print(f"transcript (incomplete): {path}", flush=True)
+        if isinstance(failure, MatchFailure):
+            raise UserError(str(failure), failure.status) from None
+        if isinstance(failure, KeyboardInterrupt):
+            raise UserError("interrupted; the match is abandoned", 130) from None
+        raise
+    state = "complete" if table.finished else "incomplete"
+    print(f"transcript ({state}): {path}", flush=True)
+    return 0
+
+
+def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    """Add ``resume`` to the ``p2pcards`` parser."""
+    resume = sub.add_parser("resume", help="come back into an unfinished match after a crash")
+    resume.add_argument("transcript", nargs="?",
+                        help="the match's transcript (default: the newest unfinished match "
+                             "this p2pcards home keeps)")
+    return_wait_option(resume)
+    resume.set_defaults(handler=_cmd_resume)
+
+
+def return_wait_option(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--return-wait", type=float, metavar="SECONDS",
+                        help="how long to wait for a player whose connection is lost to come "
+                             "back (default: the table's move timeout)")

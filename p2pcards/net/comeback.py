@@ -1,0 +1,224 @@
+"""Coming back into a running match: the host's door and the joiner's dialler (SPEC §11.7).
+
+A seat whose connection to the hub is lost (its process was killed, its machine slept, the
+network broke) may come back while the match waits for it (:class:`~.session.Reentry`). A
+joiner always opens the new connection, also when the host is the one that came back:
+
+- :class:`Door` is the host's side. During the match the host keeps accepting connections on
+  its address (or in its relay room); the first message of each says what it wants. A
+  ``rejoin`` is answered with :class:`~p2pcards.reentry.HostReentry` (both sides prove their
+  genesis keys on fresh challenges) and the proven connection is handed to the session
+  (:meth:`~.session.Session.rejoin`), which catches it up; anything else reads "the table is
+  full".
+- :func:`dialler` is the joiner's: it connects again and again, with capped backoff, until a
+  connection passes :class:`~p2pcards.reentry.SeatReentry`, or the host refuses for good (then
+  the match ends with the host's reason).
+"""
+
+from __future__ import annotations
+
+import contextlib
+from collections.abc import Awaitable, Callable, Collection, Sequence
+from dataclasses import dataclass
+
+import trio
+
+from ..genesis import Genesis
+from ..local import SeatSecrets
+from ..match_record import MatchRecord, RecordedSeat
+from ..reentry import HostReentry, Returned, SeatReentry
+from ..secret_store import FileKeeper, SecretStore, SecretStoreError
+from ..wire.identity import IdentityKey
+from .errors import HandshakeError, MatchFailure, NetError
+from .framed import FrameChannel
+from .session import Session
+
+__all__ = ["Door", "dialler", "Comeback", "KeptSeat", "recorded_seat", "HANDSHAKE_SECONDS",
+           "RETRY_FIRST", "RETRY_CAP"]
+
+HANDSHAKE_SECONDS = 10.0
+"""How long either side of a re-entry waits for each message."""
+RETRY_FIRST = 0.5
+RETRY_CAP = 5.0
+"""The joiner's backoff between attempts: from :data:`RETRY_FIRST`, doubling, at most this."""
+
+FULL = "the table is full"
+
+
+@dataclass(frozen=True)
+class KeptSeat:
+    """A seat this process plays: its secrets and who plays it (``person`` or ``bot:KIND``)."""
+
+    seat: int
+    secrets: SeatSecrets
+    player: str
+
+
+@dataclass
+class Comeback:
+    """What a peer keeps so that it can come back after a crash, and how long it waits for
+    others to come back.
+
+    ``wait``: seconds a seat whose connection is lost has to come back (``None``: the table's
+    move timeout). ``store``: where the match record and the seats' secrets are kept (``None``:
+    nothing is kept, so this process cannot be resumed). ``record`` makes the match record
+    from the genesis, the local seats and the hub's bot seats (it knows the role, the invite
+    and the transcript's path).
+    """
+
+    wait: float | None = None
+    store: SecretStore | None = None
+    record: Callable[[Genesis, Sequence[KeptSeat], frozenset[int]], MatchRecord] | None = None
+
+    def patience(self, genesis: Genesis) -> float:
+        return float(self.wait if self.wait is not None else genesis.timeouts["action"])
+
+    def keeper(self, genesis: Genesis, seat: int) -> FileKeeper | None:
+        return None if self.store is None else self.store.seat(genesis.table_id, seat)
+
+    def begin(self, genesis: Genesis, seats: Sequence[KeptSeat], bots: frozenset[int]) -> None:
+        """Write the match record, before this peer's first envelope. Raises
+        :class:`MatchFailure` if it cannot be written."""
+        if self.store is None or self.record is None:
+            return
+        record = self.record(genesis, seats, bots)
+        try:
+            self.store.write(self.store.record_path(genesis.table_id), record.encode())
+        except SecretStoreError as exc:
+            raise MatchFailure(f"cannot keep what a crashed peer needs to come back: {exc}"
+                               ) from None
+
+    def end(self, genesis: Genesis) -> None:
+        """The match is over (finished or given up): delete its record and kept secrets."""
+        if self.store is None:
+            return
+        with contextlib.suppress(SecretStoreError):
+            self.store.forget_table(genesis.table_id)
+
+
+def recorded_seat(kept: KeptSeat, stored: IdentityKey | None) -> RecordedSeat:
+    """The record of ``kept``; its identity key is left out when it is the user's ``stored``
+    identity (``identity.key`` is never copied)."""
+    identity = kept.secrets.identity
+    same = stored is not None and stored.public == identity.public
+    return RecordedSeat(kept.seat, kept.secrets.x25519_private, kept.player,
+                        None if same else identity.to_bytes())
+
+
+class Door:
+    """The host's door during a match: see the module docstring. ``seats`` are the seats that
+    may come back (those played by remote peers). :attr:`session` is set once the match runs;
+    before that, and for other seats, a ``rejoin`` is refused."""
+
+    def __init__(self, genesis: Genesis | None, identity: IdentityKey,
+                 seats: Collection[int] = ()) -> None:
+        self.genesis = genesis
+        self.identity = identity
+        self.seats = frozenset(seats)
+        self.session: Session | None = None
+
+    def open(self, genesis: Genesis, seats: Collection[int], session: Session) -> None:
+        """The match has started: rejoins of ``seats`` go to ``session``."""
+        self.genesis, self.seats, self.session = genesis, frozenset(seats), session
+
+    async def welcome(self, framed: FrameChannel) -> None:
+        """Serve one connection that arrived during the match, then hand it over or close it.
+        Never raises: a failed re-entry only closes its connection."""
+        handed = False
+        try:
+            with trio.move_on_after(HANDSHAKE_SECONDS):
+                handed = await self._serve(framed)
+        finally:
+            if not handed:
+                with trio.move_on_after(HANDSHAKE_SECONDS):
+                    await framed.aclose_gracefully()
+                await framed.aclose()
+
+    async def _serve(self, framed: FrameChannel) -> bool:
+        try:
+            first = await framed.receive_message()
+        except NetError:
+            return False
+        if first is None:
+            return False
+        if first.get("type") != "rejoin" or self.session is None or self.genesis is None:
+            await self._refuse(framed, FULL)
+            return False
+        reentry = HostReentry(self.genesis, self.identity, self.seats)
+        message = first
+        try:
+            while True:
+                answer = reentry.receive(message)
+                if isinstance(answer, Returned):
+                    await framed.send_message({"type": "rejoined"})
+                    await self.session.rejoin(answer.seat, framed)
+                    return True
+                await framed.send_message(answer)
+                got = await framed.receive_message()
+                if got is None:
+                    return False
+                message = got
+        except HandshakeError as exc:
+            await self._refuse(framed, str(exc))
+            return False
+        except NetError:
+            return False
+
+    @staticmethod
+    async def _refuse(framed: FrameChannel, reason: str) -> None:
+        with contextlib.suppress(NetError):
+            await framed.send_message({"type": "refused", "reason": reason})
+
+
+def dialler(genesis: Genesis, seat: int, identity: IdentityKey,
+            connect: Callable[[], Awaitable[FrameChannel]], *,
+            notice: Callable[[str], None] = lambda text: None,
+            label: str = "the host") -> Callable[[], Awaitable[FrameChannel]]:
+    """The joiner's ``Reentry.reconnect``: ``connect`` opens a raw connection to the host (it
+    raises :class:`MatchFailure` when it cannot). Attempts go on with capped backoff until one
+    passes the re-entry handshake (its channel is returned) or the host refuses the seat (a
+    :class:`MatchFailure` with its reason). Cancel it to stop trying."""
+
+    async def reconnect() -> FrameChannel:
+        delay = RETRY_FIRST
+        said = False
+        while True:
+            try:
+                framed = await connect()
+            except MatchFailure as exc:
+                if not said:
+                    notice(f"trying to reach {label} again ({exc})")
+                    said = True
+                await trio.sleep(delay)
+                delay = min(RETRY_CAP, delay * 2)
+                continue
+            try:
+                with trio.fail_after(HANDSHAKE_SECONDS):
+                    await _prove(framed, genesis, seat, identity, label)
+                framed.label = label
+                return framed
+            except HandshakeError as exc:
+                await framed.aclose()
+                if "refused" in str(exc) and FULL not in str(exc):
+                    raise MatchFailure(f"{label} would not take this seat back: {exc}") from None
+            except (NetError, trio.TooSlowError):
+                await framed.aclose()
+            await trio.sleep(delay)
+            delay = min(RETRY_CAP, delay * 2)
+
+    return reconnect
+
+
+async def _prove(framed: FrameChannel, genesis: Genesis, seat: int, identity: IdentityKey,
+                 label: str) -> None:
+    """Run the seat's side of the re-entry handshake on ``framed``."""
+    reentry = SeatReentry(genesis, seat, identity, label=label)
+    await framed.send_message(reentry.hello())
+    while True:
+        message = await framed.receive_message()
+        if message is None:
+            raise NetError(f"{label} closed the connection during re-entry")
+        answer = reentry.receive(message)
+        if answer is None:
+            return
+        await framed.send_message(answer)

@@ -1,0 +1,167 @@
+"""Resume: bring a crashed peer back into its unfinished match (``p2pcards resume``).
+
+:func:`resume_match` takes the match record the peer kept (:mod:`p2pcards.match_record`), its
+transcript so far and the seats' kept secrets (:mod:`p2pcards.secret_store`), rebuilds each
+local seat from the chain (:meth:`~p2pcards.table.Table.resume`: every envelope is checked
+again, nothing already signed is signed again) and runs a :class:`~.session.Session` whose links
+all start *down*:
+
+- a host listens again on the address it listened on (or takes its slot in its relay room
+  again) and opens its :class:`~.comeback.Door`; the joiners, whose own sessions noticed the
+  host was gone, dial it again by themselves and prove their keys;
+- a joiner dials the host (or its relay room) and proves its seat's key
+  (:func:`~.comeback.dialler`).
+
+Either way both sides then exchange ``resume {count, head}`` and catch up, and the match goes on
+from where the chain stands.
+"""
+
+from __future__ import annotations
+
+import contextlib
+from collections.abc import Awaitable, Callable, Sequence
+
+import trio
+
+from ..crypto import SystemRandomness
+from ..genesis import Genesis
+from ..match_record import HOST, MatchRecord
+from ..secret_store import SecretStore, SecretStoreError
+from ..table import Table
+from ..transcript import TranscriptWriter
+from ..wire.identity import IdentityKey
+from .comeback import Door, dialler
+from .errors import MatchFailure
+from .framed import FrameChannel
+from .hub import door_relay, door_tcp, tcp_acceptor
+from .invite import Invite, InviteError
+from .peer import GRACE_SECONDS, connect_direct
+from .relay_mux import HOST_SLOT, open_relay_mux
+from .session import Absent, Link, LocalSeat, Player, Reentry, Session, seat_label
+
+__all__ = ["ResumedSeat", "resume_match"]
+
+ResumedSeat = tuple[int, IdentityKey, bytes, Player]
+"""A local seat to rebuild: its number, identity key, X25519 private key and who plays it."""
+
+
+async def resume_match(record: MatchRecord, genesis: Genesis, frames: Sequence[bytes],
+                       seats: Sequence[ResumedSeat], writer: TranscriptWriter,
+                       store: SecretStore, *, patience: float,
+                       notice: Callable[[str], None]) -> Table:
+    """Run the rest of the match; returns the first local seat's table. Raises
+    :class:`MatchFailure`. The record and the kept secrets are deleted when the match is over
+    (finished or given up); a crash leaves them for another try."""
+    try:
+        invite = Invite.parse(record.invite)
+    except InviteError as exc:
+        raise MatchFailure(f"the recorded invite cannot be read: {exc}") from None
+    tables = [Table(genesis, seat=seat, identity=identity, x25519_private=x25519,
+                    rng=SystemRandomness(), keeper=store.seat(genesis.table_id, seat))
+              for seat, identity, x25519, _ in seats]
+    local = [LocalSeat.of(table, player) for table, (_, _, _, player) in zip(tables, seats,
+                                                                          strict=True)]
+    mine = {seat for seat, _, _, _ in seats}
+    bots = frozenset(record.bots)
+
+    def over() -> None:
+        """The session ran and ended: the match is finished or given up for good."""
+        with contextlib.suppress(SecretStoreError):
+            store.forget_table(genesis.table_id)
+    try:
+        if record.role == HOST:
+            await _as_host(record, invite, genesis, frames, local, mine, bots, writer,
+                           patience, notice, seats[0][1], over)
+        else:
+            await _as_joiner(record, invite, genesis, frames, local, mine, bots, writer,
+                             patience, notice, seats[0][1], over)
+    finally:
+        with trio.CancelScope(shield=True):
+            writer.close()
+    return tables[0]
+
+
+async def _as_host(record: MatchRecord, invite: Invite, genesis: Genesis,
+                   frames: Sequence[bytes], local: list[LocalSeat], mine: set[int],
+                   bots: frozenset[int], writer: TranscriptWriter, patience: float,
+                   notice: Callable[[str], None], identity: IdentityKey,
+                   over: Callable[[], None]) -> None:
+    remote = [seat for seat in range(len(genesis.seats)) if seat not in mine]
+    links = [Link(Absent(seat_label(genesis, seat)), frozenset({seat})) for seat in remote]
+    session = Session(genesis, local, links, forward=True, bots=bots, writer=writer,
+                      reentry=Reentry(patience), replay=frames, notice=notice)
+    door = Door(genesis, identity)
+    door.open(genesis, remote, session)
+    async with trio.open_nursery() as nursery:
+        if invite.relay:
+            async with open_relay_mux(invite.host, invite.port, invite.nonce, identity,
+                                      accept=True, patience=record.relay_patience) as mux:
+                if mux.slot != HOST_SLOT:
+                    raise MatchFailure(f"the relay at {mux.where} gave this host another slot "
+                                       "than its own: the table's room is not its any more")
+                nursery.start_soon(door_relay, mux, door, nursery)
+                notice(f"back in the relay room at {invite.host}:{invite.port}; waiting for "
+                       "the other players to come back")
+                await _run(session, nursery, over)
+            return
+        listen = record.listen or ("0.0.0.0", invite.port)
+        try:
+            listeners = await trio.open_tcp_listeners(listen[1], host=listen[0])
+        except OSError as exc:
+            raise MatchFailure(f"cannot listen again on {listen[0]}:{listen[1]}, where the "
+                               f"other players will look for this table: "
+                               f"{exc.strerror or exc}") from None
+        try:
+            for listener in listeners:
+                nursery.start_soon(door_tcp, tcp_acceptor(listener, notice), door, nursery)
+            notice(f"listening again on {listen[0]}:{listen[1]}; waiting for the other "
+                   "players to come back")
+            await _run(session, nursery, over)
+        finally:
+            for listener in listeners:
+                await listener.aclose()
+
+
+async def _as_joiner(record: MatchRecord, invite: Invite, genesis: Genesis,
+                     frames: Sequence[bytes], local: list[LocalSeat], mine: set[int],
+                     bots: frozenset[int], writer: TranscriptWriter, patience: float,
+                     notice: Callable[[str], None], identity: IdentityKey,
+                     over: Callable[[], None]) -> None:
+    seat = local[0].table.seat
+    assert seat is not None
+    others = frozenset(range(len(genesis.seats))) - mine
+    label = f"the host ({seat_label(genesis, 0)})"
+
+    async def play(connect: Callable[[], Awaitable[FrameChannel]]) -> None:
+        reentry = Reentry(patience, dialler(genesis, seat, identity, connect, notice=notice,
+                                            label=label))
+        session = Session(genesis, local, [Link(Absent(label), others)], forward=False,
+                          bots=bots, writer=writer, grace=GRACE_SECONDS, reentry=reentry,
+                          replay=frames, notice=notice)
+        try:
+            await session.run()
+        finally:
+            over()
+
+    if not invite.relay:
+        async def again() -> FrameChannel:
+            return await connect_direct(invite)
+        await play(again)
+        return
+    key = (IdentityKey.from_bytes(record.relay_identity) if record.relay_identity is not None
+           else IdentityKey.generate())
+    async with open_relay_mux(invite.host, invite.port, invite.nonce, key, accept=False,
+                              patience=record.relay_patience) as mux:
+        where = f"{invite.host}:{invite.port}"
+
+        async def reopen() -> FrameChannel:
+            return mux.open(HOST_SLOT, f"the host through the relay at {where}")
+        await play(reopen)
+
+
+async def _run(session: Session, nursery: trio.Nursery, over: Callable[[], None]) -> None:
+    try:
+        await session.run()
+    finally:
+        over()
+        nursery.cancel_scope.cancel()
