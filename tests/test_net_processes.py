@@ -217,7 +217,8 @@ def test_a_peer_that_dies_or_stops_answering_mid_hand_is_named(tmp_path: Path,
     finally:
         person.kill()
     if how == "killed":
-        expected = f"p2pcards: seat 1 ({fingerprint}) left the table: the connection closed"
+        expected = (f"p2pcards: seat 1 ({fingerprint}) left the table: the connection closed, "
+                    "and did not come back within 5 seconds")  # --return-wait: the timeout
     else:
         expected = f"p2pcards: seat 1 ({fingerprint}) did not answer within 5 seconds"
     assert hosting.stderr == expected

@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+import trio
+
 __all__ = [
+    "unwrap_failure",
     "EXIT_NETWORK",
     "EXIT_VIOLATION",
     "MatchFailure",
@@ -42,3 +45,17 @@ class BadFrame(NetError):
 
 class HandshakeError(NetError):
     """The seating handshake failed: wrong invite, a key not proven, a refused or bad genesis."""
+
+
+def unwrap_failure(group: BaseExceptionGroup[BaseException]) -> BaseException:
+    """What to raise for ``group``, which came out of a nursery: its first
+    :class:`MatchFailure` when everything in it is a match failure or a cancellation (the
+    failure cancelled the rest), else ``group`` itself (a bug must stay visible)."""
+    failures = group.subgroup(lambda exc: isinstance(exc, MatchFailure))
+    rest = group.subgroup(lambda exc: not isinstance(exc, MatchFailure | trio.Cancelled))
+    if failures is None or rest is not None:
+        return group
+    leaf: BaseException = failures
+    while isinstance(leaf, BaseExceptionGroup):
+        leaf = leaf.exceptions[0]
+    return leaf

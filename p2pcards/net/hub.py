@@ -44,10 +44,11 @@ from ..transcript import TranscriptWriter
 from ..wire.identity import IdentityKey, PublicIdentity
 from .codes import serve_codes
 from .comeback import Comeback, Door, KeptSeat
-from .errors import MatchFailure, NetError
+from .errors import MatchFailure, NetError, unwrap_failure
 from .framed import FrameChannel, FramedStream
 from .invite import NONCE_SIZE, Invite
 from .relay_mux import HOST_SLOT, RelayMux, open_relay_mux
+from .relay_room import door_relay, serve_room
 from .seats import bot_player, seat_secrets, table_rng
 from .session import Link, LocalSeat, Player, Reentry, Session
 
@@ -287,17 +288,6 @@ async def door_tcp(next_connection: Acceptor, door: Door, nursery: trio.Nursery)
         nursery.start_soon(door.welcome, framed)
 
 
-async def door_relay(mux: RelayMux, door: Door, nursery: trio.Nursery) -> None:
-    """After the table is full: every new connection through the relay goes through
-    ``door``."""
-    while True:
-        try:
-            channel = await mux.accept()
-        except NetError:
-            return
-        nursery.start_soon(door.welcome, channel)
-
-
 async def host_match(config: HostConfig, player_for: PlayerFactory, *, notice: Notice,
                      on_invite: Callable[[Invite], None],
                      transcript: TranscriptFactory,
@@ -314,14 +304,10 @@ async def host_match(config: HostConfig, player_for: PlayerFactory, *, notice: N
                                 on_code)
             background.cancel_scope.cancel()
     except BaseExceptionGroup as group:
-        failures = group.subgroup(lambda exc: isinstance(exc, MatchFailure))
-        rest = group.subgroup(lambda exc: not isinstance(exc, MatchFailure | trio.Cancelled))
-        if failures is None or rest is not None:
+        failure = unwrap_failure(group)
+        if failure is group:
             raise
-        leaf: BaseException = failures
-        while isinstance(leaf, BaseExceptionGroup):
-            leaf = leaf.exceptions[0]
-        raise leaf from None
+        raise failure from None
     return table
 
 
@@ -361,7 +347,12 @@ async def _host(config: HostConfig, player_for: PlayerFactory, notice: Notice,
                                                background)
                         codes.cancel_scope.cancel()
                 async with trio.open_nursery() as nursery:
-                    nursery.start_soon(door_relay, mux, door, nursery)
+                    if config.comeback is not None:
+                        nursery.start_soon(functools.partial(
+                            serve_room, config.relay, config.nonce, host_secrets.identity, mux,
+                            door, nursery, patience=config.relay_patience, notice=notice))
+                    else:
+                        nursery.start_soon(door_relay, mux, door, nursery)
                     table = await _play(config, rules, player_for, host_secrets, host_name,
                                         joined, notice, transcript, door)
                     nursery.cancel_scope.cancel()

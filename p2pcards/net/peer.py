@@ -21,11 +21,12 @@ from ..table import Table
 from ..transcript import TranscriptWriter
 from ..wire.identity import IdentityKey
 from .comeback import Comeback, KeptSeat, dialler
-from .errors import MatchFailure
+from .errors import MatchFailure, unwrap_failure
 from .framed import FrameChannel, FramedStream
 from .handshake import Reviewer, SecretsFor, join_table, receive_genesis, refuse_unusual
 from .invite import Invite
 from .relay_mux import HOST_SLOT, open_relay_mux
+from .relay_room import JoinerRoom
 from .seats import table_rng
 from .session import Link, LocalSeat, Player, Reentry, Session, seat_label
 
@@ -74,17 +75,23 @@ async def join_match(invite: Invite, player_for: Callable[[Genesis, int], Player
             raise MatchFailure(f"nobody is hosting the table of this invite at the relay {where} "
                                "now (the host has not started yet or has already left, or the "
                                "invite is wrong or stale; ask the host for a fresh one)")
-        label = f"the host through the relay at {where}"
-        channel = mux.open(HOST_SLOT, label)
-
-        async def reopen() -> FrameChannel:
-            return mux.open(HOST_SLOT, label)
         try:
-            return await _play(channel, invite, player_for, secrets_for, bot=bot, seed=seed,
-                               notice=notice, transcript=transcript, review=review,
-                               comeback=comeback, connect=reopen)
-        finally:
-            await channel.aclose()
+            async with trio.open_nursery() as nursery:
+                room = JoinerRoom((invite.host, invite.port), invite.nonce, key, nursery,
+                                  patience=relay_patience, mux=mux)
+                channel = await room.connect()
+                try:
+                    return await _play(channel, invite, player_for, secrets_for, bot=bot,
+                                       seed=seed, notice=notice, transcript=transcript,
+                                       review=review, comeback=comeback, connect=room.connect)
+                finally:
+                    await channel.aclose()
+                    nursery.cancel_scope.cancel()
+        except BaseExceptionGroup as group:
+            failure = unwrap_failure(group)
+            if failure is group:
+                raise
+            raise failure from None
 
 
 async def connect_direct(invite: Invite) -> FramedStream:

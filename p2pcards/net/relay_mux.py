@@ -44,8 +44,8 @@ from ..wire.identity import IdentityKey
 from .errors import BadFrame, MatchFailure, NetError, PeerGone
 from .framed import FrameChannel
 
-__all__ = ["RelayMux", "RelayChannel", "open_relay_mux", "HOST_SLOT", "CONN_ID_SIZE",
-           "MUX_OVERHEAD", "INBOX_FRAMES", "BACKLOG"]
+__all__ = ["RelayUnusable", "RelayMux", "RelayChannel", "open_relay_mux", "HOST_SLOT",
+           "CONN_ID_SIZE", "MUX_OVERHEAD", "INBOX_FRAMES", "BACKLOG"]
 
 HOST_SLOT = 0
 CONN_ID_SIZE = 8
@@ -60,6 +60,15 @@ FLUSH_SECONDS = 5.0
 
 _Key = tuple[int, bytes]
 _Item = bytes | None | NetError
+
+
+class RelayUnusable(MatchFailure):
+    """The relay refused to admit this member to the room, or could not be reached;
+    ``reason`` is the relay's reason code (``room-unknown``, ``unreachable``...)."""
+
+    def __init__(self, message: str, reason: str) -> None:
+        super().__init__(message)
+        self.reason = reason
 
 
 class RelayChannel(FrameChannel):
@@ -140,6 +149,7 @@ class RelayMux:
         self._accepting = accept
         self._backlog_send, self._backlog = trio.open_memory_channel[RelayChannel](BACKLOG)
         self.failure: PeerGone | None = None
+        self._failed = trio.Event()
 
     @property
     def slot(self) -> int:
@@ -149,6 +159,13 @@ class RelayMux:
     @property
     def failed(self) -> bool:
         return self.failure is not None
+
+    async def wait_failed(self) -> PeerGone:
+        """Wait until the relay fails (unreachable past the patience, or the room lost);
+        returns the failure."""
+        await self._failed.wait()
+        assert self.failure is not None
+        return self.failure
 
     def open(self, slot: int, label: str) -> RelayChannel:
         """A new connection to the member at ``slot``."""
@@ -194,6 +211,7 @@ class RelayMux:
 
     def _fail(self, failure: PeerGone) -> None:
         self.failure = failure
+        self._failed.set()
         for channel in list(self._channels.values()):
             channel.deliver(failure)
         self._channels.clear()
@@ -241,19 +259,24 @@ def _parse(payload: bytes | None) -> tuple[int, bytes, bytes | None] | None:
 
 @asynccontextmanager
 async def open_relay_mux(host: str, port: int, room: bytes, identity: IdentityKey, *,
-                         accept: bool,
-                         patience: float = RECONNECT_WINDOW) -> AsyncIterator[RelayMux]:
+                         accept: bool, patience: float = RECONNECT_WINDOW,
+                         since: int = -1) -> AsyncIterator[RelayMux]:
     """Join relay room ``room`` at ``host:port`` and run a :class:`RelayMux` over it; a broken
     connection to the relay is re-established for up to ``patience`` seconds.
+
+    ``since`` is passed to the relay: -1 joins (or creates) the room from its first frame; 0
+    joins only a room that exists and holds a frame already, skipping that frame (how a joiner
+    comes back into a room its host made again, :mod:`.relay_room`).
 
     On leaving, waits up to :data:`FLUSH_SECONDS` for the relay to acknowledge what was sent,
     then closes. Raises :class:`MatchFailure` (status 3) if the relay cannot be used.
     """
     where = f"{host}:{port}"
     try:
-        conn = await connect(host, port, room, identity, reconnect_window=patience)
+        conn = await connect(host, port, room, identity, since=since,
+                             reconnect_window=patience)
     except RelayError as exc:
-        raise MatchFailure(f"cannot use the relay at {where}: {exc}") from None
+        raise RelayUnusable(f"cannot use the relay at {where}: {exc}", exc.reason) from None
     mux = RelayMux(conn, where, accept=accept)
     try:
         async with trio.open_nursery() as nursery:

@@ -19,6 +19,7 @@ from where the chain stands.
 from __future__ import annotations
 
 import contextlib
+import functools
 from collections.abc import Awaitable, Callable, Sequence
 
 import trio
@@ -31,12 +32,13 @@ from ..table import Table
 from ..transcript import TranscriptWriter
 from ..wire.identity import IdentityKey
 from .comeback import Door, dialler
-from .errors import MatchFailure
+from .errors import MatchFailure, unwrap_failure
 from .framed import FrameChannel
-from .hub import door_relay, door_tcp, tcp_acceptor
+from .hub import door_tcp, tcp_acceptor
 from .invite import Invite, InviteError
 from .peer import GRACE_SECONDS, connect_direct
 from .relay_mux import HOST_SLOT, open_relay_mux
+from .relay_room import BEACON, JoinerRoom, serve_room
 from .session import Absent, Link, LocalSeat, Player, Reentry, Session, seat_label
 
 __all__ = ["ResumedSeat", "resume_match"]
@@ -75,6 +77,11 @@ async def resume_match(record: MatchRecord, genesis: Genesis, frames: Sequence[b
         else:
             await _as_joiner(record, invite, genesis, frames, local, mine, bots, writer,
                              patience, notice, seats[0][1], over)
+    except BaseExceptionGroup as group:
+        failure = unwrap_failure(group)
+        if failure is group:
+            raise
+        raise failure from None
     finally:
         with trio.CancelScope(shield=True):
             writer.close()
@@ -99,7 +106,10 @@ async def _as_host(record: MatchRecord, invite: Invite, genesis: Genesis,
                 if mux.slot != HOST_SLOT:
                     raise MatchFailure(f"the relay at {mux.where} gave this host another slot "
                                        "than its own: the table's room is not its any more")
-                nursery.start_soon(door_relay, mux, door, nursery)
+                await mux.conn.send(BEACON)  # a room made again must hold a frame
+                nursery.start_soon(functools.partial(
+                    serve_room, (invite.host, invite.port), invite.nonce, identity, mux, door,
+                    nursery, patience=record.relay_patience, notice=notice))
                 notice(f"back in the relay room at {invite.host}:{invite.port}; waiting for "
                        "the other players to come back")
                 await _run(session, nursery, over)
@@ -150,13 +160,13 @@ async def _as_joiner(record: MatchRecord, invite: Invite, genesis: Genesis,
         return
     key = (IdentityKey.from_bytes(record.relay_identity) if record.relay_identity is not None
            else IdentityKey.generate())
-    async with open_relay_mux(invite.host, invite.port, invite.nonce, key, accept=False,
-                              patience=record.relay_patience) as mux:
-        where = f"{invite.host}:{invite.port}"
-
-        async def reopen() -> FrameChannel:
-            return mux.open(HOST_SLOT, f"the host through the relay at {where}")
-        await play(reopen)
+    async with trio.open_nursery() as nursery:
+        room = JoinerRoom((invite.host, invite.port), invite.nonce, key, nursery,
+                          patience=record.relay_patience)
+        try:
+            await play(room.connect)
+        finally:
+            nursery.cancel_scope.cancel()
 
 
 async def _run(session: Session, nursery: trio.Nursery, over: Callable[[], None]) -> None:

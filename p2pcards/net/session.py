@@ -445,7 +445,7 @@ class Session:
                 away = self._away(speaker)
                 end = deadline
                 if away is not None and self.reentry is not None:
-                    end = max(deadline, away.lost_at + self.reentry.patience + self.grace)
+                    end = away.lost_at + self.reentry.patience + self.grace
                 left = end - now
                 if left <= 0:
                     return None
@@ -591,6 +591,9 @@ class Session:
         if what == "failed":
             assert isinstance(value, MatchFailure)
             raise value
+        if what == "expired":
+            self._expired(link, value)
+            return
         if (what in ("dead", "closed", "error") and self.reentry is None
                 and self._drops(link)):
             return
@@ -642,9 +645,26 @@ class Session:
         self._reminded.pop(id(link), None)
         patience = math.ceil(self.reentry.patience)
         self.notice(f"{why}; it may come back within {patience // 60}:{patience % 60:02d}")
+        assert self._nursery is not None
+        self._nursery.start_soon(self._expire, link, link.lost_at)
         if self.reentry.reconnect is not None:
-            assert self._nursery is not None
             self._nursery.start_soon(self._bring_back, link)
+
+    async def _expire(self, link: Link, lost_at: float) -> None:
+        """Report ``link`` as ``expired`` once its seats' time to come back is over (whoever
+        the table is waiting for then: the match cannot go on without them)."""
+        assert self.reentry is not None
+        await trio.sleep_until(lost_at + self.reentry.patience + self.grace)
+        await self._inbox_send.send(("expired", link, lost_at))
+
+    def _expired(self, link: Link, lost_at: float) -> None:
+        """``link`` has been down since ``lost_at`` for the whole patience: the match ends,
+        unless a dropout policy lets the hub recover its one seat when the table needs it."""
+        if link.state != "down" or link.lost_at != lost_at or self._drops(link):
+            return
+        assert self.reentry is not None
+        raise MatchFailure(f"{link.lost_why}, and did not come back within "
+                           f"{self.reentry.patience:g} seconds")
 
     async def _bring_back(self, link: Link) -> None:
         """A joiner's: reconnect (``Reentry.reconnect`` retries) and hand the new connection

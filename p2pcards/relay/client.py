@@ -182,9 +182,8 @@ class RelayConnection:
                 return
             except RelayRejected as exc:
                 if exc.reason == "room-unknown":
-                    raise RelayRejected("room-unknown", f"the relay at {self.host}:{self.port} "
-                                        "restarted and lost this room, with the frames it "
-                                        "held: the match cannot go on through it") from None
+                    raise RelayRejected("room-unknown", "it restarted and lost this room, "
+                                        "with the frames it held") from None
                 raise
             except _BROKEN + (trio.TooSlowError,) as exc:
                 last = exc
