@@ -207,11 +207,13 @@ class SecretStore:
         return sorted(found, key=modified, reverse=True)
 
     def files_of(self, table_id: bytes) -> list[Path]:
-        """Every file of table ``table_id`` (its record and its seats' secrets)."""
+        """Every file of table ``table_id``: its record, its seats' secrets and the temporary
+        file of a write that a crash cut short (``.NAME.PID-RANDOM.tmp``)."""
         prefix = table_id.hex()
         try:
             return sorted(p for p in self.directory.iterdir()
-                          if p.name.startswith(prefix + "-") or p.name == f"{prefix}.match")
+                          if p.name.removeprefix(".").startswith(prefix + "-")
+                          or p.name.removeprefix(".").startswith(f"{prefix}.match"))
         except OSError:
             return []
 

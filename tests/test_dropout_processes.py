@@ -17,13 +17,14 @@ from p2pcards.verify import verify_transcript
 @pytest.mark.parametrize("how", ["kill", pytest.param("stop", marks=pytest.mark.slow)])
 def test_a_seat_that_drops_out_mid_hand_forfeits_and_the_others_finish(
         tmp_path: Path, how: str) -> None:
-    # The killed seat is given up at once (its connection closes), long before the 120 s
-    # timeout; the stopped one (its connection still open) when its 8 s move timeout passes.
+    # The killed seat (its connection closes) is given up when the 5 s it has to come back
+    # are over, long before the 120 s timeout; the stopped one (its connection still open)
+    # when its 8 s move timeout passes. Each peer has its own home.
     timeout = "120" if how == "kill" else "8"
-    hosting, invite = host(tmp_path, "--game", "scopa", "--players", "3", "--bot",
-                           "--timeout", timeout)
-    other = join(tmp_path, invite, "--bot", "--accept")
-    victim = join(tmp_path, invite, "--accept", stdin="")  # a person who never moves
+    hosting, invite = host(tmp_path / "host", "--game", "scopa", "--players", "3", "--bot",
+                           "--timeout", timeout, "--return-wait", "5")
+    other = join(tmp_path / "other", invite, "--bot", "--accept", "--return-wait", "5")
+    victim = join(tmp_path / "victim", invite, "--accept", stdin="")  # never moves
     seat = int(victim.wait_for(r"^seated at seat (\d)")[1])  # the seats fill in joining order
     victim.wait_for(r"— your turn$")
     victim.process.send_signal(signal.SIGKILL if how == "kill" else signal.SIGSTOP)

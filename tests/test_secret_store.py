@@ -53,6 +53,24 @@ def test_forgetting_a_table_deletes_its_files_only(tmp_path: Path) -> None:
     assert store.records() == [store.record_path(two)]
 
 
+def test_forgetting_a_table_also_deletes_the_temporary_file_of_a_write_cut_short(
+        tmp_path: Path) -> None:
+    """A peer killed in the middle of an atomic write leaves ``.NAME.PID-RANDOM.tmp``."""
+    store = SecretStore(tmp_path / "secrets")
+    one, two = b"\x01" * 32, b"\x02" * 32
+    store.seat(one, 1).keep("hand0", b"k")
+    for table in (one, two):
+        for name in (store.path(table, 1, "hand1").name, store.record_path(table).name):
+            (store.directory / f".{name}.4242-0a0b0c0d.tmp").write_bytes(b"half")
+    assert len(store.files_of(one)) == 3
+    store.forget_table(one)
+    assert store.files_of(one) == []
+    assert sorted(p.name for p in store.directory.iterdir()) == sorted(
+        f".{name}.4242-0a0b0c0d.tmp" for name in (store.path(two, 1, "hand1").name,
+                                                   store.record_path(two).name))
+    assert store.records() == []
+
+
 def test_unusable_names_and_places_are_refused(tmp_path: Path) -> None:
     with pytest.raises(ValueError, match="lower-case letters and digits"):
         MemoryKeeper().keep("../x", b"")

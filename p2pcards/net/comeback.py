@@ -8,8 +8,10 @@ joiner always opens the new connection, also when the host is the one that came 
   its address (or in its relay room); the first message of each says what it wants. A
   ``rejoin`` is answered with :class:`~p2pcards.reentry.HostReentry` (both sides prove their
   genesis keys on fresh challenges) and the proven connection is handed to the session
-  (:meth:`~.session.Session.rejoin`), which catches it up; anything else reads "the table is
-  full".
+  (:meth:`~.session.Session.rejoin`), which catches it up; a newcomer's seating ``hello``
+  reads "the table is full"; anything else is closed without a word (in a relay room, a
+  joiner's connection to the host's earlier life, before it crashed, still sending: closing it
+  tells the joiner at once to come back).
 - :func:`dialler` is the joiner's: it connects again and again, with capped backoff, until a
   connection passes :class:`~p2pcards.reentry.SeatReentry`, or the host refuses for good (then
   the match ends with the host's reason).
@@ -141,9 +143,11 @@ class Door:
             return False
         if first is None:
             return False
-        if first.get("type") != "rejoin" or self.session is None or self.genesis is None:
-            await self._refuse(framed, FULL)
+        if first.get("type") == "hello":
+            await self._refuse(framed, FULL)  # a newcomer's seating hello
             return False
+        if first.get("type") != "rejoin" or self.session is None or self.genesis is None:
+            return False  # a connection of this host's earlier life (it crashed): just closed
         reentry = HostReentry(self.genesis, self.identity, self.seats)
         message = first
         try:

@@ -203,6 +203,9 @@ class RelayMux:
         try:
             while True:
                 delivery = await self.conn.receive()
+                born = self.conn.first_new_index
+                if born is not None and delivery.index < born:
+                    continue  # for an earlier life of this member (it crashed and came back)
                 self._route(delivery.slot, delivery.payload)
         except RelayError as exc:
             self._fail(PeerGone(f"the relay at {self.where} failed: {exc}"))

@@ -92,6 +92,9 @@ class RelayConnection:
         self.slot = -1
         """This member's slot in the room (its order of first arrival), -1 before welcome."""
         self.reconnects = 0
+        self.first_new_index: int | None = None
+        """The room's next index when this connection was first welcomed: frames before it
+        were sent before this member (this process) was in the room."""
         self._stream: trio.SocketStream | None = None
         self._decoder = FrameDecoder(max_payload + FRAME_OVERHEAD)
         self._pending: deque[Delivery] = deque()
@@ -103,6 +106,10 @@ class RelayConnection:
         self._closed = False
         self._early: deque[bytes] = deque()  # frames read during the handshake, not yet used
         self._acknowledged = trio.lowlevel.ParkingLot()  # woken when the outbox empties
+        self._earlier_life = True
+        """True until the first catch-up is complete: nothing is written before it, so an
+        acknowledgement in it is of a frame sent by an earlier process with this identity (a
+        peer that crashed and came back), not of anything in :attr:`_outbox`."""
 
     # ---------------------------------------------------------------- public
 
@@ -235,6 +242,8 @@ class RelayConnection:
             raise RelayProtocolError("bad-message", f"the relay gave slot {welcome.slot} after "
                                      f"a reconnect, not {self.slot}")
         self.slot = welcome.slot
+        if self.first_new_index is None:
+            self.first_new_index = welcome.next
         self._stream = stream
         self._written = 0
         self._writable = False
@@ -261,6 +270,8 @@ class RelayConnection:
             raise RelayProtocolError("bad-index", f"the relay sent index {message.index} after "
                                      f"{self.last_index}")
         self.last_index = message.index
+        if message.payload is None and self._earlier_life:
+            return  # the acknowledgement of a frame an earlier process of this member sent
         if message.payload is None:
             if not self._outbox:
                 raise RelayProtocolError("bad-message", f"the relay acknowledged index "
@@ -278,6 +289,7 @@ class RelayConnection:
         if self._stream is not None and not self._writable and \
                 self.last_index >= self._catch_up_to:
             self._writable = True
+            self._earlier_life = False
             await self._pump()
 
     async def _pump(self) -> None:
