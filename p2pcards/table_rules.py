@@ -203,8 +203,8 @@ class TableRules:
 DROPOUT_TEXT = {
     "forfeit": "a seat that drops out forfeits: the others rebuild its hand key from their "
                "shares and check the hand",
-    "bot": "a seat that drops out is played on by a bot, its cards open to everyone: the "
-           "others rebuild its hand key from their shares",
+    "bot": "a seat that drops out forfeits, its cards of the deal open to everyone: the "
+           "others rebuild its hand key from their shares, and the hand is not checked",
 }
 """What a person is told about each dropout policy (SPEC §9.13)."""
 

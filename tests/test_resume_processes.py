@@ -11,6 +11,7 @@ from __future__ import annotations
 import signal
 import stat
 import subprocess
+import time
 from pathlib import Path
 
 import pytest
@@ -121,3 +122,29 @@ def test_resume_names_the_transcript_it_cannot_use(tmp_path: Path) -> None:
     missing = Peer(tmp_path, "resume", str(tmp_path / "missing.p2pt"))
     assert missing.finish() == 2
     assert missing.stderr == f"p2pcards: {tmp_path / 'missing.p2pt'}: no such transcript"
+
+
+def test_the_other_joiners_wait_as_long_as_the_host_for_a_lost_seat(tmp_path: Path) -> None:
+    """At three seats only the hub sees a joiner's connection lost; it tells the other joiner
+    (``away``), which then waits past its own 10 s timeout until the seat is back (``back``)."""
+    hosting = Peer(tmp_path / "host", "host", "--listen", "127.0.0.1:0", "--ephemeral-identity",
+                   "--game", "briscola", "--players", "3", "--bot", "--timeout", "10",
+                   "--dropout", "off", "--return-wait", "90")
+    invite = hosting.wait_for(r"^p2pcards join (\S+)$")[1]
+    other = join(tmp_path / "other", invite, "--accept", "--bot")
+    joined = hosting.wait_for(r"^seat 1 \(")
+    assert joined
+    victim = join(tmp_path / "victim", invite, "--accept", "--bot")
+    for peer in (hosting, other, victim):
+        peer.wait_for(r"— hand 1 begins$")
+    victim.process.send_signal(signal.SIGKILL)
+    victim.finish()
+    other.wait_for(r"^player \[2\] lost the connection to the host; the host waits 1:30 for it "
+                   r"to come back$")
+    time.sleep(14)  # past the other joiner's own timeout (10 s) and grace (2 s)
+    assert other.process.poll() is None, (other.out[-5:], other.stderr)
+    back = Peer(tmp_path / "victim", "resume")
+    paths = [_complete(peer) for peer in (back, hosting, other)]
+    _same_chain(paths[0], paths[1])
+    _same_chain(paths[0], paths[2])
+    other.wait_for(r"^player \[2\] is back at the table$")

@@ -516,9 +516,11 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
                            "--timeout for moves only")
     host.add_argument("--dropout", choices=("forfeit", "bot", "off"),
                       help="with 3 or more seats, what a seat that stops answering leads to: "
-                           "the others rebuild its hand key from their shares and it forfeits "
-                           "(forfeit, the default), or a bot plays on in its seat with its "
-                           "cards open (bot); off shares no keys and ends the match")
+                           "the others rebuild its hand key from their shares, check the hand "
+                           "and it forfeits (forfeit, the default); bot rebuilds only its key, "
+                           "so its cards are open, checks nothing and also ends the match with "
+                           "its forfeit (a bot does not take the seat over yet); off shares no "
+                           "keys and ends the match")
     host.set_defaults(handler=_cmd_host)
 
     join = sub.add_parser("join", help="join a table with the invite the host gave you")

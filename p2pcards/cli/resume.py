@@ -25,7 +25,7 @@ from ..net.comeback import Comeback, KeptSeat, recorded_seat
 from ..net.errors import MatchFailure
 from ..net.resume import ResumedSeat, resume_match
 from ..net.seats import bot_player
-from ..net.session import Player
+from ..net.session import MAX_RETURN_WAIT, Player
 from ..secret_store import SecretStore, SecretStoreError
 from ..table import Table
 from ..transcript import TranscriptError, TranscriptWriter, read_transcript
@@ -76,8 +76,8 @@ def return_wait(args: argparse.Namespace) -> float | None:
     value = args.return_wait
     if value is None:
         return None
-    if not 1 <= value <= 86400:
-        raise UserError("--return-wait must be between 1 and 86400 seconds")
+    if not 1 <= value <= MAX_RETURN_WAIT:
+        raise UserError(f"--return-wait must be between 1 and {MAX_RETURN_WAIT} seconds")
     return float(value)
 
 

@@ -2,10 +2,14 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+from contextlib import contextmanager
+
 import trio
 
 __all__ = [
     "unwrap_failure",
+    "one_failure",
     "EXIT_NETWORK",
     "EXIT_VIOLATION",
     "MatchFailure",
@@ -59,3 +63,16 @@ def unwrap_failure(group: BaseExceptionGroup[BaseException]) -> BaseException:
     while isinstance(leaf, BaseExceptionGroup):
         leaf = leaf.exceptions[0]
     return leaf
+
+
+@contextmanager
+def one_failure() -> Iterator[None]:
+    """Around a nursery: a group that holds a match failure (and cancellations) leaves as that
+    failure, in one sentence (:func:`unwrap_failure`)."""
+    try:
+        yield
+    except BaseExceptionGroup as group:
+        failure = unwrap_failure(group)
+        if failure is group:
+            raise
+        raise failure from None

@@ -44,7 +44,7 @@ from ..transcript import TranscriptWriter
 from ..wire.identity import IdentityKey, PublicIdentity
 from .codes import serve_codes
 from .comeback import Comeback, Door, KeptSeat
-from .errors import MatchFailure, NetError, unwrap_failure
+from .errors import MatchFailure, NetError, one_failure
 from .framed import FrameChannel, FramedStream
 from .invite import NONCE_SIZE, Invite
 from .relay_mux import HOST_SLOT, RelayMux, open_relay_mux
@@ -298,16 +298,11 @@ async def host_match(config: HostConfig, player_for: PlayerFactory, *, notice: N
     listening, and the invite names the relay; with ``config.code_ttl`` too, it offers short
     codes while seats are empty, telling ``on_code`` each one and the seconds it lasts.
     """
-    try:
+    with one_failure():
         async with trio.open_nursery() as background:
             table = await _host(config, player_for, notice, on_invite, transcript, background,
                                 on_code)
             background.cancel_scope.cancel()
-    except BaseExceptionGroup as group:
-        failure = unwrap_failure(group)
-        if failure is group:
-            raise
-        raise failure from None
     return table
 
 

@@ -21,7 +21,7 @@ from ..table import Table
 from ..transcript import TranscriptWriter
 from ..wire.identity import IdentityKey
 from .comeback import Comeback, KeptSeat, dialler
-from .errors import MatchFailure, unwrap_failure
+from .errors import MatchFailure, one_failure
 from .framed import FrameChannel, FramedStream
 from .handshake import Reviewer, SecretsFor, join_table, receive_genesis, refuse_unusual
 from .invite import Invite
@@ -75,7 +75,7 @@ async def join_match(invite: Invite, player_for: Callable[[Genesis, int], Player
             raise MatchFailure(f"nobody is hosting the table of this invite at the relay {where} "
                                "now (the host has not started yet or has already left, or the "
                                "invite is wrong or stale; ask the host for a fresh one)")
-        try:
+        with one_failure():
             async with trio.open_nursery() as nursery:
                 room = JoinerRoom((invite.host, invite.port), invite.nonce, key, nursery,
                                   patience=relay_patience, mux=mux)
@@ -87,11 +87,6 @@ async def join_match(invite: Invite, player_for: Callable[[Genesis, int], Player
                 finally:
                     await channel.aclose()
                     nursery.cancel_scope.cancel()
-        except BaseExceptionGroup as group:
-            failure = unwrap_failure(group)
-            if failure is group:
-                raise
-            raise failure from None
 
 
 async def connect_direct(invite: Invite) -> FramedStream:

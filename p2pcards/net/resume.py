@@ -32,7 +32,7 @@ from ..table import Table
 from ..transcript import TranscriptWriter
 from ..wire.identity import IdentityKey
 from .comeback import Door, dialler
-from .errors import MatchFailure, unwrap_failure
+from .errors import MatchFailure, one_failure
 from .framed import FrameChannel
 from .hub import door_tcp, tcp_acceptor
 from .invite import Invite, InviteError
@@ -71,17 +71,13 @@ async def resume_match(record: MatchRecord, genesis: Genesis, frames: Sequence[b
         with contextlib.suppress(SecretStoreError):
             store.forget_table(genesis.table_id)
     try:
-        if record.role == HOST:
-            await _as_host(record, invite, genesis, frames, local, mine, bots, writer,
-                           patience, notice, seats[0][1], over)
-        else:
-            await _as_joiner(record, invite, genesis, frames, local, mine, bots, writer,
-                             patience, notice, seats[0][1], over)
-    except BaseExceptionGroup as group:
-        failure = unwrap_failure(group)
-        if failure is group:
-            raise
-        raise failure from None
+        with one_failure():
+            if record.role == HOST:
+                await _as_host(record, invite, genesis, frames, local, mine, bots, writer,
+                               patience, notice, seats[0][1], over)
+            else:
+                await _as_joiner(record, invite, genesis, frames, local, mine, bots, writer,
+                                 patience, notice, seats[0][1], over)
     finally:
         with trio.CancelScope(shield=True):
             writer.close()

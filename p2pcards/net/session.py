@@ -97,6 +97,8 @@ what it sent, an ``abort`` above all, is not destroyed by a reset; see
 INBOX_SIZE = 64
 STATUS_SECONDS = 1.0
 """How often a running wait tells the local seats' ``status`` hooks the seconds left."""
+MAX_RETURN_WAIT = 86_400
+"""The longest return wait (``--return-wait``), in seconds: one day."""
 KEEPALIVE_SECONDS = 2.0
 """How often each side of a link sends ``alive`` (outside the chain, like ``abort``)."""
 SILENT_TICKS = 6
@@ -297,6 +299,9 @@ class Session:
         self._dropped = 0
         self._nursery: trio.Nursery | None = None
         self._reminded: dict[int, float] = {}
+        self._away_at_hub: dict[int, float] = {}
+        """A joiner's: seats the hub said are away (``away``), with the time by which the hub
+        stops waiting for them."""
         if replay is not None:
             self._written = len(replay)
 
@@ -448,6 +453,8 @@ class Session:
                 end = deadline
                 if away is not None and self.reentry is not None:
                     end = away.lost_at + self.reentry.patience + self.grace
+                elif speaker in self._away_at_hub:  # the hub decides when to stop waiting
+                    end = max(deadline, self._away_at_hub[speaker] + self.grace)
                 left = end - now
                 if left <= 0:
                     return None
@@ -627,7 +634,7 @@ class Session:
             return
         if kind == "abort" and isinstance(message.get("reason"), str):
             raise MatchFailure(f"{link.label} aborted the match: {message['reason']}")
-        if self._answer(link, message):
+        if self._answer(link, message) or self._note_away(link, message):
             return
         if kind == "have" and set(message) == {"type", "hash", "data"}:
             return  # a late answer to a probe that is over
@@ -646,6 +653,9 @@ class Session:
         link.down(trio.current_time(), why)
         self._reminded.pop(id(link), None)
         patience = math.ceil(self.reentry.patience)
+        if self.forward:
+            self._tell_others(link, {"type": "away", "seats": sorted(link.seats),
+                                     "seconds": patience})
         self.notice(f"{why}; it may come back within {patience // 60}:{patience % 60:02d}")
         assert self._nursery is not None
         self._nursery.start_soon(self._expire, link, link.lost_at)
@@ -704,6 +714,45 @@ class Session:
         link.outbox.send_nowait(codec.pack({"type": "resume", "count": chain.next_seq,
                                             "head": chain.head}))
         self.notice(f"{self._names(link)} is back: catching up from envelope {chain.next_seq}")
+        if self.forward:
+            self._tell_others(link, {"type": "back", "seats": sorted(link.seats)})
+
+    def _tell_others(self, about: Link, message: dict[str, Any]) -> None:
+        """The hub's: send ``message`` on every live link but ``about``'s."""
+        frame = codec.pack(message)
+        for link in self.links:
+            if link is about or link.seats == about.seats or link.state != "live":
+                continue
+            with contextlib.suppress(trio.ClosedResourceError, trio.BrokenResourceError):
+                link.outbox.send_nowait(frame)
+
+    def _note_away(self, link: Link, message: dict[str, Any]) -> bool:
+        """A joiner's: take the hub's ``away {seats, seconds}`` or ``back {seats}``; False if
+        ``message`` is neither. Raises :class:`BadFrame` for a malformed one."""
+        kind = message["type"]
+        fields = {"type", "seats", "seconds"} if kind == "away" else {"type", "seats"}
+        if self.forward or kind not in ("away", "back"):
+            return False
+        seats = message.get("seats")
+        seconds = message.get("seconds", 0)
+        if (set(message) != fields or not isinstance(seats, list) or not seats
+                or any(type(seat) is not int or seat not in link.seats
+                       or seat in self._local_seats for seat in seats)
+                or type(seconds) is not int or not 0 <= seconds <= MAX_RETURN_WAIT):
+            raise BadFrame(f"{link.label} sent a malformed {kind!r} message")
+        names = ", ".join(f"{self.genesis.seats[seat].name or 'seat'} [{seat}]"
+                          for seat in seats)
+        if kind == "back":
+            for seat in seats:
+                self._away_at_hub.pop(seat, None)
+            self.notice(f"{names} is back at the table")
+            return True
+        until = trio.current_time() + seconds
+        for seat in seats:
+            self._away_at_hub[seat] = until
+        self.notice(f"{names} lost the connection to the host; the host waits "
+                    f"{seconds // 60}:{seconds % 60:02d} for it to come back")
+        return True
 
     def _resync(self, link: Link, message: dict[str, Any]) -> None:
         """The other side's ``resume``: check its head against this chain and send it what
