@@ -7,8 +7,12 @@ each holder checks the shares it receives against the dealer's commitments; a re
 :func:`p2pcards.crypto.simulation.run_hand` on the 40-card deck: keys, one proven shuffle per
 seat, a proven private deal of every card, every proof checked by every other seat. Both are
 measured alternately in the same run and printed with their ratio (target: under 10 % with 4
-seats). The encryption of each share to its holder (X25519 + ChaCha20-Poly1305, as the sealed
-tokens) is not included: it is a few microseconds a share.
+seats). The encryption of each share to its holder is not included: a pad hashed with SHA-512
+from the Diffie-Hellman point ``r·E_h`` and added to the share as a scalar
+(:mod:`p2pcards.crypto.keyshares`, SPEC §9.13.3): the dealer's ``R = r·G`` and one scalar
+multiplication per holder, and two for each holder opening its share (``e_h·G``, ``e_h·R``).
+Timed apart with ``deal_key`` and ``open_share`` at 4 seats, they take the sharing from about
+4.3 ms to at most 7.6 ms (one run on a 2-core machine), still about 1 % of the hand.
 """
 
 from __future__ import annotations

@@ -70,8 +70,12 @@ class RecordedSeat:
 @dataclass(frozen=True)
 class MatchRecord:
     """See the module docstring. ``listen`` is the direct host's bound ``[host, port]``;
-    ``relay_identity`` the seed of the key a joiner proved to the relay (``None``: its seat's
-    identity); ``seed`` the ``--seed`` of a reproducible match (bots' seeds derive from it)."""
+    ``relay_identity`` the seed of the key a joiner proves to a relay (a fresh key, never its
+    seat's identity key, so that the relay gives it a slot of its own; a joiner records it
+    whatever its invite, and uses it only with a relay invite); ``None`` in a host's record, as
+    a host proves its seat's identity key to get slot 0 (a joiner's record without one comes
+    back with a fresh key); ``seed`` the ``--seed`` of a
+    reproducible match (bots' seeds derive from it)."""
 
     role: str
     table_id: bytes

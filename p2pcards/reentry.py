@@ -1,7 +1,7 @@
 """Re-entry: a seat whose connection to the hub was lost proves who it is on a new one.
 
 Sans-IO, like :mod:`p2pcards.seating`: the caller moves the messages, this module makes and
-checks them (``protocol/SPEC.md`` §11.4). A joiner always opens the connection, also when it was
+checks them (``protocol/SPEC.md`` §11.7.2). A joiner always opens the connection, also when it was
 the host that crashed and came back; both ends prove their genesis key on fresh challenges, so
 neither can be replaced by a third party, and nothing else is signed::
 

@@ -1,4 +1,4 @@
-"""A table's relay room that outlives the relay (SPEC §11.7.4).
+"""A table's relay room that outlives the relay (SPEC §11.7.5).
 
 A relay keeps its rooms in memory only: when it restarts, the room of a running table and the
 frames it held are gone, and every member's connection is refused on its next reconnect. With

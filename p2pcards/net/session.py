@@ -24,14 +24,16 @@ Wire messages after the handshake (see :mod:`.framed`): ``envelope {data: envelo
 ``have {hash, data: envelope bytes or nil}``. Aborts travel outside the chain: they are a
 courtesy, not evidence.
 
-Re-entry (SPEC §11.4): with a :class:`Reentry` policy a link whose connection is lost (closed,
+Re-entry (SPEC §11.7): with a :class:`Reentry` policy a link whose connection is lost (closed,
 broken, or silent past the keepalives) is not the end of the match. :meth:`Session._link_dead`
 is the one place where a dead link is handled: the link is marked *down*, its seats are
 "away", and the table goes on without it (envelopes for it are not queued: it catches up when it
 returns). When the table must wait for an away seat, it waits until ``Reentry.patience``
-seconds after the loss (or the usual timeout, if later), telling ``notice`` whom it waits for
-and how long is left; the seat comes back through :meth:`Session.rejoin` (the hub's door, after
-the seat proved its key) or through ``Reentry.reconnect`` (a joiner dialling the host again).
+seconds (plus the grace) after the loss, whatever the seat's timeout, telling ``notice`` whom
+it waits for and how long is left; a link still down at that moment ends the match, whoever
+the table waits for then (unless the hub can recover its one seat: see Dropouts). The seat
+comes back through :meth:`Session.rejoin` (the hub's door, after the seat proved its key) or
+through ``Reentry.reconnect`` (a joiner dialling the host again).
 On the new connection each side first sends ``resume {count, head}`` (how far its chain goes:
 its length and the hash of its last envelope), then answers the other's ``resume`` with the
 envelopes of its own chain that follow it, after checking that the other's head is the envelope
