@@ -22,7 +22,7 @@ from typing import Any
 import pytest
 from browser import chromium, screenshot_dir
 
-from p2pcards.cards import ITALIAN_40, Deck
+from p2pcards.cards import ITALIAN_40, SPANISH_40, Deck
 
 STATIC = Path(__file__).resolve().parent.parent / "p2pcards" / "faces" / "web" / "static"
 
@@ -35,7 +35,7 @@ window.cards = cards;
 window.cardsReady = true;
 </script></body></html>"""
 
-FAMILIES: dict[str, Deck] = {"italian": ITALIAN_40}
+FAMILIES: dict[str, Deck] = {"italian": ITALIAN_40, "spanish": SPANISH_40}
 
 # Asks the browser about every code of one family: what the markup parses to.
 SURVEY = """

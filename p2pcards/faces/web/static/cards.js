@@ -15,6 +15,7 @@
 
 import { back } from "./cards/back.js";
 import { italianFace } from "./cards/italian.js";
+import { spanishFace } from "./cards/spanish.js";
 import { unknownCard } from "./cards/svg.js";
 
 const ITALIAN_RANKS = { A: 1, 2: 2, 3: 3, 4: 4, 5: 5, 6: 6, 7: 7, J: 8, Q: 9, K: 10 };
@@ -35,6 +36,10 @@ function draw(code, family) {
   if (family === "italian") {
     const parsed = parseForty(code);
     return parsed ? italianFace(parsed.rank, parsed.suit) : null;
+  }
+  if (family === "spanish") {
+    const parsed = parseForty(code);
+    return parsed ? spanishFace(parsed.rank, parsed.suit) : null;
   }
   return null;
 }

@@ -5,6 +5,7 @@
 
 import { card, cornerIndex, place } from "./svg.js";
 import { king, knave, knight } from "./figures.js";
+import { ROUND_LAYOUTS, longPips } from "./layouts.js";
 
 const INK = "#2b2118";
 
@@ -53,50 +54,13 @@ const SIGNS = { D: coin, C: cup, S: sword, B: baton };
 const SUIT_NAMES = { D: "Denari", C: "Coppe", S: "Spade", B: "Bastoni" };
 const RANK_NAMES = { 1: "Asso", 8: "Fante", 9: "Cavallo", 10: "Re" };
 
-// Where the signs of a pip card lie: [x, y] per sign, for coins and cups.
-const ROUND_LAYOUTS = {
-  D: {
-    2: [[100, 88], [100, 212]],
-    3: [[62, 78], [100, 150], [138, 222]],
-    4: [[65, 88], [135, 88], [65, 212], [135, 212]],
-    5: [[65, 80], [135, 80], [100, 150], [65, 220], [135, 220]],
-    6: [[65, 75], [135, 75], [65, 150], [135, 150], [65, 225], [135, 225]],
-    7: [[65, 62], [135, 62], [100, 106], [65, 150], [135, 150], [65, 238], [135, 238]],
-  },
-  C: {
-    2: [[100, 92], [100, 208]],
-    3: [[65, 95], [135, 95], [100, 205]],
-    4: [[65, 95], [135, 95], [65, 205], [135, 205]],
-    5: [[65, 80], [135, 80], [100, 150], [65, 220], [135, 220]],
-    6: [[65, 75], [135, 75], [65, 150], [135, 150], [65, 225], [135, 225]],
-    7: [[50, 75], [100, 75], [150, 75], [65, 150], [135, 150], [65, 225], [135, 225]],
-  },
-};
-
-// Swords and batons: long signs crossing in pairs ([x, y, angle, scale]), the short ones upright
-// in the middle of the lattice.
-const LONG_LAYOUTS = (() => {
-  const pair = (x, spread) => [[x, 150, -spread, 1.0], [x, 150, spread, 1.0]];
-  const lattice = [...pair(66, 16), ...pair(134, 16)];
-  const short = (x) => [x, 150, 0, 0.33];
-  return {
-    2: pair(100, 22),
-    3: [...pair(100, 24), [100, 150, 0, 1.0]],
-    4: lattice,
-    5: [...lattice, short(100)],
-    6: [...lattice, short(89), short(111)],
-    7: [...lattice, short(82), short(100), short(118)],
-  };
-})();
-
 function pips(suit, value) {
   const sign = SIGNS[suit]();
   if (suit === "D" || suit === "C") {
     return ROUND_LAYOUTS[suit][value].map(([x, y]) =>
       place(sign, x, y, { scale: value === 7 ? 1 : 1.05, cls: "pip" })).join("");
   }
-  return LONG_LAYOUTS[value].map(([x, y, angle, scale]) =>
-    place(sign, x, y, { angle, scale, flip: angle < 0, cls: "pip" })).join("");
+  return longPips(value, sign, { flipLeft: true });
 }
 
 function wreath() {
