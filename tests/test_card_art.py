@@ -22,7 +22,7 @@ from typing import Any
 import pytest
 from browser import chromium, screenshot_dir
 
-from p2pcards.cards import ITALIAN_40, SPANISH_40, Deck
+from p2pcards.cards import FRENCH_108, ITALIAN_40, SPANISH_40, Deck
 
 STATIC = Path(__file__).resolve().parent.parent / "p2pcards" / "faces" / "web" / "static"
 
@@ -35,7 +35,8 @@ window.cards = cards;
 window.cardsReady = true;
 </script></body></html>"""
 
-FAMILIES: dict[str, Deck] = {"italian": ITALIAN_40, "spanish": SPANISH_40}
+FAMILIES: dict[str, Deck] = {
+    "italian": ITALIAN_40, "spanish": SPANISH_40, "french": FRENCH_108}
 
 # Asks the browser about every code of one family: what the markup parses to.
 SURVEY = """
@@ -217,17 +218,18 @@ return row.getBoundingClientRect().width;
 SHOWN = {
     "italian": "AD 2D 3D 4D 5D 6D 7D JD QD KD",
     "spanish": "AB 2B 3B 4B 5B 6B 7B JB QB KB",
-    "french": "AH1 5H1 9H1 TS1 JH1 QD1 KC1 KS1 X1",
+    "french": "AH1 2H1 3H1 4H1 5H1 6H1 7H1 8H1 9H1 TH1 JH1 QH2 KH1 X1",
 }
 
 
 @pytest.mark.parametrize("family", sorted(FAMILIES))
 def test_screenshot_of_a_suit(page: Any, family: str) -> None:
-    """A row of one suit (the French one: a few of each suit and a joker) and the back, saved as
+    """A row of one suit (the French one with a joker) and the back, saved as
     ``cards-<family>.png`` (``docs/cards/<family>.png`` is a copy)."""
     codes = [*SHOWN[family].split(), "??"]
-    width = page.execute_script(ROW, codes, family, 96)
-    assert width > 96 * len(codes)
+    page.set_window_size(1600, 900)
+    width = page.execute_script(ROW, codes, family, 84)
+    assert width > 84 * len(codes)
     path = screenshot_dir() / f"cards-{family}.png"
     page.find_element("id", "row").screenshot(str(path))
     assert path.stat().st_size > 1000

@@ -14,11 +14,13 @@
 // back" or "card face unknown".
 
 import { back } from "./cards/back.js";
+import { frenchFace } from "./cards/french.js";
 import { italianFace } from "./cards/italian.js";
 import { spanishFace } from "./cards/spanish.js";
 import { unknownCard } from "./cards/svg.js";
 
 const ITALIAN_RANKS = { A: 1, 2: 2, 3: 3, 4: 4, 5: 5, 6: 6, 7: 7, J: 8, Q: 9, K: 10 };
+const FRENCH_RANKS = { A: 1, 2: 2, 3: 3, 4: 4, 5: 5, 6: 6, 7: 7, 8: 8, 9: 9, T: 10, J: 11, Q: 12, K: 13 };
 
 export function cardBack() {
   return back();
@@ -28,6 +30,13 @@ export function cardBack() {
 function parseForty(code) {
   const match = /^([A2-7JQK])([DCSB])$/.exec(code);
   return match ? { rank: ITALIAN_RANKS[match[1]], suit: match[2] } : null;
+}
+
+// The rank (1..13, 0 for a joker) and suit of a French code, whichever copy; or null.
+function parseFrench(code) {
+  if (/^X[1-4]$/.test(code)) return { rank: 0, suit: "X" };
+  const match = /^([A2-9TJQK])([HDCS])([12])$/.exec(code);
+  return match ? { rank: FRENCH_RANKS[match[1]], suit: match[2] } : null;
 }
 
 function draw(code, family) {
@@ -40,6 +49,10 @@ function draw(code, family) {
   if (family === "spanish") {
     const parsed = parseForty(code);
     return parsed ? spanishFace(parsed.rank, parsed.suit) : null;
+  }
+  if (family === "french") {
+    const parsed = parseFrench(code);
+    return parsed ? frenchFace(parsed.rank, parsed.suit) : null;
   }
   return null;
 }
