@@ -160,6 +160,58 @@ def test_faces_differ_but_twins_are_alike(surveys: dict[str, Any], family: str) 
     assert len(set(drawings)) == len(drawings), "two different cards share a face"
 
 
+# Draws every face as an image on a 70x105 canvas (the size of a card in a crowded hand) and
+# returns a digest of its pixels and how many pixels inside the outline are inked, or the reason
+# it did not draw.
+SMALL_PIXELS = """
+const [codes, family, done] = [arguments[0], arguments[1], arguments[arguments.length - 1]];
+const canvas = document.createElement("canvas");
+canvas.width = 70;
+canvas.height = 105;
+const context = canvas.getContext("2d", { willReadFrequently: true });
+const drawOne = (code) => new Promise((resolve) => {
+  const blob = new Blob([window.cards.cardSvg(code, family)], { type: "image/svg+xml" });
+  const url = URL.createObjectURL(blob);
+  const image = new Image();
+  image.onload = () => {
+    context.clearRect(0, 0, 70, 105);
+    context.drawImage(image, 0, 0, 70, 105);
+    const data = context.getImageData(0, 0, 70, 105).data;
+    let hash = 2166136261;
+    let inked = 0;
+    for (let i = 0; i < data.length; i++) hash = Math.imul(hash ^ data[i], 16777619);
+    for (let y = 5; y < 100; y++) {
+      for (let x = 5; x < 65; x++) {
+        const i = (y * 70 + x) * 4;
+        if (data[i + 3] > 0 && data[i] + data[i + 1] + data[i + 2] < 600) inked++;
+      }
+    }
+    URL.revokeObjectURL(url);
+    resolve({ code, hash: hash >>> 0, inked });
+  };
+  image.onerror = () => resolve({ code, error: "does not draw" });
+  image.src = url;
+});
+Promise.all(codes.map(drawOne)).then(done, (error) => done([{ error: String(error) }]));
+"""
+
+
+@pytest.mark.parametrize("family", sorted(FAMILIES))
+def test_faces_tell_apart_at_70_by_105(page: Any, family: str) -> None:
+    """Every face draws as an image, with ink on it, and no two cards but twins give the same
+    pixels at 70x105."""
+    codes = [c.code for c in FAMILIES[family].cards]
+    drawn = page.execute_async_script(SMALL_PIXELS, codes, family)
+    by_twin: dict[str, set[int]] = {}
+    for face in drawn:
+        assert "error" not in face, face
+        assert face["inked"] > 150, f"{face['code']} is nearly blank"
+        by_twin.setdefault(_twin(face["code"], family), set()).add(face["hash"])
+    assert all(len(hashes) == 1 for hashes in by_twin.values())
+    hashes = [next(iter(h)) for h in by_twin.values()]
+    assert len(set(hashes)) == len(hashes), "two different cards look the same at 70x105"
+
+
 def test_the_back_is_one_for_every_family(page: Any) -> None:
     backs = page.execute_script(
         """const out = [window.cards.cardBack()];
