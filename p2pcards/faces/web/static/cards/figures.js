@@ -20,14 +20,25 @@ function head(x, y, r, { beard = "" } = {}) {
       beard + '" stroke="' + INK + '" stroke-width="1.5"/>' : "");
 }
 
+// A hat with a wide brim and a band, its brim centred on (x, y).
+function brimmedHat(x, y, color, band) {
+  return '<path d="M' + (x - 13) + " " + y + " Q" + (x - 12) + " " + (y - 22) + " " + x + " " + (y - 22) + " Q" +
+    (x + 12) + " " + (y - 22) + " " + (x + 13) + " " + y + ' Z" fill="' + color + '" stroke="' + INK +
+    '" stroke-width="1.5"/>' +
+    '<rect x="' + (x - 13) + '" y="' + (y - 6) + '" width="26" height="5" fill="' + band + '"/>' +
+    '<ellipse cx="' + x + '" cy="' + y + '" rx="27" ry="5" fill="' + color + '" stroke="' + INK +
+    '" stroke-width="1.5"/>';
+}
+
 function ground() {
   return '<ellipse cx="100" cy="268" rx="62" ry="6" fill="#000" opacity="0.12"/>';
 }
 
 // The knave: a young man standing in a short tunic and a feathered cap, the sign raised in his
-// right hand. palette: {robe, trim, hose, hat}; held: the sign's markup around 0,0.
+// right hand. palette: {robe, trim, hose, hat, brim}; held: the sign's markup around 0,0. With
+// `brim` the cap is a wide-brimmed hat (the Spanish figures wear one).
 export function knave(palette, held) {
-  const { robe, trim, hose, hat } = palette;
+  const { robe, trim, hose, hat, brim = false } = palette;
   return '<g class="figure knave">' + ground() +
     '<rect x="85" y="210" width="12" height="54" fill="' + hose + '" stroke="' + INK + '" stroke-width="1.5"/>' +
     '<rect x="103" y="210" width="12" height="54" fill="' + hose + '" stroke="' + INK + '" stroke-width="1.5"/>' +
@@ -41,18 +52,19 @@ export function knave(palette, held) {
     '<circle cx="61" cy="189" r="6" fill="' + SKIN + '" stroke="' + INK + '" stroke-width="1.5"/>' +
     '<path d="M127 124 L150 150 L143 158 L120 136 Z" fill="' + robe + '" stroke="' + INK + '" stroke-width="1.5"/>' +
     head(100, 96, 17) +
-    '<path d="M78 92 Q80 66 104 68 Q124 70 124 90 L126 94 L76 96 Z" fill="' + hat + '" stroke="' + INK +
-    '" stroke-width="1.5"/>' +
-    '<path d="M118 74 Q136 52 146 60 Q132 62 122 80 Z" fill="' + trim + '" stroke="' + INK + '" stroke-width="1"/>' +
+    (brim ? brimmedHat(100, 84, hat, trim)
+      : '<path d="M78 92 Q80 66 104 68 Q124 70 124 90 L126 94 L76 96 Z" fill="' + hat + '" stroke="' + INK +
+        '" stroke-width="1.5"/>' +
+        '<path d="M118 74 Q136 52 146 60 Q132 62 122 80 Z" fill="' + trim + '" stroke="' + INK + '" stroke-width="1"/>') +
     '<g transform="translate(150 150)">' + held + "</g>" +
     '<circle cx="148" cy="155" r="6" fill="' + SKIN + '" stroke="' + INK + '" stroke-width="1.5"/>' +
     "</g>";
 }
 
 // The knight: a rider on a horse walking to the right, the sign raised in his left hand.
-// palette: {robe, trim, hose, hat, horse}.
+// palette: {robe, trim, hose, hat, horse, brim}.
 export function knight(palette, held) {
-  const { robe, trim, hose, hat, horse } = palette;
+  const { robe, trim, hose, hat, horse, brim = false } = palette;
   const legs = [52, 68, 122, 138].map((x, i) =>
     '<path d="M' + x + " 214 L" + (x + (i % 2 ? 4 : -4)) + " 262 L" + (x + (i % 2 ? 12 : 4)) + " 262 L" +
     (x + 9) + ' 214 Z" fill="' + horse + '" stroke="' + INK + '" stroke-width="1.5"/>' +
@@ -73,8 +85,9 @@ export function knight(palette, held) {
     '<path d="M94 226 L112 226 L112 232 L94 232 Z" fill="' + INK + '"/>' +
     '<path d="M86 130 L64 112 L58 120 L80 140 Z" fill="' + robe + '" stroke="' + INK + '" stroke-width="1.5"/>' +
     head(99, 108, 14) +
-    '<path d="M82 104 Q84 80 100 82 Q118 82 118 104 L122 104 L122 108 L78 108 L78 104 Z" fill="' + hat +
-    '" stroke="' + INK + '" stroke-width="1.5"/>' +
+    (brim ? brimmedHat(99, 98, hat, trim)
+      : '<path d="M82 104 Q84 80 100 82 Q118 82 118 104 L122 104 L122 108 L78 108 L78 104 Z" fill="' + hat +
+        '" stroke="' + INK + '" stroke-width="1.5"/>') +
     '<g transform="translate(58 112)">' + held + "</g>" +
     '<circle cx="60" cy="116" r="5.5" fill="' + SKIN + '" stroke="' + INK + '" stroke-width="1.5"/>' +
     "</g>";

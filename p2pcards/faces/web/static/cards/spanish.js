@@ -116,12 +116,13 @@ function heldSign(suit) {
   return place(sign, 0, -10, { scale: 0.46, angle: suit === "S" ? 0 : 10, cls: "emblem" });
 }
 
+// The Spanish figures wear brimmed hats and face the other way from the Italian ones.
 function figure(rank, suit) {
-  const palette = PALETTES[suit];
+  const palette = { ...PALETTES[suit], brim: true };
   const held = heldSign(suit);
-  if (rank === 8) return knave(palette, held);
-  if (rank === 9) return knight(palette, held);
-  return king({ ...palette, hat: "#f4c430" }, held);
+  const drawn = rank === 8 ? knave(palette, held)
+    : rank === 9 ? knight(palette, held) : king({ ...palette, hat: "#f4c430" }, held);
+  return '<g transform="translate(200 0) scale(-1 1)">' + drawn + "</g>";
 }
 
 // The Spanish face of rank 1..10 (8, 9, 10: sota, caballo, rey) and suit D, C, S or B.
