@@ -5,8 +5,9 @@ The static directory is served over loopback HTTP by a small server in the test 
 scripts do not load from ``file://``); a harness page imports ``cards.js`` and every check asks
 the browser itself: each face of each code of each deck parses as SVG, has the right viewBox,
 counts as many suit signs (``class="pip"``) as its value, differs from every other face but its
-twin's, asks for nothing outside itself; the back is one and the same; unknown codes draw the
-marked face and never throw. A row of each family is saved as a screenshot.
+twin's, asks for nothing outside itself, and draws as an image whose pixels at 70x105 (a card in a
+crowded hand) are its own; the back is one and the same; unknown codes draw the marked face and
+never throw. A row of each family is saved as a screenshot.
 """
 
 from __future__ import annotations

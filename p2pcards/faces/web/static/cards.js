@@ -57,10 +57,18 @@ function draw(code, family) {
   return null;
 }
 
+// Faces already drawn, by family and code (a table redraws the same few cards again and again).
+const drawn = new Map();
+
 export function cardSvg(code, family) {
+  const key = typeof code === "string" && typeof family === "string" ? family + " " + code : null;
+  if (key !== null && drawn.has(key)) return drawn.get(key);
+  let markup;
   try {
-    return draw(code, family) ?? unknownCard(code);
-  } catch (error) {
-    return unknownCard(code);
+    markup = draw(code, family) ?? unknownCard(code);
+  } catch {
+    markup = unknownCard("");
   }
+  if (key !== null) drawn.set(key, markup);
+  return markup;
 }
