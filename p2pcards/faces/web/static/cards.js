@@ -57,17 +57,25 @@ function draw(code, family) {
   return null;
 }
 
-// Faces already drawn, by family and code (a table redraws the same few cards again and again).
+// Faces already drawn, by family and code (a table redraws the same few cards again and again);
+// only real cards are kept, so the map never grows past the decks' faces.
 const drawn = new Map();
 
 export function cardSvg(code, family) {
   const key = typeof code === "string" && typeof family === "string" ? family + " " + code : null;
   if (key !== null && drawn.has(key)) return drawn.get(key);
-  let markup;
+  let markup = null;
   try {
-    markup = draw(code, family) ?? unknownCard(code);
+    markup = draw(code, family);
   } catch {
-    markup = unknownCard("");
+    markup = null;
+  }
+  if (markup === null) {
+    try {
+      return unknownCard(code);
+    } catch {
+      return unknownCard("");
+    }
   }
   if (key !== null) drawn.set(key, markup);
   return markup;
