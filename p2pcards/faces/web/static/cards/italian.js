@@ -63,16 +63,18 @@ function pips(suit, value) {
   return longPips(value, sign, { flipLeft: true });
 }
 
+// Two branches of leaves round the Ace's sign, tied with a red bow at the bottom.
 function wreath() {
   let leaves = "";
   for (let k = 0; k < 14; k++) {
-    const a = (-70 + k * 10) * Math.PI / 180;
+    const degrees = -70 + k * 10;
+    const a = (degrees * Math.PI) / 180;
     for (const side of [-1, 1]) {
-      const x = 100 + side * 84 * Math.cos(a);
-      const y = 150 + 84 * Math.sin(a) * 1.35;
-      leaves += '<ellipse cx="' + x.toFixed(1) + '" cy="' + y.toFixed(1) + '" rx="4" ry="9" fill="#3f7d3a" ' +
-        'stroke="#1f3d1c" stroke-width="1" transform="rotate(' + (side * (k * 10 - 70) + 90 * -side + 90) +
-        " " + x.toFixed(1) + " " + y.toFixed(1) + ')"/>';
+      const x = (100 + side * 84 * Math.cos(a)).toFixed(1);
+      const y = (150 + 84 * Math.sin(a) * 1.35).toFixed(1);
+      const turn = side > 0 ? degrees : 180 - degrees;
+      leaves += '<ellipse cx="' + x + '" cy="' + y + '" rx="4" ry="9" fill="#3f7d3a" stroke="#1f3d1c" ' +
+        'stroke-width="1" transform="rotate(' + turn + " " + x + " " + y + ')"/>';
     }
   }
   return '<g class="ornament">' + leaves +
@@ -106,25 +108,27 @@ function heldSign(suit) {
   return place(sign, 0, -8, { scale: 0.46, angle: 8, cls: "emblem" });
 }
 
+// Fante (8), Cavallo (9) or Re (10) of a suit.
 function figure(rank, suit) {
   const palette = PALETTES[suit];
-  const king_ = rank === 10;
   const held = heldSign(suit);
   if (rank === 8) return knave(palette, held);
   if (rank === 9) return knight(palette, held);
-  return king_ ? king({ ...palette, hat: "#e8b923" }, held) : "";
+  return king({ ...palette, hat: "#e8b923" }, held);
 }
 
 // The small sign under a corner index, scaled to fit.
 function cornerSign(suit) {
-  return place(SIGNS[suit](), 0, 0, { scale: suit === "D" || suit === "C" ? 0.36 : 0.14, angle: 0 });
+  return place(SIGNS[suit](), 0, 0, { scale: suit === "D" || suit === "C" ? 0.36 : 0.14 });
 }
 
 // The Italian face of rank 1..10 and suit D, C, S or B.
 export function italianFace(rank, suit) {
   const body = rank === 1 ? ace(suit) : rank <= 7 ? pips(suit, rank) : figure(rank, suit);
   const color = suit === "D" || suit === "C" ? "#8e2a1e" : "#1f3550";
-  const index = cornerIndex(String(rank), { color, size: 26, x: 19, y: 32, sign: cornerSign(suit), signScale: 1 });
+  const index = cornerIndex(String(rank), {
+    color, size: 26, x: 19, y: 32, sign: cornerSign(suit), signScale: 1,
+  });
   const title = (RANK_NAMES[rank] ?? String(rank)) + " di " + SUIT_NAMES[suit];
   return card(body + index, { title, kind: "face italian" });
 }
