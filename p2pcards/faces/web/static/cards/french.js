@@ -2,9 +2,11 @@
 // Jack, Queen and King as double-ended busts, and the joker. The two copies of a card draw the
 // same face, and so do the four jokers: the face depends only on rank and suit.
 
-import { card, cornerIndex, place } from "./svg.js";
+import { card, cornerIndex, outlined, place } from "./svg.js";
 
 const INK = "#1a1a1a";
+// A shape outlined in ink, `width` units wide.
+const shape = (element, fill, width) => outlined(element, fill, INK, width);
 const RED = "#c8102e";
 const SKIN = "#f3d2b3";
 
@@ -85,7 +87,7 @@ function bust(rank, suit) {
       'fill="#8a5a2b" stroke="' + INK + '" stroke-width="1.2"/>';
     headgear = '<path d="M82 60 Q100 40 118 60 L114 50 L107 54 L100 42 L93 54 L86 50 Z" fill="#f1c40f" stroke="' + INK +
       '" stroke-width="1.5"/><circle cx="100" cy="47" r="2.5" fill="' + band + '"/>' +
-      '<path d="M60 112 Q52 98 60 90 Q68 96 64 108 Z" fill="' + band + '" stroke="' + INK + '" stroke-width="1"/>';
+      shape('path d="M60 112 Q52 98 60 90 Q68 96 64 108 Z"', band, 1);
   } else {
     headgear = '<path d="M78 64 Q78 42 102 42 Q124 44 124 64 Z" fill="' + trim + '" stroke="' + INK +
       '" stroke-width="1.5"/><path d="M80 48 Q62 30 52 38 Q66 40 76 56 Z" fill="' + band + '" stroke="' + INK +
@@ -94,10 +96,10 @@ function bust(rank, suit) {
   return hair +
     '<path d="M40 150 L40 130 Q44 108 74 102 L126 102 Q156 108 160 130 L160 150 Z" fill="' + robe + '" stroke="' +
     INK + '" stroke-width="2"/>' +
-    '<path d="M62 150 L84 104 L96 104 L74 150 Z" fill="' + trim + '" stroke="' + INK + '" stroke-width="1"/>' +
-    '<path d="M138 150 L116 104 L104 104 L126 150 Z" fill="' + band + '" stroke="' + INK + '" stroke-width="1"/>' +
-    '<path d="M78 102 Q100 122 122 102 Z" fill="#fbfbf5" stroke="' + INK + '" stroke-width="1.5"/>' +
-    '<circle cx="100" cy="76" r="20" fill="' + SKIN + '" stroke="' + INK + '" stroke-width="2"/>' + eyes + beard +
+    shape('path d="M62 150 L84 104 L96 104 L74 150 Z"', trim, 1) +
+    shape('path d="M138 150 L116 104 L104 104 L126 150 Z"', band, 1) +
+    shape('path d="M78 102 Q100 122 122 102 Z"', "#fbfbf5", 1.5) +
+    shape('circle cx="100" cy="76" r="20"', SKIN, 2) + eyes + beard +
     headgear + place(SIGNS[suit](), 146, 50, { scale: 0.62, cls: "emblem" });
 }
 
@@ -118,20 +120,20 @@ function joker() {
   let ruff = "M62 188";
   for (let i = 0; i < 8; i++) ruff += " L" + (67 + i * 9.5) + " " + (i % 2 ? 188 : 204) + " L" + (71.75 + i * 9.5) + " 188";
   return '<g class="figure joker">' +
-    '<path d="M52 270 Q56 206 100 196 Q144 206 148 270 Z" fill="#2e7d4f" stroke="' + INK + '" stroke-width="2"/>' +
+    shape('path d="M52 270 Q56 206 100 196 Q144 206 148 270 Z"', "#2e7d4f", 2) +
     '<path d="M100 196 L100 270" stroke="#f1c40f" stroke-width="5"/>' +
     '<path d="' + ruff + ' Z" fill="#fbfbf5" stroke="' + INK + '" stroke-width="1.5"/>' +
-    '<circle cx="100" cy="160" r="26" fill="' + SKIN + '" stroke="' + INK + '" stroke-width="2"/>' +
+    shape('circle cx="100" cy="160" r="26"', SKIN, 2) +
     '<circle cx="91" cy="156" r="2.2" fill="' + INK + '"/><circle cx="109" cy="156" r="2.2" fill="' + INK + '"/>' +
     '<path d="M86 170 Q100 184 114 170" fill="none" stroke="' + RED + '" stroke-width="2.5"/>' +
     '<circle cx="100" cy="165" r="3.5" fill="' + RED + '"/>' +
-    '<path d="M74 146 Q60 110 46 92 Q80 100 92 140 Z" fill="' + RED + '" stroke="' + INK + '" stroke-width="1.5"/>' +
-    '<path d="M88 138 Q92 96 100 70 Q108 96 112 138 Z" fill="#f1c40f" stroke="' + INK + '" stroke-width="1.5"/>' +
-    '<path d="M126 146 Q140 110 154 92 Q120 100 108 140 Z" fill="#2e5fa8" stroke="' + INK + '" stroke-width="1.5"/>' +
-    '<path d="M72 146 Q100 128 128 146 L128 140 Q100 122 72 140 Z" fill="#2e7d4f" stroke="' + INK + '" stroke-width="1.5"/>' +
-    '<circle cx="46" cy="92" r="6" fill="#f1c40f" stroke="' + INK + '" stroke-width="1.2"/>' +
-    '<circle cx="100" cy="68" r="6" fill="#f1c40f" stroke="' + INK + '" stroke-width="1.2"/>' +
-    '<circle cx="154" cy="92" r="6" fill="#f1c40f" stroke="' + INK + '" stroke-width="1.2"/>' +
+    shape('path d="M74 146 Q60 110 46 92 Q80 100 92 140 Z"', RED, 1.5) +
+    shape('path d="M88 138 Q92 96 100 70 Q108 96 112 138 Z"', "#f1c40f", 1.5) +
+    shape('path d="M126 146 Q140 110 154 92 Q120 100 108 140 Z"', "#2e5fa8", 1.5) +
+    shape('path d="M72 146 Q100 128 128 146 L128 140 Q100 122 72 140 Z"', "#2e7d4f", 1.5) +
+    shape('circle cx="46" cy="92" r="6"', "#f1c40f", 1.2) +
+    shape('circle cx="100" cy="68" r="6"', "#f1c40f", 1.2) +
+    shape('circle cx="154" cy="92" r="6"', "#f1c40f", 1.2) +
     '<path d="M100 34 L104 44 L115 44 L106 51 L109 62 L100 55 L91 62 L94 51 L85 44 L96 44 Z" fill="' + RED + '"/>' +
     "</g>" + '<g class="index">' + stacked(RED, 20, 30) + '<g transform="rotate(180 100 150)">' + stacked(INK, 20, 30) +
     "</g></g>";

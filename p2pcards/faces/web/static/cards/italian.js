@@ -3,11 +3,13 @@
 // Every suit sign is drawn around 0,0: coins and cups about 55 units high, swords and batons
 // about 220 long, upright.
 
-import { card, cornerIndex, place } from "./svg.js";
+import { card, cornerIndex, outlined, place } from "./svg.js";
 import { king, knave, knight } from "./figures.js";
 import { ROUND_LAYOUTS, longPips } from "./layouts.js";
 
 const INK = "#2b2118";
+// A shape outlined in ink, `width` units wide.
+const shape = (element, fill, width) => outlined(element, fill, INK, width);
 
 export function coin() {
   let petals = "";
@@ -20,21 +22,21 @@ export function coin() {
 }
 
 export function cup() {
-  return '<path d="M-16 27 Q0 15 16 27 Z" fill="#e0a92e" stroke="' + INK + '" stroke-width="1.5"/>' +
-    '<rect x="-3.5" y="4" width="7" height="18" fill="#e0a92e" stroke="' + INK + '" stroke-width="1.2"/>' +
-    '<ellipse cx="0" cy="12" rx="7.5" ry="4" fill="#b8322a" stroke="' + INK + '" stroke-width="1.2"/>' +
+  return shape('path d="M-16 27 Q0 15 16 27 Z"', "#e0a92e", 1.5) +
+    shape('rect x="-3.5" y="4" width="7" height="18"', "#e0a92e", 1.2) +
+    shape('ellipse cx="0" cy="12" rx="7.5" ry="4"', "#b8322a", 1.2) +
     '<path d="M-22 -26 L22 -26 Q21 2 0 6 Q-21 2 -22 -26 Z" fill="#e0a92e" stroke="' + INK +
     '" stroke-width="1.8"/>' +
     '<path d="M-21.5 -16 L21.5 -16 L20.5 -9 L-20.5 -9 Z" fill="#2e5fa8"/>' +
-    '<ellipse cx="0" cy="-26" rx="22" ry="4.5" fill="#b8322a" stroke="' + INK + '" stroke-width="1.5"/>';
+    shape('ellipse cx="0" cy="-26" rx="22" ry="4.5"', "#b8322a", 1.5);
 }
 
 export function sword() {
   return '<path d="M-6 70 Q-26 -10 2 -110 Q-8 -12 7 70 Z" fill="#a9c1d3" stroke="#24384a" stroke-width="2"/>' +
     '<path d="M0 66 Q-12 -8 1 -96" fill="none" stroke="#ffffff" stroke-width="1.5" opacity="0.8"/>' +
-    '<rect x="-24" y="68" width="48" height="8" rx="4" fill="#d9a21b" stroke="' + INK + '" stroke-width="1.5"/>' +
-    '<rect x="-4.5" y="76" width="9" height="24" fill="#8b2c1e" stroke="' + INK + '" stroke-width="1.5"/>' +
-    '<circle cx="0" cy="104" r="6.5" fill="#d9a21b" stroke="' + INK + '" stroke-width="1.5"/>';
+    shape('rect x="-24" y="68" width="48" height="8" rx="4"', "#d9a21b", 1.5) +
+    shape('rect x="-4.5" y="76" width="9" height="24"', "#8b2c1e", 1.5) +
+    shape('circle cx="0" cy="104" r="6.5"', "#d9a21b", 1.5);
 }
 
 export function baton() {
@@ -78,7 +80,7 @@ function wreath() {
     }
   }
   return '<g class="ornament">' + leaves +
-    '<path d="M86 268 Q100 256 114 268 Q100 280 86 268 Z" fill="#b8322a" stroke="' + INK + '" stroke-width="1"/>' +
+    shape('path d="M86 268 Q100 256 114 268 Q100 280 86 268 Z"', "#b8322a", 1) +
     "</g>";
 }
 

@@ -3,11 +3,13 @@
 // with the Spanish indices 10, 11, 12. The frame line is broken by the "pinta": no gap for oros,
 // one for copas, two for espadas, three for bastos, at the top and at the bottom.
 
-import { card, cornerIndex, place } from "./svg.js";
+import { card, cornerIndex, outlined, place } from "./svg.js";
 import { king, knave, knight } from "./figures.js";
 import { ROUND_LAYOUTS, longPips } from "./layouts.js";
 
 const INK = "#2b2118";
+// A shape outlined in ink, `width` units wide.
+const shape = (element, fill, width) => outlined(element, fill, INK, width);
 
 export function oro() {
   let dots = "";
@@ -23,13 +25,13 @@ export function oro() {
 }
 
 export function copa() {
-  return '<path d="M-18 28 L18 28 L9 19 L-9 19 Z" fill="#f4c430" stroke="' + INK + '" stroke-width="1.5"/>' +
-    '<rect x="-3" y="4" width="6" height="16" fill="#f4c430" stroke="' + INK + '" stroke-width="1.2"/>' +
-    '<circle cx="0" cy="9" r="4.5" fill="#b8322a" stroke="' + INK + '" stroke-width="1"/>' +
-    '<circle cx="0" cy="17" r="3.5" fill="#b8322a" stroke="' + INK + '" stroke-width="1"/>' +
-    '<path d="M-19 -22 Q-25 -2 -7 5 L7 5 Q25 -2 19 -22 Z" fill="#f4c430" stroke="' + INK + '" stroke-width="1.8"/>' +
-    '<path d="M-20 -28 L20 -28 L19 -20 L-19 -20 Z" fill="#b8322a" stroke="' + INK + '" stroke-width="1.5"/>' +
-    '<circle cx="0" cy="-7" r="4" fill="#2e5fa8" stroke="' + INK + '" stroke-width="1"/>';
+  return shape('path d="M-18 28 L18 28 L9 19 L-9 19 Z"', "#f4c430", 1.5) +
+    shape('rect x="-3" y="4" width="6" height="16"', "#f4c430", 1.2) +
+    shape('circle cx="0" cy="9" r="4.5"', "#b8322a", 1) +
+    shape('circle cx="0" cy="17" r="3.5"', "#b8322a", 1) +
+    shape('path d="M-19 -22 Q-25 -2 -7 5 L7 5 Q25 -2 19 -22 Z"', "#f4c430", 1.8) +
+    shape('path d="M-20 -28 L20 -28 L19 -20 L-19 -20 Z"', "#b8322a", 1.5) +
+    shape('circle cx="0" cy="-7" r="4"', "#2e5fa8", 1);
 }
 
 export function espada() {
@@ -37,8 +39,8 @@ export function espada() {
     '<path d="M0 62 L0 -100" stroke="#e9f2fa" stroke-width="1.5"/>' +
     '<path d="M-28 62 Q-14 72 0 66 Q14 72 28 62 L28 70 Q14 80 0 74 Q-14 80 -28 70 Z" fill="#e0a92e" stroke="' +
     INK + '" stroke-width="1.5"/>' +
-    '<rect x="-4" y="74" width="8" height="24" fill="#b8322a" stroke="' + INK + '" stroke-width="1.5"/>' +
-    '<circle cx="0" cy="102" r="6" fill="#e0a92e" stroke="' + INK + '" stroke-width="1.5"/>';
+    shape('rect x="-4" y="74" width="8" height="24"', "#b8322a", 1.5) +
+    shape('circle cx="0" cy="102" r="6"', "#e0a92e", 1.5);
 }
 
 export function basto() {

@@ -31,6 +31,11 @@ export function place(markup, x, y, { angle = 0, scale = 1, cls = "", flip = fal
   return "<g" + (cls ? ' class="' + cls + '"' : "") + ' transform="' + transform + '">' + markup + "</g>";
 }
 
+// One outlined shape: `element` is the tag and its geometry ('circle cx="0" cy="0" r="5"').
+export function outlined(element, fill, stroke, width) {
+  return "<" + element + ' fill="' + fill + '" stroke="' + stroke + '" stroke-width="' + width + '"/>';
+}
+
 // A number written short (two decimals at most).
 export function num(value) {
   return String(Math.round(value * 100) / 100);
