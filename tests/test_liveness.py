@@ -146,3 +146,6 @@ def test_a_relay_gone_longer_than_the_patience_is_given_up(tmp_path: Path) -> No
         peer.finish()
         assert f"cannot reconnect to the relay at 127.0.0.1:{gone.port} within 4 seconds" in \
             peer.stderr, peer.stderr
+    # the host's own person is to move: the lost link still ends the match once its return
+    # wait is over, whoever the table waits for
+    assert hosting.stderr.endswith("and did not come back within 5 seconds"), hosting.stderr

@@ -13,12 +13,15 @@ timeout.
 While seats are empty, a connection whose handshake fails (a wrong or stale invite, a key not
 proven, garbage, a seat not claimed in time) is refused with a reason and closed (gracefully, so
 the reason arrives); the host goes on waiting. A seated joiner that leaves frees its seat. Once
-the table is full the host keeps listening until the match ends, only to answer every late
-joiner ``refused: the table is full``.
+the table is full the host keeps listening until the match ends, through its
+:class:`~.comeback.Door`: a seat whose connection was lost comes back on a new one (SPEC
+§11.7.2), a late joiner's hello is answered ``refused: the table is full``, anything else is
+closed.
 
 Through a relay (``HostConfig.relay``) the same happens over the virtual connections of
 :mod:`.relay_mux`: the host joins the room first (slot 0), joiners open connections to it, and
-once the table is full new ones are answered ``refused: the table is full``.
+once the table is full new ones go through the door; if the relay restarts and loses the room,
+the host makes it again (:mod:`.relay_room`).
 """
 
 from __future__ import annotations
