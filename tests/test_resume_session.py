@@ -13,7 +13,7 @@ import trio.testing
 
 from p2pcards.crypto import SystemRandomness
 from p2pcards.local import make_genesis, new_seat
-from p2pcards.net.errors import MatchFailure
+from p2pcards.net.errors import MatchFailure, one_failure
 from p2pcards.net.framed import FrameChannel, FramedStream
 from p2pcards.net.seats import bot_player
 from p2pcards.net.session import Absent, Link, LocalSeat, Reentry, Session
@@ -42,11 +42,11 @@ class Crashing(TranscriptWriter):
 class Table2:
     """A two-seat table: genesis, secrets, one keeper per seat."""
 
-    def __init__(self) -> None:
-        self.secrets = [new_seat() for _ in range(2)]
+    def __init__(self, players: int = 2) -> None:
+        self.secrets = [new_seat() for _ in range(players)]
         self.genesis = make_genesis(GAME, PRESET, [s.info(f"p{i}") for i, s in
                                                     enumerate(self.secrets)])
-        self.keepers = [MemoryKeeper(), MemoryKeeper()]
+        self.keepers = [MemoryKeeper() for _ in range(players)]
 
     def seat(self, seat: int) -> LocalSeat:
         s = self.secrets[seat]
@@ -187,3 +187,63 @@ async def test_a_seat_that_never_comes_back_ends_the_match_in_one_sentence(
     writer.close()
     assert [str(f) for f in failure] == ["seat 1 (X) left the table: the connection closed, "
                                          "and did not come back within 0.5 seconds"]
+
+
+async def drain(framed: FramedStream) -> None:
+    """Read and drop what the joiner sends until it closes (so that it closes at once)."""
+    while await framed.receive_message() is not None:
+        pass
+    await framed.aclose()
+
+
+@pytest.mark.parametrize(("message", "why"), [
+    ({"type": "away", "seats": [1], "seconds": 5}, "its own seat"),
+    ({"type": "away", "seats": [0], "seconds": 5}, "the hub's own seat"),
+    ({"type": "away", "seats": [3], "seconds": 5}, "no such seat"),
+    ({"type": "away", "seats": [], "seconds": 5}, "no seat"),
+    ({"type": "away", "seats": [2], "seconds": -1}, "a negative wait"),
+    ({"type": "away", "seats": [2], "seconds": 86_401}, "more than a day"),
+    ({"type": "away", "seats": [2]}, "no wait"),
+    ({"type": "back", "seats": [2], "seconds": 5}, "a field too many"),
+    ({"type": "back", "seats": ["2"]}, "a seat that is not a number"),
+])
+async def test_a_malformed_away_or_back_from_the_hub_ends_the_match_in_one_sentence(
+        message: dict[str, object], why: str) -> None:
+    """The hub's ``away``/``back`` (SPEC §11.7.1) are checked like every control message."""
+    t = Table2(3)
+    hub_end, seat_end = trio.testing.memory_stream_pair()
+    joiner = Session(t.genesis, [t.seat(1)], [Link(FramedStream(seat_end, label="the host"),
+                                                   frozenset({0, 2}))],
+                     forward=False, reentry=Reentry(PATIENCE))
+    hub = FramedStream(hub_end, label="seat 1")
+
+    async def tell() -> None:
+        await hub.send_message(message)
+        await drain(hub)
+    with pytest.raises(MatchFailure) as failure, one_failure():
+        async with trio.open_nursery() as nursery:
+            nursery.start_soon(tell)
+            await joiner.run()
+    assert str(failure.value) == f"the host sent a malformed {message['type']!r} message", why
+
+
+async def test_the_hub_s_away_and_back_are_told_as_sentences() -> None:
+    t = Table2(3)
+    hub_end, seat_end = trio.testing.memory_stream_pair()
+    notices: list[str] = []
+    joiner = Session(t.genesis, [t.seat(1)], [Link(FramedStream(seat_end, label="the host"),
+                                                   frozenset({0, 2}))],
+                     forward=False, reentry=Reentry(PATIENCE), notice=notices.append)
+    hub = FramedStream(hub_end, label="seat 1")
+
+    async def tell() -> None:
+        await hub.send_message({"type": "away", "seats": [2], "seconds": 75})
+        await hub.send_message({"type": "back", "seats": [2]})
+        await hub.send_message({"type": "abort", "reason": "enough"})
+        await drain(hub)
+    with pytest.raises(MatchFailure, match="the host aborted the match: enough"), one_failure():
+        async with trio.open_nursery() as nursery:
+            nursery.start_soon(tell)
+            await joiner.run()
+    assert notices[:2] == ["p2 [2] lost the connection to the host; the host waits 1:15 for "
+                           "it to come back", "p2 [2] is back at the table"], notices

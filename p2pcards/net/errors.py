@@ -56,7 +56,8 @@ def unwrap_failure(group: BaseExceptionGroup[BaseException]) -> BaseException:
     :class:`MatchFailure` when everything in it is a match failure or a cancellation (the
     failure cancelled the rest), else ``group`` itself (a bug must stay visible)."""
     failures = group.subgroup(lambda exc: isinstance(exc, MatchFailure))
-    rest = group.subgroup(lambda exc: not isinstance(exc, MatchFailure | trio.Cancelled))
+    rest = group.subgroup(lambda exc: not isinstance(
+        exc, MatchFailure | trio.Cancelled | BaseExceptionGroup))  # a group: look inside it
     if failures is None or rest is not None:
         return group
     leaf: BaseException = failures

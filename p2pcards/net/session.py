@@ -736,7 +736,7 @@ class Session:
         seats = message.get("seats")
         seconds = message.get("seconds", 0)
         if (set(message) != fields or not isinstance(seats, list) or not seats
-                or any(type(seat) is not int or seat not in link.seats
+                or any(type(seat) is not int or seat not in link.seats or seat == 0
                        or seat in self._local_seats for seat in seats)
                 or type(seconds) is not int or not 0 <= seconds <= MAX_RETURN_WAIT):
             raise BadFrame(f"{link.label} sent a malformed {kind!r} message")
