@@ -132,7 +132,7 @@ def test_every_face_is_an_svg_of_the_right_shape(surveys: dict[str, Any], family
         assert not face["broken"], face["code"]
         assert face["tag"] == "svg", face["code"]
         assert face["viewBox"] == "0 0 200 300", face["code"]
-        assert face["classes"].split() == ["card", "face", family], face["code"]
+        assert face["classes"].split() == ["card-art", "face", family], face["code"]
         assert not face["external"], f"{face['code']} refers to something outside itself"
 
 
@@ -223,7 +223,7 @@ def test_the_back_is_one_for_every_family(page: Any) -> None:
     assert len(set(backs)) == 1
     info = page.execute_script(SURVEY, ["??"], "italian")[0]
     assert not info["broken"] and info["viewBox"] == "0 0 200 300"
-    assert info["classes"].split() == ["card", "back"]
+    assert info["classes"].split() == ["card-art", "back"]
     assert info["pips"] == 0 and not info["external"]
 
 
@@ -250,7 +250,7 @@ def test_unknown_codes_draw_the_marked_face(page: Any) -> None:
         assert "thrown" not in face, face
         assert not face["broken"], face["code"]
         assert face["viewBox"] == "0 0 200 300"
-        assert face["classes"].split() == ["card", "face", "unknown"], face["code"]
+        assert face["classes"].split() == ["card-art", "face", "unknown"], face["code"]
 
 
 ROW = """

@@ -10,8 +10,9 @@
 // The two copies of a French card ("QH1", "QH2") draw the same face, as do the four jokers. A
 // code the family does not know (or a family this module does not know) draws a clearly marked
 // "unknown card" face; neither function ever throws. The suit signs a pip card counts carry the
-// class "pip" (the Ace has one); the root element has the classes "card face <family>", "card
-// back" or "card face unknown".
+// class "pip" (the Ace has one); the root element has the classes "card-art face <family>",
+// "card-art back" or "card-art face unknown" (not "card": the page wraps each face in its own
+// element of class "card").
 
 import { back } from "./cards/back.js";
 import { frenchFace } from "./cards/french.js";

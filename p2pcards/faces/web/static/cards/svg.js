@@ -14,7 +14,7 @@ export function escapeText(text) {
 // A whole card: the rounded outline on a paper colour, then `inner`. `title` names the card for
 // a tooltip and screen readers; `kind` is a class on the root (e.g. "face italian").
 export function card(inner, { title = "", kind = "face", paper = "#fffdf5", edge = "#3a3a3a" } = {}) {
-  return '<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 200 300" class="card ' +
+  return '<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 200 300" class="card-art ' +
     escapeText(kind) + '" role="img"' + (title ? ' aria-label="' + escapeText(title) + '"' : "") + ">" +
     (title ? "<title>" + escapeText(title) + "</title>" : "") +
     '<rect x="2" y="2" width="196" height="296" rx="14" fill="' + paper + '" stroke="' + edge +
