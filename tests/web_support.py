@@ -1,13 +1,19 @@
-"""A plain HTTP/1.1 request and a WebSocket client over Trio, for the web face's tests.
-
-The client speaks the real protocols (``h11``-free raw HTTP for requests, ``wsproto`` for the
-WebSocket) to the real server on loopback TCP, as a browser would.
+"""Helpers of the web face's tests: a plain HTTP/1.1 request and a WebSocket client over Trio
+(raw HTTP, ``wsproto`` for the WebSocket) to the real server on loopback TCP, real ``p2pcards``
+processes with their output read line by line, and an observer table following a transcript as
+it is written.
 """
 
 from __future__ import annotations
 
 import contextlib
 import json
+import os
+import re
+import subprocess
+import sys
+import threading
+from pathlib import Path
 from typing import Any
 
 import trio
@@ -20,6 +26,9 @@ from wsproto.events import (
     Request,
     TextMessage,
 )
+
+from p2pcards.table import Table
+from p2pcards.verify import load
 
 
 async def http_get(port: int, path: str, host: str = "127.0.0.1",
@@ -111,3 +120,79 @@ class WebSocketClient:
         with contextlib.suppress(Exception):  # already closed by the server
             await self.stream.send_all(self.ws.send(CloseConnection(code=1000)))
         await self.stream.aclose()
+
+
+# ----------------------------------------------------------------------------- real processes
+
+
+class Peer:
+    """A ``p2pcards`` process (``sys.executable -m p2pcards``, so PYTHONPATH applies) whose
+    output is read by a thread; :meth:`wait_for` returns the first line matching a pattern."""
+
+    def __init__(self, args: list[str], home: Path) -> None:
+        env = dict(os.environ, P2PCARDS_HOME=str(home), PYTHONUNBUFFERED="1")
+        self.process = subprocess.Popen(
+            [sys.executable, "-m", "p2pcards", *args], stdin=subprocess.DEVNULL,
+            stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, env=env)
+        self.lines: list[str] = []
+        self._seen = threading.Condition()
+        threading.Thread(target=self._read, daemon=True).start()
+
+    def _read(self) -> None:
+        assert self.process.stdout is not None
+        for line in self.process.stdout:
+            with self._seen:
+                self.lines.append(line.rstrip("\n"))
+                self._seen.notify_all()
+        with self._seen:
+            self.lines.append("")  # end of output
+            self._seen.notify_all()
+
+    def wait_for(self, pattern: str, patience: float = 120) -> re.Match[str]:
+        """The first output line matching ``pattern`` (fails after ``patience`` seconds, a
+        guard against a hang, never a timing assertion)."""
+        start = 0
+        with self._seen:
+            while True:
+                for line in self.lines[start:]:
+                    found = re.search(pattern, line)
+                    if found:
+                        return found
+                start = len(self.lines)
+                if self.process.poll() is not None and self.lines and self.lines[-1] == "":
+                    raise AssertionError(f"the process ended without {pattern!r}:\n"
+                                         + "\n".join(self.lines))
+                if not self._seen.wait(timeout=patience):
+                    raise AssertionError(f"no {pattern!r} within {patience} s:\n"
+                                         + "\n".join(self.lines))
+
+    def finish(self, patience: float = 120) -> int:
+        try:
+            return self.process.wait(timeout=patience)
+        finally:
+            if self.process.poll() is None:
+                self.process.kill()
+
+    def output(self) -> str:
+        return "\n".join(self.lines)
+
+
+class Follower:
+    """An observer table that follows a transcript as it grows: the engine's truth about the
+    public table at any moment the host waits for its seat."""
+
+    def __init__(self, path: Path) -> None:
+        self.path = path
+        self.table: Table | None = None
+        self.count = 0
+
+    def observation(self) -> dict[str, Any]:
+        transcript, genesis = load(self.path)
+        if self.table is None:
+            self.table = Table(genesis, seat=None)
+            self.table.start()
+        for data in transcript.envelopes[self.count:]:
+            self.table.receive(data)
+            self.count += 1
+        observation: dict[str, Any] = self.table.observation()
+        return observation
