@@ -19,14 +19,16 @@ from pathlib import Path
 import trio
 
 from ..faces.web.hub import SeatPage
-from ..faces.web.replay import ReplayPage
+from ..faces.web.replay import ReplayPage, ReplayRecorder
 from ..faces.web.server import start_web_server
 from ..genesis import Genesis
 from ..net.errors import MatchFailure
 from ..net.session import Player
-from ..verify import UnreadableTranscript, verify_transcript
+from ..transcript import TranscriptFile
+from ..verify import UnreadableTranscript, replay_transcript, verify_transcript
+from .errors import EXIT_INVALID, EXIT_USAGE, UserError
 
-__all__ = ["web_options", "WebTable", "web_table", "serve_replay", "verdict_of",
+__all__ = ["web_options", "WebTable", "web_table", "show_web", "serve_replay", "verdict_of",
            "REOPEN_GRACE"]
 
 REOPEN_GRACE = 2.0
@@ -124,6 +126,22 @@ async def web_table(args: argparse.Namespace, say: Callable[[str], None],
         else:
             await face.finish(transcript())
         stop()
+
+
+def show_web(path: str, transcript: TranscriptFile, genesis: Genesis, open_browser: bool,
+             say: Callable[[str], None]) -> int:
+    """``show TRANSCRIPT --web``: replay the match into frames, serve them until the page is
+    closed; the status is the verifier's (0 valid, 1 invalid, 2 incomplete)."""
+    recorder = ReplayRecorder(genesis)
+    replay_transcript(transcript, genesis, recorder.on_events)
+    status, verdict = verdict_of(Path(path))
+    frames = recorder.finish()
+    if not frames:
+        raise UserError(f"{path} holds no deal or move to show", EXIT_USAGE)
+    say(f"{genesis.game} ({genesis.preset}): {len(frames)} steps; {verdict}")
+    serve_replay(ReplayPage(frames, str(Path(path).absolute()), status, verdict),
+                 open_browser, say)
+    return {"valid": 0, "invalid": EXIT_INVALID}.get(status, EXIT_USAGE)
 
 
 def serve_replay(page: ReplayPage, open_browser: bool, say: Callable[[str], None]) -> None:

@@ -29,7 +29,10 @@ from ...table import ActionPlayed, CardsRevealed, Event, HandScored, MatchEnded,
 from ..view import SeatPresenter
 from .server import json_text
 
-__all__ = ["ReplayRecorder", "ReplayPage", "deck_cards"]
+__all__ = ["ReplayRecorder", "ReplayPage", "deck_cards", "REPLAY_LOG_LINES"]
+
+REPLAY_LOG_LINES = 60
+"""How many of the latest log sentences each frame carries."""
 
 
 def deck_cards(table: Table, cycle: Any) -> list[Card] | None:
@@ -96,8 +99,9 @@ class ReplayRecorder:
         if shown:
             number = cycle.number if cycle is not None else -1
             deck = self._decks.get(number, _Deck())
-            self.frames.append({"index": index, "view": self.presenter.view(table).to_json(),
-                                "hands": {}})
+            view = self.presenter.view(table).to_json()
+            view["log"] = view["log"][-REPLAY_LOG_LINES:]
+            self.frames.append({"index": index, "view": view, "hands": {}})
             self._where.append((number, len(deck.dealt), len(deck.played)))
 
     def finish(self) -> list[dict[str, Any]]:

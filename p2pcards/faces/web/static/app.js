@@ -125,7 +125,46 @@ function drawMoves(view) {
     box.append(select, go);
     return box;
   }
-  for (const move of others) box.append(moveButton(move, "move"));
+  for (const group of amountRuns(others)) {
+    if (group.length >= 3) box.append(amountPicker(group));
+    else for (const move of group) box.append(moveButton(move, "move"));
+  }
+  return box;
+}
+
+// Moves that differ only by consecutive amounts (a bet of 1 to 50) become one picker.
+function amountRuns(moves) {
+  const runs = [];
+  for (const move of moves) {
+    const last = runs.length ? runs[runs.length - 1] : null;
+    const prev = last ? last[last.length - 1] : null;
+    if (prev && move.amount > 0 && prev.amount > 0 && move.amount === prev.amount + 1 &&
+        move.kind === prev.kind && move.card === prev.card &&
+        JSON.stringify(move.cards) === JSON.stringify(prev.cards)) {
+      last.push(move);
+    } else {
+      runs.push([move]);
+    }
+  }
+  return runs;
+}
+
+function amountPicker(group) {
+  const first = group[0];
+  const last = group[group.length - 1];
+  const word = first.text.replace(/\s*\d+\s*$/, "") || first.kind;
+  const box = el("span", { class: "amount", "data-kind": first.kind });
+  const input = el("input", { type: "number", min: String(first.amount), max: String(last.amount),
+                              value: String(first.amount), step: "1", class: "amount-value" });
+  const button = el("button", { class: "move amount-go", "data-kind": first.kind },
+                    `${word} (${first.amount}–${last.amount})`);
+  button.addEventListener("click", () => {
+    const wanted = Number(input.value);
+    const move = group.find((m) => m.amount === wanted);
+    if (move) send("move", move.index);
+    else { state.error = `choose an amount from ${first.amount} to ${last.amount}`; render(); }
+  });
+  box.append(el("label", {}, word, " ", input), button);
   return box;
 }
 
@@ -201,16 +240,18 @@ function drawScores(view) {
     grid.append(row);
   });
   box.append(grid);
-  const chips = view.observation && view.observation.chips;
-  if (chips && typeof chips === "object") {
+  const obs = view.observation || {};
+  const ledger = Array.isArray(obs.balances) ? obs.balances : null;
+  if (ledger) { // a banking game: the chips each seat holds, and what is at stake
     box.append(el("h3", {}, "chips"));
-    const ledger = el("table", { class: "scores", id: "chips" });
-    for (const [seat, amount] of Object.entries(chips)) {
-      const row = el("tr", { "data-seat": seat });
-      row.append(el("td", {}, seatName(view, Number(seat))), el("td", { class: "points" }, String(amount)));
-      ledger.append(row);
-    }
-    box.append(ledger);
+    const grid = el("table", { class: "scores", id: "chips" });
+    ledger.forEach((amount, seat) => {
+      const row = el("tr", { "data-seat": String(seat) });
+      const bet = Array.isArray(obs.bets) && obs.bets[seat] ? ` (bet ${obs.bets[seat]})` : "";
+      row.append(el("td", {}, seatName(view, seat) + bet), el("td", { class: "points" }, String(amount)));
+      grid.append(row);
+    });
+    box.append(grid);
   }
   if (view.last_result) box.append(drawResult(view.last_result));
   return box;
@@ -274,8 +315,8 @@ function drawReplayControls() {
   const buttons = [["first", () => step(0)], ["prev-hand", () => handStart(-1)],
                    ["prev", () => step(state.frame - 1)], ["next", () => step(state.frame + 1)],
                    ["next-hand", () => handStart(1)], ["last", () => step(frames.length - 1)]];
-  const labels = { first: "⏮", "prev-hand": "◀◀ hand", prev: "◀ step", next: "step ▶",
-                   "next-hand": "hand ▶▶", last: "⏭" };
+  const labels = { first: "start", "prev-hand": "◀◀ hand", prev: "◀ step", next: "step ▶",
+                   "next-hand": "hand ▶▶", last: "end" };
   for (const [name, action] of buttons) {
     const button = el("button", { id: `replay-${name}` }, labels[name]);
     button.addEventListener("click", action);

@@ -147,9 +147,33 @@ const generic = {
       }
     }
     middle.append(row);
+    // cards lying in front of each seat (one list per seat), when the observation has them
+    for (const [key, raw] of Object.entries(view.observation)) {
+      if (key === "hand" || view.zones.some((z) => z.key === key)) continue;
+      if (!perSeatCards(view, raw)) continue;
+      const box = el("div", { class: "zone per-seat", id: `zone-${key}` });
+      box.append(el("h4", {}, key.replace(/_/g, " ")));
+      raw.forEach((codes, seat) => {
+        if (!codes.length) return;
+        const line = el("div", { class: "cards", "data-seat": String(seat) });
+        line.append(el("span", { class: "who" }, seatName(view, seat)));
+        for (const code of codes) line.append(cardEl(code, view.deck, "small"));
+        box.append(line);
+      });
+      middle.append(box);
+    }
     return middle;
   },
 };
+
+const CARD_CODE = /^([A2-9JQKT]|10)[DCSBHO]\d?$|^X\d?$|^\?\?$/;
+
+// [[codes of seat 0], [codes of seat 1], ...] with at least one card.
+function perSeatCards(view, raw) {
+  return Array.isArray(raw) && raw.length === view.seats.length &&
+    raw.every((v) => Array.isArray(v) && v.every((c) => typeof c === "string" && CARD_CODE.test(c))) &&
+    raw.some((v) => v.length);
+}
 
 const LAYOUTS = { scopa, briscola, tressette, tresette: tressette };
 
