@@ -8,17 +8,14 @@ transcript says were dealt to the seat, and the final scores and verdict against
 
 from __future__ import annotations
 
-import json
 import random
-import subprocess
-import sys
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 import pytest
 from browser import chromium, screenshot_dir
-from web_support import Follower, Peer
+from web_support import Follower, Peer, deals_to_seat
 
 from p2pcards.verify import verify_transcript
 
@@ -94,22 +91,6 @@ def click_move(driver: Any, rng: random.Random, state: dict[str, Any]) -> None:
     choices = driver.find_elements(By.CSS_SELECTOR, "#moves button.move[data-index]")
     if choices:  # the capture chooser: each choice shows the table cards it takes
         rng.choice(choices).click()
-
-
-def deals_to_seat(transcript: Path, seat: int) -> dict[int, set[str]]:
-    """Hand number -> every card dealt to ``seat``, from ``p2pcards show --json`` (the audit
-    reveals every card at the end of its hand)."""
-    shown = subprocess.run([sys.executable, "-m", "p2pcards", "show", str(transcript),
-                            "--json"], capture_output=True, text=True, check=True)
-    story = json.loads(shown.stdout)
-    out: dict[int, set[str]] = {}
-    for hand in story["hands"]:
-        cards: set[str] = set()
-        for item in hand["story"]:
-            if item["type"] == "deal" and item["to"] == f"seat {seat}":
-                cards.update(item["cards"])
-        out[hand["hand"]] = cards
-    return out
 
 
 def play_match(tmp_path: Path, game: str, variant: str, seed: int,

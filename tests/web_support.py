@@ -196,3 +196,19 @@ class Follower:
             self.count += 1
         observation: dict[str, Any] = self.table.observation()
         return observation
+
+
+def deals_to_seat(transcript: Path, seat: int) -> dict[int, set[str]]:
+    """Hand number -> every card dealt to ``seat``, from ``p2pcards show --json`` (the audit
+    reveals every card at the end of its hand)."""
+    shown = subprocess.run([sys.executable, "-m", "p2pcards", "show", str(transcript),
+                            "--json"], capture_output=True, text=True, check=True)
+    story = json.loads(shown.stdout)
+    out: dict[int, set[str]] = {}
+    for hand in story["hands"]:
+        cards: set[str] = set()
+        for item in hand["story"]:
+            if item["type"] == "deal" and item["to"] == f"seat {seat}":
+                cards.update(item["cards"])
+        out[hand["hand"]] = cards
+    return out
