@@ -98,11 +98,14 @@ async def linger(connections: int, page: SeatPage | ReplayPage,
     if connections == 0:
         return
     say("the page stays open until you close it (or press Ctrl-C)")
-    while True:
-        await page.all_gone.wait()
-        await trio.sleep(REOPEN_GRACE)
-        if page.connections == 0:
-            return
+    try:
+        while True:
+            await page.all_gone.wait()
+            await trio.sleep(REOPEN_GRACE)
+            if page.connections == 0:
+                return
+    except KeyboardInterrupt:  # the person is done reading: not a failure
+        return
 
 
 @asynccontextmanager

@@ -10,7 +10,7 @@ import { el, clock, cardEl } from "./draw.js";
 
 const state = {
   view: null, prompt: null, status: null, end: null, error: null, seating: null,
-  replay: null, frame: 0, promptAt: 0, chooser: null, socket: null, closed: false,
+  replay: null, frame: 0, promptAt: 0, asked: null, chooser: null, socket: null, closed: false,
 };
 
 function connect() {
@@ -31,12 +31,16 @@ function receive(message) {
         state.chooser = null;
       }
       state.prompt = message.prompt;
+      state.asked = null;
       state.promptAt = performance.now();
       state.error = null;
       break;
     case "status": state.status = message; break;
     case "end": state.end = message; break;
-    case "error": state.error = message.message; break;
+    case "error": // the peer refused the answer: the question stands
+      state.error = message.message;
+      if (!state.prompt && state.asked) { state.prompt = state.asked; }
+      break;
     case "replay": state.replay = message; state.frame = 0; break;
     default: return;
   }
@@ -46,6 +50,7 @@ function receive(message) {
 function send(kind, index) {
   if (!state.socket || state.socket.readyState !== WebSocket.OPEN) return;
   state.socket.send(JSON.stringify({ type: kind, index: index }));
+  state.asked = state.prompt;
   state.prompt = null; // answered: nothing is clickable until the peer asks again
   state.chooser = null;
   render();
