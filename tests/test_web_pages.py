@@ -141,3 +141,22 @@ def test_show_web_refuses_json_and_a_missing_file(tmp_path: Path) -> None:
                            "--json"], capture_output=True, text=True)
     assert both.returncode == 2
     assert re.fullmatch(r"p2pcards: [^\n]+\n", both.stderr), both.stderr
+
+
+@pytest.mark.parametrize(("args", "says"), [
+    (["host", "--web", "--bot"], "--web is for a person at the seat"),
+    (["join", "p2pcards://127.0.0.1:9/00#AAAA", "--web", "--bot"],
+     "--web is for a person at the seat"),
+    (["host", "--no-browser"], "--no-browser goes with --web"),
+])
+def test_web_flags_that_cannot_work_are_refused_in_one_sentence(
+        tmp_path: Path, args: list[str], says: str) -> None:
+    import os
+    import subprocess
+
+    env = dict(os.environ, P2PCARDS_HOME=str(tmp_path))
+    done = subprocess.run([sys.executable, "-m", "p2pcards", *args], capture_output=True,
+                          text=True, env=env, stdin=subprocess.DEVNULL)
+    assert done.returncode == 2
+    assert re.fullmatch(r"p2pcards: [^\n]+\n", done.stderr), done.stderr
+    assert says in done.stderr
