@@ -84,13 +84,22 @@ def wait_turn(driver: Any) -> dict[str, Any]:
 
 def click_move(driver: Any, rng: random.Random, state: dict[str, Any]) -> None:
     """Click a playable card of the hand (and, when it has several captures, one of them)."""
+    from selenium.webdriver.common.action_chains import ActionChains
     from selenium.webdriver.common.by import By
 
     code = rng.choice(state["playable"])
     driver.find_element(By.CSS_SELECTOR, f'#hand .card.playable[data-code="{code}"]').click()
     choices = driver.find_elements(By.CSS_SELECTOR, "#moves button.move[data-index]")
     if choices:  # the capture chooser: each choice shows the table cards it takes
-        rng.choice(choices).click()
+        choice = rng.choice(choices)
+        taken = [e.get_attribute("data-code")
+                 for e in choice.find_elements(By.CSS_SELECTOR, ".mini .card")]
+        assert taken and set(taken) <= set(state["table"])
+        shot = screenshot_dir() / "web-scopa-choice.png"
+        if not shot.exists():
+            ActionChains(driver).move_to_element(choice).perform()  # lifts the cards it takes
+            driver.save_screenshot(str(shot))
+        choice.click()
 
 
 def play_match(tmp_path: Path, game: str, variant: str, seed: int,
