@@ -2,6 +2,9 @@
 
 import { cardBack, cardSvg } from "./cards.js";
 
+// A card code of p2pcards.cards ("7D", "TS2", "X1") or the back ("??").
+export const CARD_CODE = /^[A2-9JQKT][DCSBH]\d?$|^X\d?$|^\?\?$/;
+
 // An element with attributes and children (strings become text, never markup).
 export function el(tag, attrs = {}, ...children) {
   const node = document.createElement(tag);
@@ -41,5 +44,5 @@ export function trickCards(value) {
     if (Array.isArray(item) && item.length === 2) return { seat: item[0], code: String(item[1]) };
     if (item && typeof item === "object" && "card" in item) return { seat: item.seat, code: String(item.card) };
     return { seat: null, code: String(item) };
-  }).filter((c) => /^[0-9A-Z?]{2,3}$/.test(c.code));
+  }).filter((c) => CARD_CODE.test(c.code));
 }

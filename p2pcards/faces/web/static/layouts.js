@@ -3,7 +3,7 @@
 //
 // A layout is { name, draw(view, helpers) } and returns one element, #middle.
 
-import { cardEl, cardRow, el, trickCards } from "./draw.js";
+import { CARD_CODE, cardEl, cardRow, el, trickCards } from "./draw.js";
 
 function zone(view, key) {
   return view.zones.find((z) => z.key === key) || null;
@@ -137,7 +137,10 @@ const generic = {
       const raw = view.observation[z.key];
       if (z.key === "hand_sizes") continue; // drawn with the seats
       const trick = trickCards(raw);
-      if (z.cards.length) middle.append(cardZone(z.key, z.label, z.cards, view.deck));
+      if (z.cards.length && z.cards.every((c) => CARD_CODE.test(c))) {
+        middle.append(cardZone(z.key, z.label, z.cards, view.deck));
+      }
+      else if (z.cards.length) row.append(info(z.label, z.text, z.key));
       else if (trick.length && trick.length === (Array.isArray(raw) ? raw.length : trick.length)) {
         middle.append(trickZone(view, z.key, z.label, raw, seatName));
       } else if (Array.isArray(raw) && raw.every((v) => typeof v === "number")) {
@@ -165,8 +168,6 @@ const generic = {
     return middle;
   },
 };
-
-const CARD_CODE = /^([A2-9JQKT]|10)[DCSBHO]\d?$|^X\d?$|^\?\?$/;
 
 // [[codes of seat 0], [codes of seat 1], ...] with at least one card.
 function perSeatCards(view, raw) {
