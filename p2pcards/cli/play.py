@@ -53,6 +53,7 @@ from ..wire.identity import IdentityKey
 from .errors import EXIT_NETWORK, EXIT_USAGE, UserError, first_failure, silence_stdout
 from .resume import RecordFacts, comeback_for, return_wait, return_wait_option
 from .resume import register as register_resume
+from .web import WebTable, web_options, web_table
 
 __all__ = ["register", "default_transcript_path", "advertised_address"]
 
@@ -176,8 +177,11 @@ def _identity(args: argparse.Namespace) -> IdentityKey | None:
 
 
 def _player_factory(args: argparse.Namespace, game: Callable[[Genesis], str],
-                    lines: StdinLines | None = None) -> Callable[[Genesis, int], Player]:
+                    lines: StdinLines | None = None,
+                    web: WebTable | None = None) -> Callable[[Genesis, int], Player]:
     def make(genesis: Genesis, seat: int) -> Player:
+        if web is not None:
+            return web.player(genesis, seat)
         if args.bot:
             bot = bot_player(game(genesis), seat, args.seed, args.bot)
             return Player(bot.decide, BotLog(genesis, seat).show, claim=bot.claim)
@@ -288,6 +292,7 @@ def _dropout(choice: str | None, players: int) -> str | None:
 
 def _cmd_host(args: argparse.Namespace) -> int:
     _check_bot(args.bot)
+    _check_web(args)
     spec = get_game(args.game)
     preset = args.variant or spec.default_preset
     players = args.players if args.players is not None else spec.preset_players(preset)[0]
@@ -331,7 +336,7 @@ def _cmd_host(args: argparse.Namespace) -> int:
     config = replace(config, comeback=comeback_for(facts, return_wait(args), _own(args),
                                                    _stored(args)))
     rules = config.table_rules()
-    player_for = _player_factory(args, lambda g: g.game)
+    web: WebTable | None = None
 
     def on_invite(invite: Invite) -> None:
         facts.invite = str(invite)
@@ -345,14 +350,19 @@ def _cmd_host(args: argparse.Namespace) -> int:
             return
         _say(f"{head}; give this line to each player:")
         _say(f"p2pcards join {invite}")
+        if web is not None:
+            web.page.seating(f"{head}; give this line to each player: p2pcards join {invite}")
 
     def on_code(code: Code, seconds: float) -> None:
         _say(f"or tell a player this code (one use, for the next {_duration(seconds)}):")
         _say(f"p2pcards join {code} --relay {args.relay}")
 
     async def main() -> Table:
-        return await host_match(config, player_for, notice=_say, on_invite=on_invite,
-                                transcript=transcript, on_code=on_code)
+        nonlocal web
+        async with web_table(args, _say, lambda: transcript.path) as web:
+            player_for = _player_factory(args, lambda g: g.game, web=web)
+            return await host_match(config, player_for, notice=_say, on_invite=on_invite,
+                                    transcript=transcript, on_code=on_code)
 
     return _run_match(main, transcript)
 
@@ -387,6 +397,7 @@ def _cmd_join(args: argparse.Namespace) -> int:
         raise UserError("join needs the invite line the host printed (or - to read it from "
                         "standard input), or the code the host told you", EXIT_USAGE)
     code: Code | None = None
+    _check_web(args)
     try:
         _check_bot(args.bot)
         text = _read_invite(args.invite)
@@ -415,7 +426,6 @@ def _cmd_join(args: argparse.Namespace) -> int:
 
     transcript = _Transcript(args.transcript)
     lines = None if args.bot else StdinLines()
-    player_for = _player_factory(args, lambda g: g.game, lines)
     relay_key = IdentityKey.generate()
     facts = RecordFacts("joiner", transcript=lambda: transcript.path,
                         relay_identity=relay_key.to_bytes(), relay_patience=_patience(args),
@@ -429,12 +439,14 @@ def _cmd_join(args: argparse.Namespace) -> int:
             joining = await redeem_code(relay, code)
             _say(f"the code {code} opened the invite of the host {joining.fingerprint}")
         facts.invite = str(joining)
-        return await join_match(joining, player_for, secrets_for, bot=args.bot is not None,
-                                seed=args.seed,
-                                notice=_say, transcript=transcript,
-                                review=_reviewer(args.accept, lines),
-                                relay_patience=_patience(args), relay_identity=relay_key,
-                                comeback=comeback)
+        async with web_table(args, _say, lambda: transcript.path) as web:
+            player_for = _player_factory(args, lambda g: g.game, lines, web)
+            return await join_match(joining, player_for, secrets_for, bot=args.bot is not None,
+                                    seed=args.seed,
+                                    notice=_say, transcript=transcript,
+                                    review=_reviewer(args.accept, lines),
+                                    relay_patience=_patience(args), relay_identity=relay_key,
+                                    comeback=comeback)
 
     return _run_match(main, transcript)
 
@@ -502,6 +514,7 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
                       help="play through the relay at HOST:PORT (default port 7447) instead of "
                            "listening, for players who cannot reach you directly")
     _common(host)
+    web_options(host)
     return_wait_option(host)
     host.add_argument("--code", action="store_true",
                       help="with --relay: also offer short codes (7-scopa-tavolo) to read over "
@@ -528,6 +541,7 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
                                      "p2pcards+relay://...), or - to read it from standard "
                                      "input, or a code such as 7-scopa-tavolo (with --relay)")
     _common(join)
+    web_options(join)
     join.add_argument("--relay", metavar="HOST[:PORT]",
                       help="the relay the host named, when you join with a code "
                            "(default port 7447)")
@@ -550,6 +564,14 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
                       help="play through a relay: the one at HOST:PORT (default port 7447), or "
                            "without a value a relay the demo starts in one more local process")
     demo.set_defaults(handler=_cmd_demo)
+
+
+def _check_web(args: argparse.Namespace) -> None:
+    """``--web`` is a person's table: not with ``--bot``; ``--no-browser`` needs ``--web``."""
+    if args.web and args.bot:
+        raise UserError("--web is for a person at the seat: leave out --bot", EXIT_USAGE)
+    if args.no_browser and not args.web:
+        raise UserError("--no-browser goes with --web", EXIT_USAGE)
 
 
 def _check_bot(spec: str | None) -> None:

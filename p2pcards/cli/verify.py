@@ -39,6 +39,7 @@ from ..table import ActionPlayed, CardsRevealed, Event, HandScored, MatchEnded, 
 from ..verify import UnreadableTranscript, VerifyReport, load, replay_transcript, verify_transcript
 from ..verify_many import MultiReport, verify_transcripts
 from .errors import EXIT_INVALID, EXIT_USAGE, UserError
+from .web import show_web, web_options
 
 __all__ = ["register", "render_report", "EXIT_INCOMPLETE"]
 
@@ -60,6 +61,7 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     show.add_argument("file", help="a transcript file")
     show.add_argument("--json", action="store_true",
                       help="print the match as JSON (hands numbered from 1, as in the text)")
+    web_options(show, "step through the match on")
     show.set_defaults(handler=_cmd_show)
 
 
@@ -367,6 +369,12 @@ def _cmd_show(args: argparse.Namespace) -> int:
         if args.json:
             return _json_error(str(exc), EXIT_INCOMPLETE)
         raise UserError(str(exc), EXIT_INCOMPLETE) from None
+    if args.web or args.no_browser:
+        if args.json or not args.web:
+            raise UserError("--web shows the match in a browser: without --json; "
+                            "--no-browser goes with --web", EXIT_USAGE)
+        return show_web(args.file, transcript, genesis, not args.no_browser,
+                        lambda text: print(text, flush=True))
     console = Console(highlight=False)
     names = [s.name for s in genesis.seats]
     if not args.json:

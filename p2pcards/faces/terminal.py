@@ -47,7 +47,8 @@ from ..table import (
 from .announce import STAR, Announcer, starred
 from .help import SIGNALS, help_lines
 from .names import SeatNames
-from .order import display_order, sort_hand
+from .order import sort_hand
+from .view import SeatPresenter
 
 __all__ = [
     "LineSource",
@@ -420,6 +421,7 @@ class PersonUI:
         self.lines = lines
         self.console = console or Console(highlight=False, soft_wrap=True)
         self.names = SeatNames(genesis, seat)
+        self.presenter = SeatPresenter(genesis, seat)
         self.announcer = Announcer(self.names.seat, self.names.side)
         self._legend_shown = False
         self._signals_shown = False
@@ -548,8 +550,8 @@ class PersonUI:
 
     async def decide(self, table: Table) -> Action:
         engine_legal = table.legal_actions()
-        order = display_order(engine_legal, self.genesis.game)
-        legal = [engine_legal[i] for i in order]
+        view = self.presenter.view(table)  # the moves in the order every face lists them
+        legal = [engine_legal[move.index] for move in view.moves]
         spec = self.genesis.spec
         if not self._legend_shown:
             self._legend_shown = True
@@ -560,7 +562,7 @@ class PersonUI:
             self._signals_shown = True
             for line in SIGNALS:
                 self.console.print(line, markup=False)
-        title = f"{self.genesis.game} — hand {table.engine.hand_number + 1} — your turn"
+        title = f"{self.genesis.game} — hand {view.hand_number} — your turn"
         deck = table.engine.deck
         self.console.print(state_table(table.observation(), title, spec.screen, deck,
                                        self.names, self.genesis.game))

@@ -17,7 +17,7 @@ from collections.abc import Sequence
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
-from ..cards import Card, Deck, deck_family
+from ..cards import HIDDEN_CODE, BadCardCode, Card, Deck, card, deck_family
 from ..games.base import Action, HandResult
 from ..genesis import Genesis
 from ..table import Event, HandScored, HandStarted, MatchEnded, Table
@@ -135,11 +135,21 @@ def _jsonable(value: Any) -> Any:
 
 
 def _card_codes(value: Any) -> tuple[str, ...]:
-    if isinstance(value, str) and 2 <= len(value) <= 3:
+    if isinstance(value, str) and 2 <= len(value) <= 3 and _is_card(value):
         return (value,)
-    if isinstance(value, list | tuple) and all(isinstance(v, str) for v in value):
+    if (isinstance(value, list | tuple) and all(isinstance(v, str) for v in value)
+            and all(_is_card(v) for v in value)):
         return tuple(value)
     return ()
+
+
+def _is_card(code: str) -> bool:
+    """Whether ``code`` is a card code (``you``, a seat named in a zone, is not)."""
+    try:
+        card(code)
+    except BadCardCode:
+        return code == HIDDEN_CODE
+    return True
 
 
 class SeatPresenter:
