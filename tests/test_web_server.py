@@ -24,7 +24,7 @@ async def test_every_request_needs_the_token_and_static_files_are_served() -> No
         assert body == (STATIC / "index.html").read_bytes()
         assert headers["referrer-policy"] == "no-referrer"
         assert "default-src 'self'" in headers["content-security-policy"]
-        for name in ("app.js", "cards.js", "style.css"):
+        for name in ("app.js", "cards.js", "style.css", "cards/italian.js", "cards/svg.js"):
             status, headers, body = await http_get(server.port, f"/{server.token}/{name}")
             assert status == 200, name
             assert body == (STATIC / name).read_bytes()
@@ -38,7 +38,10 @@ async def test_every_request_needs_the_token_and_static_files_are_served() -> No
         status, _, _ = await http_get(server.port, f"/{server.token}/", host="evil.example")
         assert status == 403  # a rebound DNS name is refused even with the token
         for path in (f"/{server.token}/../server.py", f"/{server.token}/nothing.js",
-                     f"/{server.token}/.hidden"):
+                     f"/{server.token}/.hidden", f"/{server.token}/cards/../app.js",
+                     f"/{server.token}/cards/.x.js", f"/{server.token}/cards/x/svg.js",
+                     f"/{server.token}//etc/passwd", f"/{server.token}/cards/..",
+                     f"/{server.token}/cards"):
             assert (await http_get(server.port, path))[0] == 404, path
         assert (await http_get(server.port, f"/{server.token}", ))[0] == 307
         server.stop()
@@ -134,3 +137,20 @@ async def test_a_bad_move_is_answered_with_one_sentence_and_a_good_one_is_played
         await client.close()
         server.stop()
     assert chosen == [legal[move["index"]]]
+
+
+def test_every_file_of_the_page_is_shipped_as_package_data() -> None:
+    """``pyproject.toml``'s package data names every file under ``static/`` (a wheel without
+    one would serve a page that cannot load it)."""
+    import fnmatch
+    import tomllib
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parent.parent
+    data = tomllib.loads((root / "pyproject.toml").read_text())
+    globs = data["tool"]["setuptools"]["package-data"]["p2pcards.faces.web"]
+    files = [p.relative_to(STATIC.parent).as_posix() for p in STATIC.rglob("*") if p.is_file()]
+    assert files
+    missing = [f for f in files if not any(fnmatch.fnmatchcase(f, g) and
+                                           f.count("/") == g.count("/") for g in globs)]
+    assert missing == []

@@ -116,7 +116,7 @@ class WebApp:
             return
         name = rest.lstrip("/") or "index.html"
         path = self.static / name
-        if "/" in name or name.startswith(".") or not path.is_file():
+        if not _safe_name(name) or not path.is_file():
             await _plain(send, 404, f"no such file: {name}")
             return
         body = await trio.to_thread.run_sync(path.read_bytes)
@@ -240,3 +240,13 @@ async def start_web_server(nursery: trio.Nursery, page: Page, *,
 def json_text(value: Any) -> str:
     """``value`` as compact JSON text (what the WebSocket sends)."""
     return json.dumps(value, separators=(",", ":"), ensure_ascii=False)
+
+
+def _safe_name(name: str) -> bool:
+    """Whether ``name`` may name a file of ``static/``: at most one folder deep (the card
+    faces are in ``static/cards/``), every part letters, digits, ``-``, ``_`` and a dot that
+    neither starts it nor repeats (so no ``..``, no hidden file, no absolute path)."""
+    parts = name.split("/")
+    return len(parts) <= 2 and all(
+        part and not part.startswith(".") and ".." not in part
+        and all(c.isascii() and (c.isalnum() or c in "-_.") for c in part) for part in parts)
