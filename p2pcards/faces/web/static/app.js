@@ -10,7 +10,7 @@ import { el, clock, cardEl } from "./draw.js";
 
 const state = {
   view: null, prompt: null, status: null, end: null, error: null, seating: null,
-  replay: null, frame: 0, promptAt: 0, asked: null, chooser: null, socket: null, closed: false,
+  replay: null, frame: 0, promptAt: 0, statusAt: 0, asked: null, chooser: null, socket: null, closed: false,
 };
 
 function connect() {
@@ -35,7 +35,7 @@ function receive(message) {
       state.promptAt = performance.now();
       state.error = null;
       break;
-    case "status": state.status = message; break;
+    case "status": state.status = message; state.statusAt = performance.now(); break;
     case "end": state.end = message; break;
     case "error": // the peer refused the answer: the question stands
       state.error = message.message;
@@ -353,7 +353,11 @@ function tick() {
     node.textContent = `${clock(left)} left`;
     node.className = left < 30 ? "urgent" : "";
   } else if (state.status && state.status.waiting_for.length && state.view && !state.view.over) {
-    node.textContent = `waiting for ${state.status.names.join(", ")}`;
+    const seconds = state.status.seconds_left;
+    const left = typeof seconds === "number"
+      ? seconds - (performance.now() - state.statusAt) / 1000 : null;
+    node.textContent = `waiting for ${state.status.names.join(", ")}` +
+      (left === null ? "" : `: ${clock(left)} left`);
     node.className = "";
   } else {
     node.textContent = "";
