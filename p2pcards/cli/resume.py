@@ -32,6 +32,7 @@ from ..transcript import TranscriptError, TranscriptWriter, read_transcript
 from ..wire.errors import ProtocolError
 from ..wire.identity import IdentityKey
 from .errors import EXIT_USAGE, UserError, first_failure
+from .web import WebTable, web_options, web_table
 
 __all__ = ["secret_store", "RecordFacts", "comeback_for", "return_wait", "register"]
 
@@ -135,8 +136,11 @@ def _seat_identity(genesis: Genesis, seat: int, seed: bytes | None) -> IdentityK
     return key
 
 
-def _player(genesis: Genesis, seat: int, kind: str, lines: StdinLines | None) -> Player:
+def _player(genesis: Genesis, seat: int, kind: str, lines: StdinLines | None,
+            web: WebTable | None) -> Player:
     if kind == "person":
+        if web is not None:
+            return web.player(genesis, seat)
         return PersonUI(genesis, seat, lines or StdinLines()).player()
     bot = bot_player(genesis.game, seat, None, kind.removeprefix("bot:"))
     return Player(bot.decide, BotLog(genesis, seat).show, claim=bot.claim)
@@ -158,10 +162,12 @@ def _cmd_resume(args: argparse.Namespace) -> int:
         genesis = Genesis.decode(existing.genesis)
         if genesis.table_id != record.table_id:
             raise UserError(f"the transcript {path} is of another table than its match record")
-        lines = StdinLines() if any(s.player == "person" for s in record.seats) else None
-        seats: list[ResumedSeat] = [
-            (s.seat, _seat_identity(genesis, s.seat, s.identity), s.x25519,
-             _player(genesis, s.seat, s.player, lines)) for s in record.seats]
+        if args.no_browser and not args.web:
+            raise UserError("--no-browser goes with --web", EXIT_USAGE)
+        person = any(s.player == "person" for s in record.seats)
+        lines = StdinLines() if person and not args.web else None
+        keys = [(s.seat, _seat_identity(genesis, s.seat, s.identity), s.x25519, s.player)
+                for s in record.seats]
     except BaseException:
         writer.close()
         raise
@@ -172,9 +178,16 @@ def _cmd_resume(args: argparse.Namespace) -> int:
           f"{genesis.table_id.hex()[:16]} from envelope {len(existing.envelopes)} of {path}",
           flush=True)
 
+    def say(text: str) -> None:
+        print(text, flush=True)
+
     async def main() -> Table:
-        return await resume_match(record, genesis, existing.envelopes, seats, writer, store,
-                                  patience=patience, notice=lambda text: print(text, flush=True))
+        async with web_table(args, say, lambda: path) as web:
+            seats: list[ResumedSeat] = [(seat, key, x25519, _player(genesis, seat, kind, lines,
+                                                                     web))
+                                        for seat, key, x25519, kind in keys]
+            return await resume_match(record, genesis, existing.envelopes, seats, writer,
+                                      store, patience=patience, notice=say)
 
     try:
         table = trio.run(main)
@@ -198,6 +211,7 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
                         help="the match's transcript (default: the newest unfinished match "
                              "this p2pcards home keeps)")
     return_wait_option(resume)
+    web_options(resume, "play at")
     resume.set_defaults(handler=_cmd_resume)
 
 
