@@ -58,7 +58,8 @@ def test_a_person_at_the_page_comes_back_with_resume_web(tmp_path: Path) -> None
     async def before_the_crash() -> dict[str, Any]:
         client = await socket_of(first_url)
         try:
-            return await answer(client, 2)  # two moves made at the page, a third one asked
+            with trio.fail_after(120):
+                return await answer(client, 2)  # two moves made at the page, a third one asked
         finally:
             await client.close()
     asked = trio.run(before_the_crash)
@@ -74,7 +75,8 @@ def test_a_person_at_the_page_comes_back_with_resume_web(tmp_path: Path) -> None
     async def after_the_crash() -> dict[str, Any]:
         client = await socket_of(second_url)
         try:
-            return await answer(client, None)
+            with trio.fail_after(120):  # a stalled match fails the test, never hangs it
+                return await answer(client, None)
         finally:
             await client.close()
     end = trio.run(after_the_crash)

@@ -253,6 +253,12 @@ _Inbox = tuple[str, Link, Any]
 _INTERRUPTED = object()
 
 
+def _carries_envelope(item: _Inbox) -> bool:
+    """Whether an inbox item is an envelope from a peer."""
+    what, _, value = item
+    return what == "message" and isinstance(value, dict) and value.get("type") == "envelope"
+
+
 class _ForkFound(Exception):
     """The reference table found a fork in an envelope from ``link`` (handled in ``_play``)."""
 
@@ -523,7 +529,10 @@ class Session:
 
     async def _race(self, ask: Callable[[], Awaitable[Action | None]]) -> object:
         """Run a person's prompt against incoming messages: its answer, or ``_INTERRUPTED``
-        after handling the message that came first."""
+        after handling the message that came first. A message that arrived in the same
+        scheduling moment as the answer is handled too, never dropped: an envelope wins (the
+        answer is dropped and the person asked again on the table it leads to); anything else
+        (a ``resume``, a link coming back, a notice) is handled and the answer kept."""
         answer: list[Action | None] = []
         interrupt: list[_Inbox] = []
         error: list[MatchFailure] = []
@@ -543,9 +552,11 @@ class Session:
             nursery.start_soon(watch)
         if error:
             raise error[0]
-        if not answer:
-            self._handle(interrupt[0])  # raises, or queues an envelope
-            return _INTERRUPTED
+        if interrupt:  # also when the answer came in the same moment: never drop a message
+            item = interrupt[0]
+            self._handle(item)  # raises, queues an envelope, or changes a link
+            if not answer or _carries_envelope(item):
+                return _INTERRUPTED  # the table may change first: the person is asked again
         return answer[0]
 
     async def _decide(self, seat: LocalSeat) -> None:
