@@ -34,7 +34,7 @@ from ...net.session import Player
 from ...table import Event, Table
 from ..terminal import move_text
 from ..view import SeatPresenter
-from .server import json_text
+from .server import Visitors, json_text
 
 __all__ = ["SeatPage", "claim_choices"]
 
@@ -55,7 +55,7 @@ def claim_choices(claims: Sequence[Action], table: Table) -> list[dict[str, Any]
              "cards": [c.code for c in a.cards]} for i, a in enumerate(claims)]
 
 
-class SeatPage:
+class SeatPage(Visitors):
     """The page of one local seat (see the module docstring).
 
     ``write`` is told each new log sentence (the terminal keeps printing the log); ``clock``
@@ -64,6 +64,7 @@ class SeatPage:
 
     def __init__(self, write: Callable[[str], None] | None = None,
                  clock: Callable[[], float] | None = None) -> None:
+        super().__init__()
         self.write = write
         self.clock = clock or trio.current_time
         self.genesis: Genesis | None = None
@@ -80,9 +81,6 @@ class SeatPage:
         self._end: dict[str, Any] | None = None
         self._seating = "waiting for the table to be seated"
         self._logged = 0
-        self.connections = 0
-        self.ever_connected = trio.Event()
-        self.all_gone = trio.Event()
 
     # ------------------------------------------------------------------ the seat
 
@@ -206,17 +204,8 @@ class SeatPage:
         for text in self._current():
             send.send_nowait(text)
         self._subscribers.append(send)
-        self.connections += 1
-        self.ever_connected.set()
-        self.all_gone = trio.Event()
+        self.opened()
         return receive
-
-    def unsubscribe(self, channel: trio.MemoryReceiveChannel[str]) -> None:
-        """A WebSocket closed."""
-        channel.close()
-        self.connections -= 1
-        if self.connections == 0:
-            self.all_gone.set()
 
     def handle(self, text: str) -> str | None:
         """One message from the page; the answer is an ``error`` message or ``None``."""

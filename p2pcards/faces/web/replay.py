@@ -27,7 +27,7 @@ from ...games.base import Zone
 from ...genesis import Genesis
 from ...table import ActionPlayed, CardsRevealed, Event, HandScored, MatchEnded, Table
 from ..view import SeatPresenter
-from .server import json_text
+from .server import Visitors, json_text
 
 __all__ = ["ReplayRecorder", "ReplayPage", "deck_cards", "REPLAY_LOG_LINES"]
 
@@ -121,30 +121,20 @@ class ReplayRecorder:
         return self.frames
 
 
-class ReplayPage:
+class ReplayPage(Visitors):
     """The page of a recorded match: one ``replay`` message with every frame."""
 
     def __init__(self, frames: list[dict[str, Any]], path: str, status: str,
                  verdict: str) -> None:
         self.message = json_text({"type": "replay", "frames": frames, "path": path,
                                   "status": status, "verdict": verdict})
-        self.connections = 0
-        self.ever_connected = trio.Event()
-        self.all_gone = trio.Event()
+        super().__init__()
 
     def subscribe(self) -> trio.MemoryReceiveChannel[str]:
         send, receive = trio.open_memory_channel[str](math.inf)
         send.send_nowait(self.message)
-        self.connections += 1
-        self.ever_connected.set()
-        self.all_gone = trio.Event()
+        self.opened()
         return receive
-
-    def unsubscribe(self, channel: trio.MemoryReceiveChannel[str]) -> None:
-        channel.close()
-        self.connections -= 1
-        if self.connections == 0:
-            self.all_gone.set()
 
     def handle(self, text: str) -> str | None:
         return json_text({"type": "error",

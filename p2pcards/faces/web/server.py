@@ -23,7 +23,7 @@ from typing import Any, Protocol
 
 import trio
 
-__all__ = ["STATIC", "Page", "WebServer", "WebApp", "start_web_server", "CONTENT_TYPES"]
+__all__ = ["STATIC", "Page", "Visitors", "WebServer", "WebApp", "start_web_server", "CONTENT_TYPES"]
 
 STATIC = Path(__file__).resolve().parent / "static"
 """The page's files (``index.html``, ``app.js``, ``cards.js``, ``style.css``)."""
@@ -51,6 +51,29 @@ class Page(Protocol):
     def unsubscribe(self, channel: trio.MemoryReceiveChannel[str]) -> None: ...
 
     def handle(self, text: str) -> str | None: ...
+
+
+class Visitors:
+    """How many WebSockets a page has open: a page counts them with :meth:`opened` and
+    :meth:`unsubscribe`, and the command waits on :attr:`all_gone` before it exits."""
+
+    def __init__(self) -> None:
+        self.connections = 0
+        self.ever_connected = trio.Event()
+        self.all_gone = trio.Event()
+
+    def opened(self) -> None:
+        """A WebSocket opened."""
+        self.connections += 1
+        self.ever_connected.set()
+        self.all_gone = trio.Event()
+
+    def unsubscribe(self, channel: trio.MemoryReceiveChannel[str]) -> None:
+        """A WebSocket closed."""
+        channel.close()
+        self.connections -= 1
+        if self.connections == 0:
+            self.all_gone.set()
 
 
 class WebApp:
