@@ -212,8 +212,8 @@ class SecretStore:
         prefix = table_id.hex()
         try:
             return sorted(p for p in self.directory.iterdir()
-                          if p.name.removeprefix(".").startswith(prefix + "-")
-                          or p.name.removeprefix(".").startswith(f"{prefix}.match"))
+                          if p.name.removeprefix(".").startswith((prefix + "-",
+                                                                  prefix + ".match")))
         except OSError:
             return []
 

@@ -20,6 +20,7 @@ Until then each side's session waits for the other within its patience, as for a
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable
 
 import trio
@@ -31,8 +32,8 @@ from .errors import MatchFailure, NetError
 from .framed import FrameChannel
 from .relay_mux import HOST_SLOT, RelayMux, RelayUnusable, open_relay_mux
 
-__all__ = ["BEACON", "RelayAddress", "hold_room", "serve_room", "JoinerRoom", "REOPEN_FIRST",
-           "REOPEN_CAP", "NOT_BACK_YET"]
+__all__ = ["BEACON", "RelayAddress", "hold_room", "serve_room", "claim_host_slot", "JoinerRoom",
+           "REOPEN_FIRST", "REOPEN_CAP", "NOT_BACK_YET"]
 
 BEACON = codec.pack(["room"])
 """The frame a host sends into a room it made again: not a mux frame, so members ignore it."""
@@ -83,12 +84,18 @@ async def serve_room(relay: RelayAddress, room: bytes, identity: IdentityKey, mu
         last = mux.conn.last_index
         notice(f"{mux.failure}; getting this table's room back")
         mux = await _reopen(relay, room, identity, last, nursery, patience)
-        if mux.slot != HOST_SLOT:
-            raise MatchFailure(f"the relay at {where} gave this table's room to another member "
-                               "when it came back: the match cannot go on through it")
-        await mux.conn.send(BEACON)
+        await claim_host_slot(mux, f"the relay at {where} gave this table's room to another "
+                              "member when it came back: the match cannot go on through it")
         notice(f"back in this table's room at the relay {where}; waiting for the other "
                "players to come back")
+
+
+async def claim_host_slot(mux: RelayMux, refusal: str) -> None:
+    """The host back in its room: check that it holds slot 0 (else :class:`MatchFailure` with
+    ``refusal``) and send the :data:`BEACON`, so that a room made again holds a frame."""
+    if mux.slot != HOST_SLOT:
+        raise MatchFailure(refusal)
+    await mux.conn.send(BEACON)
 
 
 async def _reopen(relay: RelayAddress, room: bytes, identity: IdentityKey, last: int,
@@ -99,20 +106,14 @@ async def _reopen(relay: RelayAddress, room: bytes, identity: IdentityKey, last:
     while True:
         for since in dict.fromkeys((last, -1)):
             try:
-                mux: RelayMux = await nursery.start(_hold_host, relay, room, identity, patience,
-                                                    since)
+                mux: RelayMux = await nursery.start(functools.partial(
+                    hold_room, relay, room, identity, accept=True, patience=patience,
+                    since=since))
                 return mux
             except MatchFailure:
                 continue
         await trio.sleep(delay)
         delay = min(REOPEN_CAP, delay * 2)
-
-
-async def _hold_host(relay: RelayAddress, room: bytes, identity: IdentityKey, patience: float,
-                     since: int,
-                     task_status: trio.TaskStatus[RelayMux] = trio.TASK_STATUS_IGNORED) -> None:
-    await hold_room(relay, room, identity, accept=True, patience=patience, since=since,
-                    task_status=task_status)
 
 
 class JoinerRoom:
@@ -139,7 +140,9 @@ class JoinerRoom:
         if self.mux is None or self.mux.failed:
             self.mux = None
             try:
-                self.mux = await self.nursery.start(self._hold)
+                self.mux = await self.nursery.start(functools.partial(
+                    hold_room, self.relay, self.room, self.identity, accept=False,
+                    patience=self.patience, since=0))
             except RelayUnusable as exc:
                 if exc.reason in NOT_BACK_YET:
                     where = f"{self.relay[0]}:{self.relay[1]}"
@@ -148,8 +151,3 @@ class JoinerRoom:
                 raise
         assert self.mux is not None
         return self.mux.open(HOST_SLOT, self.label)
-
-    async def _hold(self, task_status: trio.TaskStatus[RelayMux] = trio.TASK_STATUS_IGNORED
-                    ) -> None:
-        await hold_room(self.relay, self.room, self.identity, accept=False,
-                        patience=self.patience, since=0, task_status=task_status)

@@ -37,8 +37,8 @@ from .framed import FrameChannel
 from .hub import door_tcp, tcp_acceptor
 from .invite import Invite, InviteError
 from .peer import GRACE_SECONDS, connect_direct
-from .relay_mux import HOST_SLOT, open_relay_mux
-from .relay_room import BEACON, JoinerRoom, serve_room
+from .relay_mux import open_relay_mux
+from .relay_room import JoinerRoom, claim_host_slot, serve_room
 from .session import Absent, Link, LocalSeat, Player, Reentry, Session, seat_label
 
 __all__ = ["ResumedSeat", "resume_match"]
@@ -99,10 +99,8 @@ async def _as_host(record: MatchRecord, invite: Invite, genesis: Genesis,
         if invite.relay:
             async with open_relay_mux(invite.host, invite.port, invite.nonce, identity,
                                       accept=True, patience=record.relay_patience) as mux:
-                if mux.slot != HOST_SLOT:
-                    raise MatchFailure(f"the relay at {mux.where} gave this host another slot "
-                                       "than its own: the table's room is not its any more")
-                await mux.conn.send(BEACON)  # a room made again must hold a frame
+                await claim_host_slot(mux, f"the relay at {mux.where} gave this host another "
+                                      "slot than its own: the table's room is not its any more")
                 nursery.start_soon(functools.partial(
                     serve_room, (invite.host, invite.port), invite.nonce, identity, mux, door,
                     nursery, patience=record.relay_patience, notice=notice))

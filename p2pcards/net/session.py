@@ -67,7 +67,7 @@ import contextlib
 import functools
 import math
 from collections import deque
-from collections.abc import Awaitable, Callable, Sequence
+from collections.abc import Awaitable, Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -493,10 +493,13 @@ class Session:
 
     def _names(self, link: Link) -> str:
         """``Bob [1]`` (or ``the host, Alice [0]``) for the seats of ``link``."""
-        names = [f"{self.genesis.seats[s].name or 'seat'} [{s}]" for s in sorted(link.seats)]
         if not self.forward and 0 in link.seats:
-            return f"the host, {names[0]}"
-        return ", ".join(names)
+            return f"the host, {self._seat_names([0])}"
+        return self._seat_names(link.seats)
+
+    def _seat_names(self, seats: Iterable[int]) -> str:
+        """``Bob [1], Carol [2]`` for ``seats``, by the names they sat down with."""
+        return ", ".join(f"{self.genesis.seats[s].name or 'seat'} [{s}]" for s in sorted(seats))
 
     def _report_status(self, seats: tuple[int, ...], seconds_left: float | None) -> None:
         for seat in self.seats:
@@ -751,8 +754,7 @@ class Session:
                        or seat in self._local_seats for seat in seats)
                 or type(seconds) is not int or not 0 <= seconds <= MAX_RETURN_WAIT):
             raise BadFrame(f"{link.label} sent a malformed {kind!r} message")
-        names = ", ".join(f"{self.genesis.seats[seat].name or 'seat'} [{seat}]"
-                          for seat in seats)
+        names = self._seat_names(seats)
         if kind == "back":
             for seat in seats:
                 self._away_at_hub.pop(seat, None)

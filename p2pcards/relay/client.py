@@ -106,10 +106,6 @@ class RelayConnection:
         self._closed = False
         self._early: deque[bytes] = deque()  # frames read during the handshake, not yet used
         self._acknowledged = trio.lowlevel.ParkingLot()  # woken when the outbox empties
-        self._earlier_life = True
-        """True until the first catch-up is complete: nothing is written before it, so an
-        acknowledgement in it is of a frame sent by an earlier process with this identity (a
-        peer that crashed and came back), not of anything in :attr:`_outbox`."""
 
     # ---------------------------------------------------------------- public
 
@@ -270,8 +266,10 @@ class RelayConnection:
             raise RelayProtocolError("bad-index", f"the relay sent index {message.index} after "
                                      f"{self.last_index}")
         self.last_index = message.index
-        if message.payload is None and self._earlier_life:
-            return  # the acknowledgement of a frame an earlier process of this member sent
+        if message.payload is None and message.index < (self.first_new_index or 0):
+            # nothing is written before the first catch-up ends, so this acknowledges a frame
+            # sent by an earlier process with this identity (it crashed and came back)
+            return
         if message.payload is None:
             if not self._outbox:
                 raise RelayProtocolError("bad-message", f"the relay acknowledged index "
@@ -289,7 +287,6 @@ class RelayConnection:
         if self._stream is not None and not self._writable and \
                 self.last_index >= self._catch_up_to:
             self._writable = True
-            self._earlier_life = False
             await self._pump()
 
     async def _pump(self) -> None:
