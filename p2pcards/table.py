@@ -31,11 +31,13 @@ The message kinds and their bodies are specified in ``protocol/SPEC.md`` §9.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+import functools
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
 
 from . import crypto
+from .bots.base import make_bot
 from .cards import HIDDEN, Card, Deck
 from .crypto import CryptoError, ProofContext, Randomness
 from .crypto.keyshares import DealtKey, deal_key, open_share, rebuild_key
@@ -85,6 +87,7 @@ __all__ = [
     "ProposalDropped",
     "SeatDropped",
     "KeyRebuilt",
+    "BotSeated",
     "Recovery",
     "ResumeError",
     "KINDS",
@@ -201,6 +204,14 @@ class KeyRebuilt(Event):
 
 
 @dataclass(frozen=True)
+class BotSeated(Event):
+    """From now on the public bot plays the dropped ``seat`` (``dropout`` = ``bot``, SPEC
+    §9.13.7): every participant computes its moves, and its cards are open to every seat."""
+
+    seat: int
+
+
+@dataclass(frozen=True)
 class ProposalDropped(Event):
     """The local seat's claim-window message (its action or its claim) lost the race: another
     seat's message was placed in the chain first, so it was not sent into the chain."""
@@ -224,7 +235,8 @@ class Step:
 class Recovery:
     """A dropout (SPEC §9.13): ``seat`` did not send its ``kind`` message, seat ``by`` began the
     recovery with envelope ``index``; ``rebuilt``: the seat's hand key of the current deck was
-    rebuilt from the others' shares; ``audited``: that deck was then audited and replayed."""
+    rebuilt from the others' shares; ``audited``: that deck was then audited and replayed;
+    ``bot``: the match went on with the public bot in the seat (SPEC §9.13.7)."""
 
     seat: int
     kind: str
@@ -232,6 +244,7 @@ class Recovery:
     index: int
     rebuilt: bool = False
     audited: bool = False
+    bot: bool = False
 
 
 # ----------------------------------------------------------------------------------- rounds
@@ -285,6 +298,11 @@ class _Cycle:
     """One shuffled deck: keys, shuffles, tokens, and the log needed for the replay."""
 
     number: int
+    holders: tuple[int, ...] = ()
+    """The seats that hold a hand key of this deck: every seat, or, once the public bot plays
+    a seat, every other seat (SPEC §9.13.7)."""
+    sharing: bool = False
+    """The seats share their hand keys of this deck (a dropout policy, no recovery yet)."""
     my_key: crypto.HandKey | None = None
     publics: dict[int, crypto.Point] = field(default_factory=dict)
     joint: crypto.Point | None = None
@@ -386,6 +404,11 @@ class Table:
         self.forfeit: int | None = None
         """The seat that forfeited the match by dropping out (``dropout`` = ``forfeit``)."""
         self._disclosed: dict[int, crypto.Scalar] = {}
+        self.bot_seat: int | None = None
+        """The seat the public bot plays, once a recovery under ``dropout`` = ``bot`` is over
+        (SPEC §9.13.7)."""
+        self._interrupted: _Round | None = None
+        """The round a recovery replaced, to be taken up again without the dropped seat."""
 
     # ------------------------------------------------------------------ public queries
 
@@ -720,6 +743,7 @@ class Table:
         """Open the ``recover`` round: the dropped seat is the one the round waited for."""
         dropped, kind = self._round.current, self._round.kind
         self.recovery = Recovery(dropped, kind, by, self.chain.next_seq)
+        self._interrupted = self._round
         others = [s for s in range(self.players) if s not in (dropped, by)]
         self._round = _Round("recover", [by, *others])
         self.proposal = None
@@ -810,9 +834,9 @@ class Table:
             return self._enter_engine_phase()
         cycle = self._require_cycle()
         if kind == "key":
-            cycle.joint = crypto.joint_key(cycle.publics[s] for s in range(self.players))
+            cycle.joint = crypto.joint_key(cycle.publics[s] for s in cycle.holders)
             cycle.deck = crypto.initial_deck(self.engine.deck, cycle.joint)
-            self._round = _Round("shuffle", list(range(self.players)))
+            self._round = _Round("shuffle", list(cycle.holders))
             return events
         if kind == "shuffle":
             cycle.shuffled = True
@@ -838,12 +862,14 @@ class Table:
         phase = self.engine.phase
         cycle = self._cycle
         if phase is Phase.SHUFFLE:
-            if cycle is not None and not cycle.secrets and cycle.deck is not None:
-                self._round = _Round("reveal", list(range(self.players)))
+            if cycle is not None and cycle.shuffled and not cycle.audited:
+                self._round = _Round("reveal", self._unrevealed(cycle))
                 return []
-            self._cycle = _Cycle(self._cycle_count)
+            holders = tuple(s for s in range(self.players) if s != self.bot_seat)
+            self._cycle = _Cycle(self._cycle_count, holders=holders,
+                                 sharing=self.genesis.shares_keys and self.recovery is None)
             self._cycle_count += 1
-            self._round = _Round("key", list(range(self.players)))
+            self._round = _Round("key", list(holders))
             return [HandStarted(self.engine.hand_number, self._cycle.number)]
         assert cycle is not None
         if phase is Phase.CHANCE:
@@ -855,14 +881,23 @@ class Table:
             return []
         if phase is Phase.ACTION:
             self._round = _Round("action", [self.engine.to_act])
+            if self.engine.to_act == self.bot_seat:
+                return self._bot_move(cycle)
             return []
         if phase is Phase.HAND_OVER:
-            if not cycle.secrets:
-                self._round = _Round("reveal", list(range(self.players)))
+            if not cycle.audited:
+                self._round = _Round("reveal", self._unrevealed(cycle))
             else:
-                self._round = _Round("result", list(range(self.players)))
+                self._round = _Round("result", [s for s in range(self.players)
+                                                if s != self.bot_seat])
             return []
         raise AssertionError(f"unexpected engine phase {phase}")
+
+    @staticmethod
+    def _unrevealed(cycle: _Cycle) -> list[int]:
+        """The speakers of ``cycle``'s ``reveal`` round: its holders whose secret is not known
+        yet (a rebuilt key is not revealed again)."""
+        return [s for s in cycle.holders if s not in cycle.secrets]
 
     # ------------------------------------------------------------------ internals: messages
 
@@ -878,7 +913,7 @@ class Table:
             if self.keeper is not None:  # kept before its first use on the wire
                 self.keeper.keep(hand_name(cycle.number), cycle.my_key.secret.to_bytes())
             share = cycle.my_key.share(self._ctx(self.seat, "key"), self._rng)
-            if not self.genesis.shares_keys:
+            if not cycle.sharing:
                 return {"share": share.to_wire()}
             cycle.my_inbox = self._rng.scalar()
             if self.keeper is not None:
@@ -889,7 +924,7 @@ class Table:
             out, proof = crypto.shuffle(cycle.deck, cycle.joint, self._ctx(self.seat, "shuffle"),
                                         self._rng)
             body: dict[str, Any] = {"deck": out.to_wire(), "proof": proof.to_wire()}
-            if self.genesis.shares_keys:
+            if cycle.sharing:
                 assert cycle.my_key is not None
                 inboxes = {s: p for s, p in cycle.inboxes.items() if s != self.seat}
                 body["keyshares"] = deal_key(cycle.my_key.secret, self.table_id, cycle.number,
@@ -927,7 +962,21 @@ class Table:
         if self._reveals(cycle, self.seat):
             assert cycle is not None and cycle.my_key is not None
             secret = cycle.my_key.secret.to_bytes()
-        return {"seat": self.dropped, "share": share, "secret": secret}
+        body: dict[str, Any] = {"seat": self.dropped, "share": share, "secret": secret}
+        if self.genesis.dropout == "bot":
+            body["tokens"] = [[p, self._make_token(p, f"bot-{p}").to_wire()]
+                              for p in self._bot_openings(cycle, self.seat)]
+        return body
+
+    def _bot_openings(self, cycle: _Cycle | None, seat: int) -> list[int]:
+        """The positions of the dropped seat's hand whose share of ``seat`` is not public: with
+        ``dropout`` = ``bot``, ``seat``'s ``recover`` publishes its token of each, so that the
+        whole hand the bot takes over is open to every participant (SPEC §9.13.7)."""
+        if not self._rebuilds(cycle):
+            return []
+        assert cycle is not None and self.dropped is not None
+        return sorted(p for p in cycle.hand_positions.get(self.dropped, [])
+                      if seat not in cycle.public.get(p, set()))
 
     def _rebuilds(self, cycle: _Cycle | None) -> bool:
         """Whether the recovery rebuilds the dropped seat's key of ``cycle``: cards may have
@@ -953,7 +1002,7 @@ class Table:
 
     def _on_key(self, seat: int, body: dict[str, Any], index: int) -> list[Event]:
         cycle = self._require_cycle()
-        sharing = self.genesis.shares_keys
+        sharing = cycle.sharing
         raw = _field(body, "share", seat, index, {"share", "inbox"} if sharing else {"share"})
         try:
             share = crypto.KeyShare.from_wire(raw)
@@ -969,7 +1018,7 @@ class Table:
     def _on_shuffle(self, seat: int, body: dict[str, Any], index: int) -> list[Event]:
         cycle = self._require_cycle()
         assert cycle.deck is not None and cycle.joint is not None
-        sharing = self.genesis.shares_keys
+        sharing = cycle.sharing
         fields = {"deck", "proof", "keyshares"} if sharing else {"deck", "proof"}
         raw_deck = _field(body, "deck", seat, index, fields)
         raw_proof = body["proof"]
@@ -1106,6 +1155,11 @@ class Table:
             for c in use.passed:
                 position = self._my_position_of(c, exclude=taken, in_hand=True)
                 taken.add(position)
+                if to == self.bot_seat:  # opened to everyone: the bot's hand is public
+                    uses.append([position, [
+                        [s, self._share_token(cycle, position, s, "play").to_wire()]
+                        for s in self._missing(cycle, position)]])
+                    continue
                 boxes: list[list[Any]] = []
                 for s in self._missing(cycle, position):
                     if s == to:
@@ -1132,7 +1186,7 @@ class Table:
     def _missing(self, cycle: _Cycle, position: int) -> list[int]:
         """Seats whose share of ``position`` is not public yet, in seat order."""
         public = cycle.public.get(position, set())
-        return [s for s in range(self.players) if s not in public]
+        return [s for s in cycle.holders if s not in public and s != self.bot_seat]
 
     def _showable(self, cycle: _Cycle, seat: int, position: int) -> bool:
         """Whether ``seat`` may show ``position`` from its hand: dealt to (or passed into) it, or
@@ -1276,6 +1330,9 @@ class Table:
             for _ in use.passed:
                 position, items = next(entries)
                 self._check_own(cycle, seat, position, index)
+                if to == self.bot_seat:
+                    self._open_to_bot(cycle, seat, position, items, plan, index)
+                    continue
                 want_seats = [s for s in self._missing(cycle, position) if s != to]
                 got = [_box_seat(item, seat, index) for item in items]
                 if got != want_seats:
@@ -1287,6 +1344,31 @@ class Table:
                 else:
                     self._learn_secret(cycle, seat, position, plan)
         return plan
+
+    def _open_to_bot(self, cycle: _Cycle, seat: int, position: int, items: list[Any],
+                     plan: _Plan, index: int) -> None:
+        """A card passed to the bot's seat: its missing shares are published in the clear
+        (``[seat, token]`` as for a shown card), so that every participant learns it."""
+        missing = self._missing(cycle, position)
+        got = [_share_seat(item, seat, index) for item in items]
+        if got != missing:
+            raise Violation("wrong-tokens", f"shares of seats {got} for position {position} "
+                            f"passed to the bot's seat, expected {missing}", seat=seat,
+                            index=index)
+        shares = dict(cycle.tokens.get(position, {}))
+        for owner, raw_token in items:
+            step, rule = (("play", "bad-token") if owner == seat
+                          else ("pass", "bad-forwarded-token"))
+            share = self._verified(cycle, seat, owner, position, f"{step}-{position}",
+                                   raw_token, rule, index)
+            shares[owner] = share
+            plan.shares.append((position, owner, share))
+        try:
+            plan.cards[position] = self._decrypt_shares(cycle, position, shares)
+        except CryptoError as exc:
+            raise Violation("undecryptable", str(exc), seat=seat, index=index) from None
+        plan.passed.append(position)
+        plan.opened.append(position)
 
     def _check_own(self, cycle: _Cycle, seat: int, position: int, index: int) -> None:
         if position not in cycle.hand_positions.get(seat, []):
@@ -1361,6 +1443,8 @@ class Table:
                 hand.remove(position)
         for position in plan.hidden:
             hand.remove(position)
+        for position in plan.opened:
+            cycle.public[position] = set(everyone)
         for position in plan.passed:
             hand.remove(position)
             assert to is not None
@@ -1383,7 +1467,9 @@ class Table:
 
     def _on_recover(self, seat: int, body: dict[str, Any], index: int) -> list[Event]:
         cycle = self._cycle
-        dropped = _field(body, "seat", seat, index, {"seat", "share", "secret"})
+        bot = self.genesis.dropout == "bot"
+        fields = {"seat", "share", "secret", "tokens"} if bot else {"seat", "share", "secret"}
+        dropped = _field(body, "seat", seat, index, fields)
         if type(dropped) is not int or dropped != self.dropped:
             raise Violation("bad-body", f"the recovery is of seat {self.dropped}, not "
                             f"{dropped!r}", seat=seat, index=index)
@@ -1415,11 +1501,34 @@ class Table:
         elif body["secret"] is not None:
             raise Violation("bad-body", "no secret is due in this recovery", seat=seat,
                             index=index)
+        opened = self._check_openings(cycle, seat, body["tokens"], index) if bot else []
+        for position, point in opened:
+            assert cycle is not None
+            cycle.tokens.setdefault(position, {})[seat] = point
+            cycle.public.setdefault(position, set()).add(seat)
         if cycle is not None and share is not None:
             cycle.published[seat] = share
         if cycle is not None and secret is not None:
             cycle.secrets[seat] = secret
         return []
+
+    def _check_openings(self, cycle: _Cycle | None, seat: int, raw: object,
+                        index: int) -> list[tuple[int, crypto.Point]]:
+        """The ``tokens`` of a ``recover`` under ``dropout`` = ``bot``: ``seat``'s tokens of
+        :meth:`_bot_openings`, in that order, each checked in step ``bot-<position>``."""
+        want = self._bot_openings(cycle, seat)
+        if not isinstance(raw, list):
+            raise Violation("bad-body", "a recover's tokens are a list", seat=seat, index=index)
+        got = [_pair_position(item, seat, index) for item in raw]
+        if got != want:
+            raise Violation("wrong-tokens", f"tokens for positions {got} of the dropped seat's "
+                            f"hand, expected {want}", seat=seat, index=index)
+        out: list[tuple[int, crypto.Point]] = []
+        for position, token in raw:
+            assert cycle is not None
+            out.append((position, self._verified(cycle, seat, seat, position, f"bot-{position}",
+                                                 token, "bad-token", index)))
+        return out
 
     def _after_recovery(self) -> list[Event]:
         """Every other seat has published its share: rebuild the dropped seat's key, audit the
@@ -1443,7 +1552,113 @@ class Table:
                 self._audit_cycle(partial=True)
                 cycle.audited = True
             events.append(KeyRebuilt(dropped, self.recovery.audited))
+        if self.genesis.dropout == "bot":
+            return events + self._seat_bot(dropped)
         return events + self._forfeit(dropped)
+
+    def _seat_bot(self, dropped: int) -> list[Event]:
+        """``dropout`` = ``bot``: the public bot plays ``dropped`` from now on (SPEC §9.13.7).
+        A deck no card was dealt from is made again without the seat; a deck in play goes on
+        with the seat's rebuilt key, the live engine replayed with its hand now open; the round
+        the recovery replaced is taken up again without the seat."""
+        assert self.recovery is not None and self._interrupted is not None
+        self.bot_seat = dropped
+        self.recovery.bot = True
+        interrupted, self._interrupted = self._interrupted, None
+        cycle = self._cycle
+        if cycle is not None and not cycle.shuffled:
+            self._cycle = None
+        elif cycle is not None and not cycle.audited:
+            self.engine = self._view(cycle, lambda p: cycle.known.get(p)
+                                     or self._public_card(cycle, p))
+        events: list[Event] = [BotSeated(dropped)]
+        if interrupted.kind == "result":
+            self._round = _Round("result", interrupted.speakers[interrupted.done + 1:])
+            return events
+        return events + self._enter_engine_phase()
+
+    def _public_card(self, cycle: _Cycle, position: int) -> Card | None:
+        """The card at ``position`` if every participant can decrypt it (every share is public,
+        or is the bot's, computed from its rebuilt key), else ``None``."""
+        if cycle.deck is None or self._missing(cycle, position):
+            return None
+        if position not in cycle.known:
+            try:
+                cycle.known[position] = self._decrypt_shares(
+                    cycle, position, dict(cycle.tokens.get(position, {})))
+            except CryptoError as exc:
+                raise Violation("undecryptable", str(exc), seat=None,
+                                index=self.chain.next_seq) from None
+        return cycle.known[position]
+
+    def _view(self, cycle: _Cycle, card_at: Callable[[int], Card | None]) -> MatchState:
+        """The current deck's play so far, replayed from its start with the card ``card_at``
+        gives for each position (``None``: unknown), as far as the records go."""
+        view = self._full.copy()
+        view.begin_hand()
+        batches = iter(cycle.chance_positions)
+        moves = iter(cycle.actions)
+        try:
+            while view.phase in (Phase.CHANCE, Phase.ACTION):
+                if view.phase is Phase.CHANCE:
+                    positions = next(batches, None)
+                    if positions is None:
+                        break
+                    view.complete_chance([card_at(p) for p in positions])
+                    continue
+                move = next(moves, None)
+                if move is None:
+                    break
+                action = _fill(move.action, [card_at(p) or HIDDEN for p in move.secret])
+                if move.claim:
+                    view.apply_claim(move.seat, action)
+                else:
+                    view.apply(action)
+        except GameError as exc:
+            raise Violation("replay-diverged", f"the hand does not replay with the dropped "
+                            f"seat's cards open: {exc}", seat=None,
+                            index=self.chain.next_seq) from None
+        return view
+
+    def _bot_move(self, cycle: _Cycle) -> list[Event]:
+        """The public bot's action in its seat, applied at once and with no envelope: the
+        game's bot chooses it from the public view of the hand (:meth:`_public_card`), seeded
+        with the chain head, so that every participant computes the same (SPEC §9.13.7)."""
+        seat = self.bot_seat
+        assert seat is not None
+        view = self._view(cycle, lambda p: self._public_card(cycle, p))
+        legal = view.legal_actions() if view.to_act == seat else []
+        if not legal:
+            raise Violation("replay-diverged", f"the public view of seat {seat} has no move",
+                            seat=None, index=self.chain.next_seq)
+        seed = int.from_bytes(self.chain.head[:8], "big")
+        action = make_bot(self.genesis.game, "smart", seed).choose(view.observation(seat),
+                                                                   legal)
+        use = self.engine.card_use(action)
+        plan = _Plan()
+        taken: set[int] = set()
+        for kept, cards in ((False, use.shown), (True, use.kept)):
+            for c in cards:
+                position = self._position_of(seat, c, exclude=taken)
+                taken.add(position)
+                (plan.kept if kept else plan.shown).append((position, c))
+        for moved, cards in ((plan.hidden, use.hidden), (plan.passed, use.passed)):
+            for c in cards:
+                position = self._position_of(seat, c, exclude=taken, in_hand=True)
+                taken.add(position)
+                moved.append(position)
+                plan.cards[position] = c
+        wire = _mask(action, use)
+        index = self.chain.next_seq
+        try:
+            self.engine.apply(action)
+        except GameError as exc:
+            raise Violation("replay-diverged", f"the bot's move {action} does not fit the live "
+                            f"hand: {exc}", seat=None, index=index) from None
+        self._commit_plan(cycle, seat, plan, use.to)
+        cycle.actions.append(_Move(index, seat, wire, tuple(plan.secret)))
+        self._round.done += 1
+        return [ActionPlayed(seat, action, index)]
 
     def _forfeit(self, dropped: int) -> list[Event]:
         """End the match: ``dropped`` forfeits. The winner is the other side with two sides,
@@ -1477,13 +1692,13 @@ class Table:
     def _duties(self, seat: int) -> list[_Duty]:
         """What ``seat`` must provide for the pending chance steps, in step order."""
         cycle = self._cycle
-        if cycle is None or not cycle.pending:
+        if cycle is None or not cycle.pending or seat == self.bot_seat:
             return []
         out: list[_Duty] = []
         for i, (step, position) in enumerate(zip(cycle.pending, cycle.pending_positions,
                                                  strict=True)):
             public = cycle.public.get(position, set())
-            if step.visible_to == ALL_SEATS:
+            if step.visible_to == ALL_SEATS or self._bot_sees(step):
                 if seat not in public:
                     out.append(_Duty(i, position, public=True))
                 continue
@@ -1499,6 +1714,13 @@ class Table:
             elif step.zone is not Zone.SHOW and seat not in public:
                 out.append(_Duty(i, position, public=True))
         return out
+
+    def _bot_sees(self, step: ChanceStep) -> bool:
+        """Whether ``step`` shows a card to the bot's seat (or from its hand): such a card is
+        shown to every participant, who all compute the bot's moves (SPEC §9.13.7)."""
+        bot = self.bot_seat
+        return bot is not None and (bot in step.visible_to
+                                    or (step.zone is Zone.SHOW and step.seat == bot))
 
     def _make_token(self, position: int, step: str) -> crypto.RevealToken:
         cycle = self._require_cycle()
@@ -1517,9 +1739,12 @@ class Table:
     def _decrypt_shares(self, cycle: _Cycle, position: int,
                         shares: dict[int, crypto.Point]) -> Card:
         assert cycle.deck is not None
-        if len(shares) != self.players:
+        bot = self.bot_seat
+        if bot is not None and bot in cycle.holders and bot not in shares:
+            shares = {**shares, bot: cycle.secrets[bot] * cycle.deck[position].a}
+        if set(shares) != set(cycle.holders):
             raise CryptoError(f"position {position} lacks tokens from seats "
-                              f"{sorted(set(range(self.players)) - set(shares))}")
+                              f"{sorted(set(cycle.holders) - set(shares))}")
         return crypto.decrypt_card(self.engine.deck, cycle.deck[position], shares.values())
 
     def _complete_chance(self) -> list[Event]:
@@ -1527,7 +1752,7 @@ class Table:
         cards: list[Card | None] = []
         for step, position in zip(cycle.pending, cycle.pending_positions, strict=True):
             visible = self.seat is not None and step.visible(self.seat)
-            if visible or step.visible_to == ALL_SEATS:
+            if visible or step.visible_to == ALL_SEATS or self._bot_sees(step):
                 try:
                     if position not in cycle.known:
                         cycle.known[position] = self._decrypt(cycle, position, include_own=True)
@@ -1551,15 +1776,24 @@ class Table:
                         in_hand: bool = False) -> int:
         """The deck position of ``card`` in the local seat's hand: a position dealt or passed to
         it, or (unless ``in_hand``) a public card the engine moved into its hand."""
-        cycle = self._require_cycle()
         assert self.seat is not None
-        for position in cycle.hand_positions.get(self.seat, []):
-            if position not in exclude and cycle.known.get(position) == card:
+        return self._position_of(self.seat, card, exclude=exclude, in_hand=in_hand)
+
+    def _position_of(self, seat: int, card: Card, *,
+                     exclude: set[int] | frozenset[int] = frozenset(),
+                     in_hand: bool = False) -> int:
+        """:meth:`_my_position_of` for ``seat``: the local seat, or the bot's seat, whose hand
+        is public (the first matching position in the hand's order, then in deck order)."""
+        cycle = self._require_cycle()
+        card_at: Callable[[int], Card | None] = (
+            cycle.known.get if seat == self.seat else functools.partial(self._public_card, cycle))
+        for position in cycle.hand_positions.get(seat, []):
+            if position not in exclude and card_at(position) == card:
                 return position
         if not in_hand:
-            for position, known in cycle.known.items():
-                if (known == card and position not in exclude
-                        and self._showable(cycle, self.seat, position)):
+            for position in sorted(cycle.known):
+                if (cycle.known[position] == card and position not in exclude
+                        and self._showable(cycle, seat, position)):
                     return position
         raise GameError(f"{card} is not in this seat's hand")
 
@@ -1577,8 +1811,8 @@ class Table:
         cycle = self._require_cycle()
         assert cycle.deck is not None
         deck = self.engine.deck
-        total = cycle.secrets[0]
-        for s in range(1, self.players):
+        total = cycle.secrets[cycle.holders[0]]
+        for s in cycle.holders[1:]:
             total = total + cycle.secrets[s]
         # Every token was checked against its seat's public key by its DLEQ proof when it
         # arrived, and every revealed secret against the same public key: decrypting with the
@@ -1734,6 +1968,8 @@ class _Plan:
     held: list[tuple[int, int, crypto.RevealToken]] = field(default_factory=list)
     cards: dict[int, Card] = field(default_factory=dict)
     """Cards of face-down or passed positions this participant knows."""
+    opened: list[int] = field(default_factory=list)
+    """Passed positions whose every share was published (a card passed to the bot's seat)."""
 
     @property
     def secret(self) -> list[int]:
