@@ -1731,7 +1731,7 @@ class Table:
     def _decrypt(self, cycle: _Cycle, position: int, *, include_own: bool) -> Card:
         assert cycle.deck is not None
         shares = dict(cycle.tokens.get(position, {}))
-        if include_own and self.seat is not None and self.seat not in shares:
+        if include_own and self.seat in cycle.holders and self.seat not in shares:
             assert cycle.my_key is not None
             shares[self.seat] = cycle.my_key.partial(cycle.deck[position].a)
         return self._decrypt_shares(cycle, position, shares)

@@ -166,7 +166,8 @@ class DropoutReport:
     seat ``by`` began the recovery. ``rebuilt`` tells whether its hand key of the current deck
     was rebuilt from the others' shares (every share checked against its commitments), and
     ``audited`` whether that deck was then audited and its play replayed with every card known.
-    ``forfeit`` is set when the match ended with the seat forfeiting.
+    ``forfeit`` is set when the match ended with the seat forfeiting, ``bot`` when the public
+    bot played the seat from then on (``dropout`` = ``bot``, SPEC §9.13.7).
     """
 
     seat: int
@@ -176,10 +177,12 @@ class DropoutReport:
     rebuilt: bool = False
     audited: bool = False
     forfeit: bool = False
+    bot: bool = False
 
     def to_dict(self) -> dict[str, Any]:
         return {"seat": self.seat, "kind": self.kind, "by": self.by, "index": self.index,
-                "rebuilt": self.rebuilt, "audited": self.audited, "forfeit": self.forfeit}
+                "rebuilt": self.rebuilt, "audited": self.audited, "forfeit": self.forfeit,
+                "bot": self.bot}
 
 
 @dataclass(frozen=True)
@@ -436,7 +439,8 @@ def verify_transcript(source: str | os.PathLike[str] | TranscriptFile) -> Verify
         evidence=checked,
         dropout=None if table.recovery is None else DropoutReport(
             table.recovery.seat, table.recovery.kind, table.recovery.by, table.recovery.index,
-            table.recovery.rebuilt, table.recovery.audited, table.forfeit is not None),
+            table.recovery.rebuilt, table.recovery.audited, table.forfeit is not None,
+            table.recovery.bot),
     )
 
 

@@ -43,3 +43,32 @@ def test_a_seat_that_drops_out_mid_hand_forfeits_and_the_others_finish(
         assert dropout is not None
         assert (dropout.seat, dropout.kind, dropout.by) == (seat, "action", 0)
         assert dropout.rebuilt and dropout.audited and dropout.forfeit
+
+
+def test_with_the_bot_policy_a_killed_seat_is_played_by_the_bot_to_the_end(
+        tmp_path: Path) -> None:
+    # A match of Scopa to 11 takes a few hands: the bot plays the rest of the hand in play
+    # and whole hands after it, keyed and dealt by the two remaining seats.
+    hosting, invite = host(tmp_path / "host", "--game", "scopa", "--players", "3", "--bot",
+                           "--dropout", "bot", "--return-wait", "5")
+    other = join(tmp_path / "other", invite, "--bot", "--accept", "--return-wait", "5")
+    victim = join(tmp_path / "victim", invite, "--accept", stdin="")  # never moves
+    seat = int(victim.wait_for(r"^seated at seat (\d)")[1])
+    victim.wait_for(r"— your turn$")
+    victim.process.send_signal(signal.SIGKILL)
+    victim.kill()
+    codes = (hosting.finish(), other.finish())
+    assert codes == (0, 0), (hosting.stderr, other.stderr)
+    transcripts = []
+    for peer in (hosting, other):
+        assert peer.wait_for(rf"^player \[{seat}\] is played by the bot from now on")
+        assert peer.wait_for(r"^match over: .* won|^match over: a draw")
+        report = verify_transcript(peer.transcript())
+        assert report.status == "valid", report.violation
+        dropout = report.dropout
+        assert dropout is not None
+        assert (dropout.seat, dropout.kind, dropout.by) == (seat, "action", 0)
+        assert dropout.rebuilt and dropout.bot and not dropout.forfeit and not dropout.audited
+        assert len(report.hands) >= 2
+        transcripts.append(peer.transcript().read_bytes())
+    assert transcripts[0] == transcripts[1]

@@ -221,6 +221,8 @@ def dropout_line(report: VerifyReport) -> str:
             text += " and the hand audited and replayed with every card known"
     if d.forfeit:
         text += f"; seat {d.seat} forfeits the match"
+    if d.bot:
+        text += f"; the public bot played seat {d.seat} from then on, its cards open to all"
     return text
 
 

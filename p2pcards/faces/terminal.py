@@ -34,6 +34,7 @@ from ..genesis import Genesis
 from ..net.session import Player, PlayerQuit
 from ..table import (
     ActionPlayed,
+    BotSeated,
     CardsRevealed,
     Event,
     HandScored,
@@ -308,6 +309,9 @@ def describe_event(event: Event, genesis: Genesis, me: int | None,
     if isinstance(event, KeyRebuilt):
         checked = " and the hand is checked with every card known" if event.audited else ""
         return f"{names.seat(event.seat)}'s hand key is rebuilt from the others' shares{checked}"
+    if isinstance(event, BotSeated):
+        return (f"{names.seat(event.seat)} is played by the bot from now on; its cards are shown "
+                "to everyone")
     if isinstance(event, MatchEnded):
         match = "-".join(str(s) for s in event.match_scores)
         gave_up = ("" if event.forfeit is None
@@ -577,7 +581,8 @@ class PersonUI:
 
 
 class BotLog:
-    """Plain progress lines for a seat played by a bot."""
+    """Plain progress lines for a seat played by a bot: hands begun and scored, a dropout and
+    its recovery, the end of the match."""
 
     def __init__(self, genesis: Genesis, seat: int,
                  write: Callable[[str], None] | None = None) -> None:
@@ -590,7 +595,8 @@ class BotLog:
         for event in events:
             if isinstance(event, HandStarted):
                 self.write(hand_heading(event, self._begun))
-            elif isinstance(event, HandScored | MatchEnded):
+            elif isinstance(event, HandScored | MatchEnded | SeatDropped | KeyRebuilt
+                            | BotSeated):
                 text = describe_event(event, self.genesis, None, table.engine.deck)
                 if text:
                     self.write(text)
