@@ -429,12 +429,14 @@ class Table:
     @property
     def claimants(self) -> frozenset[int]:
         """Seats other than the expected one that may send an ``action`` now: an out-of-turn
-        claim (``engine.claimants()``, empty for most games and outside action rounds)."""
+        claim (``engine.claimants()``, empty for most games and outside action rounds; never
+        the bot's seat)."""
         if self.finished or self._round.complete or self._round.kind != "action":
             return frozenset()
         if self.engine.phase is not Phase.ACTION:
             return frozenset()
-        return frozenset(self.engine.claimants()) - {self._round.current}
+        bot = () if self.bot_seat is None else (self.bot_seat,)  # the bot never claims
+        return frozenset(self.engine.claimants()) - {self._round.current, *bot}
 
     @property
     def speakers(self) -> frozenset[int]:
@@ -1634,23 +1636,23 @@ class Table:
         seed = int.from_bytes(self.chain.head[:8], "big")
         action = make_bot(self.genesis.game, "smart", seed).choose(view.observation(seat),
                                                                    legal)
+        index = self.chain.next_seq
         use = self.engine.card_use(action)
         plan = _Plan()
         taken: set[int] = set()
-        for kept, cards in ((False, use.shown), (True, use.kept)):
-            for c in cards:
-                position = self._position_of(seat, c, exclude=taken)
-                taken.add(position)
-                (plan.kept if kept else plan.shown).append((position, c))
-        for moved, cards in ((plan.hidden, use.hidden), (plan.passed, use.passed)):
-            for c in cards:
-                position = self._position_of(seat, c, exclude=taken, in_hand=True)
-                taken.add(position)
-                moved.append(position)
-                plan.cards[position] = c
-        wire = _mask(action, use)
-        index = self.chain.next_seq
         try:
+            for kept, cards in ((False, use.shown), (True, use.kept)):
+                for c in cards:
+                    position = self._position_of(seat, c, exclude=taken)
+                    taken.add(position)
+                    (plan.kept if kept else plan.shown).append((position, c))
+            for moved, cards in ((plan.hidden, use.hidden), (plan.passed, use.passed)):
+                for c in cards:
+                    position = self._position_of(seat, c, exclude=taken, in_hand=True)
+                    taken.add(position)
+                    moved.append(position)
+                    plan.cards[position] = c
+            wire = _mask(action, use)
             self.engine.apply(action)
         except GameError as exc:
             raise Violation("replay-diverged", f"the bot's move {action} does not fit the live "

@@ -223,3 +223,19 @@ def test_an_observer_reports_the_dropout_then_the_bots_moves() -> None:
     ended = events[-1]
     assert isinstance(ended, MatchEnded) and ended.forfeit is None
     assert ended.match_scores == tuple(driver.tables[0].engine.match_scores)
+
+
+def test_the_bots_seat_is_never_a_claimant() -> None:
+    """Rumino: a discard opens a claim window to the other seats; once the bot plays seat 2,
+    the window never lists seat 2, so no envelope of that seat can enter the chain."""
+    driver = Driver.new("rumino", "classic", 3, seed=2, dropout="bot")
+    drop(driver, 2, 0, "action")
+    table = driver.tables[0]
+    windows = 0
+    while driver.step():
+        if table.bot_seat == 2 and 2 in table.engine.claimants():
+            windows += 1
+            assert 2 not in table.claimants and 2 not in table.speakers - {table.expected[0]}
+    assert windows, "no claim window opened to the bot's seat"
+    driver.run_out()
+    assert not driver.violations and table.finished
