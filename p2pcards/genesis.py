@@ -34,9 +34,10 @@ DEFAULT_TIMEOUTS: Mapping[str, int] = {"step": 60, "action": 600}
 
 DROPOUT_POLICIES = ("forfeit", "bot")
 """What a table of three or more seats does when a seat drops out (SPEC §9.13): the others
-rebuild its hand key from their shares, audit the hand, and the match ends with the dropper
-forfeiting (``forfeit``), or goes on with a bot in its seat (``bot``). A genesis without the
-``dropout`` key shares no keys and ends at a dropout, as version 1 always did."""
+rebuild its hand key of the deck in play from their shares; with ``forfeit`` they audit the hand
+and the match ends with the dropper forfeiting, with ``bot`` the match goes on to its end with
+the public bot of SPEC §9.13.7 in that seat, its cards shown to every seat. A genesis without
+the ``dropout`` key shares no keys and ends at a dropout, as version 1 always did."""
 
 
 class GenesisError(ProtocolError):

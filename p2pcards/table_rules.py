@@ -203,8 +203,8 @@ class TableRules:
 DROPOUT_TEXT = {
     "forfeit": "a seat that drops out forfeits: the others rebuild its hand key from their "
                "shares and check the hand",
-    "bot": "a seat that drops out forfeits, its cards of the deal open to everyone: the "
-           "others rebuild its hand key from their shares, and the hand is not checked",
+    "bot": "a seat that drops out is played by a public bot to the end of the match, its "
+           "cards shown to everyone: the others rebuild its hand key from their shares",
 }
 """What a person is told about each dropout policy (SPEC §9.13)."""
 

@@ -530,10 +530,9 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     host.add_argument("--dropout", choices=("forfeit", "bot", "off"),
                       help="with 3 or more seats, what a seat that stops answering leads to: "
                            "the others rebuild its hand key from their shares, check the hand "
-                           "and it forfeits (forfeit, the default); bot rebuilds only its key, "
-                           "so its cards are open, checks nothing and also ends the match with "
-                           "its forfeit (a bot does not take the seat over yet); off shares no "
-                           "keys and ends the match")
+                           "and it forfeits (forfeit, the default); bot: the others rebuild its "
+                           "hand key and a public bot plays the seat to the end of the match, "
+                           "its cards shown to everyone; off shares no keys and ends the match")
     host.set_defaults(handler=_cmd_host)
 
     join = sub.add_parser("join", help="join a table with the invite the host gave you")
