@@ -32,6 +32,7 @@ The message kinds and their bodies are specified in ``protocol/SPEC.md`` §9.
 from __future__ import annotations
 
 import functools
+import hashlib
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
@@ -1625,7 +1626,7 @@ class Table:
     def _bot_move(self, cycle: _Cycle) -> list[Event]:
         """The public bot's action in its seat, applied at once and with no envelope: the
         game's bot chooses it from the public view of the hand (:meth:`_public_card`), seeded
-        with the chain head, so that every participant computes the same (SPEC §9.13.7)."""
+        by :func:`bot_seed`, so that every participant computes the same (SPEC §9.13.7)."""
         seat = self.bot_seat
         assert seat is not None
         view = self._view(cycle, lambda p: self._public_card(cycle, p))
@@ -1633,8 +1634,8 @@ class Table:
         if not legal:
             raise Violation("replay-diverged", f"the public view of seat {seat} has no move",
                             seat=None, index=self.chain.next_seq)
-        seed = int.from_bytes(self.chain.head[:8], "big")
-        action = make_bot(self.genesis.game, "smart", seed).choose(view.observation(seat),
+        action = make_bot(self.genesis.game, "smart", bot_seed(self.table_id, cycle.number,
+                                                         len(cycle.actions))).choose(view.observation(seat),
                                                                    legal)
         index = self.chain.next_seq
         use = self.engine.card_use(action)
@@ -2071,6 +2072,16 @@ def _sealed_key(item: object, seat: int, index: int) -> tuple[int, int]:
         raise Violation("bad-body", "a sealed token is [position, recipient, box]", seat=seat,
                         index=index)
     return item[0], item[1]
+
+
+def bot_seed(table_id: bytes, cycle: int, moves: int) -> int:
+    """The public bot's seed for its move after ``moves`` recorded actions of deck ``cycle``
+    (SPEC §9.13.7): the first 8 bytes, big-endian, of SHA-256 of ``"p2pcards bot seed"``, the
+    table id and the two counters as 8-byte big-endian integers. Nothing any seat sends goes
+    into it, so no seat can steer the bot's random part by trying many envelopes."""
+    digest = hashlib.sha256(b"p2pcards bot seed" + table_id + cycle.to_bytes(8, "big")
+                            + moves.to_bytes(8, "big")).digest()
+    return int.from_bytes(digest[:8], "big")
 
 
 def replay_frames(genesis: Genesis, frames: Sequence[bytes]) -> Table:
