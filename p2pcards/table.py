@@ -723,6 +723,15 @@ class Table:
                 and not self._round.complete and self._round.kind not in ("accept", "recover")
                 and self._round.current == seat)
 
+    def opens_recovery(self, data: bytes) -> bool:
+        """Whether ``data`` is a validly signed ``recover`` that would begin the recovery of the
+        seat the table waits for, in place of that seat's message (SPEC §9.13.5)."""
+        try:
+            _, payload = open_envelope(data, self._keys)
+        except ProtocolError:
+            return False
+        return self._starts_recovery(payload)
+
     def _starts_recovery(self, payload: Payload) -> bool:
         body = payload.body
         return (payload.kind == "recover" and isinstance(body, dict)

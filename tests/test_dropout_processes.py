@@ -9,7 +9,7 @@ import signal
 from pathlib import Path
 
 import pytest
-from test_net_processes import host, join
+from test_net_processes import Peer, host, join
 
 from p2pcards.verify import verify_transcript
 
@@ -47,21 +47,24 @@ def test_a_seat_that_drops_out_mid_hand_forfeits_and_the_others_finish(
 
 def test_with_the_bot_policy_a_killed_seat_is_played_by_the_bot_to_the_end(
         tmp_path: Path) -> None:
-    # A match of Scopa to 11 takes a few hands: the bot plays the rest of the hand in play
-    # and whole hands after it, keyed and dealt by the two remaining seats.
+    # Scopa to 21 takes several hands: the bot plays the rest of the hand in play and whole
+    # hands after it, keyed and dealt by the two remaining seats. The killed seat comes back
+    # with `resume` once the bot has its seat: it is told so and watches to the end.
     hosting, invite = host(tmp_path / "host", "--game", "scopa", "--players", "3", "--bot",
-                           "--dropout", "bot", "--return-wait", "5")
-    other = join(tmp_path / "other", invite, "--bot", "--accept", "--return-wait", "5")
+                           "--set", "target=21", "--dropout", "bot", "--return-wait", "3")
+    other = join(tmp_path / "other", invite, "--bot", "--accept", "--return-wait", "3")
     victim = join(tmp_path / "victim", invite, "--accept", stdin="")  # never moves
     seat = int(victim.wait_for(r"^seated at seat (\d)")[1])
     victim.wait_for(r"— your turn$")
     victim.process.send_signal(signal.SIGKILL)
     victim.kill()
-    codes = (hosting.finish(), other.finish())
-    assert codes == (0, 0), (hosting.stderr, other.stderr)
+    hosting.wait_for(rf"^player \[{seat}\] is played by the bot from now on")
+    back = Peer(tmp_path / "victim", "resume", stdin="")
+    codes = (hosting.finish(), other.finish(), back.finish())
+    assert codes == (0, 0, 0), (hosting.stderr, other.stderr, back.stderr)
+    assert back.wait_for(r"^you are played by the bot from now on")
     transcripts = []
-    for peer in (hosting, other):
-        assert peer.wait_for(rf"^player \[{seat}\] is played by the bot from now on")
+    for peer in (hosting, other, back):
         assert peer.wait_for(r"^match over: .* won|^match over: a draw")
         report = verify_transcript(peer.transcript())
         assert report.status == "valid", report.violation
@@ -71,4 +74,5 @@ def test_with_the_bot_policy_a_killed_seat_is_played_by_the_bot_to_the_end(
         assert dropout.rebuilt and dropout.bot and not dropout.forfeit and not dropout.audited
         assert len(report.hands) >= 2
         transcripts.append(peer.transcript().read_bytes())
-    assert transcripts[0] == transcripts[1]
+    assert transcripts[0] == transcripts[1] == transcripts[2]
+    assert not list((tmp_path / "victim" / "secrets").iterdir())

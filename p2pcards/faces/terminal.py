@@ -266,6 +266,22 @@ def hand_heading(event: HandStarted, begun: set[int]) -> str:
     return f"— hand {event.hand + 1} begins"
 
 
+def _dropout_text(event: SeatDropped | KeyRebuilt | BotSeated, name: str, mine: bool) -> str:
+    """The line about a dropout (SPEC §9.13), for the dropped seat itself (``mine``: it came
+    back or was only slow) or for the others, who see it named ``name``."""
+    who, whose, owner = ("you", "your", "your") if mine else (name, "its", f"{name}'s")
+    if isinstance(event, SeatDropped):
+        return (f"{who} stopped answering; the others publish their shares of {whose} hand "
+                "key")
+    if isinstance(event, KeyRebuilt):
+        checked = " and the hand is checked with every card known" if event.audited else ""
+        return f"{owner} hand key is rebuilt from the others' shares{checked}"
+    if mine:
+        return ("you are played by the bot from now on, your cards shown to everyone; you may "
+                "watch the match to its end")
+    return f"{name} is played by the bot from now on; its cards are shown to everyone"
+
+
 def describe_event(event: Event, genesis: Genesis, me: int | None,
                    deck: Deck | None = None) -> str | None:
     """One line about ``event`` for the person at seat ``me`` (``None``: nothing to say); cards of
@@ -303,15 +319,8 @@ def describe_event(event: Event, genesis: Genesis, me: int | None,
         points = ", ".join(f"{n} {p}" for n, p in zip(sides, event.result.points, strict=True))
         match = "-".join(str(s) for s in event.match_scores)
         return f"hand {event.hand + 1} scored: {points} (match {match})"
-    if isinstance(event, SeatDropped):
-        return (f"{names.seat(event.seat)} stopped answering; the others publish their shares "
-                "of its hand key")
-    if isinstance(event, KeyRebuilt):
-        checked = " and the hand is checked with every card known" if event.audited else ""
-        return f"{names.seat(event.seat)}'s hand key is rebuilt from the others' shares{checked}"
-    if isinstance(event, BotSeated):
-        return (f"{names.seat(event.seat)} is played by the bot from now on; its cards are shown "
-                "to everyone")
+    if isinstance(event, SeatDropped | KeyRebuilt | BotSeated):
+        return _dropout_text(event, names.seat(event.seat), event.seat == me)
     if isinstance(event, MatchEnded):
         match = "-".join(str(s) for s in event.match_scores)
         gave_up = ("" if event.forfeit is None

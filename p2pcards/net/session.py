@@ -833,7 +833,8 @@ class Session:
             return None
         expected = self.reference.expected
         own = any(s.table.proposal == data for s in self.seats)
-        if expected is not None and not (self.reference.speakers & link.seats) and not own:
+        if (expected is not None and not (self.reference.speakers & link.seats) and not own
+                and not reference.table.opens_recovery(data)):
             raise MatchFailure(
                 f"protocol violation: {link.label} sent an envelope while "
                 f"{seat_label(self.genesis, expected[0])} was to speak", EXIT_VIOLATION)
