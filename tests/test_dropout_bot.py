@@ -69,6 +69,7 @@ def finish_and_check(tmp_path: Path, driver: Driver, dropper: int, kind: str) ->
     assert (d.seat, d.kind, d.bot, d.forfeit, d.audited) == (dropper, kind, True, False, False)
     assert d.rebuilt == (kind in ("tokens", "action", "reveal"))
     assert f"the public bot played seat {dropper}" in dropout_line(report)
+    assert report.to_dict()["dropout"]["bot"] is True
     observer = replay_frames(driver.genesis, frames)
     assert observer.finished and observer.engine.match_scores == others[0].engine.match_scores
     return report

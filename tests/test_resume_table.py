@@ -234,3 +234,49 @@ def test_a_kept_key_that_is_not_the_published_one_is_refused() -> None:
 
 class _Stop(Exception):
     pass
+
+
+@pytest.mark.parametrize("later", [0, 7, 40])
+def test_a_seat_resumed_after_the_bot_took_another_seat_is_the_same_seat(
+        tmp_path: Path, later: int) -> None:
+    """``dropout = bot``: seat 2 falls silent and the public bot takes it; ``later`` decisions
+    after that, seat 1 crashes and is rebuilt from its frames and kept keys. The rebuilt seat
+    replays the bot's moves (which are in no envelope) to the same state and the match ends
+    with every table agreeing."""
+    match = Match(3, "scopa", "classic", dropout="bot")
+    match.start()
+    tables, queue, live = match.tables, match.queue, [0, 1, 2]
+    decisions = 0
+    rebuilt = False
+    while not all(tables[i].finished for i in live):
+        if queue:
+            sender, data = queue.popleft()
+            for i in live:
+                if i != sender:
+                    queue.extend((i, d) for d in tables[i].receive(data).outgoing)
+            continue
+        if 2 in live and tables[0].expected == (2, "action") and tables[0].chain.next_seq > 20:
+            live.remove(2)  # silent from here on
+            queue.extend((0, d) for d in tables[0].recover(2).outgoing)
+            continue
+        if tables[0].bot_seat == 2 and not rebuilt and decisions >= later:
+            old, new = tables[1], match.table(1)
+            assert new.resume(old.frames).outgoing == []
+            same_state(old, new)
+            assert new.bot_seat == 2
+            tables[1] = new
+            rebuilt = True
+        i = next(i for i in live if tables[i].needs_decision)
+        step = tables[i].decide(match.bots[i].choose(tables[i].observation(),
+                                                     tables[i].legal_actions()))
+        queue.extend((i, d) for d in step.outgoing)
+        if tables[0].bot_seat == 2:
+            decisions += 1
+    assert rebuilt
+    assert tables[0].frames == tables[1].frames
+    path = tmp_path / "bot.p2pt"
+    with TranscriptWriter.create(path, match.genesis.encode(), fsync=False) as out:
+        for data in tables[0].frames:
+            out.append(data)
+    report = verify_transcript(path)
+    assert report.status == "valid" and report.dropout is not None and report.dropout.bot
