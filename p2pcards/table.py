@@ -26,19 +26,21 @@ Actions that use several cards, keep them, move them face down or pass them priv
 proven as ``engine.card_use`` says (SPEC §9.6); the live engine gets ``HIDDEN`` in place of the
 cards this participant may not know.
 
+At a table whose genesis sets ``dropout`` = ``bot``, once a silent seat's recovery is over the
+table itself plays that seat (:attr:`Table.bot_seat`, :mod:`p2pcards.public_bot`): its moves
+enter no envelope and are reported as :class:`ActionPlayed` events of that seat (SPEC §9.13.7).
+
 The message kinds and their bodies are specified in ``protocol/SPEC.md`` §9.
 """
 
 from __future__ import annotations
 
 import functools
-import hashlib
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
 
 from . import crypto
-from .bots.base import make_bot
 from .cards import HIDDEN, Card, Deck
 from .crypto import CryptoError, ProofContext, Randomness
 from .crypto.keyshares import DealtKey, deal_key, open_share, rebuild_key
@@ -55,6 +57,7 @@ from .games.base import (
     Zone,
 )
 from .genesis import Genesis
+from .public_bot import bot_seed, public_move
 from .secret_store import PROPOSAL, Keeper, hand_name, inbox_name
 from .wire import (
     BadSignature,
@@ -1635,17 +1638,16 @@ class Table:
     def _bot_move(self, cycle: _Cycle) -> list[Event]:
         """The public bot's action in its seat, applied at once and with no envelope: the
         game's bot chooses it from the public view of the hand (:meth:`_public_card`), seeded
-        by :func:`bot_seed`, so that every participant computes the same (SPEC §9.13.7)."""
+        by :func:`~p2pcards.public_bot.bot_seed`, so that every participant computes the same
+        (SPEC §9.13.7)."""
         seat = self.bot_seat
         assert seat is not None
         view = self._view(cycle, lambda p: self._public_card(cycle, p))
-        legal = view.legal_actions() if view.to_act == seat else []
-        if not legal:
+        seed = bot_seed(self.table_id, cycle.number, len(cycle.actions))
+        action = public_move(self.genesis.game, view, seat, seed)
+        if action is None:
             raise Violation("replay-diverged", f"the public view of seat {seat} has no move",
                             seat=None, index=self.chain.next_seq)
-        action = make_bot(self.genesis.game, "smart", bot_seed(self.table_id, cycle.number,
-                                                         len(cycle.actions))).choose(view.observation(seat),
-                                                                   legal)
         index = self.chain.next_seq
         use = self.engine.card_use(action)
         plan = _Plan()
@@ -2081,16 +2083,6 @@ def _sealed_key(item: object, seat: int, index: int) -> tuple[int, int]:
         raise Violation("bad-body", "a sealed token is [position, recipient, box]", seat=seat,
                         index=index)
     return item[0], item[1]
-
-
-def bot_seed(table_id: bytes, cycle: int, moves: int) -> int:
-    """The public bot's seed for its move after ``moves`` recorded actions of deck ``cycle``
-    (SPEC §9.13.7): the first 8 bytes, big-endian, of SHA-256 of ``"p2pcards bot seed"``, the
-    table id and the two counters as 8-byte big-endian integers. Nothing any seat sends goes
-    into it, so no seat can steer the bot's random part by trying many envelopes."""
-    digest = hashlib.sha256(b"p2pcards bot seed" + table_id + cycle.to_bytes(8, "big")
-                            + moves.to_bytes(8, "big")).digest()
-    return int.from_bytes(digest[:8], "big")
 
 
 def replay_frames(genesis: Genesis, frames: Sequence[bytes]) -> Table:
