@@ -11,7 +11,18 @@ from pathlib import Path
 import pytest
 from test_net_processes import Peer, host, join
 
-from p2pcards.verify import verify_transcript
+from p2pcards.verify import VerifyReport, verify_transcript
+
+
+def verified_dropout(peer: Peer, seat: int) -> VerifyReport:
+    """``peer``'s transcript, verified ``valid`` with ``seat``'s dropout at its move, begun by
+    the host."""
+    report = verify_transcript(peer.transcript())
+    assert report.status == "valid", report.violation
+    dropout = report.dropout
+    assert dropout is not None
+    assert (dropout.seat, dropout.kind, dropout.by) == (seat, "action", 0)
+    return report
 
 
 @pytest.mark.parametrize("how", ["kill", pytest.param("stop", marks=pytest.mark.slow)])
@@ -37,11 +48,8 @@ def test_a_seat_that_drops_out_mid_hand_forfeits_and_the_others_finish(
     assert codes == (0, 0), (hosting.stderr, other.stderr)
     for peer in (hosting, other):
         assert peer.wait_for(rf"^match over: player \[{seat}\] forfeits by dropping out")
-        report = verify_transcript(peer.transcript())
-        assert report.status == "valid", report.violation
-        dropout = report.dropout
+        dropout = verified_dropout(peer, seat).dropout
         assert dropout is not None
-        assert (dropout.seat, dropout.kind, dropout.by) == (seat, "action", 0)
         assert dropout.rebuilt and dropout.audited and dropout.forfeit
 
 
@@ -66,11 +74,9 @@ def test_with_the_bot_policy_a_killed_seat_is_played_by_the_bot_to_the_end(
     transcripts = []
     for peer in (hosting, other, back):
         assert peer.wait_for(r"^match over: .* won|^match over: a draw")
-        report = verify_transcript(peer.transcript())
-        assert report.status == "valid", report.violation
+        report = verified_dropout(peer, seat)
         dropout = report.dropout
         assert dropout is not None
-        assert (dropout.seat, dropout.kind, dropout.by) == (seat, "action", 0)
         assert dropout.rebuilt and dropout.bot and not dropout.forfeit and not dropout.audited
         assert len(report.hands) >= 2
         transcripts.append(peer.transcript().read_bytes())
