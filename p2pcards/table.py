@@ -95,6 +95,8 @@ __all__ = [
     "Recovery",
     "ResumeError",
     "KINDS",
+    "replay_frames",
+    "revealed_cards",
 ]
 
 KINDS = ("accept", "key", "shuffle", "tokens", "action", "reveal", "result", "recover")
@@ -2092,6 +2094,20 @@ def replay_frames(genesis: Genesis, frames: Sequence[bytes]) -> Table:
     for data in frames:
         table.receive(data)
     return table
+
+
+def revealed_cards(table: Table, cycle: Any = None) -> list[Card] | None:
+    """Every card of deck ``cycle`` (default: the current one), by position, once the hand key
+    of each of its holders is known (revealed, or rebuilt after a dropout); else ``None``."""
+    cycle = table._cycle if cycle is None else cycle
+    if cycle is None or cycle.deck is None or not cycle.holders or any(
+            s not in cycle.secrets for s in cycle.holders):
+        return None
+    total = cycle.secrets[cycle.holders[0]]
+    for s in cycle.holders[1:]:
+        total = total + cycle.secrets[s]
+    deck = table.engine.deck
+    return [crypto.decrypt_card(deck, ct, [total * ct.a]) for ct in cycle.deck]
 
 
 def deck_of(table: Table) -> Deck:

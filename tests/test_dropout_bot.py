@@ -5,12 +5,14 @@ transcript verifies with the bot named."""
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 from typing import Any
 
 import pytest
 from attacks import Driver, decode, identity_of, resign, write_transcript
 
+from p2pcards import cli
 from p2pcards.cards import HIDDEN
 from p2pcards.cli.verify import dropout_line
 from p2pcards.table import ActionPlayed, MatchEnded, Table, Violation, replay_frames
@@ -240,3 +242,31 @@ def test_the_bots_seat_is_never_a_claimant() -> None:
     assert windows, "no claim window opened to the bot's seat"
     driver.run_out()
     assert not driver.violations and table.finished
+
+
+def test_show_tells_the_dropout_and_marks_the_bots_moves(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    driver = Driver.new("briscola", "classic", 3, seed=4, dropout="bot")
+    drop(driver, 1, 0, "action", skip=2)
+    driver.run_out()
+    frames = driver.tables[0].frames
+    path = write_transcript(tmp_path / "bot.p2pt", driver.genesis, frames)
+    assert cli.main(["show", str(path)]) == 0
+    text = capsys.readouterr().out
+    assert cli.main(["show", "--json", str(path)]) == 0
+    document = json.loads(capsys.readouterr().out)
+    story = [item for hand in document["hands"] for item in hand["story"]]
+    notes = [item["text"] for item in story if item["type"] == "note"]
+    assert [n.split(" ")[:2] for n in notes] == [["seat", "1"]] * 3
+    assert "is played by the public bot from here on" in notes[2]
+    plays = [item for item in story if item["type"] == "play"]
+    bot_plays = [p for p in plays if p["bot"]]
+    start = notes and story.index(next(i for i in story if i["type"] == "note"))
+    assert bot_plays and all(p["seat"] == 1 for p in bot_plays)
+    assert not any(p["seat"] == 1 and not p["bot"] for p in story[start:]
+                   if p["type"] == "play")
+    assert text.count("[bot] seat 1 ") == len(bot_plays)
+    # every deck is revealed at its end, those keyed without the bot's seat too
+    assert len(document["hands"]) >= 2
+    assert all("??" not in item["cards"] for item in story if item["type"] == "deal")
+    assert "-- seat 1 (" in text

@@ -300,10 +300,11 @@ def test_cli_show_json_tells_the_same_story_as_the_text(
         assert f"hand {hand['hand']}" in text
         for item in hand["story"]:
             if item["type"] == "play":
+                assert not item["bot"]
                 assert f"[{item['index']}] seat {item['seat']} " in text
                 assert item["move"] in text
             else:
-                assert "??" not in item["cards"]
+                assert item["type"] == "deal" and "??" not in item["cards"]
     plays = sum(1 for h in document["hands"] for i in h["story"] if i["type"] == "play")
     assert plays == sum(1 for line in text.splitlines() if "] seat " in line)
 

@@ -31,11 +31,22 @@ from typing import Any
 from rich.console import Console
 from rich.table import Table as RichTable
 
-from .. import crypto
 from ..card_text import action_text, own_names
 from ..cards import Card, Deck, name_cards
 from ..games.base import ChanceStep, Zone
-from ..table import ActionPlayed, CardsRevealed, Event, HandScored, MatchEnded, Table, _fill
+from ..table import (
+    ActionPlayed,
+    BotSeated,
+    CardsRevealed,
+    Event,
+    HandScored,
+    KeyRebuilt,
+    MatchEnded,
+    SeatDropped,
+    Table,
+    _fill,
+    revealed_cards,
+)
 from ..verify import UnreadableTranscript, VerifyReport, load, replay_transcript, verify_transcript
 from ..verify_many import MultiReport, verify_transcripts
 from .errors import EXIT_INVALID, EXIT_USAGE, UserError
@@ -237,19 +248,6 @@ def _breakdown(category: str, values: Any, points: Any) -> str:
 # ------------------------------------------------------------------------------------ show
 
 
-def _cycle_cards(table: Table, cycle: Any = None) -> list[Card] | None:
-    """Every card of a deck cycle (default: the current one), by position, once all its keys
-    are revealed."""
-    cycle = table._cycle if cycle is None else cycle
-    if cycle is None or cycle.deck is None or len(cycle.secrets) != table.players:
-        return None
-    total = cycle.secrets[0]
-    for s in range(1, table.players):
-        total = total + cycle.secrets[s]
-    deck = table.engine.deck
-    return [crypto.decrypt_card(deck, ct, [total * ct.a]) for ct in cycle.deck]
-
-
 def _where(step: ChanceStep) -> str:
     if step.zone is Zone.HAND or step.zone is Zone.SHOW:
         who = f"seat {step.seat}"
@@ -282,7 +280,7 @@ class _Show:
         previous = self.last_cycle
         if previous is not None and previous is not cycle and previous.number not in self.cards:
             # a cycle that ended without a scored hand (a voided deal): its keys are revealed too
-            cards = _cycle_cards(table, previous)
+            cards = revealed_cards(table, previous)
             if cards is not None:
                 self.cards[previous.number] = cards
         self.last_cycle = cycle
@@ -299,22 +297,37 @@ class _Show:
                 secret = next((m.secret for m in reversed(cycle.actions)
                                if m.index == event.index), ())
                 self.lines.append(("play", event.seat, event.action, index, cycle.number,
-                                   secret))
+                                   secret, event.seat == table.bot_seat))
+            elif isinstance(event, SeatDropped | KeyRebuilt | BotSeated):
+                self.lines.append(("note", self.dropout_note(event)))
             elif isinstance(event, HandScored):
                 self.hands.append(self.hand(event))
                 self.on_hand(self.hands[-1])
             elif isinstance(event, MatchEnded):
                 self.match = {"scores": list(event.match_scores), "winner_side": event.winner}
         if cycle is not None and cycle.number not in self.cards:
-            cards = _cycle_cards(table)
+            cards = revealed_cards(table)
             if cards is not None:
                 self.cards[cycle.number] = cards
+
+    def dropout_note(self, event: SeatDropped | KeyRebuilt | BotSeated) -> str:
+        """One line of the story about a dropout (SPEC §9.13)."""
+        who = self.seat(event.seat)
+        if isinstance(event, SeatDropped):
+            return (f"{who} stopped answering when its {event.kind!r} message was due; "
+                    f"{self.seat(event.by)} began its recovery")
+        if isinstance(event, KeyRebuilt):
+            checked = ", and the hand checked with every card" if event.audited else ""
+            return f"{who}: hand key rebuilt from the other seats' shares{checked}"
+        return f"{who} is played by the public bot from here on, its cards open to all"
 
     def hand(self, event: HandScored) -> dict[str, Any]:
         """The hand just scored: its deals and plays in order, then its result."""
         story: list[dict[str, Any]] = []
         for line in self.lines:
-            if line[0] == "deal":
+            if line[0] == "note":
+                story.append({"type": "note", "text": line[1]})
+            elif line[0] == "deal":
                 _, steps, positions, seen, number = line
                 known = self.cards.get(number)
                 groups: dict[str, list[str]] = {}
@@ -326,7 +339,7 @@ class _Show:
                 story.extend({"type": "deal", "to": where, "cards": codes}
                              for where, codes in groups.items())
             else:
-                _, seat, action, index, number, secret = line
+                _, seat, action, index, number, secret, bot = line
                 known = self.cards.get(number)
                 text, shown_as = action_text(action, self.deck), None
                 if secret and known is not None:
@@ -334,7 +347,7 @@ class _Show:
                     shown_as = str(action)
                 story.append({"type": "play", "index": index, "seat": seat,
                               "name": self.names[seat], "move": text,
-                              "shown_as": shown_as})
+                              "shown_as": shown_as, "bot": bot})
         self.lines = []
         return {
             "hand": event.hand + 1, "story": story, "points": list(event.result.points),
@@ -351,12 +364,14 @@ def _print_hand(console: Console, hand: dict[str, Any], show: _Show) -> None:
             codes = item["cards"]
             text = name_cards(codes, show.deck) if own_names(show.deck) else " ".join(codes)
             console.print(f"  deal to {item['to']}: {text}", markup=False)
+        elif item["type"] == "note":
+            console.print(f"  -- {item['text']}", markup=False, soft_wrap=True)
         else:
             text = item["move"]
             if item["shown_as"] is not None:
                 text += f"  (shown as {item['shown_as']} until the key reveal)"
-            console.print(f"  [{item['index']}] {show.seat(item['seat'])}: {text}",
-                          markup=False)
+            where = "bot" if item["bot"] else item["index"]  # a bot move is in no envelope
+            console.print(f"  [{where}] {show.seat(item['seat'])}: {text}", markup=False)
     points = ", ".join(str(p) for p in hand["points"])
     console.print(f"  result: +({points}) -> scores {hand['match_scores']}")
     for ln in hand["lines"]:

@@ -21,28 +21,25 @@ from typing import Any
 
 import trio
 
-from ... import crypto
 from ...cards import Card
 from ...games.base import Zone
 from ...genesis import Genesis
-from ...table import ActionPlayed, CardsRevealed, Event, HandScored, MatchEnded, Table
+from ...table import (
+    ActionPlayed,
+    CardsRevealed,
+    Event,
+    HandScored,
+    MatchEnded,
+    Table,
+    revealed_cards,
+)
 from ..view import SeatPresenter
 from .server import Visitors, json_text
 
-__all__ = ["ReplayRecorder", "ReplayPage", "deck_cards", "REPLAY_LOG_LINES"]
+__all__ = ["ReplayRecorder", "ReplayPage", "REPLAY_LOG_LINES"]
 
 REPLAY_LOG_LINES = 60
 """How many of the latest log sentences each frame carries."""
-
-
-def deck_cards(table: Table, cycle: Any) -> list[Card] | None:
-    """Every card of a deck cycle, by position, once every seat's key of it is revealed."""
-    if cycle is None or cycle.deck is None or len(cycle.secrets) != table.players:
-        return None
-    total = cycle.secrets[0]
-    for s in range(1, table.players):
-        total = total + cycle.secrets[s]
-    return [crypto.decrypt_card(table.engine.deck, ct, [total * ct.a]) for ct in cycle.deck]
 
 
 @dataclass
@@ -72,7 +69,7 @@ class ReplayRecorder:
         for number, known in list(self._cycles.items()):  # a finished deck may be revealed now
             deck = self._decks[number]
             if deck.cards is None:
-                deck.cards = deck_cards(table, known)
+                deck.cards = revealed_cards(table, known)
         if cycle is not None:
             self._cycles[cycle.number] = cycle
             deck = self._decks.setdefault(cycle.number, _Deck())
@@ -95,7 +92,7 @@ class ReplayRecorder:
                 shown = True
         self.presenter.update(events, table.engine.deck)
         if cycle is not None and self._decks[cycle.number].cards is None:
-            self._decks[cycle.number].cards = deck_cards(table, cycle)
+            self._decks[cycle.number].cards = revealed_cards(table, cycle)
         if shown:
             number = cycle.number if cycle is not None else -1
             deck = self._decks.get(number, _Deck())
