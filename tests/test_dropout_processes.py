@@ -1,7 +1,9 @@
-"""A seat of a three-seat match in its own process stops answering mid-hand: killed with
-SIGKILL (its connection closes) or stopped with SIGSTOP (silent past the table's timeout). The
-host and the other joiner rebuild its hand key from their shares, check the hand and end the
-match with it forfeiting (SPEC §9.13); both transcripts verify, naming the dropout."""
+"""A seat of a match of three or four seats, each in its own process, stops answering
+mid-hand: killed with SIGKILL (its connection closes) or stopped with SIGSTOP (silent past the
+table's timeout). With ``--dropout forfeit`` the others rebuild its hand key from their shares,
+check the hand and end the match with it forfeiting; with ``--dropout bot`` the public bot plays
+the seat to the end, directly or through a relay, and the killed seat may come back to watch
+(SPEC §9.13). Every transcript verifies, naming the dropout."""
 
 from __future__ import annotations
 
@@ -10,6 +12,7 @@ from pathlib import Path
 
 import pytest
 from test_net_processes import Peer, host, join
+from test_relay_support import RelayProcess
 
 from p2pcards.verify import VerifyReport, verify_transcript
 
@@ -82,3 +85,34 @@ def test_with_the_bot_policy_a_killed_seat_is_played_by_the_bot_to_the_end(
         transcripts.append(peer.transcript().read_bytes())
     assert transcripts[0] == transcripts[1] == transcripts[2]
     assert not list((tmp_path / "victim" / "secrets").iterdir())
+
+
+def test_through_a_relay_the_bot_plays_a_partners_seat_to_the_end(tmp_path: Path) -> None:
+    """Briscola in pairs, four processes behind a relay: the person at seat 2, the host's
+    partner, is killed at its turn; the bot plays the seat to the end of the match and the
+    three transcripts verify alike."""
+    relay = RelayProcess(tmp_path / "relay.log")
+    try:
+        where = f"127.0.0.1:{relay.port}"
+        hosting, invite = host(tmp_path / "host", "--relay", where, "--game", "briscola",
+                               "--players", "4", "--bot", "--dropout", "bot",
+                               "--return-wait", "3")
+        others = [join(tmp_path / f"other{i}", invite, "--bot", "--accept", "--return-wait",
+                       "3") for i in range(2)]
+        victim = join(tmp_path / "victim", invite, "--accept", stdin="")
+        seat = int(victim.wait_for(r"^seated at seat (\d)")[1])
+        victim.wait_for(r"— your turn$")
+        victim.process.send_signal(signal.SIGKILL)
+        victim.kill()
+        peers = [hosting, *others]
+        codes = [peer.finish() for peer in peers]
+        assert codes == [0, 0, 0], [peer.stderr for peer in peers]
+        transcripts = set()
+        for peer in peers:
+            assert peer.wait_for(rf"^player \[{seat}\] is played by the bot from now on")
+            dropout = verified_dropout(peer, seat).dropout
+            assert dropout is not None and dropout.bot and not dropout.forfeit
+            transcripts.add(peer.transcript().read_bytes())
+        assert len(transcripts) == 1
+    finally:
+        assert relay.stop(signal.SIGTERM) == 0
