@@ -15,6 +15,7 @@ from attacks import Driver, decode, identity_of, resign, write_transcript
 from p2pcards import cli
 from p2pcards.cards import HIDDEN
 from p2pcards.cli.verify import dropout_line
+from p2pcards.faces.view import SeatPresenter
 from p2pcards.table import ActionPlayed, MatchEnded, Table, Violation, replay_frames
 from p2pcards.verify import verify_transcript
 
@@ -270,3 +271,14 @@ def test_show_tells_the_dropout_and_marks_the_bots_moves(
     assert len(document["hands"]) >= 2
     assert all("??" not in item["cards"] for item in story if item["type"] == "deal")
     assert "-- seat 1 (" in text
+
+
+def test_the_seat_view_marks_the_seat_the_bot_plays() -> None:
+    driver = Driver.new("scopa", "classic", 3, seed=8, dropout="bot")
+    presenter = SeatPresenter(driver.genesis, 0)
+    assert not any(s.public_bot for s in presenter.view(driver.tables[0]).seats)
+    drop(driver, 2, 0, "action")
+    driver.run_until(lambda d: d.tables[0].bot_seat == 2)
+    view = presenter.view(driver.tables[0])
+    assert [s.public_bot for s in view.seats] == [False, False, True]
+    assert view.to_json()["seats"][2]["public_bot"] is True

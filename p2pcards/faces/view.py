@@ -37,7 +37,8 @@ class SeatInfo:
     """One seat of the table as the viewer sees it.
 
     ``label`` is ``you``, ``partner``, ``opponent`` or (in a game with no sides) the seat's name;
-    ``hand_size`` is ``None`` when the observation does not tell it.
+    ``hand_size`` is ``None`` when the observation does not tell it; ``public_bot``: the seat
+    dropped out and the public bot plays it (``--dropout bot``, SPEC §9.13.7).
     """
 
     seat: int
@@ -46,6 +47,7 @@ class SeatInfo:
     side: int
     hand_size: int | None
     to_move: bool
+    public_bot: bool = False
 
 
 @dataclass(frozen=True)
@@ -234,7 +236,7 @@ class SeatPresenter:
         sizes = observation.get("hand_sizes")
         seats = tuple(
             SeatInfo(s, self.genesis.seats[s].name or f"seat {s}", self._label(s),
-                     self._side_of[s], _size(sizes, s), s in to_move)
+                     self._side_of[s], _size(sizes, s), s in to_move, s == table.bot_seat)
             for s in range(len(self.genesis.seats)))
         zones = tuple(
             ZoneView(key, label, _text(observation[key]), _card_codes(observation[key]))

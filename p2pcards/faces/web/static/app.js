@@ -218,7 +218,8 @@ function drawSeats(view) {
                              "data-seat": String(info.seat) });
     node.append(el("div", { class: "who" },
                     `${info.name} [${info.seat}]` +
-                    (info.label === "partner" || info.label === "opponent" ? ` · ${info.label}` : "")));
+                    (info.label === "partner" || info.label === "opponent" ? ` · ${info.label}` : "") +
+                    (info.public_bot ? " · played by the bot" : "")));
     const backs = el("div", { class: "backs" });
     const count = info.hand_size === null ? 0 : info.hand_size;
     for (let i = 0; i < Math.min(count, 12); i++) {
