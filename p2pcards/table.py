@@ -441,8 +441,7 @@ class Table:
             return frozenset()
         if self.engine.phase is not Phase.ACTION:
             return frozenset()
-        bot = () if self.bot_seat is None else (self.bot_seat,)  # the bot never claims
-        return frozenset(self.engine.claimants()) - {self._round.current, *bot}
+        return frozenset(self.engine.claimants()) - {self._round.current, self.bot_seat}
 
     @property
     def speakers(self) -> frozenset[int]:
@@ -1608,34 +1607,62 @@ class Table:
                                 index=self.chain.next_seq) from None
         return cycle.known[position]
 
-    def _view(self, cycle: _Cycle, card_at: Callable[[int], Card | None]) -> MatchState:
-        """The current deck's play so far, replayed from its start with the card ``card_at``
-        gives for each position (``None``: unknown), as far as the records go."""
-        view = self._full.copy()
-        view.begin_hand()
+    def _replay_cycle(self, cycle: _Cycle, card_at: Callable[[int], Card | None], *,
+                      partial: bool, whole: bool) -> MatchState:
+        """Deck ``cycle``'s play replayed from its start (the full engine at its start) with
+        the card ``card_at`` gives for each position (``None``: unknown, as a view that cannot
+        see it). ``partial``: stop where the recorded chance batches and actions stop (a deck
+        cut short, or one still in play), else they must last to the end of the deck's play;
+        ``whole``: they must all be used and the replay must stop in the live engine's phase.
+        A rule a recorded action breaks is raised naming its actor and envelope, anything else
+        as ``replay-diverged``."""
+        replay = self._full.copy()
+        replay.begin_hand()
         batches = iter(cycle.chance_positions)
         moves = iter(cycle.actions)
-        try:
-            while view.phase in (Phase.CHANCE, Phase.ACTION):
-                if view.phase is Phase.CHANCE:
-                    positions = next(batches, None)
-                    if positions is None:
-                        break
-                    view.complete_chance([card_at(p) for p in positions])
-                    continue
-                move = next(moves, None)
-                if move is None:
+        while replay.phase in (Phase.CHANCE, Phase.ACTION):
+            if replay.phase is Phase.CHANCE:
+                positions = next(batches, None)
+                if positions is None and partial:
                     break
-                action = _fill(move.action, [card_at(p) or HIDDEN for p in move.secret])
+                if positions is None or len(positions) != len(replay.pending_chance()):
+                    raise Violation("replay-diverged", "the full replay asked for other cards",
+                                    seat=None, index=self.chain.next_seq)
+                try:
+                    replay.complete_chance([card_at(p) for p in positions])
+                except GameError as exc:
+                    raise Violation("replay-diverged", f"the dealt cards do not fit: {exc}",
+                                    seat=None, index=self.chain.next_seq) from None
+                continue
+            move = next(moves, None)
+            if move is None and partial:
+                break
+            if move is None:
+                raise Violation("replay-diverged", "the full replay expects more actions",
+                                seat=None, index=self.chain.next_seq)
+            action = _fill(move.action, [card_at(p) or HIDDEN for p in move.secret])
+            try:
                 if move.claim:
-                    view.apply_claim(move.seat, action)
+                    replay.apply_claim(move.seat, action)
+                elif replay.to_act != move.seat:
+                    raise GameError(f"seat {replay.to_act} was to act, not seat {move.seat}")
                 else:
-                    view.apply(action)
-        except GameError as exc:
-            raise Violation("replay-diverged", f"the hand does not replay with the dropped "
-                            f"seat's cards open: {exc}", seat=None,
-                            index=self.chain.next_seq) from None
-        return view
+                    replay.apply(action)
+            except GameError as exc:
+                rule = getattr(exc, "rule", "illegal-move")
+                raise Violation(rule, f"found when the hand was replayed: {exc}",
+                                seat=move.seat, index=move.index) from None
+        leftover = next(batches, None) is not None or next(moves, None) is not None
+        if whole and (leftover or replay.phase is not self.engine.phase):
+            raise Violation("replay-diverged",
+                            "the full replay of the hand does not end where live play ended",
+                            seat=None, index=self.chain.next_seq)
+        return replay
+
+    def _view(self, cycle: _Cycle, card_at: Callable[[int], Card | None]) -> MatchState:
+        """The deck in play replayed as far as the records go, with the cards ``card_at``
+        gives (the live engine with the bot's hand open, or the bot's public view)."""
+        return self._replay_cycle(cycle, card_at, partial=True, whole=False)
 
     def _bot_move(self, cycle: _Cycle) -> list[Event]:
         """The public bot's action in its seat, applied at once and with no envelope: the
@@ -1825,64 +1852,20 @@ class Table:
         replay the cycle with full information. ``partial``: the cycle stopped early (a
         dropout); the replay ends where the recorded chance batches and actions end."""
         cycle = self._require_cycle()
-        assert cycle.deck is not None
-        deck = self.engine.deck
-        total = cycle.secrets[cycle.holders[0]]
-        for s in cycle.holders[1:]:
-            total = total + cycle.secrets[s]
         # Every token was checked against its seat's public key by its DLEQ proof when it
         # arrived, and every revealed secret against the same public key: decrypting with the
         # sum of the secrets is therefore the whole audit of the deck.
         try:
-            cards = [crypto.decrypt_card(deck, ct, [total * ct.a]) for ct in cycle.deck]
+            cards = revealed_cards(self, cycle)
         except CryptoError as exc:
             raise Violation("audit-failed", str(exc), seat=None,
                             index=self.chain.next_seq) from None
+        assert cards is not None
         for position, played in cycle.played.items():
             if cards[position] != played:
                 raise Violation("card-mismatch", f"card at position {position} was misplayed",
                                 seat=None, index=self.chain.next_seq)
-        replay = self._full.copy()
-        replay.begin_hand()
-        batches = iter(cycle.chance_positions)
-        moves = iter(cycle.actions)
-        while replay.phase in (Phase.CHANCE, Phase.ACTION):
-            if replay.phase is Phase.CHANCE:
-                positions = next(batches, None)
-                if positions is None and partial:
-                    break
-                if positions is None or len(positions) != len(replay.pending_chance()):
-                    raise Violation("replay-diverged", "the full replay asked for other cards",
-                                    seat=None, index=self.chain.next_seq)
-                try:
-                    replay.complete_chance([cards[p] for p in positions])
-                except GameError as exc:
-                    raise Violation("replay-diverged", f"the dealt cards do not fit: {exc}",
-                                    seat=None, index=self.chain.next_seq) from None
-            else:
-                move = next(moves, None)
-                if move is None and partial:
-                    break
-                if move is None:
-                    raise Violation("replay-diverged", "the full replay expects more actions",
-                                    seat=None, index=self.chain.next_seq)
-                action = _fill(move.action, [cards[p] for p in move.secret])
-                try:
-                    if move.claim:
-                        replay.apply_claim(move.seat, action)
-                    elif replay.to_act != move.seat:
-                        raise GameError(f"seat {replay.to_act} was to act, not seat {move.seat}")
-                    else:
-                        replay.apply(action)
-                except GameError as exc:
-                    rule = getattr(exc, "rule", "illegal-move")
-                    raise Violation(rule, f"found when the hand was replayed: {exc}",
-                                    seat=move.seat, index=move.index) from None
-        leftover = next(batches, None) is not None or next(moves, None) is not None
-        if leftover or replay.phase is not self.engine.phase:
-            raise Violation("replay-diverged",
-                            "the full replay of the hand does not end where live play ended",
-                            seat=None, index=self.chain.next_seq)
+        replay = self._replay_cycle(cycle, cards.__getitem__, partial=partial, whole=True)
         self._full = replay
         self.engine = replay.copy()
         self.spent.append(cycle.number)
