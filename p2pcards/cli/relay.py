@@ -30,6 +30,12 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
          "distinct identities admitted to one room (a table has at most 8 seats)"),
         ("--max-connections", int, D.max_connections, "N",
          "open TCP connections at once, handshaking or admitted"),
+        ("--max-rooms-per-address", int, D.max_rooms_per_address, "N",
+         "rooms one network address (an IPv6 client: its /64) may have created and still held; "
+         "less than --max-rooms"),
+        ("--max-connections-per-address", int, D.max_connections_per_address, "N",
+         "open connections one network address (an IPv6 client: its /64) may hold, short-code "
+         "connections included; less than --max-connections"),
         ("--max-payload", int, D.max_payload, "BYTES",
          "largest frame payload a client may send"),
         ("--frames-rate", float, D.frames_rate, "N", "sustained frames per second per connection"),
@@ -98,6 +104,8 @@ def _cmd_relay(args: argparse.Namespace) -> int:
             frames_burst=args.frames_burst, bytes_rate=args.bytes_rate,
             bytes_burst=args.bytes_burst, max_peers_per_room=args.max_peers,
             max_rooms=args.max_rooms, max_connections=args.max_connections,
+            max_rooms_per_address=args.max_rooms_per_address,
+            max_connections_per_address=args.max_connections_per_address,
             handshake_timeout=args.handshake_timeout, idle_timeout=args.idle_timeout,
             write_timeout=args.write_timeout, room_lifetime=args.room_lifetime,
             empty_room_ttl=args.empty_room_ttl, max_room_bytes=args.room_bytes,

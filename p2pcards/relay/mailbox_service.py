@@ -19,6 +19,7 @@ import trio
 
 from ..wire.errors import FrameTooLarge
 from ..wire.framing import FrameDecoder, encode_frame
+from .addresses import peer_address
 from .errors import RelayProtocolError
 from .mailbox import (
     HOST,
@@ -79,7 +80,7 @@ class MailboxService:
         self._ends: dict[Mailbox, list[_End | None]] = {}
 
     def _address(self, conn: MailboxConnection) -> str:
-        return conn.peer.rpartition(":")[0] or conn.peer
+        return peer_address(conn.peer)
 
     async def serve(self, conn: MailboxConnection, first: bytes) -> None:
         """Serve a connection whose first frame is ``first``; returns when it ends (the reason
