@@ -140,13 +140,14 @@ def _relay_sentence(exc: RelayError, relay: tuple[str, int]) -> str:
         if isinstance(exc, RelayRejected) else exc.message
 
 
-async def redeem_code(relay: tuple[str, int], code: Code) -> Invite:
-    """The invite behind ``code``, from the host's mailbox at ``relay``; :class:`MatchFailure`
-    with one sentence otherwise."""
+async def redeem_code(relay: tuple[str, int], code: Code, *,
+                      local_address: str | None = None) -> Invite:
+    """The invite behind ``code``, from the host's mailbox at ``relay`` (connecting from
+    ``local_address`` if given); :class:`MatchFailure` with one sentence otherwise."""
     host, port = relay
     where = f"{host}:{port}"
     try:
-        box = await claim_mailbox(host, port, code.nameplate)
+        box = await claim_mailbox(host, port, code.nameplate, local_address=local_address)
     except RelayRejected as exc:
         if exc.reason == "code-unknown":
             raise MatchFailure(f"nobody offers the code {code} at the relay {where} now (it "
