@@ -196,6 +196,8 @@ def test_a_brute_force_from_thousands_of_addresses_ends_after_the_cap(tmp_path: 
         assert len(printed()) == MAX_BURNS  # no code offered since the third burn
         assert sum(" is burned" in line for line in hosting.out) == MAX_BURNS
         assert hosting.out[-1] == "to offer new codes, type codes and press Enter"
+        spec = (ROOT / "protocol" / "SPEC.md").read_text()
+        assert f"\n    {stop_line}\n" in spec and f"prints `{hosting.out[-1]}`" in spec
         assert attack.tries >= 3 * 999 and attack.answers["unknown"] >= 2 * 999 - MAX_BURNS
         odds = 1 - (1 - 1 / len(WORDS) ** 2) ** len(attack.guesses)
         threat_model = " ".join((ROOT / "docs" / "threat-model.md").read_text().split())
@@ -209,6 +211,10 @@ def test_a_brute_force_from_thousands_of_addresses_ends_after_the_cap(tmp_path: 
         friend = Peer(tmp_path / "friend", "join", fresh, "--relay", address, "--bot")
         assert (friend.finish(), hosting.finish()) == (0, 0), (friend.stderr, hosting.stderr)
         assert verify_transcript(friend.transcript()).status == "valid"
-        assert relay.log().count("event=mailbox-claimed") == MAX_BURNS + 1
+        log = relay.log()
+        assert log.count("event=mailbox-claimed") == MAX_BURNS + 1
+        tables = set(re.findall(r"event=mailbox-opened .*table=([0-9a-f]{12}) ", log))
+        rooms = set(re.findall(r"event=joined .*room=([0-9a-f]{12}) slot=0 ", log))
+        assert len(tables) == 1 and tables == rooms  # the mailboxes name the host's room
     finally:
         assert relay.stop(signal.SIGTERM) == 0
