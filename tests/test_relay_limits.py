@@ -4,9 +4,10 @@ from __future__ import annotations
 
 import pytest
 import trio
+import trio.testing
 from test_relay_support import raw_admitted, read_frames, room_code, running_relay
 
-from p2pcards.relay import RelayRejected, connect
+from p2pcards.relay import RelayLimits, RelayRejected, RelayServer, connect
 from p2pcards.relay.messages import decode_relay_message
 from p2pcards.wire import IdentityKey
 from p2pcards.wire.framing import FrameDecoder, encode_frame
@@ -253,3 +254,27 @@ async def test_stats_line_reports_rejections() -> None:
         await _settle(lambda: any("rejected_handshake_timeout=1" in line for line in lines))
         stats = [line for line in lines if line.startswith("event=stats")]
         assert stats and "rooms=0" in stats[-1] and "rejected_handshake_timeout=1" in stats[-1]
+
+
+async def test_an_ipv6_client_counts_by_its_64() -> None:
+    """Two clients in one IPv6 /64 share its connection cap; a client of the next /64 does not.
+    (Loopback has one IPv6 address, so the server is handed in-memory streams and the peers'
+    addresses, as its listener would.)"""
+    server = RelayServer(RelayLimits(max_connections_per_address=1), log=lambda line: None)
+    async with trio.open_nursery() as nursery:
+        clients = []
+        for peer in ("[2001:db8:7:1::1]:4000", "[2001:db8:7:1:ffff::2]:4001",
+                     "[2001:db8:7:2::1]:4002"):
+            client, relay_side = trio.testing.memory_stream_pair()
+            nursery.start_soon(server.handle, relay_side, peer)  # type: ignore[arg-type]
+            clients.append(client)
+            await trio.testing.wait_all_tasks_blocked()
+        assert server.stats.connections == 2
+        decoder = FrameDecoder(4096)
+        frames = decoder.feed(await clients[1].receive_some(4096))
+        with pytest.raises(RelayRejected) as info:
+            decode_relay_message(frames[0], 4096)
+        assert info.value.reason == "connections-per-address"
+        assert str(info.value).endswith("your address already holds 1 connections to this "
+                                        "relay [connections-per-address]")
+        nursery.cancel_scope.cancel()
