@@ -114,8 +114,11 @@ class RelayServer:
             nursery.start_soon(accept)
             nursery.start_soon(self._housekeeping)
             addresses = ",".join(f"{host or '*'}:{p}" for p in self.ports)
-            self.log(log_line("listening", address=addresses, max_rooms=self.limits.max_rooms,
-                              max_connections=self.limits.max_connections))
+            limits = self.limits
+            self.log(log_line("listening", address=addresses, max_rooms=limits.max_rooms,
+                              max_connections=limits.max_connections,
+                              max_rooms_per_address=limits.max_rooms_per_address,
+                              max_connections_per_address=limits.max_connections_per_address))
             task_status.started(self.ports[0])
             await self._shutdown.wait()
             accept_scope.cancel()
