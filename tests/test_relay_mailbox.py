@@ -505,3 +505,26 @@ async def test_the_host_stops_after_three_burns_and_offers_codes_again_when_aske
             await until(lambda: notices[-1] == f"the code {offered[-1]} was used")
         assert notices.count("offering invite codes again") == 1
         assert sum("is burned" in line for line in notices) == MAX_BURNS
+
+
+async def test_a_table_whose_host_never_stops_is_still_bounded_by_the_relay() -> None:
+    """A host that opens code after code for one table (as one that ignored its cap of burns
+    would): claims from fresh addresses pair two of them, then the relay refuses the third
+    for the table, whoever claims it, and the joiner reads one sentence; the code stays
+    offered, and another table's code is claimed at once."""
+    async with relay_with(MailboxLimits(table_claims_burst=2)) as (server, port):
+        boxes = [await open_mailbox("127.0.0.1", port, 600, TABLE) for _ in range(3)]
+        for n, box in enumerate(boxes[:2]):
+            await (await claim_mailbox("127.0.0.1", port, box.plate,
+                                       local_address=f"127.1.9.{n + 1}")).aclose()
+        with pytest.raises(MatchFailure) as info:
+            await redeem_code(("127.0.0.1", port), Code(boxes[2].plate, ("asso", "due")),
+                              local_address="127.1.9.3")
+        assert str(info.value) == (f"the relay at 127.0.0.1:{port} refused the code: the codes "
+                                   "of this table were tried too often at this relay; try again "
+                                   "in 60 seconds")
+        assert server.mailboxes.registry.plates[boxes[2].plate].state == "waiting"
+        other = await open_mailbox("127.0.0.1", port, 600, table_tag(b"another-table..."))
+        claimed = await claim_mailbox("127.0.0.1", port, other.plate, local_address="127.1.9.4")
+        for box in (*boxes, other, claimed):
+            await box.aclose()
