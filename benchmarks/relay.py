@@ -453,6 +453,8 @@ def start_relay(log: IO[bytes], pin: list[int] | None,
     relay = subprocess.Popen(
         [sys.executable, *profiler, "-m", "p2pcards", "relay", "--listen", "127.0.0.1:0",
          "--max-rooms", "5000", "--max-connections", "20000", "--stats-interval", "3600",
+         # every generator connects from 127.0.0.1: the per-address caps must not apply
+         "--max-rooms-per-address", "4999", "--max-connections-per-address", "19999",
          "--total-bytes", str(4 * 1024**3)],
         stderr=log, stdout=subprocess.DEVNULL, env={**os.environ, "PYTHONPATH": str(ROOT)})
     if pin is not None:

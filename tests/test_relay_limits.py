@@ -4,9 +4,10 @@ from __future__ import annotations
 
 import pytest
 import trio
+import trio.testing
 from test_relay_support import raw_admitted, read_frames, room_code, running_relay
 
-from p2pcards.relay import RelayRejected, connect
+from p2pcards.relay import RelayLimits, RelayRejected, RelayServer, connect
 from p2pcards.relay.messages import decode_relay_message
 from p2pcards.wire import IdentityKey
 from p2pcards.wire.framing import FrameDecoder, encode_frame
@@ -67,28 +68,80 @@ async def test_oversized_frame_after_welcome() -> None:
 
 
 async def test_room_and_connection_counts() -> None:
-    async with running_relay(max_rooms=1, max_peers_per_room=2, max_connections=3) as (
+    async with running_relay(max_rooms=2, max_rooms_per_address=1, max_peers_per_room=2,
+                             max_connections=3, max_connections_per_address=2) as (
             server, port, _):
         a = await connect("127.0.0.1", port, room_code("one"), IdentityKey.generate())
-        b = await connect("127.0.0.1", port, room_code("one"), IdentityKey.generate())
-        for room, reason in [(room_code("one"), "room-full"), (room_code("two"), "rooms-full")]:
+        b = await connect("127.0.0.1", port, room_code("one"), IdentityKey.generate(),
+                          local_address="127.0.0.2")
+        for room, address, reason in [(room_code("one"), "127.0.0.3", "room-full"),
+                                      (room_code("two"), "127.0.0.1", "rooms-per-address")]:
             with pytest.raises(RelayRejected) as info:
-                await connect("127.0.0.1", port, room, IdentityKey.generate())
+                await connect("127.0.0.1", port, room, IdentityKey.generate(),
+                              local_address=address)
             assert info.value.reason == reason
+        c = await connect("127.0.0.1", port, room_code("two"), IdentityKey.generate(),
+                          local_address="127.0.0.3")
+        await c.aclose()
         with pytest.raises(RelayRejected) as info:
-            await connect("127.0.0.1", port, room_code("two"), IdentityKey.generate(), since=3)
+            await connect("127.0.0.1", port, room_code("three"), IdentityKey.generate(),
+                          local_address="127.0.0.4")
+        assert info.value.reason == "rooms-full"
+        with pytest.raises(RelayRejected) as info:
+            await connect("127.0.0.1", port, room_code("four"), IdentityKey.generate(), since=3,
+                          local_address="127.0.0.4")
         assert info.value.reason == "room-unknown"
-        waiting = await trio.open_tcp_stream("127.0.0.1", port)  # third connection
+        second = await trio.open_tcp_stream("127.0.0.1", port)  # the second of 127.0.0.1
         await _settle(lambda: server.stats.connections == 3)
-        extra = await trio.open_tcp_stream("127.0.0.1", port)
-        assert await _error_of(extra) == "connections-full"
-        for s in (waiting, extra):
+        third = await trio.open_tcp_stream("127.0.0.1", port)
+        assert await _error_of(third) == "connections-full"
+        await b.aclose()
+        await _settle(lambda: server.stats.connections == 2)
+        third = await trio.open_tcp_stream("127.0.0.1", port)
+        assert await _error_of(third) == "connections-per-address"
+        for s in (second, third):
             await s.aclose()
         await a.aclose()
-        await b.aclose()
         assert {r: server.stats.rejections[r] for r in
-                ("room-full", "rooms-full", "room-unknown", "connections-full")} == {
-                    "room-full": 1, "rooms-full": 1, "room-unknown": 1, "connections-full": 1}
+                ("room-full", "rooms-full", "room-unknown", "connections-full",
+                 "rooms-per-address", "connections-per-address")} == {
+                    "room-full": 1, "rooms-full": 1, "room-unknown": 1, "connections-full": 1,
+                    "rooms-per-address": 1, "connections-per-address": 1}
+
+
+async def test_one_address_at_its_caps_keeps_no_other_address_out() -> None:
+    """From 127.0.0.2 a client opens rooms under fresh keys until the relay refuses it, keeps
+    them alive, and opens bare connections until refused too; a host at 127.0.0.3 still makes
+    its room, its joiner at 127.0.0.4 gets in, and a match is played through it."""
+    async with running_relay(max_rooms=6, max_rooms_per_address=2, max_connections=12,
+                             max_connections_per_address=4) as (server, port, lines):
+        taken = []
+        for n in range(3):
+            try:
+                taken.append(await connect("127.0.0.1", port, room_code(f"squat{n}"),
+                                           IdentityKey.generate(), local_address="127.0.0.2"))
+            except RelayRejected as exc:
+                assert (n, exc.reason) == (2, "rooms-per-address")
+        assert len(taken) == 2
+        bare = [await trio.open_tcp_stream("127.0.0.1", port, local_address="127.0.0.2")
+                for _ in range(2)]
+        await _settle(lambda: server.stats.connections == 4)
+        refused = await trio.open_tcp_stream("127.0.0.1", port, local_address="127.0.0.2")
+        assert await _error_of(refused) == "connections-per-address"
+        await refused.aclose()
+        host = await connect("127.0.0.1", port, room_code("table"), IdentityKey.generate(),
+                             local_address="127.0.0.3")
+        joiner = await connect("127.0.0.1", port, room_code("table"), IdentityKey.generate(),
+                               local_address="127.0.0.4")
+        assert (host.slot, joiner.slot) == (0, 1)
+        await host.send(b"your move")
+        assert (await joiner.receive()).payload == b"your move"
+        assert any("reason=rooms-per-address" in line and "peer=127.0.0.2:" in line
+                   for line in lines)
+        for conn in (*taken, host, joiner):
+            await conn.aclose()
+        for stream in bare:
+            await stream.aclose()
 
 
 async def test_idle_timeout_and_keepalive() -> None:
@@ -201,3 +254,27 @@ async def test_stats_line_reports_rejections() -> None:
         await _settle(lambda: any("rejected_handshake_timeout=1" in line for line in lines))
         stats = [line for line in lines if line.startswith("event=stats")]
         assert stats and "rooms=0" in stats[-1] and "rejected_handshake_timeout=1" in stats[-1]
+
+
+async def test_an_ipv6_client_counts_by_its_64() -> None:
+    """Two clients in one IPv6 /64 share its connection cap; a client of the next /64 does not.
+    (Loopback has one IPv6 address, so the server is handed in-memory streams and the peers'
+    addresses, as its listener would.)"""
+    server = RelayServer(RelayLimits(max_connections_per_address=1), log=lambda line: None)
+    async with trio.open_nursery() as nursery:
+        clients = []
+        for peer in ("[2001:db8:7:1::1]:4000", "[2001:db8:7:1:ffff::2]:4001",
+                     "[2001:db8:7:2::1]:4002"):
+            client, relay_side = trio.testing.memory_stream_pair()
+            nursery.start_soon(server.handle, relay_side, peer)  # type: ignore[arg-type]
+            clients.append(client)
+            await trio.testing.wait_all_tasks_blocked()
+        assert server.stats.connections == 2
+        decoder = FrameDecoder(4096)
+        frames = decoder.feed(await clients[1].receive_some(4096))
+        with pytest.raises(RelayRejected) as info:
+            decode_relay_message(frames[0], 4096)
+        assert info.value.reason == "connections-per-address"
+        assert str(info.value).endswith("your address already holds 1 connections to this "
+                                        "relay [connections-per-address]")
+        nursery.cancel_scope.cancel()

@@ -14,7 +14,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from p2pcards.codes import Code
-from p2pcards.net.codes import redeem_code, serve_codes
+from p2pcards.net.codes import MAX_BURNS, redeem_code, serve_codes
 from p2pcards.net.errors import MatchFailure
 from p2pcards.net.invite import Invite
 from p2pcards.relay import RelayRejected, RelayServer
@@ -27,12 +27,16 @@ from p2pcards.relay.mailbox import (
     decode_request,
     encode_claim,
     encode_open,
+    table_tag,
 )
 from p2pcards.relay.mailbox_client import claim_mailbox, open_mailbox
 from p2pcards.wire import IdentityKey, codec
 from p2pcards.wire.framing import FrameDecoder, encode_frame
 
 # ----------------------------------------------------------------------------- registry
+
+
+TABLE = table_tag(b"room-of-a-table.")
 
 
 def first_free(n: int) -> int:
@@ -48,7 +52,8 @@ def rejected(reason: str) -> pytest.RaisesExc[RelayRejected]:
 
 
 def test_a_nameplate_is_claimed_once_then_used_until_its_time_ends() -> None:
-    reg = MailboxRegistry(MailboxLimits(ttl=600, exchange_timeout=30), choose=first_free)
+    reg = MailboxRegistry(MailboxLimits(ttl=600, exchange_timeout=30, plate_claims_burst=10),
+                          choose=first_free)
     box = reg.open("10.0.0.1", 60, now=0.0)
     assert (box.plate, box.expires, box.state) == (1, 60.0, "waiting")
     assert reg.open("10.0.0.1", 60, now=0.0).plate == 2  # the lowest free one, with this choice
@@ -101,7 +106,7 @@ def test_per_address_total_and_size_limits() -> None:
 
 
 def test_claims_per_address_are_a_token_bucket() -> None:
-    reg = MailboxRegistry(MailboxLimits(claims_rate=0.5, claims_burst=2))
+    reg = MailboxRegistry(MailboxLimits(claims_rate=0.5, claims_burst=2, plate_claims_burst=10))
     for _ in range(2):
         with refused("code-unknown"):  # tries of unknown numbers cost as much as any
             reg.claim("guesser", 5, now=0.0)
@@ -115,11 +120,83 @@ def test_claims_per_address_are_a_token_bucket() -> None:
     assert reg._claims == {}  # full buckets are forgotten
 
 
+def test_claims_per_number_count_every_address() -> None:
+    """Many addresses do not buy more tries of one number: every try counts, whoever makes
+    it, an unknown number included."""
+    reg = MailboxRegistry(MailboxLimits(plate_claims_rate=0.1, plate_claims_burst=3),
+                          choose=first_free)
+    for n in range(3):
+        with refused("code-unknown"):
+            reg.claim(f"10.1.0.{n}", 1, now=0.0)
+    box = reg.open("host", 60, now=0.0, table=TABLE)
+    with pytest.raises(MailboxRefused, match="the code number 1 was tried too often at this "
+                       "relay; try again in 10 seconds") as info:
+        reg.claim("10.1.0.9", 1, now=0.0)
+    assert info.value.reason == "code-tries-throttled" and box.state == "waiting"
+    assert reg.claim("10.1.0.9", 1, now=10.0) is box  # one token back after 10 s
+    with refused("code-unknown"):
+        reg.claim("10.1.0.9", 2, now=10.0)  # another number has its own bucket
+
+
+def test_claims_per_table_count_every_address_and_number() -> None:
+    """A guesser with many addresses trying the codes of one table one after the other is
+    stopped by the table's bucket; the code stays offered, and other tables are not touched."""
+    reg = MailboxRegistry(MailboxLimits(table_claims_rate=1 / 60, table_claims_burst=2))
+    for n in range(2):
+        box = reg.open("host", 600, now=0.0, table=TABLE)
+        assert reg.claim(f"10.2.0.{n}", box.plate, now=0.0) is box
+        reg.close(box)
+    box = reg.open("host", 600, now=0.0, table=TABLE)
+    with pytest.raises(MailboxRefused, match="the codes of this table were tried too often at "
+                       "this relay; try again in 60 seconds") as info:
+        reg.claim("10.2.0.7", box.plate, now=0.0)
+    assert info.value.reason == "table-tries-throttled" and box.state == "waiting"
+    other = reg.open("host", 600, now=0.0, table=table_tag(b"another-table..."))
+    assert reg.claim("10.2.0.8", other.plate, now=0.0) is other
+    assert reg.claim("10.2.0.9", box.plate, now=60.0) is box
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.lists(st.tuples(st.sampled_from(["open", "claim"]), st.integers(1, 6),
+                          st.floats(0, 30)), max_size=80))
+def test_no_number_and_no_table_is_tried_faster_than_its_bucket(
+        steps: list[tuple[str, int, float]]) -> None:
+    """Whatever the addresses (a fresh one for every try): over any span of t seconds a number
+    is tried at most burst + t * rate times, and a table's mailboxes are paired at most burst +
+    t * rate times."""
+    limits = MailboxLimits(plate_claims_rate=0.1, plate_claims_burst=2, table_claims_rate=0.05,
+                           table_claims_burst=3, max_mailboxes=6, per_ip=6)
+    reg = MailboxRegistry(limits, choose=first_free)
+    now, tries, pairings = 0.0, [], []
+    for i, (op, plate, step) in enumerate(steps):
+        now += step
+        try:
+            if op == "open":
+                reg.open("host", 600, now, TABLE)
+            else:
+                tries.append((now, plate))
+                box = reg.claim(f"10.3.{i // 250}.{i % 250}", plate, now)
+                pairings.append(now)
+                reg.close(box)
+        except MailboxRefused as exc:
+            if exc.reason == "code-tries-throttled":
+                tries.pop()
+    moments = sorted({t for t, _ in tries} | set(pairings))
+    for i, start in enumerate(moments):
+        for end in moments[i:]:
+            for plate in range(1, 7):
+                count = sum(start <= t <= end and p == plate for t, p in tries)
+                assert count <= 2 + (end - start) * 0.1 + 1e-9
+            assert sum(start <= t <= end for t in pairings) <= 3 + (end - start) * 0.05 + 1e-9
+
+
 def test_the_limits_are_checked() -> None:
     with pytest.raises(ValueError, match="max_mailboxes must be at most 999"):
         MailboxLimits(max_mailboxes=1000)
     with pytest.raises(ValueError, match="ttl must be positive"):
         MailboxLimits(ttl=0)
+    with pytest.raises(ValueError, match="table_claims_burst must be at least 1"):
+        MailboxLimits(table_claims_burst=0.5)
 
 
 ops = st.lists(st.tuples(st.sampled_from(["open", "claim", "close", "expire"]),
@@ -170,14 +247,21 @@ def test_registry_invariants_hold_for_any_sequence(sequence: list[tuple[str, str
 
 
 def test_requests_are_decoded_strictly() -> None:
-    assert decode_request(encode_open(60)).ttl == 60  # type: ignore[union-attr]
+    request = decode_request(encode_open(60, TABLE))
+    assert (request.ttl, request.table) == (60, TABLE)  # type: ignore[union-attr]
     assert decode_request(encode_claim(7)).plate == 7  # type: ignore[union-attr]
+    assert table_tag(b"room-of-a-table.").hex() == \
+        "09da3266502d6ba4fecd38ec83d62d9d"  # SHA-256("room-of-a-table.")[:16]
     from p2pcards.relay.errors import RelayProtocolError
-    for bad in (encode_claim(0), encode_claim(1000), encode_open(0),
-                codec.pack({"t": "mb-open", "v": 1, "ttl": 5, "x": 1}),
-                codec.pack({"t": "mb-claim", "v": 2, "plate": 5})):
+    for bad in (encode_claim(0), encode_claim(1000), encode_open(0, TABLE), encode_open(5, b""),
+                encode_open(5, TABLE + b"x"),
+                codec.pack({"t": "mb-open", "v": 2, "ttl": 5, "table": TABLE, "x": 1}),
+                codec.pack({"t": "mb-open", "v": 2, "ttl": 5}),
+                codec.pack({"t": "mb-claim", "v": 3, "plate": 5})):
         with pytest.raises(RelayProtocolError):
             decode_request(bad)
+    with pytest.raises(RelayProtocolError, match="mailbox version 1 is not supported"):
+        decode_request(codec.pack({"t": "mb-open", "v": 1, "ttl": 5, "table": TABLE}))
 
 
 # ----------------------------------------------------------------------------- service
@@ -194,7 +278,7 @@ async def relay_with(limits: MailboxLimits) -> AsyncIterator[tuple[RelayServer, 
 
 async def test_the_service_forwards_bodies_and_refuses_what_the_limits_forbid() -> None:
     async with relay_with(MailboxLimits(max_message=64, max_messages=2)) as (server, port):
-        host = await open_mailbox("127.0.0.1", port, 60)
+        host = await open_mailbox("127.0.0.1", port, 60, TABLE)
         assert host.ttl == 60 and 1 <= host.plate <= NAMEPLATES
         joiner = await claim_mailbox("127.0.0.1", port, host.plate)
         await host.wait_claimed()
@@ -218,13 +302,13 @@ async def test_the_service_forwards_bodies_and_refuses_what_the_limits_forbid() 
 
 async def test_a_code_nobody_claims_expires_and_a_stalled_exchange_is_cut() -> None:
     async with relay_with(MailboxLimits(ttl=1, exchange_timeout=1)) as (_, port):
-        host = await open_mailbox("127.0.0.1", port, 600)
+        host = await open_mailbox("127.0.0.1", port, 600, TABLE)
         assert host.ttl == 1  # the relay's limit, not what the host asked
         with trio.fail_after(30), \
                 rejected("code-expired"):
             await host.wait_claimed()
         await host.aclose()
-        host = await open_mailbox("127.0.0.1", port, 1)
+        host = await open_mailbox("127.0.0.1", port, 1, TABLE)
         joiner = await claim_mailbox("127.0.0.1", port, host.plate)
         await host.wait_claimed()
         for side in (host, joiner):  # nobody says anything: both are cut
@@ -237,7 +321,7 @@ async def test_a_code_nobody_claims_expires_and_a_stalled_exchange_is_cut() -> N
 async def test_a_room_hello_and_garbage_are_told_apart_from_mailbox_requests() -> None:
     async with relay_with(MailboxLimits()) as (_, port):
         stream = await trio.open_tcp_stream("127.0.0.1", port)
-        await stream.send_all(encode_frame(codec.pack({"t": "mb-claim", "v": 1, "plate": 0})))
+        await stream.send_all(encode_frame(codec.pack({"t": "mb-claim", "v": 2, "plate": 0})))
         decoder = FrameDecoder(4096)
         frames: list[bytes] = []
         while not frames:
@@ -301,7 +385,8 @@ async def test_only_spake2_messages_ciphertext_and_a_mac_cross_the_relay() -> No
         async with trio.open_nursery() as nursery:
             nursery.start_soon(partial(serve_codes, ("127.0.0.1", proxy), invite,
                                        key.public.to_bytes(), seats=1, ttl=60,
-                                       on_code=on_code, notice=lambda text: None))
+                                       on_code=on_code, notice=lambda text: None,
+                                       room=invite.nonce))
             await ready.wait()
             with trio.fail_after(60):
                 assert await redeem_code(("127.0.0.1", proxy), offered[0]) == invite
@@ -316,7 +401,8 @@ async def test_only_spake2_messages_ciphertext_and_a_mac_cross_the_relay() -> No
         frames = FrameDecoder(8192).feed(b"".join(d for t, d in seen if t == tag))
         if tag.startswith("up"):
             request = decode_request(frames[0])
-            assert request in (decode_request(encode_open(60)), decode_request(
+            assert request in (decode_request(encode_open(60, table_tag(invite.nonce))),
+                               decode_request(
                 encode_claim(code.nameplate)))
             messages = [codec.unpack(f, max_size=4096, limits=codec.Limits())
                         for f in frames[1:]]
@@ -352,7 +438,8 @@ async def test_a_guesser_burns_the_code_and_learns_nothing() -> None:
         async with trio.open_nursery() as nursery:
             nursery.start_soon(partial(serve_codes, ("127.0.0.1", port), invite,
                                        key.public.to_bytes(), seats=1, ttl=60,
-                                       on_code=on_code, notice=notices.append))
+                                       on_code=on_code, notice=notices.append,
+                                       room=invite.nonce))
             await ready.wait()
             right = offered[0]
             wrong = Code(right.nameplate, (right.words[1], right.words[0])) \
@@ -367,3 +454,77 @@ async def test_a_guesser_burns_the_code_and_learns_nothing() -> None:
                 await redeem_code(("127.0.0.1", port), right)
             nursery.cancel_scope.cancel()
         assert f"someone tried a wrong code, so {right} is burned" in notices
+
+
+def a_wrong_guess(code: Code) -> Code:
+    """The code's number with other words."""
+    first = "asso" if code.words[0] != "asso" else "due"
+    return Code(code.nameplate, (first, code.words[1]))
+
+
+async def until(condition: object) -> None:
+    with trio.fail_after(60):
+        while not condition():  # type: ignore[operator]
+            await trio.sleep(0.01)
+
+
+async def test_the_host_stops_after_three_burns_and_offers_codes_again_when_asked() -> None:
+    """Three wrong tries burn three codes; the host then offers none (it says so and waits for
+    its person), until the person asks: the next code seats the friend."""
+    key = IdentityKey.generate()
+    invite = Invite("127.0.0.1", 7447, bytes(range(16)), key.public.fingerprint, relay=True)
+    async with relay_with(MailboxLimits()) as (server, port):
+        offered: list[Code] = []
+        notices: list[str] = []
+        asked, waiting = trio.Event(), trio.Event()
+
+        async def again() -> None:
+            waiting.set()
+            await asked.wait()
+
+        async with trio.open_nursery() as nursery:
+            nursery.start_soon(partial(serve_codes, ("127.0.0.1", port), invite,
+                                       key.public.to_bytes(), seats=1, ttl=600,
+                                       on_code=lambda code, _: offered.append(code),
+                                       notice=notices.append, room=invite.nonce, again=again))
+            for n in range(MAX_BURNS):
+                await until(lambda: len(offered) > n)  # noqa: B023 - awaited at once
+                with pytest.raises(MatchFailure, match="is wrong or already used"):
+                    await redeem_code(("127.0.0.1", port), a_wrong_guess(offered[n]))
+            with trio.fail_after(60):
+                await waiting.wait()
+            assert len(offered) == MAX_BURNS == 3
+            assert notices[-1] == ("3 codes were burned by wrong tries, so no more codes are "
+                                   "offered (someone may be guessing them); the long invite "
+                                   "still works")
+            assert server.mailboxes.registry.waiting == 0  # nothing to guess at the relay
+            asked.set()
+            await until(lambda: len(offered) == MAX_BURNS + 1)
+            with trio.fail_after(60):
+                assert await redeem_code(("127.0.0.1", port), offered[-1]) == invite
+            await until(lambda: notices[-1] == f"the code {offered[-1]} was used")
+        assert notices.count("offering invite codes again") == 1
+        assert sum("is burned" in line for line in notices) == MAX_BURNS
+
+
+async def test_a_table_whose_host_never_stops_is_still_bounded_by_the_relay() -> None:
+    """A host that opens code after code for one table (as one that ignored its cap of burns
+    would): claims from fresh addresses pair two of them, then the relay refuses the third
+    for the table, whoever claims it, and the joiner reads one sentence; the code stays
+    offered, and another table's code is claimed at once."""
+    async with relay_with(MailboxLimits(table_claims_burst=2)) as (server, port):
+        boxes = [await open_mailbox("127.0.0.1", port, 600, TABLE) for _ in range(3)]
+        for n, box in enumerate(boxes[:2]):
+            await (await claim_mailbox("127.0.0.1", port, box.plate,
+                                       local_address=f"127.1.9.{n + 1}")).aclose()
+        with pytest.raises(MatchFailure) as info:
+            await redeem_code(("127.0.0.1", port), Code(boxes[2].plate, ("asso", "due")),
+                              local_address="127.1.9.3")
+        assert str(info.value) == (f"the relay at 127.0.0.1:{port} refused the code: the codes "
+                                   "of this table were tried too often at this relay; try again "
+                                   "in 60 seconds")
+        assert server.mailboxes.registry.plates[boxes[2].plate].state == "waiting"
+        other = await open_mailbox("127.0.0.1", port, 600, table_tag(b"another-table..."))
+        claimed = await claim_mailbox("127.0.0.1", port, other.plate, local_address="127.1.9.4")
+        for box in (*boxes, other, claimed):
+            await box.aclose()

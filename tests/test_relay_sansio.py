@@ -18,6 +18,7 @@ from p2pcards.relay import (
     ServerHandshake,
     TokenBucket,
 )
+from p2pcards.relay.addresses import address_key, peer_address
 from p2pcards.relay.messages import (
     Delivery,
     Welcome,
@@ -153,6 +154,7 @@ def test_oversized_delivery_payload_is_refused() -> None:
 
 SMALL = RelayLimits(max_payload=1000, bytes_burst=1000, max_room_bytes=3000,
                     max_total_bytes=5000, max_inflight_bytes=2000, max_rooms=2,
+                    max_rooms_per_address=1, max_connections_per_address=4,
                     max_peers_per_room=2, room_lifetime=100, empty_room_ttl=10)
 
 
@@ -193,10 +195,14 @@ def test_a_default_room_holds_an_eight_seat_table_with_reconnects_and_refused_at
 
 def test_room_count_limit_and_index_checks() -> None:
     reg = RoomRegistry(SMALL)
-    reg.join(_code(1), b"A" * 32, -1, 0.0)
-    reg.join(_code(2), b"A" * 32, -1, 0.0)
+    reg.join(_code(1), b"A" * 32, -1, 0.0, "10.0.0.1")
     with pytest.raises(JoinRefused) as info:
-        reg.join(_code(3), b"A" * 32, -1, 0.0)
+        reg.join(_code(2), b"A" * 32, -1, 0.0, "10.0.0.1")
+    assert info.value.reason == "rooms-per-address"
+    reg.join(_code(1), b"B" * 32, -1, 0.0, "10.0.0.1")  # joining a held room is not creating
+    reg.join(_code(2), b"A" * 32, -1, 0.0, "10.0.0.2")
+    with pytest.raises(JoinRefused) as info:
+        reg.join(_code(3), b"A" * 32, -1, 0.0, "10.0.0.3")
     assert info.value.reason == "rooms-full"
     with pytest.raises(JoinRefused) as info:
         reg.join(_code(3), b"A" * 32, 4, 0.0)
@@ -224,8 +230,8 @@ def test_room_buffer_budget_drops_the_room_exactly_at_the_edge() -> None:
 
 def test_total_buffer_budget() -> None:
     reg = RoomRegistry(SMALL)
-    one, s1 = reg.join(_code(1), b"A" * 32, -1, 0.0)
-    two, s2 = reg.join(_code(2), b"A" * 32, -1, 0.0)
+    one, s1 = reg.join(_code(1), b"A" * 32, -1, 0.0, "10.0.0.1")
+    two, s2 = reg.join(_code(2), b"A" * 32, -1, 0.0, "10.0.0.2")
     for _ in range(3):
         reg.append(one, s1, b"x" * 976)
     reg.append(two, s2, b"x" * 976)
@@ -239,14 +245,14 @@ def test_total_buffer_budget() -> None:
 
 def test_expiry() -> None:
     reg = RoomRegistry(SMALL)
-    kept, slot = reg.join(_code(1), b"A" * 32, -1, 0.0)
-    empty, slot2 = reg.join(_code(2), b"A" * 32, -1, 0.0)
+    kept, slot = reg.join(_code(1), b"A" * 32, -1, 0.0, "10.0.0.1")
+    empty, slot2 = reg.join(_code(2), b"A" * 32, -1, 0.0, "10.0.0.2")
     reg.leave(empty, slot2, 5.0)
     assert reg.expire(14.9) == []
     assert reg.expire(15.0) == [(empty, "room-abandoned")]
     assert reg.expire(99.9) == []
     assert reg.expire(100.0) == [(kept, "room-expired")]
-    assert reg.rooms == {}
+    assert reg.rooms == {} and len(reg.created_by) == 0
 
 
 def test_token_bucket() -> None:
@@ -257,8 +263,55 @@ def test_token_bucket() -> None:
     assert bucket.tokens(10.0) == 3  # capped at the burst
 
 
+def test_addresses_count_ipv4_as_is_and_ipv6_by_its_64() -> None:
+    assert address_key("192.0.2.7") == "192.0.2.7"
+    assert address_key("::ffff:192.0.2.7") == "192.0.2.7"
+    assert address_key("2001:db8:1:2:aaaa::1") == address_key("2001:db8:1:2::ffff") == \
+        "2001:db8:1:2::/64"
+    assert address_key("2001:db8:1:3::1") == "2001:db8:1:3::/64"
+    assert address_key("fe80::1%eth0") == "fe80::/64"
+    assert peer_address("[2001:db8::5]:7447") == peer_address("2001:db8::6:7447") == \
+        "2001:db8::/64"
+    assert peer_address("127.0.0.2:4000") == "127.0.0.2" and peer_address("?") == "?"
+
+
+_ADDRESSES = ["10.0.0.1", "10.0.0.2", "2001:db8::/64"]
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(st.tuples(st.sampled_from(["join", "drop"]), st.sampled_from(_ADDRESSES),
+                          st.integers(0, 40)), max_size=80),
+       st.integers(1, 5), st.integers(1, 5))
+def test_no_address_creates_more_than_its_rooms_and_one_address_never_fills_the_relay(
+        steps: list[tuple[str, str, int]], per_address: int, spare: int) -> None:
+    """Whatever the joins and drops, each address holds at most its cap of the rooms it
+    created, the counts follow the rooms exactly, and ``rooms-full`` is only ever reached with
+    rooms created by two addresses or more."""
+    limits = RelayLimits(max_rooms=per_address + spare, max_rooms_per_address=per_address)
+    reg = RoomRegistry(limits)
+    for step, address, n in steps:
+        if step == "drop":
+            room = reg.rooms.get(_code(n))
+            if room is not None:
+                reg.drop(room, "room-expired")
+            continue
+        try:
+            reg.join(_code(n), address.encode().ljust(32, b"."), -1, 0.0, address)
+        except JoinRefused as exc:
+            creators = {room.creator for room in reg.rooms.values()}
+            assert exc.reason in ("rooms-per-address", "rooms-full")
+            assert exc.reason != "rooms-full" or len(creators) >= 2
+        for a in _ADDRESSES:
+            held = sum(room.creator == a for room in reg.rooms.values())
+            assert reg.created_by.held(a) == held <= per_address
+
+
 def test_limits_validation() -> None:
     with pytest.raises(ValueError, match="max_rooms"):
         RelayLimits(max_rooms=0)
     with pytest.raises(ValueError, match="bytes_burst"):
         RelayLimits(bytes_burst=10)
+    with pytest.raises(ValueError, match="max_rooms_per_address must be less than max_rooms"):
+        RelayLimits(max_rooms=8, max_rooms_per_address=8)
+    with pytest.raises(ValueError, match="max_connections_per_address must be less than"):
+        RelayLimits(max_connections=32, max_connections_per_address=32)

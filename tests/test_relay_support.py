@@ -23,14 +23,22 @@ from p2pcards.wire.framing import FrameDecoder, encode_frame
 Tamper = Callable[[list[bytes]], list[bytes]]
 
 
+LOOPBACK_CAPS = ("--max-rooms-per-address", "999", "--max-connections-per-address", "4000")
+"""Per-address caps for a relay whose every client is a test's process at 127.0.0.1: a module's
+relay sees more tables from that one address than a public relay lets one address hold."""
+
+
 class RelayProcess:
-    """``p2pcards relay`` in a subprocess on a free loopback port; logs in a file."""
+    """``p2pcards relay`` in a subprocess on a free loopback port; logs in a file. Unless
+    ``args`` say otherwise (the last value of an option counts), the per-address caps are
+    :data:`LOOPBACK_CAPS`."""
 
     def __init__(self, log_path: Path, *args: str) -> None:
         self.log_path = log_path
         self._log = log_path.open("wb")
         self.proc = subprocess.Popen(
-            [sys.executable, "-m", "p2pcards", "relay", "--listen", "127.0.0.1:0", *args],
+            [sys.executable, "-m", "p2pcards", "relay", "--listen", "127.0.0.1:0",
+             *LOOPBACK_CAPS, *args],
             stdout=subprocess.DEVNULL, stderr=self._log)
         self.port = self._wait_port()
 

@@ -12,6 +12,7 @@ trouble, 1 for a protocol violation, 130 when the person leaves.
 from __future__ import annotations
 
 import argparse
+import functools
 import os
 import socket
 import sys
@@ -357,14 +358,36 @@ def _cmd_host(args: argparse.Namespace) -> int:
         _say(f"or tell a player this code (one use, for the next {_duration(seconds)}):")
         _say(f"p2pcards join {code} --relay {args.relay}")
 
+    # one reader of the terminal for the codes' restart and the person's moves
+    lines = StdinLines() if args.code or not args.bot else None
+
     async def main() -> Table:
         nonlocal web
         async with web_table(args, _say, lambda: transcript.path) as web:
-            player_for = _player_factory(args, lambda g: g.game, web=web)
+            player_for = _player_factory(args, lambda g: g.game, lines, web)
+            again = functools.partial(_codes_again, lines) if lines is not None else None
             return await host_match(config, player_for, notice=_say, on_invite=on_invite,
-                                    transcript=transcript, on_code=on_code)
+                                    transcript=transcript, on_code=on_code, codes_again=again)
 
     return _run_match(main, transcript)
+
+
+CODES_AGAIN = "to offer new codes, type codes and press Enter"
+"""What a host whose codes stopped after too many burns tells its person."""
+
+
+async def _codes_again(lines: StdinLines) -> None:
+    """Return when the person types ``codes`` on the terminal (never, once standard input is
+    closed): a host's codes stopped after too many burns start again by hand only."""
+    _say(CODES_AGAIN)
+    while True:
+        line = await lines.readline()
+        if line is None:
+            await trio.sleep_forever()
+        elif line.strip().lower() == "codes":
+            return
+        else:
+            _say(CODES_AGAIN)
 
 
 def _duration(seconds: float) -> str:
@@ -518,7 +541,8 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     return_wait_option(host)
     host.add_argument("--code", action="store_true",
                       help="with --relay: also offer short codes (7-scopa-tavolo) to read over "
-                           "the phone, one use each, a wrong try burns it")
+                           "the phone, one use each, a wrong try burns it; after 3 burned "
+                           "codes no more are offered until you type codes and press Enter")
     host.add_argument("--code-minutes", type=float, default=10, metavar="M",
                       help="how long codes are offered (default 10 minutes)")
     host.add_argument("--timeout", type=int,

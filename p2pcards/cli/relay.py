@@ -30,6 +30,12 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
          "distinct identities admitted to one room (a table has at most 8 seats)"),
         ("--max-connections", int, D.max_connections, "N",
          "open TCP connections at once, handshaking or admitted"),
+        ("--max-rooms-per-address", int, D.max_rooms_per_address, "N",
+         "rooms one network address (an IPv6 client: its /64) may have created and still held; "
+         "less than --max-rooms"),
+        ("--max-connections-per-address", int, D.max_connections_per_address, "N",
+         "open connections one network address (an IPv6 client: its /64) may hold, short-code "
+         "connections included; less than --max-connections"),
         ("--max-payload", int, D.max_payload, "BYTES",
          "largest frame payload a client may send"),
         ("--frames-rate", float, D.frames_rate, "N", "sustained frames per second per connection"),
@@ -69,6 +75,14 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
          "sustained code tries per second per network address"),
         ("--code-tries-burst", float, M.claims_burst, "N",
          "code tries one network address may make at once before it is refused"),
+        ("--number-tries-rate", float, M.plate_claims_rate, "N",
+         "sustained tries per second of one code number, from any address"),
+        ("--number-tries-burst", float, M.plate_claims_burst, "N",
+         "tries of one code number at once, from any address, before it is refused"),
+        ("--table-tries-rate", float, M.table_claims_rate, "N",
+         "sustained tries per second of the codes of one table, from any address"),
+        ("--table-tries-burst", float, M.table_claims_burst, "N",
+         "tries of the codes of one table at once, from any address, before they are refused"),
     ]
     for flag, kind, default, metavar, what in options:
         p.add_argument(flag, type=kind, default=default, metavar=metavar,
@@ -79,8 +93,14 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
 
 
 def _number(value: float) -> str:
-    """``262144`` for 262144.0, ``0.5`` for 0.5: a default as a person writes it."""
-    return str(int(value)) if float(value).is_integer() else str(value)
+    """``262144`` for 262144.0, ``0.5`` for 0.5, ``0.0167: one every 60 s`` for 1/60: a default
+    as a person writes it."""
+    if float(value).is_integer():
+        return str(int(value))
+    every = 1 / value
+    if value < 0.1 and abs(every - round(every)) < 1e-9:
+        return f"{value:.3g}: one every {round(every)} s"
+    return str(value)
 
 
 def _cmd_relay(args: argparse.Namespace) -> int:
@@ -98,6 +118,8 @@ def _cmd_relay(args: argparse.Namespace) -> int:
             frames_burst=args.frames_burst, bytes_rate=args.bytes_rate,
             bytes_burst=args.bytes_burst, max_peers_per_room=args.max_peers,
             max_rooms=args.max_rooms, max_connections=args.max_connections,
+            max_rooms_per_address=args.max_rooms_per_address,
+            max_connections_per_address=args.max_connections_per_address,
             handshake_timeout=args.handshake_timeout, idle_timeout=args.idle_timeout,
             write_timeout=args.write_timeout, room_lifetime=args.room_lifetime,
             empty_room_ttl=args.empty_room_ttl, max_room_bytes=args.room_bytes,
@@ -105,7 +127,10 @@ def _cmd_relay(args: argparse.Namespace) -> int:
         mailbox_limits = MailboxLimits(
             max_mailboxes=args.codes, per_ip=args.codes_per_address, ttl=args.code_ttl,
             exchange_timeout=args.code_exchange_timeout, max_message=args.code_message_bytes,
-            claims_rate=args.code_tries_rate, claims_burst=args.code_tries_burst)
+            claims_rate=args.code_tries_rate, claims_burst=args.code_tries_burst,
+            plate_claims_rate=args.number_tries_rate,
+            plate_claims_burst=args.number_tries_burst,
+            table_claims_rate=args.table_tries_rate, table_claims_burst=args.table_tries_burst)
     except ValueError as exc:
         raise UserError(str(exc)) from None
     if not args.stats_interval > 0:

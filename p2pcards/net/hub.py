@@ -294,17 +294,20 @@ async def door_tcp(next_connection: Acceptor, door: Door, nursery: trio.Nursery)
 async def host_match(config: HostConfig, player_for: PlayerFactory, *, notice: Notice,
                      on_invite: Callable[[Invite], None],
                      transcript: TranscriptFactory,
-                     on_code: Callable[[Code, float], None] | None = None) -> Table:
+                     on_code: Callable[[Code, float], None] | None = None,
+                     codes_again: Callable[[], Awaitable[None]] | None = None) -> Table:
     """Host one match to its end; returns the host's table. Raises :class:`MatchFailure`.
 
     With ``config.relay`` the host joins the relay room named by the table nonce instead of
     listening, and the invite names the relay; with ``config.code_ttl`` too, it offers short
-    codes while seats are empty, telling ``on_code`` each one and the seconds it lasts.
+    codes while seats are empty, telling ``on_code`` each one and the seconds it lasts; after
+    the codes stopped because too many were burned, ``codes_again`` returns when the person
+    asks for codes again (:func:`~.codes.serve_codes`).
     """
     with one_failure():
         async with trio.open_nursery() as background:
             table = await _host(config, player_for, notice, on_invite, transcript, background,
-                                on_code)
+                                on_code, codes_again)
             background.cancel_scope.cancel()
     return table
 
@@ -312,7 +315,8 @@ async def host_match(config: HostConfig, player_for: PlayerFactory, *, notice: N
 async def _host(config: HostConfig, player_for: PlayerFactory, notice: Notice,
                 on_invite: Callable[[Invite], None], transcript: TranscriptFactory,
                 background: trio.Nursery,
-                on_code: Callable[[Code, float], None] | None) -> Table:
+                on_code: Callable[[Code, float], None] | None,
+                codes_again: Callable[[], Awaitable[None]] | None = None) -> Table:
     remote = config.players - 1 - config.bots
     if remote < 0 or config.bots < 0:
         raise MatchFailure(f"a {config.players}-player table cannot have {config.bots} bot "
@@ -340,7 +344,8 @@ async def _host(config: HostConfig, player_for: PlayerFactory, notice: Notice,
                             codes.start_soon(functools.partial(
                                 serve_codes, config.relay, invite,
                                 host_secrets.identity.public.to_bytes(), seats=remote,
-                                ttl=config.code_ttl, on_code=on_code, notice=notice))
+                                ttl=config.code_ttl, on_code=on_code, notice=notice,
+                                room=config.nonce, again=codes_again))
                         joined = await _gather([_relay_acceptor(mux)], seating, notice,
                                                background)
                         codes.cancel_scope.cancel()

@@ -52,19 +52,21 @@ RECONNECT_DELAY_CAP = 5.0
 async def connect(host: str, port: int, room: bytes, identity_key: IdentityKey, *,
                   since: int = -1, max_payload: int = MAX_FRAME_SIZE, keepalive: float = 60.0,
                   connect_timeout: float = 10.0, reconnect_window: float = RECONNECT_WINDOW,
-                  reconnect_delay: float = 0.2) -> RelayConnection:
+                  reconnect_delay: float = 0.2,
+                  local_address: str | None = None) -> RelayConnection:
     """Connect to the relay at ``host:port``, prove ``identity_key`` and join ``room``.
 
     ``since`` is the last room index already held (-1 for none). A connection that breaks later
     is re-established with exponential backoff (from ``reconnect_delay`` up to
     :data:`RECONNECT_DELAY_CAP`) for ``reconnect_window`` seconds. Raises
     :class:`~.errors.RelayRejected` if the relay refuses, :class:`~.errors.RelayUnavailable` if
-    it cannot be reached.
+    it cannot be reached. ``local_address`` binds the client's side of every connection to
+    that network address (default: the system chooses).
     """
     conn = RelayConnection(host, port, room, identity_key, since=since, max_payload=max_payload,
                            keepalive=keepalive, connect_timeout=connect_timeout,
                            reconnect_window=reconnect_window,
-                           reconnect_delay=reconnect_delay)
+                           reconnect_delay=reconnect_delay, local_address=local_address)
     try:
         await conn._open()
     except _BROKEN + (trio.TooSlowError,) as exc:
@@ -78,8 +80,10 @@ class RelayConnection:
 
     def __init__(self, host: str, port: int, room: bytes, identity_key: IdentityKey, *,
                  since: int, max_payload: int, keepalive: float, connect_timeout: float,
-                 reconnect_window: float, reconnect_delay: float) -> None:
+                 reconnect_window: float, reconnect_delay: float,
+                 local_address: str | None = None) -> None:
         ClientHandshake(room, identity_key, since, max_payload)  # validates the arguments
+        self.local_address = local_address
         self.host, self.port, self.room = host, port, room
         self.identity_key = identity_key
         self.max_payload = max_payload
@@ -224,7 +228,8 @@ class RelayConnection:
         self._decoder = FrameDecoder(self.max_payload + FRAME_OVERHEAD)
         self._early = deque()
         with trio.fail_after(self.connect_timeout):
-            stream = await trio.open_tcp_stream(self.host, self.port)
+            stream = await trio.open_tcp_stream(self.host, self.port,
+                                                local_address=self.local_address)
             try:
                 await stream.send_all(encode_frame(handshake.hello()))
                 challenge = await self._next_frame(stream)

@@ -51,6 +51,14 @@ class RelayLimits:
     """Rooms held at once."""
     max_connections: int = 4096
     """Open TCP connections at once, handshaking or admitted."""
+    max_rooms_per_address: int = 8
+    """Rooms one network address (an IPv6 client: its /64) may have created and still held:
+    a host makes one room per table. Less than ``max_rooms``, so that no single address can
+    fill the relay."""
+    max_connections_per_address: int = 32
+    """Open TCP connections one network address (an IPv6 client: its /64) may hold at once,
+    mailbox connections included: enough for a household behind one router hosting and
+    joining several tables. Less than ``max_connections``."""
     handshake_timeout: float = 10.0
     """Seconds from accept to ``welcome``; slow or silent clients are cut."""
     idle_timeout: float = 300.0
@@ -84,6 +92,12 @@ class RelayLimits:
             raise ValueError("relay limit max_room_bytes must hold at least one maximum frame")
         if self.max_total_bytes < self.max_room_bytes:
             raise ValueError("relay limit max_total_bytes must be at least max_room_bytes")
+        if self.max_rooms_per_address >= self.max_rooms:
+            raise ValueError("relay limit max_rooms_per_address must be less than max_rooms, "
+                             "so that one address cannot take every room")
+        if self.max_connections_per_address >= self.max_connections:
+            raise ValueError("relay limit max_connections_per_address must be less than "
+                             "max_connections, so that one address cannot take every connection")
         if self.max_inflight_bytes < self.max_payload + 4:
             raise ValueError("relay limit max_inflight_bytes must hold at least one maximum frame")
 

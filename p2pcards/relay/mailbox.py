@@ -14,7 +14,12 @@ time, so that whoever tries the same number again is told at once that the code 
 the relay forgets it. A nameplate nobody claims is dropped at the end of its time (at most
 :attr:`MailboxLimits.ttl`), and the host is told. Per address, a client may hold at most
 :attr:`MailboxLimits.per_ip` mailboxes open and claim at the rate of a token bucket, which
-bounds how fast one address can burn other people's codes.
+bounds how fast one address can burn other people's codes. Because a guesser may have many
+addresses, claims are also token buckets per nameplate number (every try of the number counts,
+whoever makes it) and per *table*: the host names its table when it opens a mailbox (by
+:func:`table_tag` of its room), and the claims of all the mailboxes of one table share one
+bucket, which bounds the guesses against one table whatever the number of addresses and
+whatever its host does.
 
 :class:`MailboxRegistry` is the state; the wire messages are the ``encode_*``/``decode_*``
 functions; ``protocol/RELAY.md`` ("Mailboxes for short codes") is normative.
@@ -22,10 +27,12 @@ functions; ``protocol/RELAY.md`` ("Mailboxes for short codes") is normative.
 
 from __future__ import annotations
 
+import hashlib
+import math
 import secrets
 from collections.abc import Callable
 from dataclasses import dataclass, fields
-from typing import Any
+from typing import Any, TypeVar
 
 from ..wire.codec import Limits, pack, unpack
 from ..wire.errors import DecodeError
@@ -46,6 +53,8 @@ __all__ = [
     "is_mailbox_request",
     "decode_request",
     "encode_open",
+    "table_tag",
+    "TABLE_TAG_SIZE",
     "encode_claim",
     "encode_plate",
     "encode_claimed",
@@ -58,7 +67,9 @@ __all__ = [
 
 NAMEPLATES = 999
 """Nameplates are 1..999: at most three digits to read out."""
-MAILBOX_VERSION = 1
+MAILBOX_VERSION = 2
+"""Version 2: ``mb-open`` names the host's table (version 1, without it, is not spoken any
+more)."""
 MESSAGE_OVERHEAD = 32
 """Bytes the ``mb-msg`` wrapper adds at most around a body."""
 HOST = 0
@@ -87,6 +98,17 @@ class MailboxLimits:
     """Sustained claims per second per network address (one every 10 s)."""
     claims_burst: float = 10.0
     """Claims one address may make at once before it is refused."""
+    plate_claims_rate: float = 1 / 60
+    """Sustained claims per second of one nameplate number, from any address (one a minute):
+    a code is claimed once, so only guessers and typing mistakes try a number again."""
+    plate_claims_burst: float = 3.0
+    """Claims of one nameplate number at once before it is refused."""
+    table_claims_rate: float = 1 / 60
+    """Sustained claims per second of the mailboxes of one table, from any address (one a
+    minute)."""
+    table_claims_burst: float = 12.0
+    """Claims of one table's mailboxes at once before they are refused: a table seats at most 7
+    joiners by code, and its host burns at most 3 codes before it stops offering them."""
     max_addresses: int = 4096
     """Network addresses whose claim buckets are tracked at once; addresses whose bucket is
     full again are forgotten first."""
@@ -98,11 +120,13 @@ class MailboxLimits:
                 raise ValueError(f"mailbox limit {f.name} must be positive, not {value!r}")
         if self.max_mailboxes > NAMEPLATES:
             raise ValueError(f"mailbox limit max_mailboxes must be at most {NAMEPLATES}")
-        if self.claims_burst < 1:
-            raise ValueError("mailbox limit claims_burst must be at least 1")
+        for name in ("claims_burst", "plate_claims_burst", "table_claims_burst"):
+            if getattr(self, name) < 1:
+                raise ValueError(f"mailbox limit {name} must be at least 1")
 
 
 DEFAULT_MAILBOX_LIMITS = MailboxLimits()
+K = TypeVar("K")
 
 
 class MailboxRefused(RelayError):
@@ -110,13 +134,15 @@ class MailboxRefused(RelayError):
 
 
 class Mailbox:
-    """One nameplate: its host's address, its state and its times."""
+    """One nameplate: its host's address and table, its state and its times."""
 
-    __slots__ = ("plate", "address", "expires", "state", "deadline", "sent")
+    __slots__ = ("plate", "address", "table", "expires", "state", "deadline", "sent")
 
-    def __init__(self, plate: int, address: str, expires: float) -> None:
+    def __init__(self, plate: int, address: str, expires: float, table: bytes = b"") -> None:
         self.plate = plate
         self.address = address
+        self.table = table
+        """The table its host named: its claims count in that table's bucket."""
         self.expires = expires
         """When the nameplate is dropped (waiting) or forgotten (used)."""
         self.state = "waiting"
@@ -131,7 +157,10 @@ class MailboxRegistry:
     """Every nameplate of one relay.
 
     Invariants: at most ``max_mailboxes`` nameplates are held; no address holds more than
-    ``per_ip`` waiting mailboxes; a nameplate is paired at most once in its life.
+    ``per_ip`` waiting mailboxes; a nameplate is paired at most once in its life; over any
+    span of ``t`` seconds a nameplate number is tried at most ``plate_claims_burst +
+    t * plate_claims_rate`` times and the mailboxes of one table are paired at most
+    ``table_claims_burst + t * table_claims_rate`` times, from any number of addresses.
     """
 
     def __init__(self, limits: MailboxLimits = DEFAULT_MAILBOX_LIMITS, *,
@@ -141,10 +170,13 @@ class MailboxRegistry:
         self._choose = choose
         self._waiting_by_address: dict[str, int] = {}
         self._claims: dict[str, TokenBucket] = {}
+        self._plate_claims: dict[int, TokenBucket] = {}
+        self._table_claims: dict[bytes, TokenBucket] = {}
 
-    def open(self, address: str, ttl: int, now: float) -> Mailbox:
+    def open(self, address: str, ttl: int, now: float, table: bytes = b"") -> Mailbox:
         """A new waiting mailbox for a host at ``address`` that asks for ``ttl`` seconds
-        (granted up to ``limits.ttl``), on a free nameplate chosen at random."""
+        (granted up to ``limits.ttl``) for its ``table``, on a free nameplate chosen at
+        random."""
         if len(self.plates) >= self.limits.max_mailboxes:
             raise MailboxRefused("mailboxes-full", "the relay holds its maximum of "
                                  f"{self.limits.max_mailboxes} code numbers; try again later")
@@ -153,7 +185,7 @@ class MailboxRegistry:
                                  f"{self.limits.per_ip} open codes at this relay")
         free = [n for n in range(1, NAMEPLATES + 1) if n not in self.plates]
         plate = free[self._choose(len(free))]
-        box = Mailbox(plate, address, now + min(float(ttl), self.limits.ttl))
+        box = Mailbox(plate, address, now + min(float(ttl), self.limits.ttl), table)
         self.plates[plate] = box
         self._waiting_by_address[address] = self._waiting_by_address.get(address, 0) + 1
         return box
@@ -161,22 +193,28 @@ class MailboxRegistry:
     def claim(self, address: str, plate: int, now: float) -> Mailbox:
         """Pair a joiner at ``address`` with the waiting mailbox ``plate``: once per nameplate.
 
-        Refusals: ``claims-throttled`` (this address claims too fast), ``code-unknown`` (no such
-        nameplate now), ``code-used`` (it was claimed already)."""
+        Refusals, in this order: ``claims-busy`` (too many addresses tracked),
+        ``claims-throttled`` (this address claims too fast), ``code-tries-throttled`` (this
+        number is tried too often), ``code-unknown`` (no such nameplate now), ``code-used`` (it
+        was claimed already), ``table-tries-throttled`` (the codes of the mailbox's table are
+        tried too often; the mailbox stays waiting). Every refusal after ``claims-busy`` counts
+        against the address, and every one after ``claims-throttled`` against the number."""
+        limits = self.limits
         bucket = self._claims.get(address)
         if bucket is None:
-            if len(self._claims) >= self.limits.max_addresses:
+            if len(self._claims) >= limits.max_addresses:
                 self._forget_full_buckets(now)
-            if len(self._claims) >= self.limits.max_addresses:
+            if len(self._claims) >= limits.max_addresses:
                 raise MailboxRefused("claims-busy", "the relay is tracking too many addresses "
                                      "that try codes; try again in a minute")
-            bucket = TokenBucket(self.limits.claims_rate, self.limits.claims_burst, now)
+            bucket = TokenBucket(limits.claims_rate, limits.claims_burst, now)
             self._claims[address] = bucket
-        if bucket.tokens(now) < 1:
-            wait = (1 - bucket.tokens(now)) / bucket.rate
-            raise MailboxRefused("claims-throttled", "too many codes tried from your address; "
-                                 f"try again in {wait:.0f} seconds")
-        bucket.take(1, now)
+        _take_or_refuse(bucket, now, "claims-throttled", "too many codes tried from your "
+                        "address")
+        number = self._plate_claims.setdefault(plate, TokenBucket(
+            limits.plate_claims_rate, limits.plate_claims_burst, now))
+        _take_or_refuse(number, now, "code-tries-throttled", f"the code number {plate} was "
+                        "tried too often at this relay")
         box = self.plates.get(plate)
         if box is None:
             raise MailboxRefused("code-unknown", f"no code with the number {plate} is offered "
@@ -184,6 +222,10 @@ class MailboxRegistry:
         if box.state != "waiting":
             raise MailboxRefused("code-used", f"the code with the number {plate} was already "
                                  "tried (each code opens once)")
+        table = self._table_claims.setdefault(box.table, TokenBucket(
+            limits.table_claims_rate, limits.table_claims_burst, now))
+        _take_or_refuse(table, now, "table-tries-throttled", "the codes of this table were "
+                        "tried too often at this relay")
         self._unwait(box)
         box.state = "paired"
         box.deadline = now + self.limits.exchange_timeout
@@ -242,9 +284,27 @@ class MailboxRegistry:
             self._waiting_by_address.pop(box.address, None)
 
     def _forget_full_buckets(self, now: float) -> None:
-        for address, bucket in list(self._claims.items()):
-            if bucket.tokens(now) >= bucket.burst:
-                del self._claims[address]
+        _forget_full(self._claims, now)
+        _forget_full(self._plate_claims, now)
+        _forget_full(self._table_claims, now)
+
+
+def _forget_full(buckets: dict[K, TokenBucket], now: float) -> None:
+    """Drop the buckets that are full again: a new one would be the same."""
+    for key, bucket in list(buckets.items()):
+        if bucket.tokens(now) >= bucket.burst:
+            del buckets[key]
+
+
+def _take_or_refuse(bucket: TokenBucket, now: float, reason: str, what: str) -> None:
+    """Take one token from ``bucket``, or refuse with ``reason``: ``what``, and how long to
+    wait for the next token."""
+    tokens = bucket.tokens(now)
+    if tokens < 1:
+        wait = max(1, math.ceil((1 - tokens) / bucket.rate))
+        raise MailboxRefused(reason, f"{what}; try again in {wait} second"
+                             f"{'s' if wait != 1 else ''}")
+    bucket.take(1, now)
 
 
 # ----------------------------------------------------------------------------- messages
@@ -252,9 +312,10 @@ class MailboxRegistry:
 
 @dataclass(frozen=True)
 class MailboxOpen:
-    """A host's ``mb-open``: the seconds it wants the nameplate held."""
+    """A host's ``mb-open``: the seconds it wants the nameplate held, and its table."""
 
     ttl: int
+    table: bytes
 
 
 @dataclass(frozen=True)
@@ -264,14 +325,25 @@ class MailboxClaim:
     plate: int
 
 
-_REQUEST_MAX = 64
-_REQUEST_LIMITS = Limits(max_str_len=16, max_bin_len=0, max_array_len=0, max_map_len=4,
+_REQUEST_MAX = 128
+_REQUEST_LIMITS = Limits(max_str_len=16, max_bin_len=64, max_array_len=0, max_map_len=4,
                          max_depth=1)
-_REQUESTS = {"mb-open": frozenset({"t", "v", "ttl"}), "mb-claim": frozenset({"t", "v", "plate"})}
+_REQUESTS = {"mb-open": frozenset({"t", "v", "ttl", "table"}),
+             "mb-claim": frozenset({"t", "v", "plate"})}
 
 
-def encode_open(ttl: int) -> bytes:
-    return pack({"t": "mb-open", "v": MAILBOX_VERSION, "ttl": ttl})
+TABLE_TAG_SIZE = 16
+
+
+def table_tag(room: bytes) -> bytes:
+    """How a host names its table in ``mb-open``: the first 16 bytes of SHA-256 of its room
+    code (the relay's logs name the room by the first 6 of them, so an operator can match a
+    mailbox to its room; the room code itself, which lets anyone join the room, is not sent)."""
+    return hashlib.sha256(room).digest()[:TABLE_TAG_SIZE]
+
+
+def encode_open(ttl: int, table: bytes) -> bytes:
+    return pack({"t": "mb-open", "v": MAILBOX_VERSION, "ttl": ttl, "table": table})
 
 
 def encode_claim(plate: int) -> bytes:
@@ -298,8 +370,8 @@ def decode_request(frame: bytes) -> MailboxOpen | MailboxClaim:
     obj = _peek(frame)
     kind = obj.get("t") if obj is not None else None
     if obj is None or kind not in _REQUESTS or set(obj) != _REQUESTS[str(kind)]:
-        raise RelayProtocolError("bad-message", "a mailbox request must be mb-open {v, ttl} or "
-                                 "mb-claim {v, plate}")
+        raise RelayProtocolError("bad-message", "a mailbox request must be mb-open {v, ttl, "
+                                 "table} or mb-claim {v, plate}")
     version = obj["v"]
     if version != MAILBOX_VERSION:
         raise RelayProtocolError("bad-version", f"mailbox version {str(version)[:16]} is not "
@@ -308,7 +380,11 @@ def decode_request(frame: bytes) -> MailboxOpen | MailboxClaim:
         ttl = obj["ttl"]
         if type(ttl) is not int or not 1 <= ttl <= 86400:
             raise RelayProtocolError("bad-message", "mb-open ttl must be 1..86400 seconds")
-        return MailboxOpen(ttl)
+        table = obj["table"]
+        if type(table) is not bytes or len(table) != TABLE_TAG_SIZE:
+            raise RelayProtocolError("bad-message", f"mb-open table must be {TABLE_TAG_SIZE} "
+                                     "bytes")
+        return MailboxOpen(ttl, table)
     plate = obj["plate"]
     if type(plate) is not int or not 1 <= plate <= NAMEPLATES:
         raise RelayProtocolError("bad-message", f"mb-claim plate must be 1..{NAMEPLATES}")

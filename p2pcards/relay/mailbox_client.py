@@ -2,9 +2,9 @@
 
 Usage::
 
-    box = await open_mailbox(host, port, ttl)      # a host: box.plate, box.ttl
-    await box.wait_claimed()                        # a joiner claimed it
-    box = await claim_mailbox(host, port, plate)    # a joiner
+    box = await open_mailbox(host, port, ttl, table)  # a host: box.plate, box.ttl
+    await box.wait_claimed()                          # a joiner claimed it
+    box = await claim_mailbox(host, port, plate)      # a joiner
     await box.send(body); body = await box.receive()
     await box.aclose()
 
@@ -96,11 +96,12 @@ class MailboxClient:
             await self.stream.aclose()
 
 
-async def _connect(host: str, port: int, request: bytes) -> MailboxClient:
+async def _connect(host: str, port: int, request: bytes,
+                   local_address: str | None = None) -> MailboxClient:
     where = f"{host}:{port}"
     try:
         with trio.fail_after(CONNECT_SECONDS):
-            stream = await trio.open_tcp_stream(host, port)
+            stream = await trio.open_tcp_stream(host, port, local_address=local_address)
     except (OSError, trio.TooSlowError) as exc:
         raise RelayUnavailable("unreachable", f"cannot reach the relay at {where}: "
                                f"{exc or 'no answer'}") from None
@@ -114,10 +115,11 @@ async def _connect(host: str, port: int, request: bytes) -> MailboxClient:
     return client
 
 
-async def open_mailbox(host: str, port: int, ttl: int) -> MailboxClient:
-    """Ask the relay at ``host:port`` for a mailbox held ``ttl`` seconds (the relay may grant
-    less: see :attr:`MailboxClient.ttl`)."""
-    client = await _connect(host, port, encode_open(ttl))
+async def open_mailbox(host: str, port: int, ttl: int, table: bytes) -> MailboxClient:
+    """Ask the relay at ``host:port`` for a mailbox of ``table`` (:func:`~.mailbox.table_tag`
+    of the table's room), held ``ttl`` seconds (the relay may grant less: see
+    :attr:`MailboxClient.ttl`)."""
+    client = await _connect(host, port, encode_open(ttl, table))
     try:
         with trio.fail_after(CONNECT_SECONDS):
             client.plate, client.ttl = await client._expect("plate")
@@ -131,9 +133,11 @@ async def open_mailbox(host: str, port: int, ttl: int) -> MailboxClient:
     return client
 
 
-async def claim_mailbox(host: str, port: int, plate: int) -> MailboxClient:
-    """Claim the mailbox ``plate`` at the relay at ``host:port`` (once per nameplate)."""
-    client = await _connect(host, port, encode_claim(plate))
+async def claim_mailbox(host: str, port: int, plate: int, *,
+                        local_address: str | None = None) -> MailboxClient:
+    """Claim the mailbox ``plate`` at the relay at ``host:port`` (once per nameplate), from
+    ``local_address`` if given."""
+    client = await _connect(host, port, encode_claim(plate), local_address)
     try:
         with trio.fail_after(CONNECT_SECONDS):
             await client.wait_claimed()

@@ -19,6 +19,7 @@ import trio
 
 from ..wire.errors import FrameTooLarge
 from ..wire.framing import FrameDecoder, encode_frame
+from .addresses import peer_address
 from .errors import RelayProtocolError
 from .mailbox import (
     HOST,
@@ -79,7 +80,7 @@ class MailboxService:
         self._ends: dict[Mailbox, list[_End | None]] = {}
 
     def _address(self, conn: MailboxConnection) -> str:
-        return conn.peer.rpartition(":")[0] or conn.peer
+        return peer_address(conn.peer)
 
     async def serve(self, conn: MailboxConnection, first: bytes) -> None:
         """Serve a connection whose first frame is ``first``; returns when it ends (the reason
@@ -91,7 +92,7 @@ class MailboxService:
                 box = self.registry.claim(self._address(conn), request.plate, now)
                 side = JOINER
             else:
-                box = self.registry.open(self._address(conn), request.ttl, now)
+                box = self.registry.open(self._address(conn), request.ttl, now, request.table)
                 side = HOST
         except (RelayProtocolError, MailboxRefused) as exc:
             self.log(log_line("mailbox-refused", peer=conn.peer, reason=exc.reason))
@@ -102,7 +103,7 @@ class MailboxService:
             self._ends[box] = [end, None]
             end.put(encode_plate(box.plate, max(1, math.floor(box.expires - now))))
             self.log(log_line("mailbox-opened", peer=conn.peer, plate=box.plate,
-                              ttl=round(box.expires - now)))
+                              table=box.table.hex()[:12], ttl=round(box.expires - now)))
         else:
             ends = self._ends.get(box)
             if ends is None:  # the host's task has not registered yet: cannot happen in Trio

@@ -18,6 +18,7 @@ from __future__ import annotations
 import hashlib
 
 from ..wire.framing import encode_frame
+from .addresses import AddressCounts
 from .errors import RelayError
 from .limits import FRAME_OVERHEAD, RelayLimits
 from .messages import Welcome, encode_delivery
@@ -31,8 +32,8 @@ def room_id(code: bytes) -> str:
 
 
 class JoinRefused(RelayError):
-    """An admitted identity cannot join the room (``rooms-full``, ``room-full``,
-    ``room-unknown``, ``ahead-of-room``)."""
+    """An admitted identity cannot join the room (``rooms-full``, ``rooms-per-address``,
+    ``room-full``, ``room-unknown``, ``ahead-of-room``)."""
 
 
 class RoomDropped(RelayError):
@@ -46,10 +47,12 @@ class RoomDropped(RelayError):
 class Room:
     """One room: members by identity, their slots, and the buffered frames."""
 
-    def __init__(self, code: bytes, created: float) -> None:
+    def __init__(self, code: bytes, created: float, creator: str = "-") -> None:
         self.code = code
         self.rid = room_id(code)
         self.created = created
+        self.creator = creator
+        """The address (:func:`~.addresses.address_key`) of the member that created it."""
         self.slots: dict[bytes, int] = {}  # identity -> slot
         self.connected: set[int] = set()
         self.empty_since: float | None = created
@@ -86,31 +89,41 @@ class RoomRegistry:
 
     :attr:`buffered` is the sum of the rooms' buffered bytes and never exceeds
     ``limits.max_total_bytes``; no room's :attr:`Room.buffered` exceeds
-    ``limits.max_room_bytes``.
+    ``limits.max_room_bytes``; no address has created more than
+    ``limits.max_rooms_per_address`` of the rooms held.
     """
 
     def __init__(self, limits: RelayLimits) -> None:
         self.limits = limits
         self.rooms: dict[bytes, Room] = {}
         self.buffered = 0
+        self.created_by = AddressCounts(limits.max_rooms_per_address)
+        """Rooms held, by the address of the member that created them."""
 
-    def join(self, code: bytes, identity: bytes, since: int, now: float) -> tuple[Room, int]:
-        """Admit ``identity`` to room ``code`` (creating it); return the room and the slot.
+    def join(self, code: bytes, identity: bytes, since: int, now: float,
+             address: str = "-") -> tuple[Room, int]:
+        """Admit ``identity``, connected from ``address``, to room ``code`` (creating it);
+        return the room and the slot.
 
         ``since`` is the last index the client holds: a client that holds frames of a room the
         relay does not have (``room-unknown``) or beyond its end (``ahead-of-room``) is refused,
-        because the indices would not mean the same thing.
+        because the indices would not mean the same thing. A new room counts against its
+        creator's address (``rooms-per-address``) until it is dropped.
         """
         room = self.rooms.get(code)
         if room is None:
             if since >= 0:
                 raise JoinRefused("room-unknown", f"room {room_id(code)} does not exist on this "
                                   f"relay, so it cannot hold frames after index {since}")
+            if self.created_by.full(address):
+                raise JoinRefused("rooms-per-address", "your address already holds "
+                                  f"{self.limits.max_rooms_per_address} rooms at this relay")
             if len(self.rooms) >= self.limits.max_rooms:
                 raise JoinRefused("rooms-full", f"the relay already holds its maximum of "
                                   f"{self.limits.max_rooms} rooms")
-            room = Room(code, now)
+            room = Room(code, now, address)
             self.rooms[code] = room
+            self.created_by.add(address)
         elif since >= room.next_index:
             raise JoinRefused("ahead-of-room", f"room {room.rid} has frames up to index "
                               f"{room.next_index - 1}, not {since}")
@@ -162,6 +175,7 @@ class RoomRegistry:
         room.dropped = reason
         if self.rooms.get(room.code) is room:
             del self.rooms[room.code]
+            self.created_by.remove(room.creator)
         self.buffered -= room.buffered
         room.buffered = 0
         room._frames.clear()

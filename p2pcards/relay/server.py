@@ -25,6 +25,7 @@ import trio
 
 from ..wire.errors import FrameTooLarge
 from ..wire.framing import FrameDecoder, encode_frame
+from .addresses import AddressCounts, peer_address
 from .buckets import TokenBucket
 from .errors import RelayProtocolError
 from .handshake import Admission, ServerHandshake
@@ -52,6 +53,7 @@ class _Conn:
     def __init__(self, stream: trio.SocketStream, peer: str) -> None:
         self.stream = stream
         self.peer = peer
+        self.address = peer_address(peer)  # what the per-address limits count
         self.scope = trio.CancelScope()
         self.reason: str | None = None  # why the relay closed it (None: the client left)
         self.message = ""
@@ -79,6 +81,7 @@ class RelayServer:
         self.stats = RelayStats()
         self._nonce = nonce
         self._conns: set[_Conn] = set()
+        self._conns_by_address = AddressCounts(limits.max_connections_per_address)
         self._members: dict[Room, dict[int, _Conn]] = {}
         self._shutdown = trio.Event()
         self._drained = trio.Event()
@@ -111,8 +114,11 @@ class RelayServer:
             nursery.start_soon(accept)
             nursery.start_soon(self._housekeeping)
             addresses = ",".join(f"{host or '*'}:{p}" for p in self.ports)
-            self.log(log_line("listening", address=addresses, max_rooms=self.limits.max_rooms,
-                              max_connections=self.limits.max_connections))
+            limits = self.limits
+            self.log(log_line("listening", address=addresses, max_rooms=limits.max_rooms,
+                              max_connections=limits.max_connections,
+                              max_rooms_per_address=limits.max_rooms_per_address,
+                              max_connections_per_address=limits.max_connections_per_address))
             task_status.started(self.ports[0])
             await self._shutdown.wait()
             accept_scope.cancel()
@@ -163,7 +169,15 @@ class RelayServer:
             self.stats.reject(conn.reason)
             await self._goodbye(conn)
             return
+        if self._conns_by_address.full(conn.address):
+            conn.reason, conn.message = "connections-per-address", (
+                "your address already holds "
+                f"{self.limits.max_connections_per_address} connections to this relay")
+            self.stats.reject(conn.reason)
+            await self._goodbye(conn)
+            return
         self._conns.add(conn)
+        self._conns_by_address.add(conn.address)
         self._drained = trio.Event() if self._drained.is_set() else self._drained
         self.stats.connections = len(self._conns)
         try:
@@ -179,6 +193,7 @@ class RelayServer:
             self._release(conn)
             await self._goodbye(conn)
             self._conns.discard(conn)
+            self._conns_by_address.remove(conn.address)
             self.stats.connections = len(self._conns)
             if not self._conns:
                 self._drained.set()
@@ -258,7 +273,8 @@ class RelayServer:
         identity = admission.identity.to_bytes()
         now = trio.current_time()
         try:
-            room, slot = self.registry.join(admission.room, identity, admission.since, now)
+            room, slot = self.registry.join(admission.room, identity, admission.since, now,
+                                            conn.address)
         except JoinRefused as exc:
             self._cut(conn, exc.reason, exc.message)
             return
