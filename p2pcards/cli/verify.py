@@ -210,7 +210,7 @@ def render_report(report: VerifyReport, console: Console) -> None:
     for e in report.evidence:
         tag = {"proven": "green", "other": "yellow"}.get(e.verdict, "red")
         console.print(f"evidence record {e.record} (byte offset {e.offset}): "
-                      f"[{tag}]{e.verdict}[/{tag}]", soft_wrap=True)
+                      f"[{tag}]{e.verdict.replace('-', ' ')}[/{tag}]", soft_wrap=True)
         console.print(f"  {e.message}", soft_wrap=True, markup=False)
         if e.verdict != "proven" and e.claim:
             console.print(f"  the recorder's claim: {e.claim}", soft_wrap=True, markup=False)
