@@ -17,7 +17,9 @@ The outcome is a :class:`VerifyReport` with one of three statuses:
 ``incomplete``
     nothing is wrong, but the file ends early: either its last frame is cut (a crash while
     writing) or the chain stops before the match ends. :attr:`VerifyReport.stop` tells how far
-    it got and which seat was expected to send which kind of message.
+    it got and which seat was expected to send which kind of message; when that is a key reveal
+    at a table without a dropout policy, it names the seat as the reason the match could not be
+    checked (:class:`WithheldKey`).
 
 Evidence records after the chain (:mod:`p2pcards.evidence`) are checked too, each on its own.
 Records are not signed, so a record proves only what its signed envelopes prove by themselves
@@ -59,7 +61,7 @@ from .evidence import (
     check_pair,
     link_problem,
 )
-from .genesis import Genesis, GenesisError
+from .genesis import DROPOUT_POLICIES, Genesis, GenesisError
 from .table import Event, HandScored, MatchEnded, Table, Violation, replay_frames
 from .transcript import TranscriptError, TranscriptFile, read_transcript
 from .wire import Envelope, PublicIdentity, envelope_hash
@@ -70,6 +72,7 @@ __all__ = [
     "HandReport",
     "ViolationReport",
     "StopReport",
+    "WithheldKey",
     "EvidenceReport",
     "DropoutReport",
     "VerifyReport",
@@ -198,18 +201,38 @@ class DropoutReport:
 
 
 @dataclass(frozen=True)
+class WithheldKey:
+    """The seat whose hand key reveal an incomplete transcript stops at, at a table without a
+    dropout policy: nobody can rebuild that key, so the hand's hidden cards, and every move that
+    played them, cannot be checked; this seat is why (SPEC §9.9).
+
+    ``hand`` is the hand in play, numbered from 1; ``index`` the chain position where the
+    reveal was due. The transcript cannot tell a seat that kept its key from a hub that did not
+    forward its reveal (SPEC §9.10)."""
+
+    seat: int
+    hand: int
+    index: int
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"seat": self.seat, "hand": self.hand, "index": self.index}
+
+
+@dataclass(frozen=True)
 class StopReport:
     """Where an incomplete transcript stops.
 
     ``expected`` is ``(seat, kind)`` of the message the chain waits for (``None`` if the match had
     ended and only a cut trailing frame follows). ``truncated_at`` is the byte offset of a cut
-    final frame, if any.
+    final frame, if any. ``withheld`` names the seat whose missing key reveal leaves the match
+    unchecked, when the chain stops there at a table without a dropout policy.
     """
 
     verified: int
     hands_complete: int
     expected: tuple[int, str] | None
     truncated_at: int | None
+    withheld: WithheldKey | None = None
 
 
 @dataclass(frozen=True)
@@ -295,6 +318,8 @@ class VerifyReport:
                 "expected": None if self.stop.expected is None else {
                     "seat": self.stop.expected[0], "kind": self.stop.expected[1]},
                 "truncated_at": self.stop.truncated_at,
+                "withheld_key": None if self.stop.withheld is None
+                else self.stop.withheld.to_dict(),
             },
         }
 
@@ -419,6 +444,7 @@ def verify_transcript(source: str | os.PathLike[str] | TranscriptFile) -> Verify
             hands_complete=len(hands),
             expected=table.expected,
             truncated_at=transcript.truncated_at,
+            withheld=None if transcript.truncated else _withheld_key(table, stopped, len(hands)),
         )
         if table.finished:
             notes.append("the match ended, but a cut frame follows it")
@@ -454,6 +480,16 @@ def verify_transcript(source: str | os.PathLike[str] | TranscriptFile) -> Verify
             table.recovery.rebuilt, table.recovery.audited, table.forfeit is not None,
             table.recovery.bot),
     )
+
+
+def _withheld_key(table: Table, stopped: int, hands_done: int) -> WithheldKey | None:
+    """The seat whose key reveal the chain waits for, at a table that cannot rebuild it (no
+    dropout policy, no recovery begun), or ``None``."""
+    expected = table.expected
+    if (expected is None or expected[1] != "reveal" or table.recovery is not None
+            or table.genesis.dropout in DROPOUT_POLICIES):
+        return None
+    return WithheldKey(expected[0], hands_done + 1, stopped)
 
 
 # ------------------------------------------------------------------------------ evidence
