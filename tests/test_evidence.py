@@ -450,6 +450,9 @@ def test_a_replay_record_appended_to_a_valid_transcript_frames_nobody(
     document = json.loads(capsys.readouterr().out)
     assert document["status"] == "valid" and document["violation"] is None
     assert document["evidence"][0]["verdict"] == "not-proven"
+    assert cli.main(["show", str(path)]) == 0  # show tells the same
+    assert "evidence record 0: not proven: no evidence record proves replay" in \
+        capsys.readouterr().out
 
 
 def test_a_record_proves_only_an_envelope_that_extends_the_chain_at_its_position(

@@ -448,8 +448,8 @@ def _cmd_show(args: argparse.Namespace) -> int:
     elif ending is not None:
         console.print(ending)
     for e in evidence:  # what the recorder accused someone of, as checked by the verifier
-        console.print(f"evidence record {e.record}: {e.verdict}: {e.message}", markup=False,
-                      soft_wrap=True)
+        console.print(f"evidence record {e.record}: {e.verdict.replace('-', ' ')}: "
+                      f"{e.message}", markup=False, soft_wrap=True)
     return code
 
 
