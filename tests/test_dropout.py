@@ -1,7 +1,8 @@
 """Dropouts at tables of three or four seats that share their hand keys (SPEC §9.13), with
 in-memory tables: a silent seat's key is rebuilt from the others' shares, the dealt hand is
 audited (a revoke followed by silence is proven), the dropper forfeits, and the transcript
-verifies; wrong shares are caught and blamed."""
+verifies; wrong shares are caught and blamed. Without a policy (two seats, or none chosen) the
+verdict names the seat that withheld its key reveal."""
 
 from __future__ import annotations
 
