@@ -16,15 +16,32 @@ secret of that cycle, with which anyone opens the share it was sent (SPEC §9.13
 are:
 
 - ``equivocation``: the two envelopes one seat signed for one ``seq`` (which the chain cannot hold
-  both of). Proven by the two signatures alone.
+  both of).
 - ``fork``: the envelope at the head of the recorder's chain and the envelope of another seat that
-  links to something else. Proven by their signatures and links; it names no seat (the hub, or one
-  of the two signers).
+  links to something else.
 - ``out-of-turn`` found by a :class:`ForkProbe`: the envelope of the other branch, signed on the
   common prefix at ``position`` by a seat whose turn it was not.
-- any other rule: the refused envelope, offered at chain position ``position``. Proven when an
-  observer table holding the first ``position`` envelopes of the chain refuses it with the same
-  rule and seat (:func:`check_offered`).
+- any other rule: the refused envelope, offered at chain position ``position``.
+
+**What a record proves.** Records are not signed: anyone holding a transcript can append one, so
+a record proves a fault only when the signed envelopes it holds prove it by themselves (SPEC §7,
+§9.9). That is the case for exactly two kinds of record:
+
+- an ``equivocation``: two different envelopes of this table, validly signed by one seat for one
+  ``seq`` (:func:`check_pair`);
+- a record of a rule the chain's prefix decides (:data:`OFFERED`: a bad proof, body, token, move,
+  reveal or result, a seat out of turn, an envelope after the end): its one envelope must extend
+  the transcript's own chain at ``position`` (``seq`` = ``position`` and ``prev`` = the hash of
+  the chain's envelope ``position - 1``, :func:`link_problem`), so that its signer signed over
+  the very prefix the verifier replays; offered to an observer table holding that prefix, the
+  table must refuse it, without accepting it, with the claimed rule and the signer as the seat.
+
+Every rule of :data:`NEVER_PROVEN` is proven by no record: harmless ones (``replay``,
+``lost-race``), and those that depend on what the chain around the envelope was, which a record
+cannot show (a ``fork`` and a ``wrong-previous`` need the other branch, a ``wrong-sequence`` the
+envelopes between, ``own-seat`` what the recorder itself signed). Such a record is reported as
+not proven and changes no verdict. (``bad-sealed-token`` and a ``bad-key-share`` without its
+disclosure are ``unverifiable``: only the recipient can open the box.)
 
 :class:`ForkProbe` is the sans-IO half of resolving a fork live: it asks the peer that sent the
 forking link for the envelopes its branch holds, one hash at a time, until the two branches meet
@@ -57,6 +74,8 @@ __all__ = [
     "Conflict",
     "check_pair",
     "check_fork",
+    "link_problem",
+    "NEVER_PROVEN",
     "find_conflicts",
     "is_evidence_frame",
     "from_violation",
@@ -207,7 +226,11 @@ def check_pair(record: Evidence, keys: Sequence[PublicIdentity], table_id: bytes
 
 
 def check_fork(record: Evidence, keys: Sequence[PublicIdentity], table_id: bytes) -> Finding:
-    """Check a ``fork`` record: a head envelope and another seat's envelope that links past it."""
+    """Describe a ``fork`` record: a head envelope and another envelope that links past it.
+
+    Never ``proven`` (see :data:`NEVER_PROVEN`): two branches may meet honestly at a claim window
+    or a recovery, and a record cannot hold the other branch. The finding says what the two
+    envelopes show and lists their signers as ``suspects``."""
     if len(record.envelopes) != 2:
         return Finding("not-proven", None, None, None, "a fork needs two envelopes")
     opened = _open_two(record, keys, table_id)
@@ -217,15 +240,56 @@ def check_fork(record: Evidence, keys: Sequence[PublicIdentity], table_id: bytes
     if link.seq != head.seq + 1 or link.prev == envelope_hash(head_env):
         return Finding("not-proven", None, None, None,
                        "its second envelope is not a broken link after its first")
-    if link.seat == head.seat:
-        return Finding("other", "wrong-previous", link.seat, link.seq,
-                       f"seat {link.seat} signed envelope {head.seq} and then a link from "
-                       f"envelope {link.seq} to another one")
-    return Finding("proven", "fork", None, link.seq,
+    return Finding("not-proven", None, None, link.seq,
                    f"seat {link.seat}'s envelope {link.seq} links to another envelope "
-                   f"{head.seq} than seat {head.seat}'s: the hub, seat {head.seat} or seat "
-                   f"{link.seat} is at fault (the transcripts of other seats name who)",
-                   suspects=(head.seat, link.seat))
+                   f"{head.seq} than seat {head.seat}'s, but {NEVER_PROVEN['fork']}",
+                   suspects=tuple(sorted({head.seat, link.seat})))
+
+
+NEVER_PROVEN: dict[str, str] = {
+    "replay": "a replay is harmless: it is a copy of an envelope the chain already holds",
+    "lost-race": "a lost race is harmless: an eligible claim that another one beat to its "
+                 "position",
+    "fork": "a record cannot hold the other branch a fork needs (two branches also meet "
+            "honestly at a claim window or a recovery): verify the transcripts of seats on both "
+            "branches together",
+    "wrong-previous": "a link to another envelope than the chain's is honest on a branch the "
+                      "transcript does not hold (a seat whose claim lost a race links past it)",
+    "wrong-sequence": "a sequence number off the chain comes from envelopes withheld or from "
+                      "another branch, which a record cannot tell apart",
+    "wrong-table": "an envelope of another table proves nothing about this one",
+    "genesis-mismatch": "an envelope signed for another genesis proves nothing about this table",
+    "bad-envelope": "bytes that do not open as an envelope bind no signer",
+    "bad-signature": "bytes without a valid signature bind no signer",
+    "own-seat": "only the recorder knows which envelopes its own seat signed",
+    "undecryptable": "the chain's own key reveals prove it, or nothing does",
+    "audit-failed": "the chain's own key reveals prove it, or nothing does",
+    "replay-diverged": "the chain's own key reveals prove it, or nothing does",
+}
+"""The rules no evidence record proves, each with the reason (SPEC §9.9). ``equivocation`` is
+proven by :func:`check_pair`; every other rule only by its one envelope offered where it links to
+the transcript's chain (:func:`link_problem`)."""
+
+
+def link_problem(data: bytes, keys: Sequence[PublicIdentity], table_id: bytes, position: int,
+                 head: bytes) -> str | None:
+    """Why the record envelope ``data`` does not extend a chain of ``position`` envelopes whose
+    head hash is ``head`` (``ZERO_HASH`` when empty), or ``None`` when it does: it opens with the
+    table's keys, belongs to the table, carries ``seq`` = ``position`` and ``prev`` = ``head``.
+    Only such an envelope's signer vouched for the prefix its record is checked on."""
+    opened = _open(data, keys, table_id)
+    if isinstance(opened, str):
+        return opened
+    _, payload = opened
+    if payload.seq != position:
+        return (f"its envelope is seat {payload.seat}'s seq {payload.seq}, not an envelope for "
+                f"chain position {position}, so its signer never signed over the chain the "
+                f"record is checked on")
+    if payload.prev != head:
+        return (f"its envelope (seat {payload.seat}'s seq {payload.seq}) links to another "
+                f"envelope than the chain's at position {position - 1}, so its signer never "
+                f"signed over the chain the record is checked on")
+    return None
 
 
 # ------------------------------------------------------------------------- equivocations

@@ -17,16 +17,21 @@ The outcome is a :class:`VerifyReport` with one of three statuses:
 ``incomplete``
     nothing is wrong, but the file ends early: either its last frame is cut (a crash while
     writing) or the chain stops before the match ends. :attr:`VerifyReport.stop` tells how far
-    it got and which seat was expected to send which kind of message.
+    it got and which seat was expected to send which kind of message; when that is a key reveal
+    at a table without a dropout policy, it names the seat as the reason the match could not be
+    checked (:class:`WithheldKey`).
 
-Evidence records after the chain (:mod:`p2pcards.evidence`) are checked too, each on its own:
-an ``equivocation`` or ``fork`` by the signatures and links of its envelopes, any other rule by
-offering its envelope to the observer table at the record's chain position and comparing the
-violation found with the one claimed. Each gets an :class:`EvidenceReport`. A record that proves
-its claim makes the transcript ``invalid`` (when the chain itself holds no violation, the first
-proven record that names a seat, else the first proven one, becomes
-:attr:`VerifyReport.violation`, with ``source = "evidence"``); one that
-does not is reported as such and changes nothing else.
+Evidence records after the chain (:mod:`p2pcards.evidence`) are checked too, each on its own.
+Records are not signed, so a record proves only what its signed envelopes prove by themselves
+(SPEC §9.9): an ``equivocation`` by its two envelopes, and a rule the chain's prefix decides by
+its one envelope, when that envelope extends this transcript's chain at the record's position
+and the observer table, offered it there, refuses it with the claimed rule and seat. Harmless
+rules and those that need a chain the record cannot show (``replay``, ``lost-race``, ``fork``,
+``wrong-sequence`` ...: :data:`p2pcards.evidence.NEVER_PROVEN`) are never proven. Each record
+gets an :class:`EvidenceReport`. A record that proves its claim makes the transcript ``invalid``
+(when the chain itself holds no violation, the first proven record that names a seat, else the
+first proven one, becomes :attr:`VerifyReport.violation`, with ``source = "evidence"``); one
+that does not is reported as not proven and changes nothing else.
 
 A file that cannot be read as a transcript at all (missing, not a transcript, a cut or garbled
 genesis record) raises :class:`UnreadableTranscript`, whose message is one sentence.
@@ -46,8 +51,17 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
-from .evidence import Evidence, EvidenceError, Finding, Verdict, check_fork, check_pair
-from .genesis import Genesis, GenesisError
+from .evidence import (
+    NEVER_PROVEN,
+    Evidence,
+    EvidenceError,
+    Finding,
+    Verdict,
+    check_fork,
+    check_pair,
+    link_problem,
+)
+from .genesis import DROPOUT_POLICIES, Genesis, GenesisError
 from .table import Event, HandScored, MatchEnded, Table, Violation, replay_frames
 from .transcript import TranscriptError, TranscriptFile, read_transcript
 from .wire import Envelope, PublicIdentity, envelope_hash
@@ -58,6 +72,7 @@ __all__ = [
     "HandReport",
     "ViolationReport",
     "StopReport",
+    "WithheldKey",
     "EvidenceReport",
     "DropoutReport",
     "VerifyReport",
@@ -186,18 +201,38 @@ class DropoutReport:
 
 
 @dataclass(frozen=True)
+class WithheldKey:
+    """The seat whose hand key reveal an incomplete transcript stops at, at a table without a
+    dropout policy: nobody can rebuild that key, so the hand's hidden cards, and every move that
+    played them, cannot be checked; this seat is why (SPEC §9.9).
+
+    ``hand`` is the hand in play, numbered from 1; ``index`` the chain position where the
+    reveal was due. The transcript cannot tell a seat that kept its key from a hub that did not
+    forward its reveal (SPEC §9.10)."""
+
+    seat: int
+    hand: int
+    index: int
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"seat": self.seat, "hand": self.hand, "index": self.index}
+
+
+@dataclass(frozen=True)
 class StopReport:
     """Where an incomplete transcript stops.
 
     ``expected`` is ``(seat, kind)`` of the message the chain waits for (``None`` if the match had
     ended and only a cut trailing frame follows). ``truncated_at`` is the byte offset of a cut
-    final frame, if any.
+    final frame, if any. ``withheld`` names the seat whose missing key reveal leaves the match
+    unchecked, when the chain stops there at a table without a dropout policy.
     """
 
     verified: int
     hands_complete: int
     expected: tuple[int, str] | None
     truncated_at: int | None
+    withheld: WithheldKey | None = None
 
 
 @dataclass(frozen=True)
@@ -283,6 +318,8 @@ class VerifyReport:
                 "expected": None if self.stop.expected is None else {
                     "seat": self.stop.expected[0], "kind": self.stop.expected[1]},
                 "truncated_at": self.stop.truncated_at,
+                "withheld_key": None if self.stop.withheld is None
+                else self.stop.withheld.to_dict(),
             },
         }
 
@@ -407,6 +444,7 @@ def verify_transcript(source: str | os.PathLike[str] | TranscriptFile) -> Verify
             hands_complete=len(hands),
             expected=table.expected,
             truncated_at=transcript.truncated_at,
+            withheld=None if transcript.truncated else _withheld_key(table, stopped, len(hands)),
         )
         if table.finished:
             notes.append("the match ended, but a cut frame follows it")
@@ -444,6 +482,16 @@ def verify_transcript(source: str | os.PathLike[str] | TranscriptFile) -> Verify
     )
 
 
+def _withheld_key(table: Table, stopped: int, hands_done: int) -> WithheldKey | None:
+    """The seat whose key reveal the chain waits for, at a table that cannot rebuild it (no
+    dropout policy, no recovery begun), or ``None``."""
+    expected = table.expected
+    if (expected is None or expected[1] != "reveal" or table.recovery is not None
+            or table.genesis.dropout in DROPOUT_POLICIES):
+        return None
+    return WithheldKey(expected[0], hands_done + 1, stopped)
+
+
 # ------------------------------------------------------------------------------ evidence
 
 _Record = Evidence | str
@@ -461,33 +509,44 @@ def _decode_records(transcript: TranscriptFile) -> list[_Record]:
 
 
 def _needs_table(record: _Record) -> bool:
-    return isinstance(record, Evidence) and record.rule not in ("equivocation", "fork")
+    return (isinstance(record, Evidence) and record.rule != "equivocation"
+            and record.rule not in NEVER_PROVEN)
 
 
-def _offer(table: Table, data: bytes) -> tuple[Violation | None, bool]:
-    """Offer an evidence envelope to the replay table: its violation, and whether the table's
-    state changed (it accepted the envelope, or found the violation after accepting it)."""
+@dataclass(frozen=True)
+class _Offered:
+    """What became of one record's envelope at its position: ``unlinked`` says why it was not
+    offered (it does not extend the chain there); else ``violation`` is what the table raised
+    (``None``: acceptable) and ``accepted`` whether the table took it into its state first."""
+
+    unlinked: str | None = None
+    violation: Violation | None = None
+    accepted: bool = False
+
+
+def _offer(table: Table, data: bytes) -> _Offered:
+    """Offer an evidence envelope to the replay table (see :class:`_Offered`)."""
     before = len(table.frames)
     try:
         table.receive(data)
     except Violation as violation:
-        return violation, len(table.frames) != before
-    return None, True
+        return _Offered(None, violation, len(table.frames) != before)
+    return _Offered(None, None, True)
 
 
 def _replay_offering(transcript: TranscriptFile, genesis: Genesis, on_events: EventHook,
                      records: list[_Record]
-                     ) -> tuple[Table, Violation | None, int, dict[int, Violation | None]]:
+                     ) -> tuple[Table, Violation | None, int, dict[int, _Offered]]:
     """:func:`replay_transcript`, offering each evidence envelope that needs the table state at
-    its record's position when the replay gets there. Returns the table, the chain's violation,
-    where it stopped, and for each record index offered, the violation it raised (``None``:
-    the envelope was acceptable there)."""
+    its record's position when the replay gets there, if it extends the chain there. Returns the
+    table, the chain's violation, where it stopped, and what became of each record reached."""
     at: dict[int, list[int]] = {}
     for i, record in enumerate(records):
         if _needs_table(record):
             assert isinstance(record, Evidence)
             at.setdefault(record.position, []).append(i)
-    offered: dict[int, Violation | None] = {}
+    keys = [PublicIdentity.from_bytes(s.identity) for s in genesis.seats]
+    offered: dict[int, _Offered] = {}
     table = Table(genesis, seat=None)
     table.start()
     frames = transcript.envelopes
@@ -495,12 +554,17 @@ def _replay_offering(transcript: TranscriptFile, genesis: Genesis, on_events: Ev
         for i in at.get(index, ()):
             record = records[i]
             assert isinstance(record, Evidence)
+            problem = link_problem(record.envelopes[0], keys, genesis.table_id, index,
+                                   table.chain.head)
+            if problem is not None:
+                offered[i] = _Offered(unlinked=problem)
+                continue
             holder, secret = record.disclosure or (0, None)
             table.disclose(holder, secret)
-            offered[i], changed = _offer(table, record.envelopes[0])
+            offered[i] = _offer(table, record.envelopes[0])
             table.disclose(holder, None)
-            if changed:  # rebuild the state the chain reached (rare: a record proving nothing)
-                table = replay_frames(genesis, frames[:index])
+            if offered[i].accepted:  # rebuild the state the chain reached (a record proving
+                table = replay_frames(genesis, frames[:index])  # nothing)
         if index == len(frames):
             break
         try:
@@ -544,7 +608,7 @@ def describe(rule: str, seat: int | None, index: int | None) -> str:
 
 def _evidence_report(number: int, transcript: TranscriptFile, record: _Record,
                      genesis: Genesis, keys: list[PublicIdentity],
-                     offered: dict[int, Violation | None], stopped: int) -> EvidenceReport:
+                     offered: dict[int, _Offered], stopped: int) -> EvidenceReport:
     offset = transcript.evidence_offsets[number]
     if isinstance(record, str):
         return EvidenceReport(number, offset, None, None, None, "", "malformed", None, None,
@@ -572,38 +636,56 @@ def _hash_of(data: bytes) -> str:
 
 
 def _finding(number: int, record: Evidence, keys: list[PublicIdentity], genesis: Genesis,
-             offered: dict[int, Violation | None], stopped: int) -> Finding:
-    proof = f"proven by evidence record {number}"
+             offered: dict[int, _Offered], stopped: int) -> Finding:
+    """What record ``number`` proves (SPEC §9.9): only an equivocation pair, or one envelope
+    that extends the chain at its position and is refused there, without being accepted, with
+    the claimed rule and seat, for that envelope."""
     if record.rule == "equivocation":
         found = check_pair(record, keys, genesis.table_id)
     elif record.rule == "fork":
-        found = check_fork(record, keys, genesis.table_id)
+        return check_fork(record, keys, genesis.table_id)
+    elif record.rule in NEVER_PROVEN:
+        return Finding("not-proven", None, None, None,
+                       f"no evidence record proves {record.rule}: {NEVER_PROVEN[record.rule]}")
     elif number not in offered:
         return Finding("not-proven", None, None, None,
                        f"it is about chain position {record.position}, but the chain "
                        f"{'is invalid from' if stopped < record.position else 'ends at'} "
                        f"envelope {stopped}")
     else:
-        violation = offered[number]
-        if violation is None:
-            if record.rule == "bad-sealed-token":
-                return Finding("unverifiable", None, None, None,
-                               "only the recipient of a sealed token can open it (see the "
-                               "threat model): the claim can be neither proven nor refuted")
-            if record.rule == "bad-key-share" and record.disclosure is None:
-                return Finding("unverifiable", None, None, None,
-                               "the holder did not disclose its inbox secret, so only it can "
-                               "open its share: the claim can be neither proven nor refuted")
-            return Finding("not-proven", None, None, None,
-                           f"its envelope is acceptable at chain position {record.position}")
-        same = (violation.rule, violation.seat) == (record.rule, record.seat)
-        verdict: Verdict = "proven" if same else "other"
-        found = Finding(verdict, violation.rule, violation.seat, violation.index,
-                        str(violation), violation.suspects)
+        found = _offered_finding(record, offered[number])
+    return _worded(number, record, found)
+
+
+def _offered_finding(record: Evidence, outcome: _Offered) -> Finding:
+    """The finding of a record whose one envelope was offered at its position (or refused for
+    not extending the chain there)."""
+    if outcome.unlinked is not None:
+        return Finding("not-proven", None, None, None, outcome.unlinked)
+    violation = outcome.violation
+    if violation is None or outcome.accepted:
+        if record.rule == "bad-sealed-token":
+            return Finding("unverifiable", None, None, None,
+                           "only the recipient of a sealed token can open it (see the "
+                           "threat model): the claim can be neither proven nor refuted")
+        if record.rule == "bad-key-share" and record.disclosure is None:
+            return Finding("unverifiable", None, None, None,
+                           "the holder did not disclose its inbox secret, so only it can "
+                           "open its share: the claim can be neither proven nor refuted")
+        return Finding("not-proven", None, None, None,
+                       f"its envelope is acceptable at chain position {record.position}")
+    same = ((violation.rule, violation.seat, violation.index)
+            == (record.rule, record.seat, record.position))
+    verdict: Verdict = "proven" if same else "other"
+    return Finding(verdict, violation.rule, violation.seat, violation.index, str(violation),
+                   violation.suspects)
+
+
+def _worded(number: int, record: Evidence, found: Finding) -> Finding:
+    """``found`` with the sentence the report shows for it."""
+    proof = f"proven by evidence record {number}"
     if found.verdict == "proven":
-        if found.rule == "fork":
-            text = f"fork at position {found.index}: {found.message}: {proof}"
-        elif found.seat is None:
+        if found.seat is None:
             text = f"{found.rule} at position {found.index}: {found.message}: {proof}"
         else:
             text = f"{describe(found.rule or '', found.seat, found.index)}: {proof}"

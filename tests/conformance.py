@@ -5,11 +5,13 @@ and a JSON file of the verdict that any conforming verifier must reach on it::
 
     {"case": ..., "files": [...], "status": "valid" | "invalid" | "incomplete",
      "rule": ..., "seat": ..., "index": ..., "detected_at": ..., "source": ...,
-     "verified": ..., "truncated_at": ..., "about": ...}
+     "verified": ..., "truncated_at": ..., "evidence": [...], "about": ...}
 
 ``rule``, ``seat``, ``index``, ``detected_at`` and ``source`` are ``null`` unless the status is
 ``invalid``; ``verified`` (envelopes verified) and ``truncated_at`` (byte offset of a cut frame)
-are ``null`` unless it is ``incomplete``. :func:`verdict_of` extracts the same fields from
+are ``null`` unless it is ``incomplete``; ``evidence`` lists the verdict of each evidence
+record of the file(s) (SPEC §9.9: ``proven``, ``other``, ``not-proven``, ``unverifiable``,
+``malformed``). :func:`verdict_of` extracts the same fields from
 ``p2pcards verify --json`` output.
 
 The honest material is one Briscola match of 2 seats (preset ``italian``: two hands) made with
@@ -54,12 +56,14 @@ Files = dict[str, bytes]
 def verdict_of(report: dict[str, Any]) -> dict[str, Any]:
     """The verdict fields of one ``p2pcards verify --json`` report (one file or several)."""
     if "transcripts" in report:  # several files: the first equivocation, else the first invalid
+        records = [e["verdict"] for t in report["transcripts"] for e in t["evidence"]]
         if report["equivocations"]:
             eq = report["equivocations"][0]
             return {"status": report["status"], "rule": "equivocation", "seat": eq["seat"],
                     "index": eq["seq"], "detected_at": None, "source": "transcripts",
-                    "verified": None, "truncated_at": None}
-        return {**verdict_of(report["transcripts"][0]), "status": report["status"]}
+                    "verified": None, "truncated_at": None, "evidence": records}
+        return {**verdict_of(report["transcripts"][0]), "status": report["status"],
+                "evidence": records}
     v, stop = report.get("violation"), report.get("stop")
     return {
         "status": report["status"],
@@ -71,6 +75,7 @@ def verdict_of(report: dict[str, Any]) -> dict[str, Any]:
         "verified": stop["verified"] if stop and report["status"] == "incomplete" else None,
         "truncated_at": stop["truncated_at"] if stop and report["status"] == "incomplete"
         else None,
+        "evidence": [e["verdict"] for e in report["evidence"]],
     }
 
 
@@ -359,6 +364,106 @@ def evidence_not_proven() -> tuple[Files, str]:
             "an evidence record claiming a bad shuffle over the genuine one: proves nothing")
 
 
+def evidence_replay() -> tuple[Files, str]:
+    run = briscola()
+    signer = _payload(run, 5).seat
+    record = Evidence("replay", signer, 100, (run.frames[5],), f"seat {signer} replayed it")
+    return ({"": transcript(run.genesis, run.frames, (record,))},
+            f"the whole honest match, then an appended record {{rule: replay, seat: {signer}, "
+            f"position: 100, envelopes: [envelope 5]}} (seat {signer} signed envelope 5): "
+            "records are not signed, so it proves nothing and the match stays valid")
+
+
+def evidence_lost_race() -> tuple[Files, str]:
+    run = briscola()
+    record = Evidence("lost-race", 0, 2, (run.frames[2],), "a claim that lost")
+    return ({"": transcript(run.genesis, run.frames[:4], (record,))},
+            "an honest prefix of 4 envelopes and a record claiming seat 0 lost a race with "
+            "envelope 2: harmless, proven by no record")
+
+
+def evidence_fork() -> tuple[Files, str]:
+    run = briscola()
+    forged = _resign(run, 2, prev=_h(b"not the head"))
+    record = Evidence("fork", None, 2, (run.frames[1], forged), "the chain has forked")
+    return ({"": transcript(run.genesis, run.frames[:2], (record,))},
+            "a record holding envelope 1 (seat 1's) and seat 0's envelope 2 linking to "
+            "another one: a fork needs the other branch, so no record proves it")
+
+
+def evidence_wrong_sequence() -> tuple[Files, str]:
+    run = briscola()
+    record = Evidence("wrong-sequence", None, 2, (run.frames[3],), "envelope 2 withheld")
+    return ({"": transcript(run.genesis, run.frames[:2], (record,))},
+            "an honest prefix of 2 envelopes cut by anyone, and a record of the honest envelope "
+            "3 as a wrong sequence: proven by no record")
+
+
+def evidence_equivocation() -> tuple[Files, str]:
+    run = briscola()
+    k = _first(run, "key", 0)
+    record = Evidence("equivocation", 0, k + 1, (run.frames[k], _other_key(run, k)),
+                      "two keys")
+    return ({"": transcript(run.genesis, run.frames[:k + 1], (record,))},
+            f"a record holding two different valid key envelopes of seat 0 for seq {k}: the "
+            "two signatures prove it")
+
+
+def evidence_equivocation_framed() -> tuple[Files, str]:
+    run = briscola()
+    record = Evidence("equivocation", 0, 4, (run.frames[2], run.frames[3]), "two keys")
+    return ({"": transcript(run.genesis, run.frames[:4], (record,))},
+            "a record calling envelopes 2 and 3 (the keys of seat 0 and seat 1) an "
+            "equivocation: two seats' envelopes prove nothing")
+
+
+def evidence_out_of_turn() -> tuple[Files, str]:
+    run = briscola()
+    k = 2
+    seat = 1 - _payload(run, k).seat
+    forged = craft(identity_of(run.tables[seat]), table_id=run.genesis.table_id, seq=k,
+                   prev=_h(run.frames[k - 1]), seat=seat, kind="key",
+                   body=_payload(run, 3).body)
+    record = Evidence("out-of-turn", seat, k, (forged,), "not its turn")
+    return ({"": transcript(run.genesis, run.frames[:k], (record,))},
+            f"a record holding seat {seat}'s envelope {k}, linked to envelope {k - 1}, when it "
+            f"was seat {1 - seat}'s turn: its signature over the chain proves it")
+
+
+def evidence_moved() -> tuple[Files, str]:
+    run = briscola()
+    forged = _resign(run, 2, kind="shuffle")
+    record = Evidence("wrong-kind", 0, 3, (forged,), "a shuffle for a key")
+    return ({"": transcript(run.genesis, run.frames[:3], (record,))},
+            "seat 0's envelope 2 re-signed as a shuffle, recorded at chain position 3 where "
+            "it does not link: proves nothing there")
+
+
+def evidence_unlinked() -> tuple[Files, str]:
+    run = briscola()
+    forged = _resign(run, 2, kind="shuffle", prev=_h(b"another chain"))
+    record = Evidence("wrong-kind", 0, 2, (forged,), "a shuffle for a key")
+    return ({"": transcript(run.genesis, run.frames[:2], (record,))},
+            "seat 0's envelope 2 re-signed as a shuffle over another chain (its prev is not "
+            "envelope 1): its signer never signed over this chain, so it proves nothing")
+
+
+def evidence_sealed_token() -> tuple[Files, str]:
+    run = briscola()
+    k = _first(run, "tokens", 0)
+    record = Evidence("bad-sealed-token", 0, k, (run.frames[k],), "my box did not open")
+    return ({"": transcript(run.genesis, run.frames[:k], (record,))},
+            "a record claiming seat 0's first tokens hold a sealed token that does not open: "
+            "only its recipient can tell (unverifiable)")
+
+
+def _other_key(run: MatchRun, k: int) -> bytes:
+    """Seat 0's key envelope ``k`` re-signed with another valid hand key."""
+    key = crypto.HandKey.generate(DeterministicRandomness(b"another key"))
+    share = key.share(ProofContext(run.genesis.table_id, 0, 0, "key"))
+    return _resign(run, k, body={"share": share.to_wire()})
+
+
 def _bad_shuffle_envelope(run: MatchRun, k: int) -> bytes:
     """Seat 0's shuffle at ``k`` with two output ciphertexts swapped, re-signed."""
     body = dict(_payload(run, k).body)
@@ -425,6 +530,16 @@ CASES: dict[str, Case] = {
     "revoke-at-audit": revoke_at_audit,
     "evidence-proven": evidence_proven,
     "evidence-not-proven": evidence_not_proven,
+    "evidence-replay": evidence_replay,
+    "evidence-lost-race": evidence_lost_race,
+    "evidence-fork": evidence_fork,
+    "evidence-wrong-sequence": evidence_wrong_sequence,
+    "evidence-equivocation": evidence_equivocation,
+    "evidence-equivocation-framed": evidence_equivocation_framed,
+    "evidence-out-of-turn": evidence_out_of_turn,
+    "evidence-moved": evidence_moved,
+    "evidence-unlinked": evidence_unlinked,
+    "evidence-sealed-token": evidence_sealed_token,
 }
 
 

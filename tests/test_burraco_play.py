@@ -62,7 +62,7 @@ def test_demo_plays_a_whole_match_to_2000(tmp_path: Path) -> None:
 def test_a_person_plays_burraco_at_the_terminal(tmp_path: Path) -> None:
     typed = "0\n" + "1\n" * 4000  # a bad number, then always the first move listed
     hosting, _ = host(tmp_path, "--game", "burraco", "--variant", "quick", "--players", "4",
-                      "--bots", "3", "--seed", "2", stdin=typed)
+                      "--bots", "3", "--seed", "2", "--insecure-public-keys", stdin=typed)
     assert _finish(hosting, 1200) == 0, hosting.stderr
     out = hosting.stdout
     assert "suits: H hearts, D diamonds, C clubs, S spades" in out

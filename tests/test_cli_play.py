@@ -63,3 +63,37 @@ def test_a_joiner_with_a_bad_transcript_path_is_stopped_before_it_connects(
     assert joining.finish() == 2
     assert joining.stderr == (f"p2pcards: --transcript {tmp_path}/missing/x.p2pt: the directory "
                               f"{tmp_path}/missing does not exist")
+
+
+SEEDED = ("p2pcards: --seed makes every key of this seat predictable, so anyone who guesses the "
+          "number can read its hidden cards and sign as it: use it with p2pcards demo, or add "
+          "--insecure-public-keys to play a seeded seat anyway (tests only)")
+
+
+@pytest.mark.parametrize("command", ["host", "join"])
+def test_a_seeded_networked_seat_is_refused_without_the_public_keys_flag(
+        tmp_path: Path, command: str) -> None:
+    invite = "p2pcards://127.0.0.1:9/00000000000000000000000000000000#AAAA-AAAA-AAAA-AAAA"
+    where = ["--listen", "127.0.0.1:0"] if command == "host" else [invite, "--bot"]
+    seeded = Peer(tmp_path / "home", command, *where, "--seed", "3")
+    assert seeded.finish() == 2
+    assert seeded.stderr == SEEDED
+    assert "p2pcards join" not in seeded.stdout and "joined" not in seeded.stdout
+    alone = Peer(tmp_path / "home2", command, *where, "--insecure-public-keys")
+    assert alone.finish() == 2
+    assert alone.stderr == "p2pcards: --insecure-public-keys goes with --seed"
+
+
+def test_a_seeded_host_with_the_public_keys_flag_plays_and_repeats_its_keys(
+        tmp_path: Path) -> None:
+    """With --insecure-public-keys the seed still makes the match reproducible: two hosts of one
+    seed sign with one identity key."""
+    fingerprints = []
+    for run in range(2):
+        hosting, _ = host(tmp_path / str(run), *BRISCOLA_2, "--bots", "1", "--bot", "--seed",
+                          "3", "--insecure-public-keys")
+        assert hosting.finish() == 0, hosting.stderr
+        report = verify_transcript(hosting.transcript())
+        assert report.status == "valid"
+        fingerprints.append(report.seats[0].fingerprint)
+    assert fingerprints[0] == fingerprints[1]

@@ -1,7 +1,8 @@
 """Dropouts at tables of three or four seats that share their hand keys (SPEC §9.13), with
 in-memory tables: a silent seat's key is rebuilt from the others' shares, the dealt hand is
 audited (a revoke followed by silence is proven), the dropper forfeits, and the transcript
-verifies; wrong shares are caught and blamed."""
+verifies; wrong shares are caught and blamed. Without a policy (two seats, or none chosen) the
+verdict names the seat that withheld its key reveal."""
 
 from __future__ import annotations
 
@@ -9,8 +10,9 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from attacks import Driver, decode, identity_of, play_body, resign, write_transcript
+from attacks import Driver, decode, identity_of, play_body, recorded_match, resign, write_transcript
 
+from p2pcards import cli
 from p2pcards.cli.verify import dropout_line
 from p2pcards.crypto import Scalar
 from p2pcards.evidence import Evidence, from_violation
@@ -19,7 +21,7 @@ from p2pcards.genesis import Genesis, GenesisError
 from p2pcards.local import make_tables
 from p2pcards.table import MatchEnded, SeatDropped, Table, Violation
 from p2pcards.transcript import TranscriptWriter
-from p2pcards.verify import verify_transcript
+from p2pcards.verify import WithheldKey, verify_transcript
 
 
 def follower_with_choice(driver: Driver) -> int:
@@ -85,8 +87,10 @@ def test_a_revoke_then_a_withheld_reveal_is_proven(tmp_path: Path, game: str,
     assert "its hand key was rebuilt" in dropout_line(report)
 
 
-def test_without_key_sharing_the_same_silence_leaves_an_incomplete_transcript(
-        tmp_path: Path) -> None:
+def test_without_key_sharing_a_revoke_then_a_withheld_reveal_names_the_seat(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """No dropout policy: the revoke stays unproven, the transcript is incomplete, and the
+    verdict names the seat whose key reveal is missing as the reason, in text and JSON."""
     driver = Driver.new("tressette", "classic", 3, seed=1)
     cheat, _ = revoke(driver)
     driver.run_until(lambda d: d.expected() == (cheat, "reveal"))
@@ -94,8 +98,52 @@ def test_without_key_sharing_the_same_silence_leaves_an_incomplete_transcript(
     assert not driver.tables[by].can_recover(cheat)
     with pytest.raises(RuntimeError, match="cannot be recovered"):
         driver.tables[by].recover(cheat)
-    report = verified(tmp_path, driver)
+    check_withheld(tmp_path, capsys, driver.genesis, driver.longest_frames(), cheat)
+
+
+def test_at_two_seats_a_withheld_reveal_names_the_seat(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """Two seats never share keys: seat 1 keeps its key of the first hand, so the honest
+    seat's transcript ends where that reveal was due."""
+    run = recorded_match("briscola", "italian", 2, 1)
+    k = next(i for i, f in enumerate(run.frames)
+             if (p := decode(f, run.genesis)[1]).kind == "reveal" and p.seat == 1)
+    check_withheld(tmp_path, capsys, run.genesis, run.frames[:k], 1)
+
+
+def check_withheld(tmp_path: Path, capsys: pytest.CaptureFixture[str], genesis: Genesis,
+                   frames: list[bytes], seat: int) -> None:
+    """The transcript of ``frames`` is incomplete and names ``seat`` as having withheld its key
+    of hand 1; stopping earlier, or with a cut frame after it, names nobody."""
+    path = write_transcript(tmp_path / "t.p2pt", genesis, frames)
+    report = verify_transcript(path)
     assert report.status == "incomplete" and report.dropout is None
+    assert report.stop is not None and report.stop.withheld == WithheldKey(seat, 1, len(frames))
+    assert report.to_dict()["stop"]["withheld_key"] == {"seat": seat, "hand": 1,
+                                                        "index": len(frames)}
+    assert cli.main(["verify", str(path)]) == 2
+    out = capsys.readouterr().out
+    assert (f"the match cannot be checked: seat {seat} withheld its hand key of hand 1 (its "
+            f"'reveal' was due at envelope {len(frames)})") in out
+    early = verify_transcript(write_transcript(tmp_path / "early.p2pt", genesis, frames[:-3]))
+    assert early.stop is not None and early.stop.withheld is None
+    cut = tmp_path / "cut.p2pt"
+    cut.write_bytes(path.read_bytes() + len(frames[-1]).to_bytes(4, "big") + frames[-1][:9])
+    cut_report = verify_transcript(cut)
+    assert cut_report.stop is not None and cut_report.stop.truncated_at is not None
+    assert cut_report.stop.withheld is None
+
+
+def test_with_key_sharing_a_missing_reveal_names_nobody(tmp_path: Path) -> None:
+    """With a dropout policy the others rebuild a silent seat's key; a transcript that merely
+    stops at a reveal (cut before the recovery) names no seat."""
+    driver = Driver.new("tressette", "classic", 3, seed=1, dropout="forfeit")
+    driver.run_until(driver.decision_of(2))
+    driver.detach(2)
+    driver.run_until(lambda d: d.expected() == (2, "reveal"))
+    report = verified(tmp_path, driver)
+    assert report.status == "incomplete"
+    assert report.stop is not None and report.stop.withheld is None
 
 
 @pytest.mark.parametrize(("game", "players", "by"), [("scopa", 3, 0), ("briscola", 4, 3)])

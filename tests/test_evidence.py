@@ -6,6 +6,7 @@ from __future__ import annotations
 import dataclasses
 import hashlib
 import json
+import tempfile
 from pathlib import Path
 from typing import Any
 
@@ -17,6 +18,7 @@ from hypothesis import strategies as st
 from p2pcards import cli, crypto
 from p2pcards.crypto import DeterministicRandomness, ProofContext
 from p2pcards.evidence import (
+    NEVER_PROVEN,
     Evidence,
     EvidenceError,
     ForkProbe,
@@ -381,19 +383,24 @@ def test_a_hub_equivocation_blames_no_honest_seat_and_the_probe_names_it(
     assert report.violation is not None
     assert (report.status, report.violation.rule, report.violation.seat) == (
         "invalid", "equivocation", 0)
-    assert [e.verdict for e in report.evidence] == ["proven", "proven"]
+    assert [e.verdict for e in report.evidence] == ["not-proven", "proven"]
+    # the fork record alone proves nothing (a record cannot hold the other branch): it is
+    # reported with its two signers, and the chain decides the verdict
     alone = verify_transcript(write(tmp_path / "fork.p2pt", run.genesis, seat2.frames, [kept]))
-    assert alone.violation is not None
-    assert (alone.violation.rule, alone.violation.seat, alone.violation.suspects) == (
-        "fork", None, (0, 1))
+    assert (alone.status, alone.violation) == ("incomplete", None)
+    fork_record = alone.evidence[0]
+    assert (fork_record.verdict, fork_record.suspects, fork_record.index) == (
+        "not-proven", (0, 1), k + 1)
+    assert "verify the transcripts of seats on both branches together" in fork_record.message
     seat1 = write(tmp_path / "seat1.p2pt", run.genesis, run.frames[:k + 2])
     together = verify_transcripts([seat1, tmp_path / "fork.p2pt"])
     assert [(e.seat, e.seq) for e in together.equivocations] == [(0, k)]
 
 
-def test_a_withheld_envelope_is_kept_as_proof_against_nobody(tmp_path: Path) -> None:
-    """The hub withheld envelope k from this peer: the next one skips ahead; its record proves
-    that the hub or the signer broke the sequence, and names neither."""
+def test_a_withheld_envelope_is_kept_but_proves_nothing(tmp_path: Path) -> None:
+    """The hub withheld envelope k from this peer: the next one skips ahead. Its record is kept,
+    but anyone can cut an honest transcript and append its next-but-one envelope, so it proves
+    nothing and the verdict is the chain's."""
     run = run2()
     k = 6
     seat = Table(run.genesis, seat=None)
@@ -408,14 +415,107 @@ def test_a_withheld_envelope_is_kept_as_proof_against_nobody(tmp_path: Path) -> 
     record = from_violation(info.value, run.frames[k + 1], k)
     assert record is not None
     report = verify_transcript(write(tmp_path / "t.p2pt", run.genesis, run.frames[:k], [record]))
-    assert report.violation is not None
-    assert (report.status, report.violation.rule, report.violation.seat) == (
-        "invalid", "wrong-sequence", None)
-    assert report.violation.message.startswith(f"wrong-sequence at position {k}: ")
-    assert report.violation.message.endswith(": proven by evidence record 0")
+    assert (report.status, report.violation) == ("incomplete", None)
+    assert report.evidence[0].verdict == "not-proven"
+    assert report.evidence[0].message.startswith("no evidence record proves wrong-sequence: ")
 
 
 def test_harmless_and_unsigned_envelopes_leave_no_record() -> None:
     for rule, seat in (("replay", 1), ("wrong-table", None), ("bad-envelope", None)):
         assert from_violation(Violation(rule, "x", seat=seat, index=3), b"\x92", 3) is None
     assert from_violation(Violation("bad-envelope", "x", seat=1, index=3), b"\x92", 3) is not None
+
+
+# ------------------------------------------------------------------ records cannot frame
+
+
+def test_a_replay_record_appended_to_a_valid_transcript_frames_nobody(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """Records are not signed: anyone can append one. The record that once convicted seat 2 of
+    a `replay` at position 5 leaves the whole match valid and is reported as not proven."""
+    run = recorded_match("briscola", "italian", 3, 2)
+    assert decode(run.frames[5], run.genesis)[1].seat == 2
+    path = write(tmp_path / "t.p2pt", run.genesis, run.frames,
+                 [Evidence("replay", 2, 100, (run.frames[5],), "seat 2 replayed envelope 5")])
+    report = verify_transcript(path)
+    assert (report.status, report.violation) == ("valid", None)
+    record = report.evidence[0]
+    assert (record.verdict, record.rule, record.seat) == ("not-proven", None, None)
+    assert record.message == ("no evidence record proves replay: a replay is harmless: it is a "
+                              "copy of an envelope the chain already holds")
+    assert cli.main(["verify", str(path)]) == 0
+    out = capsys.readouterr().out
+    assert "VALID" in out and "evidence record 0" in out and "not proven" in out
+    assert cli.main(["verify", "--json", str(path)]) == 0
+    document = json.loads(capsys.readouterr().out)
+    assert document["status"] == "valid" and document["violation"] is None
+    assert document["evidence"][0]["verdict"] == "not-proven"
+    assert cli.main(["show", str(path)]) == 0  # show tells the same
+    assert "evidence record 0: not proven: no evidence record proves replay" in \
+        capsys.readouterr().out
+
+
+def test_a_record_proves_only_an_envelope_that_extends_the_chain_at_its_position(
+        tmp_path: Path) -> None:
+    run = run2()
+    k, forged = bad_shuffle(run)
+    moved = Evidence("bad-shuffle", 0, k + 2, (forged,))  # a true fault, offered elsewhere
+    unlinked = Evidence("bad-shuffle", 0, k, (resign(forged, run.genesis, identity_of(
+        run.tables[0]), prev=hashlib.sha256(b"another chain").digest()),))
+    report = verify_transcript(write(tmp_path / "t.p2pt", run.genesis, run.frames[:k + 2],
+                                     [moved, unlinked]))
+    assert (report.status, report.violation) == ("incomplete", None)
+    assert [e.verdict for e in report.evidence] == ["not-proven", "not-proven"]
+    assert f"not an envelope for chain position {k + 2}" in report.evidence[0].message
+    assert f"links to another envelope than the chain's at position {k - 1}" in \
+        report.evidence[1].message
+    # the same bad shuffle where it links is proven, also under a longer chain (the chain
+    # holds the honest shuffle there; the signer signed the bad one over the same prefix)
+    proven = verify_transcript(write(tmp_path / "p.p2pt", run.genesis, run.frames,
+                                     [Evidence("bad-shuffle", 0, k, (forged,))]))
+    assert proven.violation is not None
+    assert (proven.status, proven.violation.rule, proven.violation.seat,
+            proven.violation.index) == ("invalid", "bad-shuffle", 0, k)
+
+
+def test_an_out_of_turn_envelope_on_the_chain_is_proven_by_its_record(tmp_path: Path) -> None:
+    run = run2()
+    k = 2
+    seat = 1 - decode(run.frames[k], run.genesis)[1].seat
+    forged = resign(run.frames[k + 1], run.genesis, identity_of(run.tables[seat]), seq=k,
+                    prev=envelope_hash(open_envelope(run.frames[k - 1], [
+                        PublicIdentity.from_bytes(s.identity) for s in run.genesis.seats])[0]))
+    assert decode(forged, run.genesis)[1].seat == seat
+    report = verify_transcript(write(tmp_path / "t.p2pt", run.genesis, run.frames,
+                                     [Evidence("out-of-turn", seat, k, (forged,))]))
+    assert report.violation is not None
+    assert (report.violation.rule, report.violation.seat, report.violation.source) == (
+        "out-of-turn", seat, "evidence")
+    claimed_other = verify_transcript(write(tmp_path / "u.p2pt", run.genesis, run.frames,
+                                            [Evidence("out-of-turn", 1 - seat, k, (forged,))]))
+    assert claimed_other.status == "valid" and claimed_other.evidence[0].verdict == "other"
+
+
+PREFIX = 40
+RULES = sorted({"equivocation", "bad-shuffle", "bad-key", "bad-token", "bad-reveal",
+                "out-of-turn", "wrong-kind", "bad-body", "not-in-hand", "card-mismatch",
+                "result-mismatch", "after-match-end", "bad-sealed-token", "bad-key-share",
+                "illegal-move", "must-follow-suit", "no-such-rule", *NEVER_PROVEN})
+
+
+@settings(max_examples=40, deadline=None)
+@given(rule=st.sampled_from(RULES), seat=st.none() | st.integers(0, 7),
+       position=st.integers(0, PREFIX + 5),
+       picks=st.lists(st.integers(0, 167), min_size=1, max_size=2))
+def test_no_record_made_of_honest_envelopes_changes_the_verdict(
+        rule: str, seat: int | None, position: int, picks: list[int]) -> None:
+    """Whatever an evidence record made of a match's own envelopes claims, the verdict of a
+    prefix of that match stays the chain's (incomplete, no violation) and the record proves
+    nothing."""
+    run = run2()
+    record = Evidence(rule, seat, position, tuple(run.frames[i] for i in picks), "framed")
+    with tempfile.TemporaryDirectory() as tmp:
+        report = verify_transcript(write(Path(tmp) / "t.p2pt", run.genesis,
+                                         run.frames[:PREFIX], [record]))
+    assert (report.status, report.violation) == ("incomplete", None)
+    assert report.evidence[0].verdict in ("not-proven", "unverifiable")

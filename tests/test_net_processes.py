@@ -266,7 +266,8 @@ async def test_a_peer_sending_garbage_is_dropped_and_the_others_are_told(
 def test_an_unusable_transcripts_directory_is_one_sentence(tmp_path: Path) -> None:
     home = tmp_path / "not-a-directory"
     home.write_text("")
-    hosting = Peer(home, "host", "--listen", "127.0.0.1:0", "--bots", "1", "--bot", "--seed", "1")
+    hosting = Peer(home, "host", "--listen", "127.0.0.1:0", "--bots", "1", "--bot", "--seed", "1",
+                   "--insecure-public-keys")
     assert hosting.finish() == 2
     assert hosting.stderr == (f"p2pcards: cannot create the transcripts directory "
                               f"{home}/transcripts: Not a directory")

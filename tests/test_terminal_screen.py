@@ -151,7 +151,7 @@ def test_a_person_reads_the_turns_the_labels_the_help_and_confirms_leaving(
         tmp_path: pytest.TempPathFactory) -> None:
     typed = "?\nq\nn\n1\n" + "1\n" * 6 + "q\ny\n"
     hosting, _ = host(tmp_path, "--game", "briscola", "--players", "2", "--bots", "1",
-                      "--seed", "3", stdin=typed)
+                      "--seed", "3", "--insecure-public-keys", stdin=typed)
     assert hosting.finish() == 130
     out = hosting.stdout
     assert "type ? for the moves and card values of this game" in out

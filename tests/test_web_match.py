@@ -28,12 +28,13 @@ PATIENCE = 90.0
 def start_table(tmp_path: Path, game: str, variant: str, seed: int) -> tuple[Peer, Peer, str]:
     """A host with ``--web --no-browser`` and a bot joining it; the page's address."""
     host = Peer(["host", "--game", game, "--variant", variant, "--players", "2", "--seed",
-                 str(seed), "--listen", "127.0.0.1:0", "--name", "Alice", "--web",
-                 "--no-browser", "--transcript", str(tmp_path / "host.p2pt")],
+                 str(seed), "--insecure-public-keys", "--listen", "127.0.0.1:0", "--name",
+                 "Alice", "--web", "--no-browser", "--transcript", str(tmp_path / "host.p2pt")],
                 tmp_path / "host-home")
     url = host.wait_for(r"(http://127\.0\.0\.1:\d+/[A-Za-z0-9_-]+/)").group(1)
     invite = host.wait_for(r"^p2pcards join (\S+)$").group(1)
-    bot = Peer(["join", invite, "--bot", "--seed", str(seed + 1), "--accept", "--name", "Bot",
+    bot = Peer(["join", invite, "--bot", "--seed", str(seed + 1), "--insecure-public-keys",
+                "--accept", "--name", "Bot",
                 "--transcript", str(tmp_path / "bot.p2pt")], tmp_path / "bot-home")
     return host, bot, url
 

@@ -39,14 +39,15 @@ def test_a_game_without_its_own_layout_is_played_by_clicking_its_moves(
         tmp_path: Path, game: str) -> None:
     from selenium.webdriver.common.by import By
 
-    host = Peer(["host", "--game", game, "--players", "2", "--seed", "21", "--listen",
-                 "127.0.0.1:0", "--web", "--no-browser", "--transcript",
-                 str(tmp_path / "host.p2pt")], tmp_path / "host-home")
+    host = Peer(["host", "--game", game, "--players", "2", "--seed", "21",
+                 "--insecure-public-keys", "--listen", "127.0.0.1:0", "--web", "--no-browser",
+                 "--transcript", str(tmp_path / "host.p2pt")], tmp_path / "host-home")
     bot = None
     try:
         url = host.wait_for(r"(http://127\.0\.0\.1:\d+/[A-Za-z0-9_-]+/)").group(1)
         invite = host.wait_for(r"^p2pcards join (\S+)$").group(1)
-        bot = Peer(["join", invite, "--bot", "--seed", "22", "--accept", "--transcript",
+        bot = Peer(["join", invite, "--bot", "--seed", "22", "--insecure-public-keys",
+                    "--accept", "--transcript",
                     str(tmp_path / "bot.p2pt")], tmp_path / "bot-home")
         with chromium() as driver:
             driver.get(url)

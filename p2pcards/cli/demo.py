@@ -139,7 +139,7 @@ def run_demo(*, game: str = "scopa", players: int = 2, variant: str | None = Non
     settings = [f"--set={name}={show_value(value)}" for name, value in flags.items()]
     options = ["--game", spec.name, "--variant", preset, *settings]
     accept = ["--accept"] if flags else []
-    seeded = ["--seed", str(seed)] if seed is not None else []
+    seeded = ["--seed", str(seed), "--insecure-public-keys"] if seed is not None else []
     route = "over loopback TCP" if relay is None else f"through the relay at {relay}"
     if relay == LOCAL_RELAY:
         route = "through a relay in one more local process"

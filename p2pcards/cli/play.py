@@ -294,6 +294,7 @@ def _dropout(choice: str | None, players: int) -> str | None:
 def _cmd_host(args: argparse.Namespace) -> int:
     _check_bot(args.bot)
     _check_web(args)
+    _check_seed(args)
     spec = get_game(args.game)
     preset = args.variant or spec.default_preset
     players = args.players if args.players is not None else spec.preset_players(preset)[0]
@@ -421,6 +422,7 @@ def _cmd_join(args: argparse.Namespace) -> int:
                         "standard input), or the code the host told you", EXIT_USAGE)
     code: Code | None = None
     _check_web(args)
+    _check_seed(args)
     try:
         _check_bot(args.bot)
         text = _read_invite(args.invite)
@@ -597,6 +599,20 @@ def _check_web(args: argparse.Namespace) -> None:
         raise UserError("--no-browser goes with --web", EXIT_USAGE)
 
 
+def _check_seed(args: argparse.Namespace) -> None:
+    """``--seed`` on a networked seat only with ``--insecure-public-keys``, and not that alone.
+
+    A seed makes every key of the seat (identity, inbox, hand keys) a function of a small
+    number: anyone who guesses it reads the seat's hidden cards and signs as it."""
+    if args.seed is not None and not args.insecure_public_keys:
+        raise UserError("--seed makes every key of this seat predictable, so anyone who guesses "
+                        "the number can read its hidden cards and sign as it: use it with "
+                        "p2pcards demo, or add --insecure-public-keys to play a seeded seat "
+                        "anyway (tests only)", EXIT_USAGE)
+    if args.insecure_public_keys and args.seed is None:
+        raise UserError("--insecure-public-keys goes with --seed", EXIT_USAGE)
+
+
 def _check_bot(spec: str | None) -> None:
     """A ``--bot`` value that cannot work is a usage error before anything starts."""
     if spec is None:
@@ -624,7 +640,11 @@ def _common(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--name", help="your name at the table (default: your login)")
     parser.add_argument("--transcript", help="where to write the transcript")
     parser.add_argument("--seed", type=int,
-                        help="seeded keys and bots, for demos and tests only (not secret)")
+                        help="seeded keys and bots, for tests only: every key of the seat is "
+                             "predictable, so it needs --insecure-public-keys")
+    parser.add_argument("--insecure-public-keys", action="store_true",
+                        help="with --seed: accept that the seat's keys are public (anyone who "
+                             "guesses the seed reads its cards and signs as it)")
     parser.add_argument("--ephemeral-identity", action="store_true",
                         help="use a fresh identity key for this match instead of yours")
     parser.add_argument("--relay-patience", type=float, default=RECONNECT_WINDOW,

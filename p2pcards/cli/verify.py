@@ -47,7 +47,14 @@ from ..table import (
     _fill,
     revealed_cards,
 )
-from ..verify import UnreadableTranscript, VerifyReport, load, replay_transcript, verify_transcript
+from ..verify import (
+    UnreadableTranscript,
+    VerifyReport,
+    WithheldKey,
+    load,
+    replay_transcript,
+    verify_transcript,
+)
 from ..verify_many import MultiReport, verify_transcripts
 from .errors import EXIT_INVALID, EXIT_USAGE, UserError
 from .web import show_web, web_options
@@ -207,10 +214,12 @@ def render_report(report: VerifyReport, console: Console) -> None:
         if stop.expected is not None:
             console.print(f"  waiting for seat {stop.expected[0]} to send a "
                           f"{stop.expected[1]!r} message")
+        if stop.withheld is not None:
+            console.print(withheld_line(stop.withheld), soft_wrap=True, markup=False)
     for e in report.evidence:
         tag = {"proven": "green", "other": "yellow"}.get(e.verdict, "red")
         console.print(f"evidence record {e.record} (byte offset {e.offset}): "
-                      f"[{tag}]{e.verdict}[/{tag}]", soft_wrap=True)
+                      f"[{tag}]{e.verdict.replace('-', ' ')}[/{tag}]", soft_wrap=True)
         console.print(f"  {e.message}", soft_wrap=True, markup=False)
         if e.verdict != "proven" and e.claim:
             console.print(f"  the recorder's claim: {e.claim}", soft_wrap=True, markup=False)
@@ -218,6 +227,16 @@ def render_report(report: VerifyReport, console: Console) -> None:
             console.print(f"  envelope hash {digest}")
     for note in report.notes:
         console.print(f"note: {note}", markup=False)
+
+
+def withheld_line(withheld: WithheldKey) -> str:
+    """``  the match cannot be checked: seat 1 withheld ...``: why an incomplete match stays
+    unchecked when a key reveal is missing at a table without a dropout policy."""
+    return (f"  the match cannot be checked: seat {withheld.seat} withheld its hand key of hand "
+            f"{withheld.hand} (its 'reveal' was due at envelope {withheld.index}), and with no "
+            f"dropout policy nobody can rebuild it, so that hand's hidden cards and the moves "
+            f"that played them stay unchecked (a hub that did not forward the reveal looks the "
+            f"same)")
 
 
 def dropout_line(report: VerifyReport) -> str:
@@ -429,8 +448,8 @@ def _cmd_show(args: argparse.Namespace) -> int:
     elif ending is not None:
         console.print(ending)
     for e in evidence:  # what the recorder accused someone of, as checked by the verifier
-        console.print(f"evidence record {e.record}: {e.verdict}: {e.message}", markup=False,
-                      soft_wrap=True)
+        console.print(f"evidence record {e.record}: {e.verdict.replace('-', ' ')}: "
+                      f"{e.message}", markup=False, soft_wrap=True)
     return code
 
 
