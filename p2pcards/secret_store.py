@@ -37,10 +37,16 @@ from pathlib import Path
 from typing import Protocol
 
 __all__ = ["SecretStoreError", "Keeper", "MemoryKeeper", "SecretStore", "FileKeeper",
-           "hand_name", "inbox_name", "PROPOSAL", "write_private"]
+           "hand_name", "inbox_name", "spent_names", "PROPOSAL", "SIGNED", "encode_count",
+           "decode_count", "write_private"]
 
 PROPOSAL = "proposal"
 """The name of a seat's claim-window proposal (an envelope signed, not yet placed in the chain)."""
+
+SIGNED = "signed"
+"""The name of the count of the seat's own envelopes its transcript holds (kept each time the
+transcript gains one, before the envelope leaves this process): a resume from a transcript
+holding fewer would sign a second envelope for a place the seat already signed."""
 
 _NAME = re.compile(r"^[a-z][a-z0-9]{0,31}$")
 
@@ -54,6 +60,22 @@ def inbox_name(cycle: int) -> str:
     """The name of the inbox key of deck cycle ``cycle`` (tables that share hand keys: the
     secret that opens the key shares the other seats deal to this seat, SPEC §9.13)."""
     return f"inbox{cycle}"
+
+
+def spent_names(cycle: int) -> tuple[str, str]:
+    """The names of the secrets of deck cycle ``cycle`` that are deleted once every holder's key
+    of that cycle is known from the transcript (the cycle is spent): its hand and inbox keys."""
+    return hand_name(cycle), inbox_name(cycle)
+
+
+def encode_count(count: int) -> bytes:
+    """A kept count (:data:`SIGNED`): 8 bytes, big-endian."""
+    return count.to_bytes(8, "big")
+
+
+def decode_count(data: bytes) -> int | None:
+    """The count kept by :func:`encode_count`, or ``None`` if ``data`` is not 8 bytes."""
+    return int.from_bytes(data, "big") if len(data) == 8 else None
 
 
 class SecretStoreError(Exception):
