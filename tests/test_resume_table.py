@@ -460,3 +460,60 @@ def test_a_damaged_count_of_signed_envelopes_is_named() -> None:
 
     with pytest.raises(_Stop):
         match.run(crash)
+
+
+@pytest.mark.parametrize("dropout", ["forfeit", "bot"])
+@pytest.mark.parametrize("own", [False, True])
+def test_a_seat_resumes_in_the_middle_of_a_recovery(tmp_path: Path, dropout: str,
+                                                    own: bool) -> None:
+    """Seat 2 falls silent and seat 0 begins its recovery; seat 1 crashes right after its own
+    ``recover`` was written (``own``), or after seat 0's was and before its own was (the crash
+    came before it was written, so it was never sent). The rebuilt seat 1 is the same seat,
+    makes its ``recover`` again only in the second case, and the match ends with one chain
+    that verifies."""
+    match = Match(3, "scopa", "classic", dropout=dropout)
+    match.start()
+    tables, queue, live = match.tables, match.queue, [0, 1, 2]
+    rebuilt: list[str] = []
+
+    def deliver(i: int, data: bytes) -> list[bytes]:
+        step = tables[i].receive(data)
+        if i != 1 or rebuilt or kind_of(data) != "recover":
+            return step.outgoing
+        old, new = tables[1], match.table(1)
+        made = step.outgoing if not own else []
+        again = new.resume(old.frames[:len(old.frames) - len(made)])
+        assert [kind_of(d) for d in again.outgoing] == [kind_of(d) for d in made]
+        if own:
+            same_state(old, new)
+        tables[1] = new
+        rebuilt.append(dropout)
+        return again.outgoing if not own else step.outgoing
+
+    while not all(tables[i].finished for i in live if i != 2):
+        if queue:
+            sender, data = queue.popleft()
+            for i in live:
+                if i != sender:
+                    queue.extend((i, d) for d in deliver(i, data))
+            match.settle()
+            continue
+        if 2 in live and tables[0].expected == (2, "action") and tables[0].chain.next_seq > 20:
+            live.remove(2)  # silent from here on
+            queue.extend((0, d) for d in tables[0].recover(2).outgoing)
+            match.settle()
+            continue
+        i = next(i for i in live if tables[i].needs_decision)
+        step = tables[i].decide(match.bots[i].choose(tables[i].observation(),
+                                                     tables[i].legal_actions()))
+        queue.extend((i, d) for d in step.outgoing)
+        match.settle()
+    assert rebuilt == [dropout]
+    assert tables[0].frames == tables[1].frames
+    path = tmp_path / "recovery.p2pt"
+    with TranscriptWriter.create(path, match.genesis.encode(), fsync=False) as out:
+        for data in tables[0].frames:
+            out.append(data)
+    report = verify_transcript(path)
+    assert report.status == "valid" and report.dropout is not None
+    assert report.dropout.forfeit == (dropout == "forfeit")
