@@ -30,6 +30,7 @@ Nothing here is encrypted: the files are protected by the file system's permissi
 from __future__ import annotations
 
 import contextlib
+import fcntl
 import os
 import re
 import stat
@@ -37,10 +38,16 @@ from pathlib import Path
 from typing import Protocol
 
 __all__ = ["SecretStoreError", "Keeper", "MemoryKeeper", "SecretStore", "FileKeeper",
-           "hand_name", "inbox_name", "PROPOSAL", "write_private"]
+           "hand_name", "inbox_name", "spent_names", "PROPOSAL", "SIGNED", "encode_count",
+           "decode_count", "write_private", "TableBusy", "TableLock"]
 
 PROPOSAL = "proposal"
 """The name of a seat's claim-window proposal (an envelope signed, not yet placed in the chain)."""
+
+SIGNED = "signed"
+"""The name of the count of the seat's own envelopes its transcript holds (kept each time the
+transcript gains one, before the envelope leaves this process): a resume from a transcript
+holding fewer would sign a second envelope for a place the seat already signed."""
 
 _NAME = re.compile(r"^[a-z][a-z0-9]{0,31}$")
 
@@ -56,8 +63,28 @@ def inbox_name(cycle: int) -> str:
     return f"inbox{cycle}"
 
 
+def spent_names(cycle: int) -> tuple[str, str]:
+    """The names of the secrets of deck cycle ``cycle`` that are deleted once every holder's key
+    of that cycle is known from the transcript (the cycle is spent): its hand and inbox keys."""
+    return hand_name(cycle), inbox_name(cycle)
+
+
+def encode_count(count: int) -> bytes:
+    """A kept count (:data:`SIGNED`): 8 bytes, big-endian."""
+    return count.to_bytes(8, "big")
+
+
+def decode_count(data: bytes) -> int | None:
+    """The count kept by :func:`encode_count`, or ``None`` if ``data`` is not 8 bytes."""
+    return int.from_bytes(data, "big") if len(data) == 8 else None
+
+
 class SecretStoreError(Exception):
     """A secret cannot be written, read or deleted; the message names the file."""
+
+
+class TableBusy(SecretStoreError):
+    """Another process holds the lock of the table (:meth:`SecretStore.lock`)."""
 
 
 class Keeper(Protocol):
@@ -192,6 +219,40 @@ class SecretStore:
             raise SecretStoreError(f"cannot delete the secret file {path}: "
                                    f"{exc.strerror or exc}") from None
 
+    def lock_path(self, table_id: bytes) -> Path:
+        """The lock file of table ``table_id`` (see :meth:`lock`)."""
+        return self.directory / f"{table_id.hex()}.lock"
+
+    def lock(self, table_id: bytes) -> TableLock:
+        """Take the exclusive lock of table ``table_id`` for this process: only the process
+        holding it may play the table's seats kept in this home, append to their transcript or
+        change their secrets. The operating system releases it when the process ends, however
+        it ends, so a crash never leaves the table locked. :class:`TableBusy` (naming the
+        process that holds it) if another process holds it."""
+        self.ensure()
+        path = self.lock_path(table_id)
+        while True:
+            try:
+                fd = os.open(path, os.O_RDWR | os.O_CREAT, 0o600)
+            except OSError as exc:
+                raise SecretStoreError(f"cannot open the lock file {path}: "
+                                       f"{exc.strerror or exc}") from None
+            try:
+                fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+            except OSError:
+                holder = _lock_holder(fd)
+                os.close(fd)
+                raise TableBusy(f"another p2pcards process{holder} is playing table "
+                                f"{table_id.hex()[:16]} from this p2pcards home "
+                                f"({self.directory.parent}): only one process at a time may "
+                                "play its seats") from None
+            if _same_file(fd, path):
+                break
+            os.close(fd)  # its holder deleted it as the match ended: take the new one
+        os.ftruncate(fd, 0)
+        os.write(fd, f"{os.getpid()}\n".encode())
+        return TableLock(self, table_id, fd)
+
     def records(self) -> list[Path]:
         """Every match record in the store, newest first."""
         try:
@@ -228,6 +289,53 @@ class SecretStore:
             return
         with contextlib.suppress(OSError):
             _fsync_directory(self.directory)
+
+
+def _lock_holder(fd: int) -> str:
+    """`` (pid N)`` for the process id written in a lock file, or nothing."""
+    try:
+        text = os.pread(fd, 32, 0).decode("ascii").strip()
+    except (OSError, UnicodeDecodeError):
+        return ""
+    return f" (pid {text})" if text.isdigit() else ""
+
+
+def _same_file(fd: int, path: Path) -> bool:
+    """Whether ``path`` still names the file open as ``fd``."""
+    try:
+        here, there = os.fstat(fd), path.stat()
+    except OSError:
+        return False
+    return (here.st_dev, here.st_ino) == (there.st_dev, there.st_ino)
+
+
+class TableLock:
+    """The exclusive lock of one table in a :class:`SecretStore`, held until :meth:`release`
+    or the end of the process (:meth:`SecretStore.lock`)."""
+
+    def __init__(self, store: SecretStore, table_id: bytes, fd: int) -> None:
+        self.store = store
+        self.table_id = table_id
+        self._fd: int | None = fd
+
+    def release(self) -> None:
+        """Release the lock; its file is deleted with it once the table's match record is gone
+        (the match is over), while the lock is still held."""
+        if self._fd is None:
+            return
+        fd, self._fd = self._fd, None
+        try:
+            if not self.store.record_path(self.table_id).exists():
+                with contextlib.suppress(OSError):
+                    self.store.lock_path(self.table_id).unlink()
+        finally:
+            os.close(fd)
+
+    def __enter__(self) -> TableLock:
+        return self
+
+    def __exit__(self, *_: object) -> None:
+        self.release()
 
 
 class FileKeeper:

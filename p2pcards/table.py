@@ -58,7 +58,7 @@ from .games.base import (
 )
 from .genesis import Genesis
 from .public_bot import bot_seed, public_move
-from .secret_store import PROPOSAL, Keeper, hand_name, inbox_name
+from .secret_store import PROPOSAL, SIGNED, Keeper, decode_count, hand_name, inbox_name
 from .wire import (
     BadSignature,
     Chain,
@@ -499,11 +499,16 @@ class Table:
         local seat owes next. Call instead of :meth:`start`.
 
         Every frame is checked as :meth:`receive` checks a received one, so the table ends in
-        exactly the state it had when the last frame was accepted. The local seat's hand keys
-        come from its own ``reveal`` in ``frames`` when the hand is over, else from
-        :attr:`keeper` (``hand<N>``); a claim-window proposal that was signed but not yet
-        placed is taken back from the keeper (``proposal``), so that the seat never signs a
-        second envelope for one chain position. Nothing the local seat already signed is
+        exactly the state it had when the last frame was accepted. The local seat's hand key of
+        a deck comes from ``frames`` once it is public there (its own ``reveal`` or ``recover``,
+        or rebuilt from the other seats' shares in their ``recover``), else from :attr:`keeper`
+        (``hand<N>``); its inbox key (``inbox<N>``) is needed only for the deck still in play,
+        since the kept keys of a deck are deleted once the deck is spent (:attr:`spent`). A
+        claim-window proposal that was signed but not yet placed is taken back from the keeper
+        (``proposal``), so that the seat never signs a second envelope for one chain position.
+        ``frames`` must hold at least the count of the seat's own envelopes that the keeper
+        says its transcript held (``signed``): a transcript cut before one of them would make
+        the seat sign another envelope in its place. Nothing the local seat already signed is
         signed again. Returns the events of the replay and the envelopes the seat sends now;
         :class:`ResumeError` names a frame that does not fit or a secret that is missing.
         """
@@ -512,8 +517,9 @@ class Table:
         if self.seat is None:
             raise ValueError("only a seated table resumes")
         self._started = True
-        revealed = self._own_reveals(frames)
+        known = self._own_public_keys(frames)
         step = Step()
+        own = 0
         self._replaying = True
         try:
             for index, data in enumerate(frames):
@@ -523,8 +529,9 @@ class Table:
                     raise ResumeError(f"envelope {index} of the transcript cannot be read: "
                                       f"{exc}") from None
                 if payload.seat == self.seat:
+                    own += 1
                     if payload.kind == "key":
-                        self._restore_key(payload, revealed)
+                        self._restore_key(payload, known)
                     self.proposal = data  # the local seat's own: taken as such
                 try:
                     step.extend(self.receive(data))
@@ -540,33 +547,81 @@ class Table:
                                           f"key seat {self.seat} published")
         finally:
             self._replaying = False
+        self._check_signed(own, len(frames))
+        self._check_inbox()
         self._restore_proposal()
         step.outgoing.extend(self._run_automatic().outgoing)
         return step
 
-    def _own_reveals(self, frames: Sequence[bytes]) -> dict[bytes, crypto.Scalar]:
-        """The local seat's revealed hand keys in ``frames``, by public key."""
+    def _check_signed(self, own: int, frames: int) -> None:
+        """Refuse a transcript that holds fewer of the local seat's envelopes than the keeper
+        says its transcript held (SPEC §11.7.4)."""
+        data = self.keeper.load(SIGNED) if self.keeper is not None else None
+        if data is None:
+            return
+        signed = decode_count(data)
+        if signed is None:
+            raise ResumeError(f"the kept count of seat {self.seat}'s envelopes is damaged "
+                              f"({len(data)} bytes, not 8)")
+        if own < signed:
+            raise ResumeError(f"the transcript ends after {frames} envelopes, {own} of them "
+                              f"seat {self.seat}'s, but the seat had already signed {signed}: "
+                              "resuming from it would sign a second, different envelope for a "
+                              "place the seat has signed, so resume from a complete copy of "
+                              "the transcript (every player's holds the same chain)")
+
+    def _check_inbox(self) -> None:
+        """After the replay: the deck in play needs the local seat's inbox key (it opens the
+        shares of the other seats' hand keys dealt to this seat), which is kept until the deck
+        is spent; a spent deck needs none."""
+        cycle = self._cycle
+        if (cycle is None or cycle.audited or cycle.number in self.spent
+                or self.seat not in cycle.inboxes or cycle.my_inbox is not None):
+            return
+        raise ResumeError(f"the inbox key of hand cycle {cycle.number} of seat {self.seat} is "
+                          "not among the kept secrets: this seat cannot go on")
+
+    def _own_public_keys(self, frames: Sequence[bytes]) -> dict[bytes, crypto.Scalar]:
+        """The local seat's hand keys that ``frames`` make public, by public key: the secret of
+        its own ``reveal`` (or of its ``recover`` under ``forfeit``), and the key rebuilt from
+        the other seats' shares when a recovery was of the local seat (SPEC §9.13). Frames that
+        cannot be read are skipped: the replay names what is wrong with them."""
         found: dict[bytes, crypto.Scalar] = {}
+        rebuilt: dict[int, crypto.Scalar] = {}
         for data in frames:
             try:
                 _, payload = open_envelope(data, self._keys)
-                if payload.seat != self.seat or payload.kind != "reveal":
+                body = payload.body
+                if not isinstance(body, dict):
                     continue
-                secret = crypto.Scalar.from_bytes(payload.body.get("secret"), "hand key secret")
-            except (ProtocolError, CryptoError, AttributeError):
-                continue  # the replay names what is wrong with it
-            found[(secret * crypto.G).to_bytes()] = secret
+                if payload.seat == self.seat and payload.kind in ("reveal", "recover"):
+                    if body.get("secret") is not None:
+                        secret = crypto.Scalar.from_bytes(body["secret"], "hand key secret")
+                        found[(secret * crypto.G).to_bytes()] = secret
+                elif (payload.kind == "recover" and body.get("seat") == self.seat
+                      and body.get("share") is not None):
+                    rebuilt[payload.seat] = crypto.Scalar.from_bytes(body["share"], "key share")
+            except (ProtocolError, CryptoError):
+                continue
+        holders = [s for s in range(self.players) if s != self.seat]
+        if rebuilt.keys() == set(holders):
+            try:
+                secret = rebuild_key(rebuilt, holders)
+                found[(secret * crypto.G).to_bytes()] = secret
+            except CryptoError:
+                pass  # the replay names the bad share
         return found
 
-    def _restore_key(self, payload: Payload, revealed: dict[bytes, crypto.Scalar]) -> None:
-        """Give the replay the local seat's key of the hand whose ``key`` envelope is next."""
+    def _restore_key(self, payload: Payload, known: dict[bytes, crypto.Scalar]) -> None:
+        """Give the replay the local seat's key of the hand whose ``key`` envelope is next, and
+        its inbox key of that hand while it is kept (see :meth:`_check_inbox`)."""
         cycle = self._require_cycle()
         share = payload.body.get("share") if isinstance(payload.body, dict) else None
         try:
             public = crypto.KeyShare.from_wire(share).public.to_bytes()
         except CryptoError as exc:
             raise ResumeError(f"envelope {payload.seq} holds no usable key share: {exc}") from None
-        secret = revealed.get(public)
+        secret = known.get(public)
         if secret is None:
             kept = self.keeper.load(hand_name(cycle.number)) if self.keeper is not None else None
             if kept is None:
@@ -584,8 +639,7 @@ class Table:
         if isinstance(payload.body, dict) and "inbox" in payload.body:
             kept = self.keeper.load(inbox_name(cycle.number)) if self.keeper is not None else None
             if kept is None:
-                raise ResumeError(f"the inbox key of hand cycle {cycle.number} of seat "
-                                  f"{self.seat} is not among the kept secrets")
+                return  # spent since: the deck needs it no more (checked after the replay)
             try:
                 cycle.my_inbox = crypto.Scalar.from_bytes(kept, "kept inbox key")
             except CryptoError as exc:

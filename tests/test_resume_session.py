@@ -17,7 +17,7 @@ from p2pcards.net.errors import MatchFailure, one_failure
 from p2pcards.net.framed import FrameChannel, FramedStream
 from p2pcards.net.seats import bot_player
 from p2pcards.net.session import Absent, Link, LocalSeat, Reentry, Session
-from p2pcards.secret_store import MemoryKeeper
+from p2pcards.secret_store import SIGNED, MemoryKeeper, encode_count
 from p2pcards.table import Table
 from p2pcards.transcript import TranscriptWriter, read_transcript
 from p2pcards.verify import verify_transcript
@@ -111,7 +111,9 @@ async def test_a_joiner_that_crashes_comes_back_by_dialling_again(tmp_path: Path
     assert seat.table.finished and hub.reference.finished
     check([hub_path, seat_path])
     assert any("is back: catching up from envelope" in n for n in notices), notices
-    assert t.keepers[1].items == {}  # every hand's key was spent and deleted
+    # every hand's key was spent and deleted; the count of the seat's envelopes is left
+    own = sum(1 for i in range(len(seat.table.frames)) if seat.table.chain.seat_of(i) == 1)
+    assert t.keepers[1].items == {SIGNED: encode_count(own)}
 
 
 async def test_a_host_that_crashes_comes_back_and_the_joiner_dials_it_again(

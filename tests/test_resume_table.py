@@ -5,6 +5,10 @@ A match among in-memory tables is played by a small hub loop; at a chosen moment
 the secrets its keeper holds. The new table must be in exactly the old one's state, owe the
 messages the old one had not sent yet (made afresh, never a second envelope for a position
 already signed), and the match must end with one chain that verifies.
+
+The hub loop keeps and deletes secrets as a session does (:meth:`Match.settle`): after each
+step the count of each seat's own envelopes is kept (``signed``) and the keys of every spent
+deck are deleted, so a rebuilt seat has only what a crashed process leaves.
 """
 
 from __future__ import annotations
@@ -22,7 +26,16 @@ from p2pcards.bots.base import Bot
 from p2pcards.bots.loader import load_bot
 from p2pcards.crypto import SystemRandomness
 from p2pcards.local import make_genesis, new_seat
-from p2pcards.secret_store import MemoryKeeper, hand_name
+from p2pcards.secret_store import (
+    PROPOSAL,
+    SIGNED,
+    MemoryKeeper,
+    decode_count,
+    encode_count,
+    hand_name,
+    inbox_name,
+    spent_names,
+)
 from p2pcards.table import ResumeError, Table
 from p2pcards.transcript import TranscriptWriter
 from p2pcards.verify import verify_transcript
@@ -43,6 +56,19 @@ class Match:
         self.tables = [self.table(i) for i in range(players)]
         self.bots: list[Bot] = [load_bot("smart", game, i, i) for i in range(players)]
         self.queue: deque[tuple[int, bytes]] = deque()
+        self.spent = [0] * players
+
+    def settle(self) -> None:
+        """What a session does once a step's frames are written: keep each seat's count of
+        its own envelopes and delete the kept keys of every deck spent since."""
+        for seat, table in enumerate(self.tables):
+            own = sum(1 for i in range(len(table.frames)) if table.chain.seat_of(i) == seat)
+            if own:
+                self.keepers[seat].keep(SIGNED, encode_count(own))
+            for cycle in table.spent[self.spent[seat]:]:
+                for name in spent_names(cycle):
+                    self.keepers[seat].drop(name)
+            self.spent[seat] = len(table.spent)
 
     def table(self, seat: int) -> Table:
         s = self.secrets[seat]
@@ -66,11 +92,13 @@ class Match:
                 for i, table in enumerate(self.tables):
                     if i != sender:
                         self.queue.extend((i, d) for d in table.receive(data).outgoing)
+                self.settle()
                 continue
             i = next(i for i, t in enumerate(self.tables) if t.needs_decision)
             t = self.tables[i]
             step = t.decide(self.bots[i].choose(t.observation(), t.legal_actions()))
             self.queue.extend((i, d) for d in step.outgoing)
+            self.settle()
 
 
 def kind_of(data: bytes) -> str:
@@ -126,8 +154,8 @@ def test_a_seat_rebuilt_from_everything_it_wrote_is_the_same_seat(
 def test_a_seat_of_a_table_that_shares_hand_keys_gets_its_inbox_key_back(
         tmp_path: Path, moment: int, victim: int) -> None:
     """With a dropout policy each seat also holds an inbox key per hand (the key that opens
-    the shares of the other seats' hand keys dealt to it): it is kept with the hand key and
-    the rebuilt seat holds the same one."""
+    the shares of the other seats' hand keys dealt to it): it is kept with the hand key until
+    the deck is spent, and the rebuilt seat holds the same one (none for a spent deck)."""
     match = Match(3, "scopa", "classic", dropout="forfeit")
     match.start()
 
@@ -138,7 +166,7 @@ def test_a_seat_of_a_table_that_shares_hand_keys_gets_its_inbox_key_back(
         new = m.table(victim)
         new.resume(old.frames)
         same_state(old, new)
-        if old._cycle is not None:
+        if old._cycle is not None and old._cycle.number not in old.spent:
             assert new._cycle is not None and new._cycle.my_inbox == old._cycle.my_inbox
         m.tables[victim] = new
 
@@ -191,8 +219,11 @@ def test_the_hand_key_is_kept_before_it_is_used_and_spent_after_the_reveal() -> 
     first_key = next(i for i, d in enumerate(match.tables[0].frames)
                      if kind_of(d) == "key" and Payload.decode(Envelope.decode(d).payload).seat
                      == 0)
-    # kept by the time the seat's key envelope exists
-    assert all(hand_name(0) in items for count, items, _ in seen if count > first_key)
+    # kept by the time the seat's key envelope exists, deleted once the deck is spent
+    assert all(hand_name(0) in items for count, items, spent in seen
+               if count > first_key and 0 not in spent)
+    assert all(hand_name(0) not in items for _, items, spent in seen if 0 in spent)
+    assert any(0 in spent for _, _, spent in seen)
     # the table says when every key of a cycle is revealed
     assert match.tables[0].spent == list(range(match.tables[0]._cycle_count))
 
@@ -280,3 +311,209 @@ def test_a_seat_resumed_after_the_bot_took_another_seat_is_the_same_seat(
             out.append(data)
     report = verify_transcript(path)
     assert report.status == "valid" and report.dropout is not None and report.dropout.bot
+
+
+KINDS = ("key", "shuffle", "tokens", "action", "reveal", "result")
+
+
+def last_kind(table: Table) -> str | None:
+    return kind_of(table.frames[-1]) if table.frames else None
+
+
+def only_the_deck_in_play(match: Match, seat: int) -> None:
+    """What the keeper holds is the minimum: the keys of the one deck not yet spent, the
+    unplaced proposal and the count of envelopes signed."""
+    table = match.tables[seat]
+    allowed = {PROPOSAL, SIGNED}
+    for cycle in range(table._cycle_count):
+        if cycle not in table.spent:
+            allowed.update(spent_names(cycle))
+    held = set(match.keepers[seat].items)
+    assert held <= allowed, (held, table.spent)
+    assert len({name for name in held if name.startswith(("hand", "inbox"))}) <= 2
+
+
+@pytest.mark.parametrize("players,game,preset,dropout", [
+    (3, "briscola", "italian", "forfeit"),
+    (4, "briscola", "italian", "bot"),
+])
+@pytest.mark.parametrize("hand", [0, 1, "last"])
+def test_a_seat_of_a_table_that_shares_keys_resumes_at_every_moment(
+        tmp_path: Path, players: int, game: str, preset: str, dropout: str,
+        hand: int | str) -> None:
+    """Three and four seats with key sharing (italian Briscola: three hands at 3 seats, two at
+    4): in the given hand, one seat crashes right after it accepted the first envelope of each
+    kind in turn (the seats' ``accept`` too in the first hand), while the keys of the decks
+    already spent are deleted as a session deletes them. Every rebuilt seat is the same seat,
+    its keeper never holds more than the deck in play's keys, and the match ends with one chain
+    that verifies."""
+    match = Match(players, game, preset, dropout=dropout)
+    last = {3: 2, 4: 1}[players]
+    wanted = last if hand == "last" else int(hand)
+    kinds = ["accept", *KINDS] if wanted == 0 else list(KINDS)
+    pending = list(kinds)
+    rebuilt: list[tuple[int, str]] = []
+    match.start()
+
+    def crash(m: Match, n: int) -> None:
+        victim = (len(rebuilt) + wanted) % players
+        for seat in range(players):
+            only_the_deck_in_play(m, seat)
+        old = m.tables[victim]
+        number = old._cycle.number if old._cycle is not None else 0  # no deck before "key"
+        if (not pending or old.finished or number != wanted
+                or last_kind(old) != pending[0]):
+            return
+        new = m.table(victim)
+        assert new.resume(old.frames).outgoing == []
+        same_state(old, new)
+        if old._cycle is not None and old._cycle.number not in old.spent:
+            assert new._cycle is not None  # a spent deck's inbox key is deleted
+            assert new._cycle.my_inbox == old._cycle.my_inbox
+            assert new._cycle.my_shares == old._cycle.my_shares
+        m.tables[victim] = new
+        rebuilt.append((victim, pending.pop(0)))
+
+    match.run(crash)
+    assert [kind for _, kind in rebuilt] == kinds
+    verified(match, tmp_path)
+
+
+def test_a_seat_whose_key_was_rebuilt_by_the_others_resumes_without_it(tmp_path: Path) -> None:
+    """``dropout = bot``: seat 2 falls silent mid-hand, the others rebuild its hand key from
+    their shares and the public bot takes the seat; the deck is spent and its kept keys deleted.
+    Seat 2 comes back: its key of that deck is taken from the others' shares in the chain."""
+    match = Match(3, "scopa", "classic", dropout="bot")
+    match.start()
+    tables, queue, live = match.tables, match.queue, [0, 1, 2]
+    while tables[0].bot_seat is None or tables[0].spent == []:
+        if queue:
+            sender, data = queue.popleft()
+            for i in live:
+                if i != sender:
+                    queue.extend((i, d) for d in tables[i].receive(data).outgoing)
+            match.settle()
+            continue
+        if 2 in live and tables[0].expected == (2, "action") and tables[0].chain.next_seq > 20:
+            live.remove(2)
+            queue.extend((0, d) for d in tables[0].recover(2).outgoing)
+            continue
+        i = next(i for i in live if tables[i].needs_decision)
+        step = tables[i].decide(match.bots[i].choose(tables[i].observation(),
+                                                     tables[i].legal_actions()))
+        queue.extend((i, d) for d in step.outgoing)
+        match.settle()
+    frames = tables[0].frames
+    spent = tables[0].spent[0]
+    match.keepers[2].items.pop(hand_name(spent), None)
+    match.keepers[2].items.pop(inbox_name(spent), None)
+    assert hand_name(spent) not in match.keepers[2].items
+    back = match.table(2)
+    back.resume(frames)
+    assert back.frames == frames and back.bot_seat == 2
+    assert back.chain.head == tables[0].chain.head
+
+
+def test_a_transcript_cut_before_the_seats_own_envelope_is_refused() -> None:
+    """The keeper says seat 1's transcript held more of its envelopes than the one given: the
+    seat would sign a second envelope in the place of one it signed, so it does not resume."""
+    match = Match()
+    match.start()
+
+    def crash(m: Match, n: int) -> None:
+        old = m.tables[1]
+        if n < 40 or old.chain.seat_of(len(old.frames) - 1) != 1:
+            return
+        kept = m.keepers[1].load(SIGNED)
+        assert kept is not None
+        own = decode_count(kept)
+        assert own == sum(1 for i in range(len(old.frames)) if old.chain.seat_of(i) == 1)
+        cut = old.frames[:-1]
+        with pytest.raises(ResumeError) as caught:
+            m.table(1).resume(cut)
+        assert str(caught.value) == (
+            f"the transcript ends after {len(cut)} envelopes, {own - 1} of them seat 1's, but "
+            f"the seat had already signed {own}: resuming from it would sign a second, "
+            "different envelope for a place the seat has signed, so resume from a complete "
+            "copy of the transcript (every player's holds the same chain)")
+        again = m.table(1)
+        assert again.resume(old.frames).outgoing == []  # the whole transcript resumes
+        same_state(old, again)
+        raise _Stop
+
+    with pytest.raises(_Stop):
+        match.run(crash)
+
+
+def test_a_damaged_count_of_signed_envelopes_is_named() -> None:
+    match = Match()
+    match.start()
+
+    def crash(m: Match, n: int) -> None:
+        if n != 50:
+            return
+        m.keepers[1].items[SIGNED] = b"\x01\x02"
+        with pytest.raises(ResumeError, match=r"^the kept count of seat 1's envelopes is "
+                                              r"damaged \(2 bytes, not 8\)$"):
+            m.table(1).resume(m.tables[1].frames)
+        raise _Stop
+
+    with pytest.raises(_Stop):
+        match.run(crash)
+
+
+@pytest.mark.parametrize("dropout", ["forfeit", "bot"])
+@pytest.mark.parametrize("own", [False, True])
+def test_a_seat_resumes_in_the_middle_of_a_recovery(tmp_path: Path, dropout: str,
+                                                    own: bool) -> None:
+    """Seat 2 falls silent and seat 0 begins its recovery; seat 1 crashes right after its own
+    ``recover`` was written (``own``), or after seat 0's was and before its own was (the crash
+    came before it was written, so it was never sent). The rebuilt seat 1 is the same seat,
+    makes its ``recover`` again only in the second case, and the match ends with one chain
+    that verifies."""
+    match = Match(3, "scopa", "classic", dropout=dropout)
+    match.start()
+    tables, queue, live = match.tables, match.queue, [0, 1, 2]
+    rebuilt: list[str] = []
+
+    def deliver(i: int, data: bytes) -> list[bytes]:
+        step = tables[i].receive(data)
+        if i != 1 or rebuilt or kind_of(data) != "recover":
+            return step.outgoing
+        old, new = tables[1], match.table(1)
+        made = step.outgoing if not own else []
+        again = new.resume(old.frames[:len(old.frames) - len(made)])
+        assert [kind_of(d) for d in again.outgoing] == [kind_of(d) for d in made]
+        if own:
+            same_state(old, new)
+        tables[1] = new
+        rebuilt.append(dropout)
+        return again.outgoing if not own else step.outgoing
+
+    while not all(tables[i].finished for i in live if i != 2):
+        if queue:
+            sender, data = queue.popleft()
+            for i in live:
+                if i != sender:
+                    queue.extend((i, d) for d in deliver(i, data))
+            match.settle()
+            continue
+        if 2 in live and tables[0].expected == (2, "action") and tables[0].chain.next_seq > 20:
+            live.remove(2)  # silent from here on
+            queue.extend((0, d) for d in tables[0].recover(2).outgoing)
+            match.settle()
+            continue
+        i = next(i for i in live if tables[i].needs_decision)
+        step = tables[i].decide(match.bots[i].choose(tables[i].observation(),
+                                                     tables[i].legal_actions()))
+        queue.extend((i, d) for d in step.outgoing)
+        match.settle()
+    assert rebuilt == [dropout]
+    assert tables[0].frames == tables[1].frames
+    path = tmp_path / "recovery.p2pt"
+    with TranscriptWriter.create(path, match.genesis.encode(), fsync=False) as out:
+        for data in tables[0].frames:
+            out.append(data)
+    report = verify_transcript(path)
+    assert report.status == "valid" and report.dropout is not None
+    assert report.dropout.forfeit == (dropout == "forfeit")

@@ -7,8 +7,18 @@ import stat
 from pathlib import Path
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
-from p2pcards.secret_store import MemoryKeeper, SecretStore, SecretStoreError, hand_name
+from p2pcards.secret_store import (
+    MemoryKeeper,
+    SecretStore,
+    SecretStoreError,
+    TableBusy,
+    decode_count,
+    encode_count,
+    hand_name,
+)
 
 
 def mode(path: Path) -> int:
@@ -78,3 +88,54 @@ def test_unusable_names_and_places_are_refused(tmp_path: Path) -> None:
     blocker.write_text("")
     with pytest.raises(SecretStoreError, match="cannot make the secrets directory"):
         SecretStore(blocker / "secrets").seat(bytes(32), 1).keep("hand0", b"x")
+
+
+def test_one_process_at_a_time_holds_a_table(tmp_path: Path) -> None:
+    """The lock is exclusive per open file (a second open in the same process is refused as a
+    second process would be), names its holder, and its file goes with it once the match
+    record is gone."""
+    store = SecretStore(tmp_path / "secrets")
+    table = b"\x03" * 32
+    store.write(store.record_path(table), b"record")
+    first = store.lock(table)
+    assert mode(store.lock_path(table)) == 0o600
+    assert store.lock_path(table).read_text() == f"{os.getpid()}\n"
+    with pytest.raises(TableBusy) as busy:
+        store.lock(table)
+    assert str(busy.value) == (
+        f"another p2pcards process (pid {os.getpid()}) is playing table {'03' * 8} from this "
+        f"p2pcards home ({tmp_path}): only one process at a time may play its seats")
+    first.release()
+    assert store.lock_path(table).exists()  # the match record is still there
+    with store.lock(table):
+        store.forget_table(table)
+        assert store.lock_path(table).exists()  # not a file of the table's seats
+    assert not store.lock_path(table).exists()
+    assert list(store.directory.iterdir()) == []
+    with store.lock(table):  # taken again after its file was deleted
+        pass
+
+
+def test_a_lock_whose_file_was_replaced_is_taken_on_the_new_file(tmp_path: Path) -> None:
+    """The holder deletes the lock file as its match ends: a process that opened the old file
+    before that takes the lock of the file the path now names, so two never both hold it."""
+    store = SecretStore(tmp_path / "secrets")
+    table = b"\x04" * 32
+    held = store.lock(table)
+    store.lock_path(table).unlink()
+    with store.lock(table) as second:
+        with pytest.raises(TableBusy):
+            store.lock(table)
+        assert second is not held
+    held.release()
+
+
+@given(st.integers(min_value=0, max_value=2**64 - 1))
+def test_a_kept_count_reads_back(count: int) -> None:
+    assert decode_count(encode_count(count)) == count
+    assert len(encode_count(count)) == 8
+
+
+def test_a_kept_count_of_another_length_is_not_a_count() -> None:
+    assert decode_count(b"\x00" * 7) is None
+    assert decode_count(b"\x00" * 9) is None

@@ -26,7 +26,7 @@ from ..net.errors import MatchFailure
 from ..net.resume import ResumedSeat, resume_match
 from ..net.seats import bot_player
 from ..net.session import MAX_RETURN_WAIT, Player
-from ..secret_store import SecretStore, SecretStoreError
+from ..secret_store import SecretStore, SecretStoreError, TableLock
 from ..table import Table
 from ..transcript import TranscriptError, TranscriptWriter, read_transcript
 from ..wire.errors import ProtocolError
@@ -149,6 +149,30 @@ def _player(genesis: Genesis, seat: int, kind: str, lines: StdinLines | None,
 def _cmd_resume(args: argparse.Namespace) -> int:
     store = secret_store()
     record, path = _find(store, args.transcript)
+    lock = _lock(store, record)
+    try:
+        return _resume(args, store, record, path)
+    finally:
+        lock.release()
+
+
+def _lock(store: SecretStore, record: MatchRecord) -> TableLock:
+    """The table's lock, taken before anything is read for good: a second process resuming
+    (or still playing) the same table stops here with one sentence."""
+    try:
+        lock = store.lock(record.table_id)
+    except SecretStoreError as exc:
+        raise UserError(str(exc)) from None
+    if _read(store, store.record_path(record.table_id)) is None:
+        lock.release()
+        raise UserError(f"nothing to resume for table {record.table_id.hex()[:16]}: its match "
+                        "has just ended")
+    return lock
+
+
+def _resume(args: argparse.Namespace, store: SecretStore, record: MatchRecord,
+            path: Path) -> int:
+    """Resume the match of ``record`` from its transcript at ``path`` (the lock is held)."""
     try:
         writer = TranscriptWriter.resume(path, fsync=False)
     except FileNotFoundError:

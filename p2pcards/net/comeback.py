@@ -29,7 +29,7 @@ from ..genesis import Genesis
 from ..local import SeatSecrets
 from ..match_record import MatchRecord, RecordedSeat
 from ..reentry import HostReentry, Returned, SeatReentry
-from ..secret_store import FileKeeper, SecretStore, SecretStoreError
+from ..secret_store import FileKeeper, SecretStore, SecretStoreError, TableLock
 from ..wire.identity import IdentityKey
 from .errors import HandshakeError, MatchFailure, NetError
 from .framed import FrameChannel
@@ -71,6 +71,9 @@ class Comeback:
     wait: float | None = None
     store: SecretStore | None = None
     record: Callable[[Genesis, Sequence[KeptSeat], frozenset[int]], MatchRecord] | None = None
+    lock: TableLock | None = None
+    """The table's lock in ``store``, held from :meth:`begin` to :meth:`end` (a ``resume`` of
+    the same table meanwhile is refused)."""
 
     def patience(self, genesis: Genesis) -> float:
         return float(self.wait if self.wait is not None else genesis.timeouts["action"])
@@ -85,17 +88,23 @@ class Comeback:
             return
         record = self.record(genesis, seats, bots)
         try:
+            self.lock = self.store.lock(genesis.table_id)
             self.store.write(self.store.record_path(genesis.table_id), record.encode())
         except SecretStoreError as exc:
+            if self.lock is not None:
+                self.lock.release()
             raise MatchFailure(f"cannot keep what a crashed peer needs to come back: {exc}"
                                ) from None
 
     def end(self, genesis: Genesis) -> None:
-        """The match is over (finished or given up): delete its record and kept secrets."""
+        """The match is over (finished or given up): delete its record and kept secrets, and
+        release the table's lock."""
         if self.store is None:
             return
         with contextlib.suppress(SecretStoreError):
             self.store.forget_table(genesis.table_id)
+        if self.lock is not None:
+            self.lock.release()
 
 
 def recorded_seat(kept: KeptSeat, stored: IdentityKey | None) -> RecordedSeat:

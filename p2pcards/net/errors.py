@@ -13,6 +13,7 @@ __all__ = [
     "EXIT_NETWORK",
     "EXIT_VIOLATION",
     "MatchFailure",
+    "CannotResume",
     "NetError",
     "PeerGone",
     "BadFrame",
@@ -33,6 +34,15 @@ class MatchFailure(Exception):
     def __init__(self, message: str, status: int = EXIT_NETWORK) -> None:
         super().__init__(message)
         self.status = status
+
+
+class CannotResume(MatchFailure):
+    """A resumed seat cannot be rebuilt from its transcript and kept secrets: nothing was sent,
+    and what the peer kept stays for another try. Its exit status is 2: what was given (the
+    transcript, the home) does not fit."""
+
+    def __init__(self, message: str) -> None:
+        super().__init__(message, 2)
 
 
 class NetError(MatchFailure):

@@ -32,7 +32,7 @@ from ..table import Table
 from ..transcript import TranscriptWriter
 from ..wire.identity import IdentityKey
 from .comeback import Door, dialler
-from .errors import MatchFailure, one_failure
+from .errors import CannotResume, MatchFailure, one_failure
 from .framed import FrameChannel
 from .hub import door_tcp, tcp_acceptor
 from .invite import Invite, InviteError
@@ -53,7 +53,9 @@ async def resume_match(record: MatchRecord, genesis: Genesis, frames: Sequence[b
                        notice: Callable[[str], None]) -> Table:
     """Run the rest of the match; returns the first local seat's table. Raises
     :class:`MatchFailure`. The record and the kept secrets are deleted when the match is over
-    (finished or given up); a crash leaves them for another try."""
+    (finished or given up); a crash, or seats that cannot be rebuilt (:class:`CannotResume`),
+    leave them for another try. The caller holds the table's lock
+    (:meth:`~p2pcards.secret_store.SecretStore.lock`)."""
     try:
         invite = Invite.parse(record.invite)
     except InviteError as exc:
@@ -142,10 +144,7 @@ async def _as_joiner(record: MatchRecord, invite: Invite, genesis: Genesis,
         session = Session(genesis, local, [Link(Absent(label), others)], forward=False,
                           bots=bots, writer=writer, grace=GRACE_SECONDS, reentry=reentry,
                           replay=frames, notice=notice)
-        try:
-            await session.run()
-        finally:
-            over()
+        await _play_out(session, over)
 
     if not invite.relay:
         async def again() -> FrameChannel:
@@ -165,7 +164,20 @@ async def _as_joiner(record: MatchRecord, invite: Invite, genesis: Genesis,
 
 async def _run(session: Session, nursery: trio.Nursery, over: Callable[[], None]) -> None:
     try:
-        await session.run()
+        await _play_out(session, over)
     finally:
-        over()
         nursery.cancel_scope.cancel()
+
+
+async def _play_out(session: Session, over: Callable[[], None]) -> None:
+    """Run ``session``; call ``over`` when it ends, unless its seats could not be rebuilt
+    (:class:`CannotResume`: nothing was sent, and the record and secrets stay for another try,
+    from a complete transcript)."""
+    try:
+        await session.run()
+    except CannotResume:
+        raise
+    except BaseException:
+        over()
+        raise
+    over()

@@ -76,13 +76,13 @@ import trio
 from ..evidence import Evidence, ForkProbe, ProbeError, from_violation
 from ..games.base import Action
 from ..genesis import Genesis
-from ..secret_store import SecretStoreError, hand_name, inbox_name
+from ..secret_store import SIGNED, SecretStoreError, encode_count, spent_names
 from ..table import Event, ResumeError, Table, Violation
 from ..transcript import TranscriptWriter
 from ..wire import ZERO_HASH, codec
 from ..wire.errors import ProtocolError
 from ..wire.identity import PublicIdentity
-from .errors import EXIT_VIOLATION, BadFrame, MatchFailure, NetError, PeerGone
+from .errors import EXIT_VIOLATION, BadFrame, CannotResume, MatchFailure, NetError, PeerGone
 from .framed import FrameChannel
 
 __all__ = ["Player", "LocalSeat", "Link", "Session", "PlayerQuit", "Reentry", "Absent",
@@ -303,6 +303,9 @@ class Session:
         self.replay = replay
         self.notice = notice or (lambda text: None)
         self._dropped = 0
+        self._signed: dict[int, int] | None = None
+        """Local seat -> the count of its own envelopes the transcript holds (see
+        :meth:`_keep_signed`); filled at the first write."""
         self._nursery: trio.Nursery | None = None
         self._reminded: dict[int, float] = {}
         self._away_at_hub: dict[int, float] = {}
@@ -407,7 +410,8 @@ class Session:
                 try:
                     step = seat.table.resume(self.replay)
                 except ResumeError as exc:
-                    raise MatchFailure(f"seat {seat.table.seat} cannot resume: {exc}") from None
+                    raise CannotResume(f"seat {seat.table.seat} cannot resume: {exc}"
+                                       ) from None
                 self._after_step(seat, [])
             self._queue.extend((seat, data) for data in step.outgoing)
         while True:
@@ -874,10 +878,39 @@ class Session:
     def _sync_transcript(self) -> None:
         frames = self.reference.frames
         if self.writer is not None and not self._evidence_kept:
+            written = self._written
             while self._written < len(frames):
                 self.writer.append(frames[self._written])
                 self._written += 1
+            self._keep_signed(written)
         self._drop_spent()
+
+    def _keep_signed(self, written: int) -> None:
+        """Keep, for each local seat with a keeper, the count of its own envelopes the
+        transcript now holds, if the frames from ``written`` on added some (SPEC §11.7.4); it
+        is kept before those envelopes leave this process."""
+        chain = self.reference.chain
+        if chain.next_seq < self._written:
+            return  # the reference table was not rebuilt from the transcript: nothing is signed
+        if self._signed is None:  # the first write: count what the transcript held before
+            self._signed = {s.table.seat: 0 for s in self.seats
+                            if s.table.seat is not None and s.table.keeper is not None}
+            for index in range(written):
+                if chain.seat_of(index) in self._signed:
+                    self._signed[chain.seat_of(index)] += 1
+        if not self._signed:
+            return
+        grown: set[int] = set()
+        for index in range(written, self._written):
+            signer = chain.seat_of(index)
+            if signer in self._signed:
+                self._signed[signer] += 1
+                grown.add(signer)
+        for seat in self.seats:
+            keeper, number = seat.table.keeper, seat.table.seat
+            if keeper is None or number not in grown:
+                continue
+            keeper.keep(SIGNED, encode_count(self._signed[number]))
 
     def _drop_spent(self) -> None:
         """Delete the kept hand (and inbox) keys of every hand whose key reveals the transcript
@@ -890,7 +923,7 @@ class Session:
             for seat in self.seats:
                 if seat.table.keeper is None:
                     continue
-                for name in (hand_name(cycle), inbox_name(cycle)):
+                for name in spent_names(cycle):
                     try:
                         seat.table.keeper.drop(name)
                     except SecretStoreError as exc:
