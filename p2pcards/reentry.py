@@ -15,17 +15,27 @@ neither can be replaced by a third party, and nothing else is signed::
 
 Either side may answer ``refused {reason}`` instead and close. The keys checked are those of
 the genesis: the host's is seat 0's, the seat's is its own entry. Which seats may come back is
-the host's decision (those played by remote peers); the match itself then goes on with the
-``resume`` exchange of :mod:`p2pcards.net.session`, where each side says how far its chain goes
-and receives what follows: envelopes already signed, checked like any other, so re-entry can
-make nobody sign or reveal anything the chain does not call for.
+the host's decision (those played by remote peers).
+
+Both sides end with a :class:`Bond`: the two challenges of this connection. The match then goes
+on with the ``resume`` exchange of :mod:`p2pcards.net.session`, where each side says how far its
+chain goes (:meth:`Bond.resume`, signed on both challenges, so that nobody on the path can
+change it or bring it from another connection, and a side that comes back with another chain is
+named with its own signature) and receives what follows: envelopes already signed, checked like
+any other, so re-entry can make nobody sign or reveal anything the chain does not call for::
+
+    either -> other  resume  {count, head: 32 bytes,
+                              proof: signature of [RESUME_CONTEXT, table id, seat, signer,
+                                     the host's challenge, the seat's challenge, count, head]}
+
+``signer`` is 0 for the host's ``resume`` and the returning seat's number for the seat's.
 """
 
 from __future__ import annotations
 
 import os
 from collections.abc import Callable, Collection
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from .genesis import PROTOCOL_VERSION, Genesis
@@ -33,12 +43,14 @@ from .net.errors import HandshakeError
 from .wire import codec
 from .wire.identity import IdentityKey, PublicIdentity
 
-__all__ = ["HOST_CONTEXT", "SEAT_CONTEXT", "CHALLENGE_SIZE", "SeatReentry", "HostReentry",
-           "Returned"]
+__all__ = ["HOST_CONTEXT", "SEAT_CONTEXT", "RESUME_CONTEXT", "CHALLENGE_SIZE", "SeatReentry",
+           "HostReentry", "Returned", "Bond", "Resume", "UnprovenResume"]
 
 HOST_CONTEXT = "p2pcards/reentry/host/v1"
 SEAT_CONTEXT = "p2pcards/reentry/seat/v1"
+RESUME_CONTEXT = "p2pcards/reentry/resume/v1"
 CHALLENGE_SIZE = 32
+HEAD_SIZE = 32
 
 RandomBytes = Callable[[int], bytes]
 
@@ -68,10 +80,77 @@ def _expect(message: dict[str, Any], kind: str, fields: dict[str, type], who: st
     return message
 
 
+class UnprovenResume(Exception):
+    """A ``resume`` on a proven connection that the other side's key does not back (malformed,
+    or its proof is not that key's signature on this connection's challenges). Whoever made it,
+    it is not the other side's word: it blames nobody, only the connection."""
+
+
+@dataclass(frozen=True)
+class Resume:
+    """The other side's signed word on how far its chain goes: ``count`` envelopes, the last
+    of which hashes to ``head`` (32 zero bytes for an empty chain)."""
+
+    count: int
+    head: bytes
+
+
+@dataclass(frozen=True)
+class Bond:
+    """A connection on which the host and ``seat`` proved their keys, as one side holds it
+    (``at_host`` tells which side). The two challenges bind each side's signed ``resume`` to
+    this connection; ``identity`` is this side's own key, which signs it."""
+
+    genesis: Genesis
+    seat: int
+    host_challenge: bytes
+    seat_challenge: bytes
+    identity: IdentityKey = field(repr=False)
+    at_host: bool
+
+    @property
+    def signer(self) -> int:
+        """The seat whose key signs this side's messages: 0 at the host, else ``seat``."""
+        return 0 if self.at_host else self.seat
+
+    @property
+    def other(self) -> int:
+        """The seat whose key signs the other side's messages."""
+        return self.seat if self.at_host else 0
+
+    def _statement(self, signer: int, count: int, head: bytes) -> bytes:
+        return codec.pack([RESUME_CONTEXT, self.genesis.table_id, self.seat, signer,
+                           self.host_challenge, self.seat_challenge, count, head])
+
+    def resume(self, count: int, head: bytes) -> dict[str, Any]:
+        """This side's ``resume`` for a chain of ``count`` envelopes ending with ``head``."""
+        proof = self.identity.sign(self._statement(self.signer, count, head))
+        return {"type": "resume", "count": count, "head": head, "proof": proof}
+
+    def check_resume(self, message: dict[str, Any]) -> Resume:
+        """The other side's ``resume``, checked: exactly its fields, of their types and sizes,
+        and a proof that the other side's genesis key signed it on this connection. Raises
+        :class:`UnprovenResume` otherwise."""
+        if message.get("type") != "resume" or set(message) != {"type", "count", "head",
+                                                              "proof"}:
+            raise UnprovenResume(f"a {message.get('type')!r} message with fields "
+                                 f"{sorted(message)} arrived where the signed 'resume' was due")
+        count, head, proof = message["count"], message["head"], message["proof"]
+        if (type(count) is not int or count < 0 or type(head) is not bytes
+                or len(head) != HEAD_SIZE or type(proof) is not bytes):
+            raise UnprovenResume("a 'resume' arrived whose count, head or proof is not of "
+                                 "its type or size")
+        key = PublicIdentity(self.genesis.seats[self.other].identity)
+        if not key.verify(proof, self._statement(self.other, count, head)):
+            raise UnprovenResume(f"a 'resume' arrived that the key {key.fingerprint} of seat "
+                                 f"{self.other} did not sign on this connection")
+        return Resume(count, head)
+
+
 class SeatReentry:
     """The returning seat's side: :meth:`hello`, then :meth:`receive` for each host message
-    (the ``rejoin-proof`` to send, then ``None`` once ``rejoined``). Any failure raises
-    :class:`HandshakeError` naming the host as ``label``."""
+    (the ``rejoin-proof`` to send, then ``None`` once ``rejoined``; :attr:`bond` is then set).
+    Any failure raises :class:`HandshakeError` naming the host as ``label``."""
 
     def __init__(self, genesis: Genesis, seat: int, identity: IdentityKey, *,
                  label: str = "the host", random_bytes: RandomBytes = os.urandom) -> None:
@@ -82,7 +161,9 @@ class SeatReentry:
         self.identity = identity
         self.label = label
         self._challenge = random_bytes(CHALLENGE_SIZE)
+        self._host_challenge = b""
         self._state = "challenge"
+        self.bond: Bond | None = None
 
     def hello(self) -> dict[str, Any]:
         return {"type": "rejoin", "version": PROTOCOL_VERSION, "table": self.genesis.table_id,
@@ -100,21 +181,26 @@ class SeatReentry:
             if len(got["challenge"]) != CHALLENGE_SIZE:
                 raise HandshakeError(f"{who} sent a challenge of {len(got['challenge'])} bytes")
             self._state = "rejoined"
+            self._host_challenge = got["challenge"]
             proof = self.identity.sign(_seat_statement(self.genesis.table_id, self.seat,
                                                        got["challenge"], self._challenge))
             return {"type": "rejoin-proof", "proof": proof}
         if self._state == "rejoined":
             _expect(message, "rejoined", {}, who)
             self._state = "done"
+            self.bond = Bond(self.genesis, self.seat, self._host_challenge, self._challenge,
+                             self.identity, at_host=False)
             return None
         raise HandshakeError(f"{who} sent {message.get('type')!r} after re-entry was complete")
 
 
 @dataclass(frozen=True)
 class Returned:
-    """The seat that proved its key on this connection."""
+    """The seat that proved its key on this connection, and the host's :class:`Bond` with
+    it."""
 
     seat: int
+    bond: Bond
 
 
 class HostReentry:
@@ -168,5 +254,6 @@ class HostReentry:
                 raise HandshakeError(f"the proof of the key {key.fingerprint} of seat "
                                      f"{self._seat} is not valid")
             self._state = "done"
-            return Returned(self._seat)
+            return Returned(self._seat, Bond(self.genesis, self._seat, self._ours, self._theirs,
+                                              self.identity, at_host=True))
         raise HandshakeError(f"it sent {message.get('type')!r} after re-entry was complete")
