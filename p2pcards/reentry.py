@@ -13,7 +13,11 @@ neither can be replaced by a third party, and nothing else is signed::
                                             the host's challenge, the seat's challenge]}
     host -> seat  rejoined          {}
 
-Either side may answer ``refused {reason}`` instead and close. The keys checked are those of
+Either side may answer ``refused {reason}`` instead and close. Once the ``rejoin`` is well
+formed, the host's refusal also carries ``proof``, its signature of ``[REFUSED_CONTEXT, the
+table id and seat asked for, the seat's challenge, reason]``: only a refusal the seat can check
+(:class:`Refused`) ends its attempts; any other is a failed attempt, since anyone on the path
+could have written it. The keys checked are those of
 the genesis: the host's is seat 0's, the seat's is its own entry. Which seats may come back is
 the host's decision (those played by remote peers).
 
@@ -44,11 +48,13 @@ from .wire import codec
 from .wire.identity import IdentityKey, PublicIdentity
 
 __all__ = ["HOST_CONTEXT", "SEAT_CONTEXT", "RESUME_CONTEXT", "CHALLENGE_SIZE", "SeatReentry",
-           "HostReentry", "Returned", "Bond", "Resume", "UnprovenResume"]
+           "HostReentry", "Returned", "Bond", "Resume", "UnprovenResume", "Refused",
+           "REFUSED_CONTEXT"]
 
 HOST_CONTEXT = "p2pcards/reentry/host/v1"
 SEAT_CONTEXT = "p2pcards/reentry/seat/v1"
 RESUME_CONTEXT = "p2pcards/reentry/resume/v1"
+REFUSED_CONTEXT = "p2pcards/reentry/refused/v1"
 CHALLENGE_SIZE = 32
 HEAD_SIZE = 32
 
@@ -62,6 +68,15 @@ def _host_statement(table_id: bytes, seat: int, challenge: bytes) -> bytes:
 def _seat_statement(table_id: bytes, seat: int, host_challenge: bytes,
                     seat_challenge: bytes) -> bytes:
     return codec.pack([SEAT_CONTEXT, table_id, seat, host_challenge, seat_challenge])
+
+
+def _refused_statement(table_id: bytes, seat: int, seat_challenge: bytes, reason: str) -> bytes:
+    return codec.pack([REFUSED_CONTEXT, table_id, seat, seat_challenge, reason])
+
+
+class Refused(HandshakeError):
+    """The host refused this seat with a refusal signed by its genesis key on this
+    connection's ``rejoin``: its own word, which ends the seat's attempts."""
 
 
 def _expect(message: dict[str, Any], kind: str, fields: dict[str, type], who: str
@@ -171,6 +186,8 @@ class SeatReentry:
 
     def receive(self, message: dict[str, Any]) -> dict[str, Any] | None:
         who = self.label
+        if message.get("type") == "refused":
+            raise self._refusal(message)
         if self._state == "challenge":
             got = _expect(message, "rejoin-challenge", {"challenge": bytes, "proof": bytes}, who)
             host = PublicIdentity(self.genesis.seats[0].identity)
@@ -192,6 +209,20 @@ class SeatReentry:
                              self.identity, at_host=False)
             return None
         raise HandshakeError(f"{who} sent {message.get('type')!r} after re-entry was complete")
+
+    def _refusal(self, message: dict[str, Any]) -> HandshakeError:
+        """A ``refused``: :class:`Refused` when the host's key signed it on this ``rejoin``,
+        else a plain :class:`HandshakeError` (a failed attempt: anyone could have sent it)."""
+        reason, proof = message.get("reason"), message.get("proof")
+        said = reason if isinstance(reason, str) else "no reason given"
+        host = PublicIdentity(self.genesis.seats[0].identity)
+        if (set(message) == {"type", "reason", "proof"} and isinstance(reason, str)
+                and isinstance(proof, bytes) and host.verify(proof, _refused_statement(
+                    self.genesis.table_id, self.seat, self._challenge, reason))):
+            return Refused(f"{self.label} refused: {said}")
+        return HandshakeError(f"a refusal that the host's key {host.fingerprint} did not sign "
+                              f"arrived from {self.label} (it proves nothing, so this seat "
+                              f"tries again): {said}")
 
 
 @dataclass(frozen=True)
@@ -222,11 +253,26 @@ class HostReentry:
         self._seat = -1
         self._theirs = b""
         self._ours = b""
+        self._asked: tuple[bytes, int, bytes] | None = None
+
+    def refusal(self, reason: str) -> dict[str, Any]:
+        """The ``refused`` to send with ``reason``: signed on the ``rejoin`` once one well
+        formed has arrived (the seat then takes it as the host's word), unsigned before."""
+        message: dict[str, Any] = {"type": "refused", "reason": reason}
+        if self._asked is not None:
+            table_id, seat, challenge = self._asked
+            message["proof"] = self.identity.sign(_refused_statement(table_id, seat, challenge,
+                                                                     reason))
+        return message
 
     def receive(self, message: dict[str, Any]) -> dict[str, Any] | Returned:
         if self._state == "rejoin":
             got = _expect(message, "rejoin", {"version": int, "table": bytes, "seat": int,
                                               "challenge": bytes}, "it")
+            if len(got["challenge"]) != CHALLENGE_SIZE:
+                raise HandshakeError(f"a challenge of {len(got['challenge'])} bytes, not "
+                                     f"{CHALLENGE_SIZE}")
+            self._asked = (got["table"], got["seat"], got["challenge"])
             if got["version"] != PROTOCOL_VERSION:
                 raise HandshakeError(f"this host speaks protocol version {PROTOCOL_VERSION}, "
                                      f"not {got['version']}")
@@ -236,9 +282,6 @@ class HostReentry:
             if got["seat"] not in self.seats:
                 raise HandshakeError(f"seat {got['seat']} is not a seat that can come back "
                                      "to this table")
-            if len(got["challenge"]) != CHALLENGE_SIZE:
-                raise HandshakeError(f"a challenge of {len(got['challenge'])} bytes, not "
-                                     f"{CHALLENGE_SIZE}")
             self._seat, self._theirs = got["seat"], got["challenge"]
             self._ours = self._random(CHALLENGE_SIZE)
             self._state = "proof"

@@ -17,10 +17,17 @@ from hypothesis import given
 from hypothesis import strategies as st
 from test_resume_session import PATIENCE, Table2, proven
 
-from p2pcards.net.errors import EXIT_NETWORK, EXIT_VIOLATION, MatchFailure, one_failure
-from p2pcards.net.framed import FramedStream
+from p2pcards.net.comeback import Door, dialler
+from p2pcards.net.errors import (
+    EXIT_NETWORK,
+    EXIT_VIOLATION,
+    HandshakeError,
+    MatchFailure,
+    one_failure,
+)
+from p2pcards.net.framed import FrameChannel, FramedStream
 from p2pcards.net.session import Absent, Link, Reentry, Session, seat_label
-from p2pcards.reentry import Bond, Resume, UnprovenResume
+from p2pcards.reentry import Bond, HostReentry, Refused, Resume, SeatReentry, UnprovenResume
 from p2pcards.wire import ZERO_HASH
 
 TABLE = Table2()
@@ -221,3 +228,85 @@ async def test_a_joiner_whose_new_connection_never_catches_up_blames_no_seat() -
             nursery.cancel_scope.cancel()
     assert str(failure.value) == ("the host came back on a new connection but did not catch "
                                   "up within 1 seconds")
+
+
+# --------------------------------------------------------------------- refusals
+
+
+def _asked(t: Table2, seat: int) -> tuple[HostReentry, SeatReentry, dict[str, Any]]:
+    """A host that may take back no seat, and the refusal it signs for ``seat``'s rejoin."""
+    host = HostReentry(t.genesis, t.secrets[0].identity, ())
+    joiner = SeatReentry(t.genesis, seat, t.secrets[seat].identity)
+    with pytest.raises(HandshakeError) as caught:
+        host.receive(joiner.hello())
+    return host, joiner, host.refusal(str(caught.value))
+
+
+def test_a_refusal_signed_by_the_host_on_this_rejoin_is_its_word() -> None:
+    _, joiner, refusal = _asked(TABLE, 1)
+    assert set(refusal) == {"type", "reason", "proof"}
+    with pytest.raises(Refused, match="^the host refused: seat 1 is not a seat that can come "
+                                      "back to this table$"):
+        joiner.receive(refusal)
+
+
+@pytest.mark.parametrize("change", ["reason", "unsigned", "another rejoin", "malformed"])
+def test_a_refusal_the_host_did_not_sign_here_is_only_a_failed_attempt(change: str) -> None:
+    _, joiner, refusal = _asked(TABLE, 1)
+    if change == "reason":
+        refusal = dict(refusal, reason="the host gives up this match")
+    elif change == "unsigned":
+        refusal = {"type": "refused", "reason": refusal["reason"]}
+    elif change == "another rejoin":
+        joiner = _asked(TABLE, 1)[1]  # the same seat, another challenge
+    else:
+        refusal = dict(refusal, proof="signature")
+    with pytest.raises(HandshakeError) as caught:
+        joiner.receive(refusal)
+    assert not isinstance(caught.value, Refused)
+    assert "did not sign" in str(caught.value) and "tries again" in str(caught.value)
+
+
+def test_a_rejoin_too_malformed_to_bind_is_refused_unsigned() -> None:
+    host = HostReentry(TABLE.genesis, TABLE.secrets[0].identity, {1})
+    with pytest.raises(HandshakeError):
+        host.receive({"type": "rejoin", "version": 1, "table": TABLE.genesis.table_id,
+                      "seat": 1, "challenge": b"short"})
+    assert host.refusal("no") == {"type": "refused", "reason": "no"}
+
+
+async def test_the_dialler_tries_again_after_a_forged_refusal_and_stops_at_a_signed_one(
+        ) -> None:
+    """The first connection answers with a refusal nobody signed (a party on the path), which
+    is told once and tried past; the second reaches the host's door, which signs its refusal
+    (no seat may come back to it), and that ends the attempts with the host's reason."""
+    t = Table2()
+    door = Door(t.genesis, t.secrets[0].identity)
+    hub = Session(t.genesis, [t.seat(0)], [Link(Absent("seat 1"), frozenset({1}))],
+                  forward=True, reentry=Reentry(PATIENCE))
+    door.open(t.genesis, (), hub)
+    attempts: list[int] = []
+    notices: list[str] = []
+
+    async def forger(framed: FramedStream) -> None:
+        await framed.receive_message()
+        await framed.send_message({"type": "refused", "reason": "the host gives up"})
+        await framed.aclose()
+
+    async def connect() -> FrameChannel:
+        here, there = trio.testing.memory_stream_pair()
+        serve = forger if not attempts else door.welcome
+        attempts.append(1)
+        nursery.start_soon(serve, FramedStream(here, label="a joiner"))
+        return FramedStream(there, label="the host")
+
+    reconnect = dialler(t.genesis, 1, t.secrets[1].identity, connect, notice=notices.append)
+    with trio.fail_after(60):
+        async with trio.open_nursery() as nursery:
+            with pytest.raises(MatchFailure) as failure:
+                await reconnect()
+    assert str(failure.value) == ("the host would not take this seat back: the host refused: "
+                                  "seat 1 is not a seat that can come back to this table")
+    assert len(attempts) == 2
+    assert len(notices) == 1 and notices[0].endswith("(it proves nothing, so this seat tries "
+                                                      "again): the host gives up"), notices

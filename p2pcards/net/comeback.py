@@ -14,8 +14,9 @@ joiner always opens the new connection, also when the host is the one that came 
   joiner's connection to the host's earlier life, before it crashed, still sending: closing it
   tells the joiner at once to come back).
 - :func:`dialler` is the joiner's: it connects again and again, with capped backoff, until a
-  connection passes :class:`~p2pcards.reentry.SeatReentry`, or the host refuses for good (then
-  the match ends with the host's reason).
+  connection passes :class:`~p2pcards.reentry.SeatReentry`, or the host refuses for good with a
+  refusal signed by its key (then the match ends with the host's reason; an unsigned refusal,
+  which anyone on the path could write, is only a failed attempt).
 """
 
 from __future__ import annotations
@@ -29,7 +30,7 @@ import trio
 from ..genesis import Genesis
 from ..local import SeatSecrets
 from ..match_record import MatchRecord, RecordedSeat
-from ..reentry import Bond, HostReentry, Returned, SeatReentry
+from ..reentry import Bond, HostReentry, Refused, Returned, SeatReentry
 from ..secret_store import FileKeeper, SecretStore, SecretStoreError
 from ..wire.identity import IdentityKey
 from .errors import HandshakeError, MatchFailure, NetError
@@ -164,7 +165,8 @@ class Door:
                     return False
                 message = got
         except HandshakeError as exc:
-            await self._refuse(framed, str(exc))
+            with contextlib.suppress(NetError):
+                await framed.send_message(reentry.refusal(str(exc)))
             return False
         except NetError:
             return False
@@ -182,12 +184,13 @@ def dialler(genesis: Genesis, seat: int, identity: IdentityKey,
     """The joiner's ``Reentry.reconnect``: ``connect`` opens a raw connection to the host (it
     raises :class:`MatchFailure` when it cannot). Attempts go on with capped backoff until one
     passes the re-entry handshake (its channel and :class:`~p2pcards.reentry.Bond` are
-    returned) or the host refuses the seat (a :class:`MatchFailure` with its reason). Cancel it
+    returned) or the host refuses the seat with a signed refusal (a :class:`MatchFailure` with
+    its reason). The first failed attempt that got an answer is told to ``notice``. Cancel it
     to stop trying."""
 
     async def reconnect() -> tuple[FrameChannel, Bond]:
         delay = RETRY_FIRST
-        said = False
+        said = warned = False
         while True:
             try:
                 framed = await connect()
@@ -203,10 +206,14 @@ def dialler(genesis: Genesis, seat: int, identity: IdentityKey,
                     bond = await _prove(framed, genesis, seat, identity, label)
                 framed.label = label
                 return framed, bond
-            except HandshakeError as exc:
+            except Refused as exc:
                 await framed.aclose()
-                if "refused" in str(exc) and FULL not in str(exc):
-                    raise MatchFailure(f"{label} would not take this seat back: {exc}") from None
+                raise MatchFailure(f"{label} would not take this seat back: {exc}") from None
+            except HandshakeError as exc:  # a failed attempt, an unsigned refusal among them
+                await framed.aclose()
+                if not warned:
+                    notice(str(exc))
+                    warned = True
             except (NetError, trio.TooSlowError):
                 await framed.aclose()
             await trio.sleep(delay)
