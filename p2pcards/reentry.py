@@ -32,7 +32,9 @@ any other, so re-entry can make nobody sign or reveal anything the chain does no
                               proof: signature of [RESUME_CONTEXT, table id, seat, signer,
                                      the host's challenge, the seat's challenge, count, head]}
 
-``signer`` is 0 for the host's ``resume`` and the returning seat's number for the seat's.
+``signer`` is 0 for the host's ``resume`` and the returning seat's number for the seat's. An
+``abort`` on that connection is signed the same way (:meth:`Bond.abort`), on ``[ABORT_CONTEXT,
+table id, seat, signer, the host's challenge, the seat's challenge, reason]``.
 """
 
 from __future__ import annotations
@@ -48,12 +50,13 @@ from .wire import codec
 from .wire.identity import IdentityKey, PublicIdentity
 
 __all__ = ["HOST_CONTEXT", "SEAT_CONTEXT", "RESUME_CONTEXT", "CHALLENGE_SIZE", "SeatReentry",
-           "HostReentry", "Returned", "Bond", "Resume", "UnprovenResume", "Refused",
-           "REFUSED_CONTEXT"]
+           "HostReentry", "Returned", "Bond", "Resume", "Unproven", "Refused",
+           "REFUSED_CONTEXT", "ABORT_CONTEXT"]
 
 HOST_CONTEXT = "p2pcards/reentry/host/v1"
 SEAT_CONTEXT = "p2pcards/reentry/seat/v1"
 RESUME_CONTEXT = "p2pcards/reentry/resume/v1"
+ABORT_CONTEXT = "p2pcards/reentry/abort/v1"
 REFUSED_CONTEXT = "p2pcards/reentry/refused/v1"
 CHALLENGE_SIZE = 32
 HEAD_SIZE = 32
@@ -95,10 +98,10 @@ def _expect(message: dict[str, Any], kind: str, fields: dict[str, type], who: st
     return message
 
 
-class UnprovenResume(Exception):
-    """A ``resume`` on a proven connection that the other side's key does not back (malformed,
-    or its proof is not that key's signature on this connection's challenges). Whoever made it,
-    it is not the other side's word: it blames nobody, only the connection."""
+class Unproven(Exception):
+    """A ``resume`` or ``abort`` on a proven connection that the other side's key does not back
+    (malformed, or its proof is not that key's signature on this connection's challenges).
+    Whoever made it, it is not the other side's word: it blames nobody, only the connection."""
 
 
 @dataclass(frozen=True)
@@ -137,6 +140,31 @@ class Bond:
         return codec.pack([RESUME_CONTEXT, self.genesis.table_id, self.seat, signer,
                            self.host_challenge, self.seat_challenge, count, head])
 
+    def _abort_statement(self, signer: int, reason: str) -> bytes:
+        return codec.pack([ABORT_CONTEXT, self.genesis.table_id, self.seat, signer,
+                           self.host_challenge, self.seat_challenge, reason])
+
+    def _other_key(self) -> PublicIdentity:
+        return PublicIdentity(self.genesis.seats[self.other].identity)
+
+    def abort(self, reason: str) -> dict[str, Any]:
+        """This side's ``abort`` with ``reason``, signed on this connection."""
+        proof = self.identity.sign(self._abort_statement(self.signer, reason))
+        return {"type": "abort", "reason": reason, "proof": proof}
+
+    def check_abort(self, message: dict[str, Any]) -> str:
+        """The reason of the other side's ``abort``, once its proof is checked like a
+        ``resume``'s; :class:`Unproven` otherwise (the reason it gave is quoted)."""
+        reason, proof = message.get("reason"), message.get("proof")
+        said = reason if isinstance(reason, str) else "no reason given"
+        key = self._other_key()
+        if (set(message) != {"type", "reason", "proof"} or not isinstance(reason, str)
+                or not isinstance(proof, bytes)
+                or not key.verify(proof, self._abort_statement(self.other, reason))):
+            raise Unproven(f"an 'abort' arrived that the key {key.fingerprint} of seat "
+                           f"{self.other} did not sign on this connection (it said: {said})")
+        return reason
+
     def resume(self, count: int, head: bytes) -> dict[str, Any]:
         """This side's ``resume`` for a chain of ``count`` envelopes ending with ``head``."""
         proof = self.identity.sign(self._statement(self.signer, count, head))
@@ -145,19 +173,19 @@ class Bond:
     def check_resume(self, message: dict[str, Any]) -> Resume:
         """The other side's ``resume``, checked: exactly its fields, of their types and sizes,
         and a proof that the other side's genesis key signed it on this connection. Raises
-        :class:`UnprovenResume` otherwise."""
+        :class:`Unproven` otherwise."""
         if message.get("type") != "resume" or set(message) != {"type", "count", "head",
                                                               "proof"}:
-            raise UnprovenResume(f"a {message.get('type')!r} message with fields "
+            raise Unproven(f"a {message.get('type')!r} message with fields "
                                  f"{sorted(message)} arrived where the signed 'resume' was due")
         count, head, proof = message["count"], message["head"], message["proof"]
         if (type(count) is not int or count < 0 or type(head) is not bytes
                 or len(head) != HEAD_SIZE or type(proof) is not bytes):
-            raise UnprovenResume("a 'resume' arrived whose count, head or proof is not of "
+            raise Unproven("a 'resume' arrived whose count, head or proof is not of "
                                  "its type or size")
-        key = PublicIdentity(self.genesis.seats[self.other].identity)
+        key = self._other_key()
         if not key.verify(proof, self._statement(self.other, count, head)):
-            raise UnprovenResume(f"a 'resume' arrived that the key {key.fingerprint} of seat "
+            raise Unproven(f"a 'resume' arrived that the key {key.fingerprint} of seat "
                                  f"{self.other} did not sign on this connection")
         return Resume(count, head)
 

@@ -27,7 +27,7 @@ from p2pcards.net.errors import (
 )
 from p2pcards.net.framed import FrameChannel, FramedStream
 from p2pcards.net.session import Absent, Link, Reentry, Session, seat_label
-from p2pcards.reentry import Bond, HostReentry, Refused, Resume, SeatReentry, UnprovenResume
+from p2pcards.reentry import Bond, HostReentry, Refused, Resume, SeatReentry, Unproven
 from p2pcards.wire import ZERO_HASH
 
 TABLE = Table2()
@@ -43,9 +43,9 @@ def test_each_side_takes_the_other_side_s_resume_as_signed() -> None:
 def test_a_side_does_not_take_its_own_resume_back() -> None:
     """The host's and the seat's ``resume`` are signed by different keys as different
     signers: one reflected back to its sender is not the other side's word."""
-    with pytest.raises(UnprovenResume, match="did not sign on this connection"):
+    with pytest.raises(Unproven, match="did not sign on this connection"):
         HOST_BOND.check_resume(HOST_BOND.resume(7, HEAD))
-    with pytest.raises(UnprovenResume, match="did not sign on this connection"):
+    with pytest.raises(Unproven, match="did not sign on this connection"):
         SEAT_BOND.check_resume(SEAT_BOND.resume(7, HEAD))
 
 
@@ -53,9 +53,9 @@ def test_a_resume_from_another_connection_is_not_taken() -> None:
     """Fresh challenges on each connection: a ``resume`` recorded on one, replayed on another
     of the same seat, does not verify."""
     other_host, other_seat = proven(TABLE, 1)
-    with pytest.raises(UnprovenResume, match="did not sign on this connection"):
+    with pytest.raises(Unproven, match="did not sign on this connection"):
         SEAT_BOND.check_resume(other_host.resume(7, HEAD))
-    with pytest.raises(UnprovenResume, match="did not sign on this connection"):
+    with pytest.raises(Unproven, match="did not sign on this connection"):
         HOST_BOND.check_resume(other_seat.resume(7, HEAD))
 
 
@@ -68,7 +68,7 @@ def test_any_change_to_a_signed_resume_is_found(count: int, head: bytes, new_cou
     if (new_count, new_head) == (count, head):
         assert SEAT_BOND.check_resume(changed) == Resume(count, head)
     else:
-        with pytest.raises(UnprovenResume):
+        with pytest.raises(Unproven):
             SEAT_BOND.check_resume(changed)
 
 
@@ -82,9 +82,21 @@ def test_any_change_to_a_signed_resume_is_found(count: int, head: bytes, new_cou
     {"type": "envelope", "data": b"x"},
 ])
 def test_a_malformed_resume_is_unproven_with_one_sentence(message: dict[str, Any]) -> None:
-    with pytest.raises(UnprovenResume) as caught:
+    with pytest.raises(Unproven) as caught:
         SEAT_BOND.check_resume(message)
     assert "\n" not in str(caught.value)
+
+
+def test_an_abort_on_a_proven_connection_is_taken_only_as_signed_there() -> None:
+    assert SEAT_BOND.check_abort(HOST_BOND.abort("enough")) == "enough"
+    assert HOST_BOND.check_abort(SEAT_BOND.abort("enough")) == "enough"
+    other_host, _ = proven(TABLE, 1)
+    for forged in ({"type": "abort", "reason": "enough"}, dict(HOST_BOND.abort("enough"),
+                                                               reason="seat 2 cheated"),
+                   other_host.abort("enough"), SEAT_BOND.abort("enough")):
+        with pytest.raises(Unproven, match=r"^an 'abort' arrived that the key .* did not sign "
+                                           r"on this connection \(it said: "):
+            SEAT_BOND.check_abort(forged)
 
 
 # --------------------------------------------------------------------- sessions
@@ -141,6 +153,26 @@ async def test_a_resume_the_seat_did_not_sign_ends_the_match_blaming_nobody() ->
     assert "127.0.0.1" not in str(failure)
 
 
+async def test_an_abort_the_seat_did_not_sign_ends_the_match_blaming_nobody() -> None:
+    t = Table2()
+    at_host, at_seat = proven(t, 1)
+    failure, _ = await _resumed_hub(t, at_host, {"type": "abort",
+                                                 "reason": "protocol violation: seat 0 cheated"})
+    label = seat_label(t.genesis, 1)
+    assert failure.status == EXIT_NETWORK
+    assert str(failure) == (
+        f"the connection to {label} was tampered with: an 'abort' arrived that the key "
+        f"{label[len('seat 1 ('):-1]} of seat 1 did not sign on this connection (it said: "
+        "protocol violation: seat 0 cheated); its seat is not blamed, and the match ends")
+
+
+async def test_a_signed_abort_is_the_seat_s_word() -> None:
+    t = Table2()
+    at_host, at_seat = proven(t, 1)
+    failure, _ = await _resumed_hub(t, at_host, at_seat.abort("I have to go"))
+    assert str(failure) == f"{seat_label(t.genesis, 1)} aborted the match: I have to go"
+
+
 async def test_a_signed_resume_with_another_chain_names_the_proven_seat() -> None:
     """The seat signed a head the hub does not hold: a protocol violation, named by the seat's
     label and fingerprint (not the address its new connection came from)."""
@@ -194,7 +226,7 @@ async def _take_over(first: FramedStream, first_bond: Bond, second: FramedStream
         if message["type"] == "resume":
             second_bond.check_resume(message)
             break
-    await second.send_message({"type": "abort", "reason": "enough"})
+    await second.send_message(second_bond.abort("enough"))
     while await second.receive_message() is not None:
         pass
 

@@ -22,7 +22,9 @@ then waits for the other side's end, so that no reset destroys the abort), and r
 Wire messages after the handshake (see :mod:`.framed`): ``envelope {data: envelope bytes}``,
 ``abort {reason: text}``, and the two messages of a fork probe, ``need {hash: bytes(32)}`` and
 ``have {hash, data: envelope bytes or nil}``. Aborts travel outside the chain: they are a
-courtesy, not evidence.
+courtesy, not evidence. On a connection made by re-entry an abort is signed on that connection
+(:meth:`~p2pcards.reentry.Bond.abort`), and one its sender did not sign ends the match as a
+tampered connection, blaming nobody.
 
 Re-entry (SPEC §11.7): with a :class:`Reentry` policy a link whose connection is lost (closed,
 broken, or silent past the keepalives) is not the end of the match. :meth:`Session._link_dead`
@@ -81,7 +83,7 @@ import trio
 from ..evidence import Evidence, ForkProbe, ProbeError, from_violation
 from ..games.base import Action
 from ..genesis import Genesis
-from ..reentry import Bond, UnprovenResume
+from ..reentry import Bond, Unproven
 from ..secret_store import SecretStoreError, hand_name, inbox_name
 from ..table import Event, ResumeError, Table, Violation
 from ..transcript import TranscriptWriter
@@ -269,6 +271,12 @@ def _carries_envelope(item: _Inbox) -> bool:
     return what == "message" and isinstance(value, dict) and value.get("type") == "envelope"
 
 
+def _tampered(link: Link, why: Unproven) -> MatchFailure:
+    """The verdict on a re-entered connection that carried what its peer did not sign."""
+    return MatchFailure(f"the connection to {link.label} was tampered with: {why}; its seat is "
+                        "not blamed, and the match ends")
+
+
 def _holds(chain: Chain, count: int, head: bytes) -> bool:
     """Whether ``chain`` holds ``head`` as the hash of its envelope at position ``count - 1``
     (for ``count`` 0: whether ``head`` is the zero hash)."""
@@ -348,10 +356,10 @@ class Session:
                 await self._play()
             except SecretStoreError as exc:
                 failure = MatchFailure(str(exc))
-                self._broadcast({"type": "abort", "reason": str(exc)})
+                self._abort_all(str(exc))
             except MatchFailure as exc:
                 failure = exc
-                self._broadcast({"type": "abort", "reason": str(exc)})
+                self._abort_all(str(exc))
             finally:
                 self._sync_transcript()
                 for link in self.links:
@@ -683,8 +691,10 @@ class Session:
                 message["data"], bytes):
             self._queue.append((link, message["data"]))
             return
-        if kind == "abort" and isinstance(message.get("reason"), str):
-            raise MatchFailure(f"{link.label} aborted the match: {message['reason']}")
+        if kind == "abort":
+            reason = self._abort_reason(link, message)
+            if reason is not None:
+                raise MatchFailure(f"{link.label} aborted the match: {reason}")
         if self._answer(link, message) or self._note_away(link, message):
             return
         if kind == "have" and set(message) == {"type", "hash", "data"}:
@@ -819,9 +829,8 @@ class Session:
         assert link.bond is not None
         try:
             theirs = link.bond.check_resume(message)
-        except UnprovenResume as exc:
-            raise MatchFailure(f"the connection to {link.label} was tampered with: {exc}; "
-                               "its seat is not blamed, and the match ends") from None
+        except Unproven as exc:
+            raise _tampered(link, exc) from None
         count, head = theirs.count, theirs.head
         chain = self.reference.chain
         if count <= chain.next_seq:
@@ -985,8 +994,9 @@ class Session:
                     raise _ProbeEnded(f"{link.label} left")
                 continue
             message: dict[str, Any] = value
-            if message["type"] == "abort" and isinstance(message.get("reason"), str):
-                raise _ProbeEnded(f"{source.label} aborted the match: {message['reason']}")
+            reason = self._abort_reason(source, message)
+            if reason is not None:
+                raise _ProbeEnded(f"{source.label} aborted the match: {reason}")
             if self._answer(source, message):
                 continue
             if (source is link and message["type"] == "have"
@@ -1036,11 +1046,28 @@ class Session:
                 why = str(exc)
         raise MatchFailure(f"{failure}; asked for the other branch, {why}", EXIT_VIOLATION)
 
-    def _broadcast(self, message: dict[str, Any]) -> None:
-        frame = codec.pack(message)
+    def _abort_all(self, reason: str) -> None:
+        """Send ``abort {reason}`` on every link not down (signed on a re-entered one)."""
+        plain = codec.pack({"type": "abort", "reason": reason})
         for link in self.links:
             if link.state == "down":
                 continue
+            frame = plain if link.bond is None else codec.pack(link.bond.abort(reason))
             with contextlib.suppress(trio.ClosedResourceError, trio.BrokenResourceError):
                 link.outbox.send_nowait(frame)
+
+    @staticmethod
+    def _abort_reason(link: Link, message: dict[str, Any]) -> str | None:
+        """The reason of an ``abort`` from ``link`` (``None`` if ``message`` is none). On a
+        re-entered connection it must be signed there: :class:`MatchFailure` blaming nobody
+        otherwise."""
+        if message["type"] != "abort":
+            return None
+        if link.bond is None:
+            reason = message.get("reason")
+            return reason if isinstance(reason, str) else None
+        try:
+            return link.bond.check_abort(message)
+        except Unproven as exc:
+            raise _tampered(link, exc) from None
 
