@@ -28,7 +28,8 @@ from p2pcards.net.errors import (
 from p2pcards.net.framed import FrameChannel, FramedStream
 from p2pcards.net.session import Absent, Link, Reentry, Session, seat_label
 from p2pcards.reentry import Bond, HostReentry, Refused, Resume, SeatReentry, Unproven
-from p2pcards.wire import ZERO_HASH
+from p2pcards.wire import ZERO_HASH, codec
+from p2pcards.wire.identity import PublicIdentity
 
 TABLE = Table2()
 HOST_BOND, SEAT_BOND = proven(TABLE, 1)
@@ -342,3 +343,36 @@ async def test_the_dialler_tries_again_after_a_forged_refusal_and_stops_at_a_sig
     assert len(attempts) == 2
     assert len(notices) == 1 and notices[0].endswith("(it proves nothing, so this seat tries "
                                                       "again): the host gives up"), notices
+
+
+# --------------------------------------------------------------------- the SPEC's statements
+
+
+def test_each_signature_is_over_the_statement_spec_11_7_gives_byte_for_byte() -> None:
+    """The statements are built here from SPEC §11.7.2/§11.7.3 as written, with fixed
+    challenges; the bond's and the host's signatures must verify over exactly those bytes."""
+    t = TABLE
+    table_id, seat = t.genesis.table_id, 1
+    host_challenge, seat_challenge = bytes([1]) * 32, bytes([2]) * 32
+    host_key = PublicIdentity(t.genesis.seats[0].identity)
+    seat_key = PublicIdentity(t.genesis.seats[seat].identity)
+    at_host = Bond(t.genesis, seat, host_challenge, seat_challenge, t.secrets[0].identity,
+                   at_host=True)
+    at_seat = Bond(t.genesis, seat, host_challenge, seat_challenge, t.secrets[seat].identity,
+                   at_host=False)
+    for bond, key, signer in ((at_host, host_key, 0), (at_seat, seat_key, seat)):
+        resume = bond.resume(5, HEAD)
+        assert key.verify(resume["proof"], codec.pack([
+            "p2pcards/reentry/resume/v1", table_id, seat, signer, host_challenge,
+            seat_challenge, 5, HEAD]))
+        abort = bond.abort("enough")
+        assert key.verify(abort["proof"], codec.pack([
+            "p2pcards/reentry/abort/v1", table_id, seat, signer, host_challenge,
+            seat_challenge, "enough"]))
+    host = HostReentry(t.genesis, t.secrets[0].identity, ())
+    with pytest.raises(HandshakeError) as caught:
+        host.receive({"type": "rejoin", "version": 1, "table": table_id, "seat": seat,
+                      "challenge": seat_challenge})
+    refusal = host.refusal(str(caught.value))
+    assert host_key.verify(refusal["proof"], codec.pack([
+        "p2pcards/reentry/refused/v1", table_id, seat, seat_challenge, str(caught.value)]))
