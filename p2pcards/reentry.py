@@ -3,7 +3,7 @@
 Sans-IO, like :mod:`p2pcards.seating`: the caller moves the messages, this module makes and
 checks them (``protocol/SPEC.md`` §11.7.2). A joiner always opens the connection, also when it was
 the host that crashed and came back; both ends prove their genesis key on fresh challenges, so
-neither can be replaced by a third party, and nothing else is signed::
+neither can be replaced by a third party, and nothing of the chain is signed::
 
     seat -> host  rejoin            {version, table: table id, seat, challenge: 32 bytes}
     host -> seat  rejoin-challenge  {challenge: 32 bytes,
@@ -17,9 +17,9 @@ Either side may answer ``refused {reason}`` instead and close. Once the ``rejoin
 formed, the host's refusal also carries ``proof``, its signature of ``[REFUSED_CONTEXT, the
 table id and seat asked for, the seat's challenge, reason]``: only a refusal the seat can check
 (:class:`Refused`) ends its attempts; any other is a failed attempt, since anyone on the path
-could have written it. The keys checked are those of
-the genesis: the host's is seat 0's, the seat's is its own entry. Which seats may come back is
-the host's decision (those played by remote peers).
+could have written it. The keys checked are those of the genesis: the host's is seat 0's, the
+seat's is its own entry. Which seats may come back is the host's decision (those played by
+remote peers).
 
 Both sides end with a :class:`Bond`: the two challenges of this connection. The match then goes
 on with the ``resume`` exchange of :mod:`p2pcards.net.session`, where each side says how far its
