@@ -145,6 +145,39 @@ def test_a_resume_rewritten_on_the_path_blames_nobody(tmp_path: Path, rewrite: s
         assert verify_transcript(peer.transcript()).status == "incomplete"
 
 
+def test_at_three_seats_the_other_joiner_blames_nobody_either(tmp_path: Path) -> None:
+    """The host's resume to seat 1 is rewritten: seat 1 ends the match naming nobody, and the
+    host and seat 2, which hear of it by ``abort``, repeat no accusation."""
+    hosting, invite = host(tmp_path / "host", "--game", "briscola", "--players", "3", "--bot",
+                           "--dropout", "off", "--return-wait", "90")
+    parsed = Invite.parse(invite)
+    proxy = RewritingProxy((parsed.host, parsed.port), "from-host")
+    detour = str(Invite(parsed.host, proxy.port, parsed.nonce, parsed.fingerprint))
+    guest = join(tmp_path / "guest", detour, "--accept", "--bot", "--return-wait", "90")
+    joined_fingerprint(hosting, 1)
+    other = join(tmp_path / "other", invite, "--accept", "--bot")
+    try:
+        for peer in (hosting, guest, other):
+            peer.wait_for(r"— hand 1 begins$")
+        proxy.cut()
+        codes = [peer.finish() for peer in (hosting, guest, other)]
+    finally:
+        for peer in (hosting, guest, other):
+            peer.kill()
+        proxy.close()
+    assert proxy.rewritten.is_set()
+    assert codes == [3, 3, 3], [peer.stderr for peer in (hosting, guest, other)]
+    assert re.fullmatch(r"p2pcards: the connection to the host \(seat 0 \(\S+\)\) was tampered "
+                        r"with: a 'resume' arrived that the key \S+ of seat 0 did not sign on "
+                        r"this connection; its seat is not blamed, and the match ends",
+                        guest.stderr), guest.stderr
+    for peer in (hosting, other):
+        assert peer.stderr.endswith("its seat is not blamed, and the match ends"), peer.stderr
+    for peer in (hosting, guest, other):
+        assert "protocol violation" not in peer.stdout + peer.stderr
+        assert verify_transcript(peer.transcript()).status == "incomplete"
+
+
 def test_a_seat_back_through_an_honest_path_finishes_the_match(tmp_path: Path) -> None:
     hosting, guest, proxy, seat_1 = _through(tmp_path, None)
     try:
