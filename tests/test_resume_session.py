@@ -17,6 +17,7 @@ from p2pcards.net.errors import MatchFailure, one_failure
 from p2pcards.net.framed import FrameChannel, FramedStream
 from p2pcards.net.seats import bot_player
 from p2pcards.net.session import Absent, Link, LocalSeat, Reentry, Session
+from p2pcards.reentry import Bond, HostReentry, Returned, SeatReentry
 from p2pcards.secret_store import SIGNED, MemoryKeeper, encode_count
 from p2pcards.table import Table
 from p2pcards.transcript import TranscriptWriter, read_transcript
@@ -56,6 +57,20 @@ class Table2:
         return LocalSeat.of(table, bot_player(GAME, seat, None))
 
 
+def proven(t: Table2, seat: int) -> tuple[Bond, Bond]:
+    """The host's and the seat's bonds after a real re-entry handshake (SPEC §11.7.2)."""
+    host = HostReentry(t.genesis, t.secrets[0].identity, {seat})
+    joiner = SeatReentry(t.genesis, seat, t.secrets[seat].identity)
+    challenge = host.receive(joiner.hello())
+    assert isinstance(challenge, dict)
+    proof = joiner.receive(challenge)
+    assert proof is not None
+    returned = host.receive(proof)
+    assert isinstance(returned, Returned)
+    assert joiner.receive({"type": "rejoined"}) is None and joiner.bond is not None
+    return returned.bond, joiner.bond
+
+
 def crashing(path: Path, genesis_bytes: bytes, after: int, scope: trio.CancelScope
              ) -> Crashing:
     plain = TranscriptWriter.create(path, genesis_bytes, fsync=False)
@@ -88,10 +103,11 @@ async def test_a_joiner_that_crashes_comes_back_by_dialling_again(tmp_path: Path
                     forward=False, writer=first_writer, reentry=Reentry(PATIENCE))
     notices: list[str] = []
 
-    async def reconnect() -> FrameChannel:
+    async def reconnect() -> tuple[FrameChannel, Bond]:
         here, there = trio.testing.memory_stream_pair()
-        await hub.rejoin(1, FramedStream(here, label="seat 1"))
-        return FramedStream(there, label="the host")
+        at_host, at_seat = proven(t, 1)
+        await hub.rejoin(at_host, FramedStream(here, label="a joiner from here"))
+        return FramedStream(there, label="the host"), at_seat
 
     async with trio.open_nursery() as nursery:
         nursery.start_soon(hub.run)
@@ -131,11 +147,12 @@ async def test_a_host_that_crashes_comes_back_and_the_joiner_dials_it_again(
     ready = trio.Event()
     seat_notices: list[str] = []
 
-    async def reconnect() -> FrameChannel:
+    async def reconnect() -> tuple[FrameChannel, Bond]:
         await ready.wait()
         here, there = trio.testing.memory_stream_pair()
-        await back[0].rejoin(1, FramedStream(here, label="seat 1"))
-        return FramedStream(there, label="the host")
+        at_host, at_seat = proven(t, 1)
+        await back[0].rejoin(at_host, FramedStream(here, label="a joiner from here"))
+        return FramedStream(there, label="the host"), at_seat
 
     seat_writer = TranscriptWriter.create(seat_path, genesis.encode(), fsync=False)
     joiner = Session(genesis, [t.seat(1)], [Link(FramedStream(seat_end, label="the host"),

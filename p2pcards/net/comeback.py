@@ -8,13 +8,15 @@ joiner always opens the new connection, also when the host is the one that came 
   its address (or in its relay room); the first message of each says what it wants. A
   ``rejoin`` is answered with :class:`~p2pcards.reentry.HostReentry` (both sides prove their
   genesis keys on fresh challenges) and the proven connection is handed to the session
-  (:meth:`~.session.Session.rejoin`), which catches it up; a newcomer's seating ``hello``
+  (:meth:`~.session.Session.rejoin`) with its :class:`~p2pcards.reentry.Bond`, which catches
+  it up with a ``resume`` signed on that connection; a newcomer's seating ``hello``
   reads "the table is full"; anything else is closed without a word (in a relay room, a
   joiner's connection to the host's earlier life, before it crashed, still sending: closing it
   tells the joiner at once to come back).
 - :func:`dialler` is the joiner's: it connects again and again, with capped backoff, until a
-  connection passes :class:`~p2pcards.reentry.SeatReentry`, or the host refuses for good (then
-  the match ends with the host's reason).
+  connection passes :class:`~p2pcards.reentry.SeatReentry`, or the host refuses for good with a
+  refusal signed by its key (then the match ends with the host's reason; an unsigned refusal,
+  which anyone on the path could write, is only a failed attempt).
 """
 
 from __future__ import annotations
@@ -28,7 +30,7 @@ import trio
 from ..genesis import Genesis
 from ..local import SeatSecrets
 from ..match_record import MatchRecord, RecordedSeat
-from ..reentry import HostReentry, Returned, SeatReentry
+from ..reentry import Bond, HostReentry, Refused, Returned, SeatReentry
 from ..secret_store import FileKeeper, SecretStore, SecretStoreError, TableLock
 from ..wire.identity import IdentityKey
 from .errors import HandshakeError, MatchFailure, NetError
@@ -164,7 +166,7 @@ class Door:
                 answer = reentry.receive(message)
                 if isinstance(answer, Returned):
                     await framed.send_message({"type": "rejoined"})
-                    await self.session.rejoin(answer.seat, framed)
+                    await self.session.rejoin(answer.bond, framed)
                     return True
                 await framed.send_message(answer)
                 got = await framed.receive_message()
@@ -172,7 +174,8 @@ class Door:
                     return False
                 message = got
         except HandshakeError as exc:
-            await self._refuse(framed, str(exc))
+            with contextlib.suppress(NetError):
+                await framed.send_message(reentry.refusal(str(exc)))
             return False
         except NetError:
             return False
@@ -186,15 +189,17 @@ class Door:
 def dialler(genesis: Genesis, seat: int, identity: IdentityKey,
             connect: Callable[[], Awaitable[FrameChannel]], *,
             notice: Callable[[str], None] = lambda text: None,
-            label: str = "the host") -> Callable[[], Awaitable[FrameChannel]]:
+            label: str = "the host") -> Callable[[], Awaitable[tuple[FrameChannel, Bond]]]:
     """The joiner's ``Reentry.reconnect``: ``connect`` opens a raw connection to the host (it
     raises :class:`MatchFailure` when it cannot). Attempts go on with capped backoff until one
-    passes the re-entry handshake (its channel is returned) or the host refuses the seat (a
-    :class:`MatchFailure` with its reason). Cancel it to stop trying."""
+    passes the re-entry handshake (its channel and :class:`~p2pcards.reentry.Bond` are
+    returned) or the host refuses the seat with a signed refusal (a :class:`MatchFailure` with
+    its reason). The first failed attempt that got an answer is told to ``notice``. Cancel it
+    to stop trying."""
 
-    async def reconnect() -> FrameChannel:
+    async def reconnect() -> tuple[FrameChannel, Bond]:
         delay = RETRY_FIRST
-        said = False
+        said = warned = False
         while True:
             try:
                 framed = await connect()
@@ -207,13 +212,17 @@ def dialler(genesis: Genesis, seat: int, identity: IdentityKey,
                 continue
             try:
                 with trio.fail_after(HANDSHAKE_SECONDS):
-                    await _prove(framed, genesis, seat, identity, label)
+                    bond = await _prove(framed, genesis, seat, identity, label)
                 framed.label = label
-                return framed
-            except HandshakeError as exc:
+                return framed, bond
+            except Refused as exc:
                 await framed.aclose()
-                if "refused" in str(exc) and FULL not in str(exc):
-                    raise MatchFailure(f"{label} would not take this seat back: {exc}") from None
+                raise MatchFailure(f"{label} would not take this seat back: {exc}") from None
+            except HandshakeError as exc:  # a failed attempt, an unsigned refusal among them
+                await framed.aclose()
+                if not warned:
+                    notice(str(exc))
+                    warned = True
             except (NetError, trio.TooSlowError):
                 await framed.aclose()
             await trio.sleep(delay)
@@ -223,8 +232,9 @@ def dialler(genesis: Genesis, seat: int, identity: IdentityKey,
 
 
 async def _prove(framed: FrameChannel, genesis: Genesis, seat: int, identity: IdentityKey,
-                 label: str) -> None:
-    """Run the seat's side of the re-entry handshake on ``framed``."""
+                 label: str) -> Bond:
+    """Run the seat's side of the re-entry handshake on ``framed``; the proven connection's
+    bond."""
     reentry = SeatReentry(genesis, seat, identity, label=label)
     await framed.send_message(reentry.hello())
     while True:
@@ -233,5 +243,6 @@ async def _prove(framed: FrameChannel, genesis: Genesis, seat: int, identity: Id
             raise NetError(f"{label} closed the connection during re-entry")
         answer = reentry.receive(message)
         if answer is None:
-            return
+            assert reentry.bond is not None
+            return reentry.bond
         await framed.send_message(answer)

@@ -22,7 +22,9 @@ then waits for the other side's end, so that no reset destroys the abort), and r
 Wire messages after the handshake (see :mod:`.framed`): ``envelope {data: envelope bytes}``,
 ``abort {reason: text}``, and the two messages of a fork probe, ``need {hash: bytes(32)}`` and
 ``have {hash, data: envelope bytes or nil}``. Aborts travel outside the chain: they are a
-courtesy, not evidence.
+courtesy, not evidence. On a connection made by re-entry an abort is signed on that connection
+(:meth:`~p2pcards.reentry.Bond.abort`), and one its sender did not sign ends the match as a
+tampered connection, blaming nobody.
 
 Re-entry (SPEC §11.7): with a :class:`Reentry` policy a link whose connection is lost (closed,
 broken, or silent past the keepalives) is not the end of the match. :meth:`Session._link_dead`
@@ -34,10 +36,15 @@ it waits for and how long is left; a link still down at that moment ends the mat
 the table waits for then (unless the hub can recover its one seat: see Dropouts). The seat
 comes back through :meth:`Session.rejoin` (the hub's door, after the seat proved its key) or
 through ``Reentry.reconnect`` (a joiner dialling the host again).
-On the new connection each side first sends ``resume {count, head}`` (how far its chain goes:
-its length and the hash of its last envelope), then answers the other's ``resume`` with the
-envelopes of its own chain that follow it, after checking that the other's head is the envelope
-it holds at that position. A session made with ``replay`` starts from a transcript
+On the new connection each side first sends ``resume {count, head, proof}`` (how far its chain
+goes: its length and the hash of its last envelope, signed on the connection's two challenges,
+:class:`~p2pcards.reentry.Bond`), then answers the other's ``resume`` with the envelopes of its
+own chain that follow it, after checking the other's signature and that its head is the envelope
+it holds at that position. A ``resume`` its sender's key did not sign ends the match blaming
+nobody (the connection was tampered with); a signed one with another chain names its signer.
+Until its ``resume`` has arrived a new connection is *syncing*: a wait for a seat behind it
+never times out in that seat's name, and its silence counts from the start (both sides of a
+new connection send keepalives). A session made with ``replay`` starts from a transcript
 (:meth:`~p2pcards.table.Table.resume`) with every link down.
 
 Evidence (``protocol/SPEC.md`` §9.8): when a local table refuses a signed envelope, the session
@@ -76,10 +83,17 @@ import trio
 from ..evidence import Evidence, ForkProbe, ProbeError, from_violation
 from ..games.base import Action
 from ..genesis import Genesis
-from ..secret_store import SIGNED, SecretStoreError, encode_count, spent_names
+from ..reentry import Bond, Unproven
+from ..secret_store import (
+    SIGNED,
+    SecretStoreError,
+    encode_count,
+    spent_names,
+)
 from ..table import Event, ResumeError, Table, Violation
 from ..transcript import TranscriptWriter
 from ..wire import ZERO_HASH, codec
+from ..wire.chain import Chain
 from ..wire.errors import ProtocolError
 from ..wire.identity import PublicIdentity
 from .errors import EXIT_VIOLATION, BadFrame, CannotResume, MatchFailure, NetError, PeerGone
@@ -123,12 +137,12 @@ a second while it runs (:data:`STATUS_SECONDS`), and with ``((), None)`` when it
 class Reentry:
     """How a lost link may come back (module docstring). ``patience``: seconds an away seat has
     to come back, from the moment its loss was noticed. ``reconnect`` (a joiner's): open a new,
-    authenticated connection to the hub, retrying as long as it is not cancelled; it raises
-    :class:`MatchFailure` when the hub refuses for good. Without it the hub's door calls
-    :meth:`Session.rejoin`."""
+    authenticated connection to the hub, retrying as long as it is not cancelled, and return it
+    with its :class:`~p2pcards.reentry.Bond`; it raises :class:`MatchFailure` when the hub
+    refuses for good. Without it the hub's door calls :meth:`Session.rejoin`."""
 
     patience: float
-    reconnect: Callable[[], Awaitable[FrameChannel]] | None = None
+    reconnect: Callable[[], Awaitable[tuple[FrameChannel, Bond]]] | None = None
 
 
 class Absent(FrameChannel):
@@ -223,6 +237,9 @@ class Link:
     """Cancels this connection's reader and keepalive."""
     retired: bool = False
     """Replaced by the link of a new connection: what it still reports is ignored."""
+    bond: Bond | None = None
+    """For a connection made by re-entry: the proven keys and challenges its ``resume`` is
+    signed on (:mod:`p2pcards.reentry`)."""
 
     def __post_init__(self) -> None:
         self.outbox, self._outbox_receive = trio.open_memory_channel[bytes](math.inf)
@@ -257,6 +274,20 @@ def _carries_envelope(item: _Inbox) -> bool:
     """Whether an inbox item is an envelope from a peer."""
     what, _, value = item
     return what == "message" and isinstance(value, dict) and value.get("type") == "envelope"
+
+
+def _tampered(link: Link, why: Unproven) -> MatchFailure:
+    """The verdict on a re-entered connection that carried what its peer did not sign."""
+    return MatchFailure(f"the connection to {link.label} was tampered with: {why}; its seat is "
+                        "not blamed, and the match ends")
+
+
+def _holds(chain: Chain, count: int, head: bytes) -> bool:
+    """Whether ``chain`` holds ``head`` as the hash of its envelope at position ``count - 1``
+    (for ``count`` 0: whether ``head`` is the zero hash)."""
+    if count == 0:
+        return head == ZERO_HASH
+    return chain.position_of(head) == count - 1
 
 
 class _ForkFound(Exception):
@@ -333,10 +364,10 @@ class Session:
                 await self._play()
             except SecretStoreError as exc:
                 failure = MatchFailure(str(exc))
-                self._broadcast({"type": "abort", "reason": str(exc)})
+                self._abort_all(str(exc))
             except MatchFailure as exc:
                 failure = exc
-                self._broadcast({"type": "abort", "reason": str(exc)})
+                self._abort_all(str(exc))
             finally:
                 self._sync_transcript()
                 for link in self.links:
@@ -442,13 +473,21 @@ class Session:
             if item is None:
                 if self._begin_recovery(speaker):
                     continue
-                away = self._away(speaker)
-                if away is not None and self.reentry is not None:
-                    raise MatchFailure(f"{away.lost_why}, and did not come back within "
-                                       f"{self.reentry.patience:g} seconds")
-                raise MatchFailure(f"{seat_label(self.genesis, speaker)} did not answer within "
-                                   f"{limit} seconds")
+                raise self._timed_out(speaker, limit)
             self._handle(item)
+
+    def _timed_out(self, speaker: int, limit: float) -> MatchFailure:
+        """Why the wait for ``speaker`` ended: its link's loss when its connection is down or
+        has come back without catching up, else the seat's own silence."""
+        link = self._unsettled(speaker)
+        if link is not None and self.reentry is not None:
+            patience = f"{self.reentry.patience:g} seconds"
+            if link.state == "syncing":
+                return MatchFailure(f"{link.label} came back on a new connection but did not "
+                                    f"catch up within {patience}")
+            return MatchFailure(f"{link.lost_why}, and did not come back within {patience}")
+        return MatchFailure(f"{seat_label(self.genesis, speaker)} did not answer within "
+                            f"{limit} seconds")
 
     async def _wait_for(self, speaker: int, limit: float) -> _Inbox | None:
         """The next incoming item while the table waits for remote seat ``speaker``, or
@@ -460,9 +499,10 @@ class Session:
             while True:
                 now = trio.current_time()
                 away = self._away(speaker)
+                unsettled = self._unsettled(speaker)
                 end = deadline
-                if away is not None and self.reentry is not None:
-                    end = away.lost_at + self.reentry.patience + self.grace
+                if unsettled is not None and self.reentry is not None:
+                    end = unsettled.lost_at + self.reentry.patience + self.grace
                 elif speaker in self._away_at_hub:  # the hub decides when to stop waiting
                     end = max(deadline, self._away_at_hub[speaker] + self.grace)
                 left = end - now
@@ -480,6 +520,15 @@ class Session:
         """The down link through which ``seat`` speaks, if its connection is lost."""
         for link in self.links:
             if seat in link.seats and link.state == "down":
+                return link
+        return None
+
+    def _unsettled(self, seat: int) -> Link | None:
+        """The link through which ``seat`` speaks if it is not ``live``: lost (``down``), or
+        back on a new connection whose ``resume`` has not arrived (``syncing``). A wait for
+        ``seat`` then ends with the return wait, in the link's name, never the seat's."""
+        for link in self.links:
+            if seat in link.seats and link.state != "live":
                 return link
         return None
 
@@ -610,11 +659,12 @@ class Session:
 
     def _handle(self, item: _Inbox) -> None:
         what, link, value = item
+        if what == "returned":  # the latest proven connection of these seats takes over
+            channel, bond = value
+            self._link_back(self._link_of(min(link.seats)), channel, bond)
+            return
         if link.retired:
             return  # what a replaced connection still reported
-        if what == "returned":
-            self._link_back(link, value)
-            return
         if what == "failed":
             assert isinstance(value, MatchFailure)
             raise value
@@ -650,8 +700,10 @@ class Session:
                 message["data"], bytes):
             self._queue.append((link, message["data"]))
             return
-        if kind == "abort" and isinstance(message.get("reason"), str):
-            raise MatchFailure(f"{link.label} aborted the match: {message['reason']}")
+        if kind == "abort":
+            reason = self._abort_reason(link, message)
+            if reason is not None:
+                raise MatchFailure(f"{link.label} aborted the match: {reason}")
         if self._answer(link, message) or self._note_away(link, message):
             return
         if kind == "have" and set(message) == {"type", "hash", "data"}:
@@ -701,36 +753,43 @@ class Session:
         to the match loop."""
         assert self.reentry is not None and self.reentry.reconnect is not None
         try:
-            channel = await self.reentry.reconnect()
+            returned = await self.reentry.reconnect()
         except MatchFailure as exc:
             await self._inbox_send.send(("failed", link, exc))
             return
-        await self._inbox_send.send(("returned", link, channel))
+        await self._inbox_send.send(("returned", link, returned))
 
-    async def rejoin(self, seat: int, channel: FrameChannel) -> None:
-        """The hub's door: ``seat`` proved its key on ``channel`` (:mod:`p2pcards.reentry`);
-        its link is replaced by one over ``channel``."""
+    async def rejoin(self, bond: Bond, channel: FrameChannel) -> None:
+        """The hub's door: ``bond.seat`` proved its key on ``channel``
+        (:mod:`p2pcards.reentry`); the link of that seat is replaced by one over ``channel``,
+        which is named by the proven seat from now on."""
+        channel.label = seat_label(self.genesis, bond.seat)
+        await self._inbox_send.send(("returned", self._link_of(bond.seat), (channel, bond)))
+
+    def _link_of(self, seat: int) -> Link:
+        """The current link through which ``seat`` speaks."""
         for link in self.links:
             if seat in link.seats:
-                await self._inbox_send.send(("returned", link, channel))
-                return
+                return link
         raise ValueError(f"seat {seat} is not behind a link of this session")
 
-    def _link_back(self, old: Link, channel: FrameChannel) -> None:
-        """A new connection for the seats of ``old``: replace the link, start it, and open the
-        ``resume`` exchange (the module docstring)."""
+    def _link_back(self, old: Link, channel: FrameChannel, bond: Bond) -> None:
+        """A new, proven connection for the seats of ``old``: replace the link, start it, and
+        open the ``resume`` exchange (the module docstring). The new link counts its peer's
+        silence from the start and keeps the time it came back in ``lost_at``, so that a wait
+        for its seats while it is ``syncing`` is bounded by the return wait."""
+        now = trio.current_time()
         if old.state != "down":
-            old.down(trio.current_time(), f"{old.label} reconnected")
+            old.down(now, f"{old.label} reconnected")
         old.retired = True
         if self._nursery is not None:
             self._nursery.start_soon(old.framed.aclose)
-        link = Link(channel, old.seats)
-        link.state = "syncing"
+        link = Link(channel, old.seats, keepalives=True, state="syncing", lost_at=now,
+                    lost_why=old.lost_why, bond=bond)
         self.links[self.links.index(old)] = link
         self._attach(link)
         chain = self.reference.chain
-        link.outbox.send_nowait(codec.pack({"type": "resume", "count": chain.next_seq,
-                                            "head": chain.head}))
+        link.outbox.send_nowait(codec.pack(bond.resume(chain.next_seq, chain.head)))
         self.notice(f"{self._names(link)} is back: catching up from envelope {chain.next_seq}")
         if self.forward:
             self._tell_others(link, {"type": "back", "seats": sorted(link.seats)})
@@ -772,21 +831,24 @@ class Session:
         return True
 
     def _resync(self, link: Link, message: dict[str, Any]) -> None:
-        """The other side's ``resume``: check its head against this chain and send it what
-        follows (if it is ahead, it sends us what follows ours)."""
-        count, head = message.get("count"), message.get("head")
-        if (message["type"] != "resume" or set(message) != {"type", "count", "head"}
-                or type(count) is not int or count < 0 or not isinstance(head, bytes)):
-            raise BadFrame(f"{link.label} sent {message['type']!r} where its 'resume' was due")
+        """The other side's ``resume``: check its signature (a ``resume`` the other side did
+        not sign ends the match naming nobody), then its head against this chain (another chain
+        names the signer), and send it what follows (if it is ahead, it sends us what
+        follows ours)."""
+        assert link.bond is not None
+        try:
+            theirs = link.bond.check_resume(message)
+        except Unproven as exc:
+            raise _tampered(link, exc) from None
+        count, head = theirs.count, theirs.head
         chain = self.reference.chain
-        mine = chain.next_seq
-        if count <= mine:
-            at = chain.position_of(head) if count else (0 if head == ZERO_HASH else None)
-            if at != max(count - 1, 0):
+        if count <= chain.next_seq:
+            if not _holds(chain, count, head):
                 raise MatchFailure(
                     f"protocol violation: {link.label} came back with a chain of {count} "
                     f"envelopes whose last one ({head[:8].hex()}...) is not the envelope this "
-                    "peer holds at that place", EXIT_VIOLATION)
+                    "peer holds at that place (its 'resume' signed on this connection says so)",
+                    EXIT_VIOLATION)
             for data in self.reference.frames[count:]:
                 link.outbox.send_nowait(codec.pack({"type": "envelope", "data": data}))
         link.state = "live"
@@ -970,8 +1032,9 @@ class Session:
                     raise _ProbeEnded(f"{link.label} left")
                 continue
             message: dict[str, Any] = value
-            if message["type"] == "abort" and isinstance(message.get("reason"), str):
-                raise _ProbeEnded(f"{source.label} aborted the match: {message['reason']}")
+            reason = self._abort_reason(source, message)
+            if reason is not None:
+                raise _ProbeEnded(f"{source.label} aborted the match: {reason}")
             if self._answer(source, message):
                 continue
             if (source is link and message["type"] == "have"
@@ -1021,11 +1084,28 @@ class Session:
                 why = str(exc)
         raise MatchFailure(f"{failure}; asked for the other branch, {why}", EXIT_VIOLATION)
 
-    def _broadcast(self, message: dict[str, Any]) -> None:
-        frame = codec.pack(message)
+    def _abort_all(self, reason: str) -> None:
+        """Send ``abort {reason}`` on every link not down (signed on a re-entered one)."""
+        plain = codec.pack({"type": "abort", "reason": reason})
         for link in self.links:
             if link.state == "down":
                 continue
+            frame = plain if link.bond is None else codec.pack(link.bond.abort(reason))
             with contextlib.suppress(trio.ClosedResourceError, trio.BrokenResourceError):
                 link.outbox.send_nowait(frame)
+
+    @staticmethod
+    def _abort_reason(link: Link, message: dict[str, Any]) -> str | None:
+        """The reason of an ``abort`` from ``link`` (``None`` if ``message`` is none). On a
+        re-entered connection it must be signed there: :class:`MatchFailure` blaming nobody
+        otherwise."""
+        if message["type"] != "abort":
+            return None
+        if link.bond is None:
+            reason = message.get("reason")
+            return reason if isinstance(reason, str) else None
+        try:
+            return link.bond.check_abort(message)
+        except Unproven as exc:
+            raise _tampered(link, exc) from None
 
