@@ -76,8 +76,9 @@ import trio
 from ..evidence import Evidence, ForkProbe, ProbeError, from_violation
 from ..games.base import Action
 from ..genesis import Genesis
+from ..recovery_watch import Turn, turn_limit, wrongful_elapsed, wrongful_message
 from ..secret_store import SecretStoreError, hand_name, inbox_name
-from ..table import Event, ResumeError, Table, Violation
+from ..table import HUB_SEAT, Event, ResumeError, Table, Violation
 from ..transcript import TranscriptWriter
 from ..wire import ZERO_HASH, codec
 from ..wire.errors import ProtocolError
@@ -308,6 +309,9 @@ class Session:
         self._away_at_hub: dict[int, float] = {}
         """A joiner's: seats the hub said are away (``away``), with the time by which the hub
         stops waiting for them."""
+        self._turn: Turn | None = None
+        """A joiner's: when its local seat's current turn began, and on which connection (to
+        judge a recovery of that seat, :mod:`p2pcards.recovery_watch`)."""
         if replay is not None:
             self._written = len(replay)
 
@@ -417,6 +421,7 @@ class Session:
                 await self._settle_fork(fork)
             if self.reference.finished:
                 return
+            self._watch_turn()
             if await self._offer_claims():
                 continue
             deciding = next((s for s in self.seats if s.table.needs_decision), None)
@@ -574,6 +579,56 @@ class Session:
         step = seat.table.decide(action)
         self._after_step(seat, step.events)
         self._queue.extend((seat, data) for data in step.outgoing)
+
+    # ------------------------------------------------------------------ recoveries
+
+    def _refuses_recovery(self, link: Link, data: bytes) -> bool:
+        """The hub's: whether ``data``, which is not ``link``'s turn, is a ``recover`` signed
+        by a seat of ``link`` (an attempt to begin a recovery, or a stale one); it is then
+        dropped with a warning and the match goes on (SPEC §9.13.5: only the hub begins a
+        recovery, by its own liveness and timers)."""
+        claim = self.reference.recover_sender(data) if self.forward else None
+        if claim is None or claim[0] not in link.seats:
+            return False
+        sender, named = claim
+        seats = range(len(self.genesis.seats))
+        whom = self._seat_names([named]) if type(named) is int and named in seats \
+            else repr(named)
+        self.notice(f"{self._seat_names([sender])} sent a 'recover' of {whom}: refused and "
+                    "dropped, since only the host begins a recovery, when its own wait for "
+                    "that seat runs out")
+        return True
+
+    def _watch_turn(self) -> None:
+        """A joiner's: note when its local seat's turn begins, and on which connection (the
+        hub's live link, or none), for :meth:`_judge_recovery`."""
+        expected = self.reference.expected
+        if self.forward or expected is None or expected[0] not in self._local_seats:
+            return
+        position = self.reference.chain.next_seq
+        if self._turn is not None and (self._turn.seat, self._turn.position) == (
+                expected[0], position):
+            return
+        live = next((link for link in self.links if link.state == "live"), None)
+        self._turn = Turn(expected[0], expected[1], position, trio.current_time(), live)
+
+    def _judge_recovery(self, link: Link, seat: int, index: int) -> None:
+        """A joiner's, after its table accepted the hub's first ``recover``, naming ``seat``
+        at chain ``index``: if ``seat`` is this peer's and was connected and answering
+        (:func:`~p2pcards.recovery_watch.wrongful_elapsed`), say so naming the hub and stop,
+        the transcript ending with that ``recover`` (SPEC §9.13.5)."""
+        if self.forward or seat not in self._local_seats or self._turn is None:
+            return
+        turn = self._turn
+        limit = turn_limit(self.genesis, turn.kind, seat, self.bots)
+        elapsed = wrongful_elapsed(turn, seat=seat, position=index, now=trio.current_time(),
+                                   limit=limit, connection=link)
+        if elapsed is None or link.state != "live":
+            return
+        self._sync_transcript()
+        hub = self.genesis.seats[HUB_SEAT]
+        label = f"seat {HUB_SEAT} {hub.name or 'host'} ({PublicIdentity(hub.identity).fingerprint})"
+        raise MatchFailure(wrongful_message(label, turn, elapsed, limit), EXIT_VIOLATION)
 
     # ------------------------------------------------------------------ messages
 
@@ -796,7 +851,7 @@ class Session:
             if isinstance(origin, Link):
                 placed = self._accept_remote(origin, data)
                 if placed is None:
-                    continue  # a claim-window message that came second: dropped
+                    continue  # a claim-window message that came second, or a refused recover
                 echo = placed in self.reference.windows
             elif (isinstance(origin, LocalSeat) and local_proposal and self.forward
                   and self._place_own(origin, data) is None):
@@ -835,6 +890,8 @@ class Session:
         own = any(s.table.proposal == data for s in self.seats)
         if (expected is not None and not (self.reference.speakers & link.seats) and not own
                 and not reference.table.opens_recovery(data)):
+            if self._refuses_recovery(link, data):
+                return None
             raise MatchFailure(
                 f"protocol violation: {link.label} sent an envelope while "
                 f"{seat_label(self.genesis, expected[0])} was to speak", EXIT_VIOLATION)
@@ -849,6 +906,9 @@ class Session:
             raise MatchFailure(f"protocol violation: {violation}", EXIT_VIOLATION) from None
         self._after_step(reference, step.events)
         self._queue.extend((reference, out) for out in step.outgoing)
+        recovery = reference.table.recovery
+        if recovery is not None and recovery.index == index:
+            self._judge_recovery(link, recovery.seat, index)
         return index
 
     def _place_own(self, seat: LocalSeat, data: bytes) -> int | None:
