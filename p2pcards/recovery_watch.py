@@ -19,7 +19,8 @@ from dataclasses import dataclass
 
 from .genesis import Genesis
 
-__all__ = ["SLACK_SECONDS", "Turn", "turn_limit", "wrongful_elapsed", "wrongful_message"]
+__all__ = ["SLACK_SECONDS", "Turn", "answered_message", "turn_limit", "wrongful_elapsed",
+           "wrongful_message"]
 
 SLACK_SECONDS = 12.0
 """How much sooner than its limit a seat's own clock may see a recovery of itself without
@@ -75,3 +76,11 @@ def wrongful_message(hub: str, turn: Turn, elapsed: float, limit: float) -> str:
             f"{elapsed:.0f} of its {limit:g} seconds and its connection never went down; the "
             "match is compromised for this seat, which stops here with its transcript ending "
             "at the hub's recover")
+
+
+def answered_message(hub: str, position: int) -> str:
+    """The one sentence a seat says when the hub's ``recover`` of it claims chain ``position``,
+    where the seat's own envelope already is: it had answered."""
+    return (f"the hub ({hub}) began a recovery of this seat after it had answered: envelope "
+            f"{position} is this seat's own message, and the hub's recover claims that place "
+            "(kept as evidence); the match is compromised for this seat, which stops here")

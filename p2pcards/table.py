@@ -743,11 +743,12 @@ class Table:
             return False
         return self._starts_recovery(payload)
 
-    def recover_sender(self, data: bytes) -> tuple[int, object] | None:
-        """``(signer, named)`` when ``data`` is a validly signed ``recover`` of this table,
-        whatever its position and whoever signed it (``named``: the ``seat`` of its body, as
-        sent); ``None`` otherwise. A hub uses it to tell a joiner's attempt to begin a
-        recovery, which only the hub may do (:meth:`opens_recovery`), from other envelopes."""
+    def recover_sender(self, data: bytes) -> tuple[int, object, int] | None:
+        """``(signer, named, seq)`` when ``data`` is a validly signed ``recover`` of this
+        table, whatever its position and whoever signed it (``named``: the ``seat`` of its
+        body, as sent); ``None`` otherwise. A hub uses it to tell a joiner's attempt to begin a
+        recovery, which only the hub may do (:meth:`opens_recovery`), from other envelopes; a
+        seat, to tell a recovery of itself at a place its own envelope holds."""
         try:
             _, payload = open_envelope(data, self._keys)
         except ProtocolError:
@@ -755,7 +756,8 @@ class Table:
         if payload.kind != "recover" or payload.table_id != self.table_id:
             return None
         body = payload.body
-        return payload.seat, body.get("seat") if isinstance(body, dict) else None
+        named = body.get("seat") if isinstance(body, dict) else None
+        return payload.seat, named, payload.seq
 
     def _starts_recovery(self, payload: Payload) -> bool:
         body = payload.body

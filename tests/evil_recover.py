@@ -12,6 +12,8 @@ Run as a program (the tests start it as a real process)::
   taking it into its own chain, and plays on.
 - ``early`` (the host): it waits one second instead of the move timeout, then begins ``SEAT``'s
   recovery as if that seat had been silent past its time, while it is connected.
+- ``withhold`` (the host): it drops ``SEAT``'s move when it arrives and begins ``SEAT``'s
+  recovery at once, as if that seat had not answered.
 
 Everything else is the unmodified program: seating, genesis, session, transcript.
 """
@@ -56,7 +58,26 @@ def main() -> int:
             await trio.sleep(1.0)
             return None
 
-    patched: Any = ForgingSession if mode == "forge" else EarlySession
+    class WithholdingSession(Session):
+        withheld = recovered = False
+
+        def _handle(self, item: _Inbox) -> None:
+            what, link, value = item
+            if (not self.withheld and what == "message" and target in link.seats
+                    and value.get("type") == "envelope"
+                    and self.reference.expected == (target, "action")):
+                self.withheld = True
+                return
+            super()._handle(item)
+
+        async def _wait_for(self, speaker: int, limit: float) -> _Inbox | None:
+            if self.recovered or not self.withheld:
+                return await super()._wait_for(speaker, limit)
+            self.recovered = True
+            return None
+
+    patched: Any = {"forge": ForgingSession, "early": EarlySession,
+                    "withhold": WithholdingSession}[mode]
     hub.Session = patched
     peer.Session = patched
     from p2pcards.cli import main as cli_main

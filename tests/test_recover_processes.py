@@ -8,6 +8,9 @@ seats with ``--dropout forfeit`` or ``bot``.
   connected, one second into its move: seat 2 says the hub began a recovery of it while it
   was connected and answering, naming the hub, and stops with its transcript ending at the
   hub's ``recover``.
+- The host (``tests/evil_recover.py withhold``) drops seat 2's move and begins its recovery in
+  its place: seat 2, whose chain holds its move at that place, says the hub began a recovery of
+  it after it had answered, and keeps the hub's ``recover`` as an evidence record.
 """
 
 from __future__ import annotations
@@ -111,3 +114,35 @@ def test_a_hubs_recover_of_a_connected_seat_is_recorded_and_reported_by_it(
     other_report = verify_transcript(other.transcript())
     assert other_report.status == "valid", other_report.violation
     assert other_report.dropout is not None and other_report.dropout.seat == 2
+
+
+@pytest.mark.parametrize("policy", ["forfeit", "bot"])
+def test_a_hubs_recover_in_place_of_a_seats_answer_is_kept_and_reported_by_it(
+        tmp_path: Path, policy: str) -> None:
+    hosting = Evil(tmp_path / "host", "withhold", 2, "host", "--listen", "127.0.0.1:0",
+                   *TABLE, "--dropout", policy)
+    invite = hosting.wait_for(r"^p2pcards join (\S+)$")[1]
+    other = join(tmp_path / "other", invite, "--bot", "--accept")
+    joined_fingerprint(hosting, 1)
+    victim = join(tmp_path / "victim", invite, "--bot", "--accept")
+    joined_fingerprint(hosting, 2)
+    code = victim.finish()
+    assert code == 1, victim.stderr
+    report = verify_transcript(victim.transcript())
+    host_fp = report.seats[0].fingerprint
+    found = re.search(
+        rf"^p2pcards: the hub \(seat 0 \S+ \({host_fp}\)\) began a recovery of this seat "
+        r"after it had answered: envelope (\d+) is this seat's own message", victim.stderr,
+        re.M)
+    assert found, victim.stderr
+    position = int(found[1])
+    # the chain holds its answer there; the hub's recover of it is the evidence record
+    assert report.verified == position + 1 and report.dropout is None
+    assert len(report.evidence) == 1
+    assert report.evidence[0].claimed_rule == "wrong-sequence"
+    codes = (hosting.finish(), other.finish())
+    assert codes == (0, 0), (hosting.stderr, other.stderr)
+    other_report = verify_transcript(other.transcript())
+    assert other_report.status == "valid", other_report.violation
+    dropout = other_report.dropout
+    assert dropout is not None and (dropout.seat, dropout.index) == (2, position)

@@ -40,7 +40,7 @@ def test_a_joiners_recover_of_a_live_seat_is_refused_and_the_match_ends_without_
     assert tables[HUB_SEAT].can_recover(2)
     assert not tables[1].can_recover(2)
     forged = forged_recover(tables[1], 2)
-    assert tables[0].recover_sender(forged) == (1, 2)
+    assert tables[0].recover_sender(forged) == (1, 2, driver.position)
     assert not tables[0].opens_recovery(forged)
     for seat in (0, 2):
         before = (tables[seat].expected, len(tables[seat].frames))

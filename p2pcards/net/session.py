@@ -76,7 +76,13 @@ import trio
 from ..evidence import Evidence, ForkProbe, ProbeError, from_violation
 from ..games.base import Action
 from ..genesis import Genesis
-from ..recovery_watch import Turn, turn_limit, wrongful_elapsed, wrongful_message
+from ..recovery_watch import (
+    Turn,
+    answered_message,
+    turn_limit,
+    wrongful_elapsed,
+    wrongful_message,
+)
 from ..secret_store import SecretStoreError, hand_name, inbox_name
 from ..table import HUB_SEAT, Event, ResumeError, Table, Violation
 from ..transcript import TranscriptWriter
@@ -590,7 +596,7 @@ class Session:
         claim = self.reference.recover_sender(data) if self.forward else None
         if claim is None or claim[0] not in link.seats:
             return False
-        sender, named = claim
+        sender, named, _ = claim
         seats = range(len(self.genesis.seats))
         whom = self._seat_names([named]) if type(named) is int and named in seats \
             else repr(named)
@@ -626,9 +632,28 @@ class Session:
         if elapsed is None or link.state != "live":
             return
         self._sync_transcript()
+        raise MatchFailure(wrongful_message(self._hub_label(), turn, elapsed, limit),
+                           EXIT_VIOLATION)
+
+    def _judge_late_recovery(self, data: bytes) -> None:
+        """A joiner's, when its table refused ``data``: if it is the hub's ``recover`` of this
+        peer's seat at a chain position that holds that seat's own envelope (it had answered,
+        and the hub claims it did not), say so naming the hub. The refused ``recover`` is
+        already kept as an evidence record."""
+        claim = self.reference.recover_sender(data)
+        if self.forward or claim is None:
+            return
+        signer, named, seq = claim
+        chain = self.reference.chain
+        if (signer == HUB_SEAT and named in self._local_seats and 0 <= seq < chain.next_seq
+                and chain.seat_of(seq) == named):
+            raise MatchFailure(answered_message(self._hub_label(), seq), EXIT_VIOLATION)
+
+    def _hub_label(self) -> str:
+        """``seat 0 Alice (ABCD-...)``: the hub, for a sentence that names it."""
         hub = self.genesis.seats[HUB_SEAT]
-        label = f"seat {HUB_SEAT} {hub.name or 'host'} ({PublicIdentity(hub.identity).fingerprint})"
-        raise MatchFailure(wrongful_message(label, turn, elapsed, limit), EXIT_VIOLATION)
+        fingerprint = PublicIdentity(hub.identity).fingerprint
+        return f"seat {HUB_SEAT} {hub.name or 'host'} ({fingerprint})"
 
     # ------------------------------------------------------------------ messages
 
@@ -903,6 +928,7 @@ class Session:
             self._keep_evidence(reference.table, violation, data, before)
             if violation.rule == "fork":
                 raise _ForkFound(violation, link, data) from None
+            self._judge_late_recovery(data)
             raise MatchFailure(f"protocol violation: {violation}", EXIT_VIOLATION) from None
         self._after_step(reference, step.events)
         self._queue.extend((reference, out) for out in step.outgoing)
