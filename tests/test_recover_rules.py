@@ -157,3 +157,22 @@ def test_the_sentence_names_the_hub_and_the_turn() -> None:
                            "while it was connected and answering")
     assert "'action' message at envelope 40 was due for 3 of its 600 seconds" in text
     assert "\n" not in text
+
+
+def test_a_hubs_recover_in_place_of_a_seats_sent_move_is_refused_by_that_seat() -> None:
+    """The hub drops seat 2's move and recovers it instead: seat 2's chain holds its move at
+    that place, so its table refuses the hub's ``recover`` (``wrong-sequence``, naming nobody)
+    and the session can tell from :meth:`Table.recover_sender` that it claims seat 2's own
+    place (and say that the hub recovered a seat that had answered)."""
+    driver = at_seat_twos_move("forfeit")
+    victim = driver.tables[2]
+    position = victim.chain.next_seq
+    action = driver.bots[2].choose(victim.observation(), victim.legal_actions())
+    victim.decide(action)
+    assert victim.chain.seat_of(position) == 2
+    recover = driver.tables[HUB_SEAT].recover(2).outgoing[0]
+    assert victim.recover_sender(recover) == (HUB_SEAT, 2, position)
+    with pytest.raises(Violation) as refused:
+        victim.receive(recover)
+    assert (refused.value.rule, refused.value.seat) == ("wrong-sequence", None)
+    assert victim.recovery is None
