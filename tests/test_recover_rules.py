@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 from attacks import Driver, forged_recover, write_transcript
-from hypothesis import given
+from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
 from p2pcards.local import make_tables
@@ -176,3 +176,39 @@ def test_a_hubs_recover_in_place_of_a_seats_sent_move_is_refused_by_that_seat() 
         victim.receive(recover)
     assert (refused.value.rule, refused.value.seat) == ("wrong-sequence", None)
     assert victim.recovery is None
+
+
+@settings(max_examples=8, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(policy=st.sampled_from(["forfeit", "bot"]), players=st.sampled_from([3, 4]),
+       steps=st.integers(0, 120), seed=st.integers(1, 30))
+def test_at_any_moment_no_joiner_begins_a_recovery(policy: str, players: int, steps: int,
+                                                     seed: int) -> None:
+    """Wherever the match stands, a joiner's ``recover`` of the awaited seat is refused by
+    every other table, naming that joiner, and changes nothing; the hub's alone opens one."""
+    game = "scopa" if players == 3 else "briscola"
+    driver = Driver.new(game, "classic", players, seed=seed, dropout=policy)
+    for _ in range(steps):
+        if not driver.step():
+            break
+    while driver.queue:
+        driver.step()
+    expected = driver.expected()
+    assume(expected is not None and expected[1] != "accept")
+    assert expected is not None
+    awaited = expected[0]
+    tables = driver.tables
+    for sender in range(1, players):
+        if sender == awaited:
+            continue
+        forged = forged_recover(tables[sender], awaited)
+        for seat in range(players):
+            if seat == sender:
+                continue
+            before = len(tables[seat].frames)
+            with pytest.raises(Violation) as refused:
+                tables[seat].receive(forged)
+            assert (refused.value.rule, refused.value.seat) == ("out-of-turn", sender)
+            assert len(tables[seat].frames) == before and tables[seat].recovery is None
+    if awaited != HUB_SEAT:
+        assert tables[HUB_SEAT].can_recover(awaited)
+        assert tables[awaited].opens_recovery(tables[HUB_SEAT].recover(awaited).outgoing[0])

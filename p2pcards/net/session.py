@@ -49,7 +49,10 @@ match when a joiner's link closes or dies: it notes the seat as gone and goes on
 waits for that seat, or when a remote seat's timeout passes, then it begins the recovery
 (:meth:`~p2pcards.table.Table.recover`); every seat's table follows with its ``recover``
 message, and the match ends as the table says. Envelopes of a seat whose recovery has begun
-are dropped.
+are dropped. Only the hub begins a recovery, on its own liveness and timers: a joiner's
+``recover`` that is not its turn is dropped with a warning and the match goes on. A joiner
+whose own seat the hub recovers while its connection stayed up and its time was far from out,
+or after it had answered, says so naming the hub and stops (:mod:`p2pcards.recovery_watch`).
 
 Forks (SPEC §6.1): when the reference table finds a ``fork`` (an envelope whose link names
 another envelope than the one this peer holds, signed by another seat), the session does not
@@ -645,7 +648,8 @@ class Session:
             return
         signer, named, seq = claim
         chain = self.reference.chain
-        if (signer == HUB_SEAT and named in self._local_seats and 0 <= seq < chain.next_seq
+        if (signer == HUB_SEAT and type(named) is int and named in self._local_seats
+                and 0 <= seq < chain.next_seq
                 and chain.seat_of(seq) == named):
             raise MatchFailure(answered_message(self._hub_label(), seq), EXIT_VIOLATION)
 
