@@ -592,14 +592,16 @@ class Session:
     # ------------------------------------------------------------------ recoveries
 
     def _refuses_recovery(self, link: Link, data: bytes) -> bool:
-        """The hub's: whether ``data``, which is not ``link``'s turn, is a ``recover`` signed
-        by a seat of ``link`` (an attempt to begin a recovery, or a stale one); it is then
-        dropped with a warning and the match goes on (SPEC §9.13.5: only the hub begins a
-        recovery, by its own liveness and timers)."""
+        """The hub's: whether ``data`` is a ``recover`` signed by a seat of ``link`` that is
+        not that seat's turn in a ``recover`` round (an attempt to begin a recovery, or a late
+        one); it is then dropped with a warning and the match goes on (SPEC §9.13.5: only the
+        hub begins a recovery, by its own liveness and timers)."""
         claim = self.reference.recover_sender(data) if self.forward else None
         if claim is None or claim[0] not in link.seats:
             return False
         sender, named, _ = claim
+        if self.reference.expected == (sender, "recover"):
+            return False
         seats = range(len(self.genesis.seats))
         whom = self._seat_names([named]) if type(named) is int and named in seats \
             else repr(named)
@@ -917,10 +919,10 @@ class Session:
             return None
         expected = self.reference.expected
         own = any(s.table.proposal == data for s in self.seats)
+        if self._refuses_recovery(link, data):
+            return None
         if (expected is not None and not (self.reference.speakers & link.seats) and not own
                 and not reference.table.opens_recovery(data)):
-            if self._refuses_recovery(link, data):
-                return None
             raise MatchFailure(
                 f"protocol violation: {link.label} sent an envelope while "
                 f"{seat_label(self.genesis, expected[0])} was to speak", EXIT_VIOLATION)
