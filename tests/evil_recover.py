@@ -9,7 +9,8 @@ Run as a program (the tests start it as a real process)::
 
 - ``forge`` (a joiner): it signs the ``recover`` that would begin ``SEAT``'s recovery in place
   of that move, with the body an honest first ``recover`` carries, sends it to the host without
-  taking it into its own chain, and plays on.
+  taking it into its own chain, and plays on; at its own first move it sends such a ``recover``
+  of ``SEAT`` again, just before the move.
 - ``early`` (the host): it waits one second instead of the move timeout, then begins ``SEAT``'s
   recovery as if that seat had been silent past its time, while it is connected.
 - ``withhold`` (the host): it drops ``SEAT``'s move when it arrives and begins ``SEAT``'s
@@ -35,18 +36,23 @@ def main() -> int:
     mode, target = sys.argv[1], int(sys.argv[2])
 
     class ForgingSession(Session):
-        forged = False
+        forged: set[int] = set()
 
         def _route(self) -> None:
             super()._route()
-            if self.forged or self.reference.expected != (target, "action"):
+            expected = self.reference.expected
+            if expected is None or expected[1] != "action":
                 return
-            self.forged = True
+            awaited = expected[0]
+            if awaited in self.forged or awaited not in (target, self.reference.seat):
+                return
+            self.forged.add(awaited)
             frame = codec.pack({"type": "envelope",
                                 "data": forged_recover(self.reference, target)})
             for link in self.links:
                 link.outbox.send_nowait(frame)
-            print(f"sent a recover of seat {target}", file=sys.stderr, flush=True)
+            print(f"sent a recover of seat {target} at seat {awaited}'s move", file=sys.stderr,
+                  flush=True)
 
     class EarlySession(Session):
         early = False

@@ -2,8 +2,9 @@
 seats with ``--dropout forfeit`` or ``bot``.
 
 - A joiner (``tests/evil_recover.py forge``) signs a ``recover`` of seat 2 while seat 2, a
-  slow but answering bot, thinks over its first move: the host refuses it with a warning, and
-  the match completes with no recovery; every transcript verifies with no dropout.
+  slow but answering bot, thinks over its first move, and another at its own first move: the
+  host refuses both with a warning, and the match completes with no recovery; every transcript
+  verifies with no dropout.
 - The host (``tests/evil_recover.py early``) begins the recovery of seat 2, a person who is
   connected, one second into its move: seat 2 says the hub began a recovery of it while it
   was connected and answering, naming the hub, and stops with its transcript ending at the
@@ -68,10 +69,13 @@ def test_a_joiners_recover_of_a_live_seat_is_refused_and_the_match_completes(
     peers = (hosting, forger, slow)
     codes = [peer.finish() for peer in peers]
     assert codes == [0, 0, 0], [peer.stderr for peer in peers]
-    assert "sent a recover of seat 2" in forger.stderr
-    refused = hosting.wait_for(r"^(.*) \[1\] sent a 'recover' of (.*) \[2\]: refused and "
-                               r"dropped, since only the host begins a recovery")
-    assert refused
+    assert "sent a recover of seat 2 at seat 2's move" in forger.stderr
+    assert "sent a recover of seat 2 at seat 1's move" in forger.stderr
+    hosting.wait_for(r"^match over: ")
+    refused = [line for line in hosting.out if re.fullmatch(
+        r".* \[1\] sent a 'recover' of .* \[2\]: refused and dropped, since only the host "
+        r"begins a recovery, when its own wait for that seat runs out", line)]
+    assert len(refused) == 2, hosting.stdout
     transcripts = set()
     for peer in peers:
         assert peer.wait_for(r"^match over: ")

@@ -919,10 +919,10 @@ class Session:
             return None
         expected = self.reference.expected
         own = any(s.table.proposal == data for s in self.seats)
-        if self._refuses_recovery(link, data):
-            return None
         if (expected is not None and not (self.reference.speakers & link.seats) and not own
                 and not reference.table.opens_recovery(data)):
+            if self._refuses_recovery(link, data):
+                return None
             raise MatchFailure(
                 f"protocol violation: {link.label} sent an envelope while "
                 f"{seat_label(self.genesis, expected[0])} was to speak", EXIT_VIOLATION)
@@ -931,6 +931,8 @@ class Session:
         try:
             step = reference.table.receive(data)
         except Violation as violation:
+            if violation.rule == "wrong-kind" and self._refuses_recovery(link, data):
+                return None  # the awaited seat or a claimant sent a recover: nothing changed
             self._keep_evidence(reference.table, violation, data, before)
             if violation.rule == "fork":
                 raise _ForkFound(violation, link, data) from None
