@@ -94,6 +94,7 @@ __all__ = [
     "BotSeated",
     "Recovery",
     "ResumeError",
+    "HUB_SEAT",
     "KINDS",
     "replay_frames",
     "revealed_cards",
@@ -102,6 +103,10 @@ __all__ = [
 KINDS = ("accept", "key", "shuffle", "tokens", "action", "reveal", "result", "recover")
 """Every message kind of protocol version 1, in the order they first appear (``recover`` only
 at a table that shares its hand keys, SPEC §9.13)."""
+HUB_SEAT = 0
+"""The host's seat: the hub that relays every envelope (SPEC §11.5), whose own liveness and
+timers say when a seat is gone, and so the only seat that may begin a recovery (SPEC
+§9.13.5)."""
 
 
 class Violation(Exception):
@@ -771,9 +776,10 @@ class Table:
 
     def can_recover(self, seat: int) -> bool:
         """Whether the local seat may begin the recovery of ``seat``, the seat the table waits
-        for: the table shares its hand keys, nobody has dropped out yet, the match has begun
-        (past the ``accept`` round) and is not over, and ``seat`` is another seat."""
-        return (self.seat is not None and seat != self.seat
+        for: the local seat is the hub's (:data:`HUB_SEAT`), the table shares its hand keys,
+        nobody has dropped out yet, the match has begun (past the ``accept`` round) and is not
+        over, and ``seat`` is another seat."""
+        return (self.seat == HUB_SEAT and seat != self.seat
                 and self._recoverable(seat))
 
     def _recoverable(self, seat: int) -> bool:
@@ -782,19 +788,36 @@ class Table:
                 and self._round.current == seat)
 
     def opens_recovery(self, data: bytes) -> bool:
-        """Whether ``data`` is a validly signed ``recover`` that would begin the recovery of the
-        seat the table waits for, in place of that seat's message (SPEC §9.13.5)."""
+        """Whether ``data`` is a validly signed ``recover`` of the hub that would begin the
+        recovery of the seat the table waits for, in place of that seat's message (SPEC
+        §9.13.5)."""
         try:
             _, payload = open_envelope(data, self._keys)
         except ProtocolError:
             return False
         return self._starts_recovery(payload)
 
+    def recover_sender(self, data: bytes) -> tuple[int, object, int] | None:
+        """``(signer, named, seq)`` when ``data`` is a validly signed ``recover`` of this
+        table, whatever its position and whoever signed it (``named``: the ``seat`` of its
+        body, as sent); ``None`` otherwise. A hub uses it to tell a joiner's attempt to begin a
+        recovery, which only the hub may do (:meth:`opens_recovery`), from other envelopes; a
+        seat, to tell a recovery of itself at a place its own envelope holds."""
+        try:
+            _, payload = open_envelope(data, self._keys)
+        except ProtocolError:
+            return None
+        if payload.kind != "recover" or payload.table_id != self.table_id:
+            return None
+        body = payload.body
+        named = body.get("seat") if isinstance(body, dict) else None
+        return payload.seat, named, payload.seq
+
     def _starts_recovery(self, payload: Payload) -> bool:
         body = payload.body
-        return (payload.kind == "recover" and isinstance(body, dict)
-                and type(body.get("seat")) is int and self._recoverable(body["seat"])
-                and payload.seat != body["seat"] and 0 <= payload.seat < self.players)
+        return (payload.kind == "recover" and payload.seat == HUB_SEAT
+                and isinstance(body, dict) and type(body.get("seat")) is int
+                and self._recoverable(body["seat"]) and payload.seat != body["seat"])
 
     def recover(self, seat: int) -> Step:
         """Begin the recovery of ``seat``, which stopped answering (its link died or its

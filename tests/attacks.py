@@ -28,7 +28,7 @@ from p2pcards.bots.base import Bot, choose_claim
 from p2pcards.games.base import Action
 from p2pcards.genesis import Genesis
 from p2pcards.local import MatchRun, make_tables, run_in_memory
-from p2pcards.table import Table, Violation
+from p2pcards.table import Recovery, Table, Violation
 from p2pcards.transcript import TranscriptWriter
 from p2pcards.wire import Envelope, IdentityKey, Payload, envelope_hash, open_envelope, seal
 
@@ -62,6 +62,21 @@ def resign(data: bytes, genesis: Genesis, key: IdentityKey, **changes: Any) -> b
               "seat": payload.seat, "kind": payload.kind, "body": payload.body}
     fields.update(changes)
     return craft(key, **fields)
+
+
+def forged_recover(table: Table, dropped: int) -> bytes:
+    """A ``recover`` of ``table``'s seat beginning the recovery of ``dropped`` at the chain
+    head, with the body an honest first ``recover`` would carry there (its share of
+    ``dropped``'s key, its own secret with ``forfeit``, its tokens with ``bot``): what a joiner
+    would send to begin a recovery itself. ``table`` is left as it was."""
+    assert table.seat is not None
+    table.recovery = Recovery(dropped, "action", table.seat, table.chain.next_seq)
+    try:
+        body = table._recover_body()
+    finally:
+        table.recovery = None
+    return craft(identity_of(table), table_id=table.table_id, seq=table.chain.next_seq,
+                 prev=table.chain.head, seat=table.seat, kind="recover", body=body)
 
 
 def play_body(table: Table, action: Action) -> dict[str, Any]:

@@ -122,20 +122,20 @@ def test_a_card_passed_to_the_bots_seat_is_passed_in_the_clear(tmp_path: Path) -
     """Calabrasella: a card given to the bot's seat carries its tokens in the clear, so every
     seat learns it; the other seats' live engines then agree on the bot's whole hand."""
     driver = Driver.new("calabrasella", "classic", 3, seed=1, dropout="bot")
-    drop(driver, 0, 1, "action")
+    drop(driver, 2, 0, "action")
     driver.run_out()
     frames = driver.tables[1].frames
     opened = 0
     for data in frames:
         payload = decode(data, driver.genesis)[1]
         if payload.kind == "action" and payload.body["action"]["kind"] in ("give", "return"):
-            to_bot = payload.body["action"]["kind"] == "give" and payload.seat != 0
+            to_bot = payload.body["action"]["kind"] == "give" and payload.seat != 2
             for _, items in payload.body.get("uses", []):
                 if to_bot and items and all(len(i) == 2 and isinstance(i[1], list)
                                             for i in items):
                     opened += 1
     assert opened, "no card was passed to the bot's seat in this match"
-    finish_and_check(tmp_path, driver, 0, "action")
+    finish_and_check(tmp_path, driver, 2, "action")
 
 
 def test_the_dropped_seat_itself_watches_the_bot_play_for_it() -> None:

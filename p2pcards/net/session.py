@@ -56,7 +56,10 @@ match when a joiner's link closes or dies: it notes the seat as gone and goes on
 waits for that seat, or when a remote seat's timeout passes, then it begins the recovery
 (:meth:`~p2pcards.table.Table.recover`); every seat's table follows with its ``recover``
 message, and the match ends as the table says. Envelopes of a seat whose recovery has begun
-are dropped.
+are dropped. Only the hub begins a recovery, on its own liveness and timers: a joiner's
+``recover`` that is not its turn is dropped with a warning and the match goes on. A joiner
+whose own seat the hub recovers while its connection stayed up and its time was far from out,
+or after it had answered, says so naming the hub and stops (:mod:`p2pcards.recovery_watch`).
 
 Forks (SPEC §6.1): when the reference table finds a ``fork`` (an envelope whose link names
 another envelope than the one this peer holds, signed by another seat), the session does not
@@ -83,6 +86,13 @@ import trio
 from ..evidence import Evidence, ForkProbe, ProbeError, from_violation
 from ..games.base import Action
 from ..genesis import Genesis
+from ..recovery_watch import (
+    Turn,
+    answered_message,
+    turn_limit,
+    wrongful_elapsed,
+    wrongful_message,
+)
 from ..reentry import Bond, Unproven
 from ..secret_store import (
     SIGNED,
@@ -90,7 +100,7 @@ from ..secret_store import (
     encode_count,
     spent_names,
 )
-from ..table import Event, ResumeError, Table, Violation
+from ..table import HUB_SEAT, Event, ResumeError, Table, Violation
 from ..transcript import TranscriptWriter
 from ..wire import ZERO_HASH, codec
 from ..wire.chain import Chain
@@ -342,6 +352,9 @@ class Session:
         self._away_at_hub: dict[int, float] = {}
         """A joiner's: seats the hub said are away (``away``), with the time by which the hub
         stops waiting for them."""
+        self._turn: Turn | None = None
+        """A joiner's: when its local seat's current turn began, and on which connection (to
+        judge a recovery of that seat, :mod:`p2pcards.recovery_watch`)."""
         if replay is not None:
             self._written = len(replay)
 
@@ -452,6 +465,7 @@ class Session:
                 await self._settle_fork(fork)
             if self.reference.finished:
                 return
+            self._watch_turn()
             if await self._offer_claims():
                 continue
             deciding = next((s for s in self.seats if s.table.needs_decision), None)
@@ -627,6 +641,78 @@ class Session:
         step = seat.table.decide(action)
         self._after_step(seat, step.events)
         self._queue.extend((seat, data) for data in step.outgoing)
+
+    # ------------------------------------------------------------------ recoveries
+
+    def _refuses_recovery(self, link: Link, data: bytes) -> bool:
+        """The hub's: whether ``data`` is a ``recover`` signed by a seat of ``link`` that is
+        not that seat's turn in a ``recover`` round (an attempt to begin a recovery, or a late
+        one); it is then dropped with a warning and the match goes on (SPEC §9.13.5: only the
+        hub begins a recovery, by its own liveness and timers)."""
+        claim = self.reference.recover_sender(data) if self.forward else None
+        if claim is None or claim[0] not in link.seats:
+            return False
+        sender, named, _ = claim
+        if self.reference.expected == (sender, "recover"):
+            return False
+        seats = range(len(self.genesis.seats))
+        whom = self._seat_names([named]) if type(named) is int and named in seats \
+            else repr(named)
+        self.notice(f"{self._seat_names([sender])} sent a 'recover' of {whom}: refused and "
+                    "dropped, since only the host begins a recovery, when its own wait for "
+                    "that seat runs out")
+        return True
+
+    def _watch_turn(self) -> None:
+        """A joiner's: note when its local seat's turn begins, and on which connection (the
+        hub's live link, or none), for :meth:`_judge_recovery`."""
+        expected = self.reference.expected
+        if self.forward or expected is None or expected[0] not in self._local_seats:
+            return
+        position = self.reference.chain.next_seq
+        if self._turn is not None and (self._turn.seat, self._turn.position) == (
+                expected[0], position):
+            return
+        live = next((link for link in self.links if link.state == "live"), None)
+        self._turn = Turn(expected[0], expected[1], position, trio.current_time(), live)
+
+    def _judge_recovery(self, link: Link, seat: int, index: int) -> None:
+        """A joiner's, after its table accepted the hub's first ``recover``, naming ``seat``
+        at chain ``index``: if ``seat`` is this peer's and was connected and answering
+        (:func:`~p2pcards.recovery_watch.wrongful_elapsed`), say so naming the hub and stop,
+        the transcript ending with that ``recover`` (SPEC §9.13.5)."""
+        if self.forward or seat not in self._local_seats or self._turn is None:
+            return
+        turn = self._turn
+        limit = turn_limit(self.genesis, turn.kind, seat, self.bots)
+        elapsed = wrongful_elapsed(turn, seat=seat, position=index, now=trio.current_time(),
+                                   limit=limit, connection=link)
+        if elapsed is None or link.state != "live":
+            return
+        self._sync_transcript()
+        raise MatchFailure(wrongful_message(self._hub_label(), turn, elapsed, limit),
+                           EXIT_VIOLATION)
+
+    def _judge_late_recovery(self, data: bytes) -> None:
+        """A joiner's, when its table refused ``data``: if it is the hub's ``recover`` of this
+        peer's seat at a chain position that holds that seat's own envelope (it had answered,
+        and the hub claims it did not), say so naming the hub. The refused ``recover`` is
+        already kept as an evidence record."""
+        claim = self.reference.recover_sender(data)
+        if self.forward or claim is None:
+            return
+        signer, named, seq = claim
+        chain = self.reference.chain
+        if (signer == HUB_SEAT and type(named) is int and named in self._local_seats
+                and 0 <= seq < chain.next_seq
+                and chain.seat_of(seq) == named):
+            raise MatchFailure(answered_message(self._hub_label(), seq), EXIT_VIOLATION)
+
+    def _hub_label(self) -> str:
+        """``seat 0 Alice (ABCD-...)``: the hub, for a sentence that names it."""
+        hub = self.genesis.seats[HUB_SEAT]
+        fingerprint = PublicIdentity(hub.identity).fingerprint
+        return f"seat {HUB_SEAT} {hub.name or 'host'} ({fingerprint})"
 
     # ------------------------------------------------------------------ messages
 
@@ -862,7 +948,7 @@ class Session:
             if isinstance(origin, Link):
                 placed = self._accept_remote(origin, data)
                 if placed is None:
-                    continue  # a claim-window message that came second: dropped
+                    continue  # a claim-window message that came second, or a refused recover
                 echo = placed in self.reference.windows
             elif (isinstance(origin, LocalSeat) and local_proposal and self.forward
                   and self._place_own(origin, data) is None):
@@ -901,6 +987,8 @@ class Session:
         own = any(s.table.proposal == data for s in self.seats)
         if (expected is not None and not (self.reference.speakers & link.seats) and not own
                 and not reference.table.opens_recovery(data)):
+            if self._refuses_recovery(link, data):
+                return None
             raise MatchFailure(
                 f"protocol violation: {link.label} sent an envelope while "
                 f"{seat_label(self.genesis, expected[0])} was to speak", EXIT_VIOLATION)
@@ -909,12 +997,18 @@ class Session:
         try:
             step = reference.table.receive(data)
         except Violation as violation:
+            if violation.rule == "wrong-kind" and self._refuses_recovery(link, data):
+                return None  # the awaited seat or a claimant sent a recover: nothing changed
             self._keep_evidence(reference.table, violation, data, before)
             if violation.rule == "fork":
                 raise _ForkFound(violation, link, data) from None
+            self._judge_late_recovery(data)
             raise MatchFailure(f"protocol violation: {violation}", EXIT_VIOLATION) from None
         self._after_step(reference, step.events)
         self._queue.extend((reference, out) for out in step.outgoing)
+        recovery = reference.table.recovery
+        if recovery is not None and recovery.index == index:
+            self._judge_recovery(link, recovery.seat, index)
         return index
 
     def _place_own(self, seat: LocalSeat, data: bytes) -> int | None:
