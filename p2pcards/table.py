@@ -43,7 +43,8 @@ from typing import Any
 from . import crypto
 from .cards import HIDDEN, Card, Deck
 from .crypto import CryptoError, ProofContext, Randomness
-from .crypto.keyshares import DealtKey, deal_key, open_share, rebuild_key
+from .crypto.inbox import BoxOpening, InboxKey, PublishedInbox, verify_inbox, verify_opening
+from .crypto.keyshares import DealtKey, deal_key, open_share, rebuild_key, share_in_box
 from .crypto.vss import share_is_valid
 from .games.base import (
     ALL_SEATS,
@@ -73,6 +74,7 @@ from .wire import (
     WrongSequence,
     WrongTable,
     codec,
+    envelope_hash,
     open_envelope,
     seal,
 )
@@ -93,15 +95,17 @@ __all__ = [
     "KeyRebuilt",
     "BotSeated",
     "Recovery",
+    "Complaint",
     "ResumeError",
     "KINDS",
     "replay_frames",
     "revealed_cards",
 ]
 
-KINDS = ("accept", "key", "shuffle", "tokens", "action", "reveal", "result", "recover")
-"""Every message kind of protocol version 1, in the order they first appear (``recover`` only
-at a table that shares its hand keys, SPEC §9.13)."""
+KINDS = ("accept", "key", "shuffle", "tokens", "action", "reveal", "result", "recover",
+         "complain")
+"""Every message kind of protocol version 1, in the order they first appear (``recover`` and
+``complain`` only at a table that shares its hand keys, SPEC §9.13)."""
 
 
 class Violation(Exception):
@@ -115,8 +119,7 @@ class Violation(Exception):
     """
 
     def __init__(self, rule: str, message: str, *, seat: int | None, index: int | None,
-                 evidence: tuple[Envelope, ...] = (), suspects: tuple[int, ...] = (),
-                 disclosure: tuple[int, bytes] | None = None) -> None:
+                 evidence: tuple[Envelope, ...] = (), suspects: tuple[int, ...] = ()) -> None:
         where = []
         if index is not None:
             where.append(f"envelope {index}")
@@ -129,9 +132,6 @@ class Violation(Exception):
         self.index = index
         self.evidence = evidence
         self.suspects = suspects
-        self.disclosure = disclosure
-        """For ``bad-key-share`` found by the holder: ``(holder seat, inbox secret)``, which
-        proves the share wrong to anyone (SPEC §9.13)."""
 
 
 class ResumeError(Exception):
@@ -253,6 +253,18 @@ class Recovery:
     bot: bool = False
 
 
+@dataclass(frozen=True)
+class Complaint:
+    """A proven complaint (SPEC §9.13.4): seat ``holder`` showed in envelope ``index`` that its
+    share of seat ``dealer``'s hand key, dealt in envelope ``dealt_at``, is wrong. The match
+    ends there with ``dealer`` at fault."""
+
+    holder: int
+    dealer: int
+    index: int
+    dealt_at: int
+
+
 # ----------------------------------------------------------------------------------- rounds
 
 
@@ -336,6 +348,11 @@ class _Cycle:
     inboxes: dict[int, crypto.Point] = field(default_factory=dict)
     dealt: dict[int, DealtKey] = field(default_factory=dict)
     """Seat -> its hand key's sharing, from its ``shuffle`` message."""
+    dealt_at: dict[int, int] = field(default_factory=dict)
+    """Seat -> the chain index of the ``shuffle`` message that carried its sharing."""
+    bad_box: int | None = None
+    """The dealer whose share for the local seat fails its commitments: the local seat owes
+    a ``complain`` and sends nothing else (SPEC §9.13.4)."""
     my_shares: dict[int, crypto.Scalar] = field(default_factory=dict)
     """Dealer seat -> the local seat's share of its key, opened and checked."""
     shuffled: bool = False
@@ -409,7 +426,11 @@ class Table:
         accepted."""
         self.forfeit: int | None = None
         """The seat that forfeited the match by dropping out (``dropout`` = ``forfeit``)."""
-        self._disclosed: dict[int, crypto.Scalar] = {}
+        self.complaint: Complaint | None = None
+        """The proven complaint that ended the match (SPEC §9.13.4), once accepted."""
+        self._proven: Violation | None = None
+        """The dealer's violation a complaint proved, raised once the complaint is in the
+        chain."""
         self.bot_seat: int | None = None
         """The seat the public bot plays, once a recovery under ``dropout`` = ``bot`` is over
         (SPEC §9.13.7)."""
@@ -456,7 +477,7 @@ class Table:
         """True when the local seat must choose an action (see :meth:`legal_actions`)."""
         return (not self.finished and self.seat is not None and self._round.kind == "action"
                 and not self._round.complete and self._round.current == self.seat
-                and self.proposal is None)
+                and self.proposal is None and not self._complaint_due())
 
     def legal_actions(self) -> list[Action]:
         """The local seat's legal actions now (empty unless :attr:`needs_decision`)."""
@@ -601,8 +622,10 @@ class Table:
             _, payload = open_envelope(data, self._keys)
         except ProtocolError:
             return
+        placeable = self.seat in self.speakers or (payload.kind == "complain"
+                                                    and self._complaint_due())
         if (payload.seat == self.seat and payload.seq == self.chain.next_seq
-                and payload.prev == self.chain.head and self.seat in self.speakers):
+                and payload.prev == self.chain.head and placeable):
             self.proposal = data
 
     def receive(self, data: bytes) -> Step:
@@ -630,6 +653,9 @@ class Table:
         starting = self._starts_recovery(payload)
         if starting:
             seat, kind = payload.seat, "recover"
+        complaining = not starting and self._starts_complaint(payload)
+        if complaining:
+            seat, kind = payload.seat, "complain"
         try:
             self.chain.check(payload, envelope, expected_seat=seat)
         except ChainError as exc:
@@ -641,14 +667,17 @@ class Table:
             raise Violation("wrong-kind", f"expected a {kind!r} message, got {payload.kind!r}",
                             seat=payload.seat, index=index)
         step = Step()
-        window = (speakers | {seat}, self.chain.head) if len(speakers) > 1 else None
+        window = (speakers | {seat}, self.chain.head) if len(speakers) > 1 or complaining \
+            else None
         saved = self._round
         if starting:
             step.events.append(self._begin_recovery(payload.seat))
+        if complaining:
+            self._round = _Round("complain", [payload.seat])
         try:
             step.events.extend(self._apply(payload, index))  # validates fully before any change
         except Violation:
-            if starting:
+            if starting or complaining:
                 self._round, self.recovery = saved, None
             raise
         self.chain.accept(payload, envelope, expected_seat=seat)
@@ -656,7 +685,7 @@ class Table:
         if window is not None:
             self.windows[index] = window
         if self.proposal is not None:
-            if not own:
+            if not own and not self._complaint_due():  # a complaint is simply made again
                 step.events.append(ProposalDropped(self.proposal))
             self.proposal = None
         step.extend(self._advance())
@@ -765,17 +794,87 @@ class Table:
         self.proposal = None
         return SeatDropped(dropped, kind, by)
 
-    def disclose(self, holder: int, secret: bytes | None) -> None:
-        """Take ``holder``'s disclosed inbox secret (from a ``bad-key-share`` evidence record):
-        this observer then checks that holder's key shares as the holder did. ``None`` forgets
-        it."""
-        if secret is None:
-            self._disclosed.pop(holder, None)
-            return
+    # ------------------------------------------------------------------ complaints (SPEC §9.13.4)
+
+    def opens_complaint(self, data: bytes) -> bool:
+        """Whether ``data`` is a validly signed ``complain`` that may take the next chain
+        position in place of the message the table waits for (SPEC §9.13.4)."""
         try:
-            self._disclosed[holder] = crypto.Scalar.from_bytes(secret, "inbox secret")
-        except CryptoError:
-            self._disclosed.pop(holder, None)
+            _, payload = open_envelope(data, self._keys)
+        except ProtocolError:
+            return False
+        return self._starts_complaint(payload)
+
+    def _starts_complaint(self, payload: Payload) -> bool:
+        body = payload.body
+        return (payload.kind == "complain" and isinstance(body, dict)
+                and type(body.get("dealer")) is int
+                and self._may_complain(payload.seat, body["dealer"]))
+
+    def _may_complain(self, holder: int, dealer: int) -> bool:
+        """Whether ``holder`` may complain now about its share of ``dealer``'s key: the current
+        cycle shares its keys, ``dealer``'s sharing is in the chain, ``holder`` is another seat
+        of the cycle and has signed nothing since it, no recovery has begun and the match is
+        going on."""
+        cycle = self._cycle
+        if (cycle is None or not cycle.sharing or self.finished or self._round.complete
+                or self.recovery is not None or holder == dealer
+                or holder not in cycle.holders or dealer not in cycle.dealt_at):
+            return False
+        since = range(cycle.dealt_at[dealer] + 1, self.chain.next_seq)
+        return all(self.chain.seat_of(i) != holder for i in since)
+
+    def _complaint_due(self) -> bool:
+        """Whether the local seat owes a ``complain`` and has not been able to place it yet."""
+        cycle = self._cycle
+        return (cycle is not None and cycle.bad_box is not None and self.seat is not None
+                and self._may_complain(self.seat, cycle.bad_box))
+
+    def _propose_complaint(self) -> bytes:
+        """The local seat's ``complain`` about its share of ``cycle.bad_box``'s key, for the
+        next chain position: the shared point of that one box with its proof (SPEC §9.13.4).
+        Like a claim it is a :attr:`proposal`, placed by the hub's order; one that finds its
+        position taken is made again at the next."""
+        assert self.seat is not None and self._identity is not None
+        cycle = self._require_cycle()
+        dealer = cycle.bad_box
+        assert dealer is not None and cycle.my_inbox is not None
+        dealt = cycle.dealt[dealer]
+        box = dealt.boxes[_box_index(self.seat, dealer)]
+        opening = InboxKey(cycle.my_inbox).open_box(
+            dealt.ephemeral, box, self._ctx(self.seat, f"open-{dealer}"), self._rng)
+        payload = Payload(table_id=self.table_id, seq=self.chain.next_seq, prev=self.chain.head,
+                          seat=self.seat, kind="complain",
+                          body={"dealer": dealer, "open": opening.to_wire()})
+        return seal(payload, self._identity).encode()
+
+    def _on_complain(self, seat: int, body: dict[str, Any], index: int) -> list[Event]:
+        """A complaint of holder ``seat``: its opening must verify and open its box to a share
+        that fails the dealer's commitments, else ``bad-complaint`` names the complainant.
+        A proven one ends the match with the dealer at fault once it is in the chain."""
+        cycle = self._require_cycle()
+        raw = _field(body, "open", seat, index, {"dealer", "open"})
+        dealer: int = body["dealer"]
+        dealt = cycle.dealt[dealer]
+        box = dealt.boxes[_box_index(seat, dealer)]
+        try:
+            opening = BoxOpening.from_wire(raw)
+            verify_opening(opening, cycle.inboxes[seat], dealt.ephemeral, box,
+                           self._ctx(seat, f"open-{dealer}"))
+        except CryptoError as exc:
+            raise Violation("bad-complaint", str(exc), seat=seat, index=index) from None
+        share = share_in_box(dealt, self.table_id, cycle.number, dealer, seat,
+                             _box_index(seat, dealer), cycle.inboxes[seat], opening.shared)
+        if share_is_valid(dealt.all_commitments(cycle.publics[dealer]), seat, share):
+            raise Violation("bad-complaint", f"the box of seat {dealer} for seat {seat} opens "
+                            "to a share that matches its commitments", seat=seat, index=index)
+        dealt_at = cycle.dealt_at[dealer]
+        self.complaint = Complaint(seat, dealer, index, dealt_at)
+        self._proven = Violation(
+            "bad-key-share", f"seat {dealer} dealt seat {seat} a share of its hand key that does "
+            f"not match its commitments, as seat {seat}'s complaint in envelope {index} proves",
+            seat=dealer, index=dealt_at)
+        return []
 
     def is_lost_race(self, data: bytes) -> bool:
         """Whether ``data`` is a validly signed envelope that lost a claim window race: an
@@ -788,12 +887,24 @@ class Table:
         return self._lost_race(payload, envelope)
 
     def _lost_race(self, payload: Payload, envelope: Envelope) -> bool:
+        if payload.table_id != self.table_id:
+            return False
+        if payload.kind == "complain" and self._late_complaint(payload):
+            return True
         window = self.windows.get(payload.seq)
-        if window is None or payload.table_id != self.table_id:
+        if window is None:
             return False
         seats, prev = window
         return (payload.seat in seats and payload.prev == prev
                 and payload.seat != self.chain.seat_of(payload.seq))
+
+    def _late_complaint(self, payload: Payload) -> bool:
+        """A ``complain`` made for a chain position another seat's envelope took first: its
+        sender makes it again at the next position (SPEC §9.13.4)."""
+        seq = payload.seq
+        if not 0 < seq < self.chain.next_seq or self.chain.seat_of(seq) == payload.seat:
+            return False
+        return payload.prev == envelope_hash(self.chain.envelope(seq - 1))
 
     # ------------------------------------------------------------------ internals: flow
 
@@ -814,6 +925,13 @@ class Table:
         step = Step()
         if self._replaying:
             return step  # the transcript holds what the local seat sent
+        if self._complaint_due():  # the local seat says nothing else (SPEC §9.13.4)
+            if self.proposal is None:
+                self.proposal = self._propose_complaint()
+                if self.keeper is not None:  # kept before it is sent: never two for one place
+                    self.keeper.keep(PROPOSAL, self.proposal)
+                step.outgoing.append(self.proposal)
+            return step
         while (not self.finished and self.seat is not None and self._round.current == self.seat
                and self._round.kind != "action"):
             step.events.extend(self._emit(self._round.kind, self._automatic_body(), step))
@@ -871,6 +989,10 @@ class Table:
             return events + self._after_results()
         if kind == "recover":
             return self._after_recovery()
+        if kind == "complain":
+            assert self._proven is not None
+            self.finished = True  # nothing more is accepted: the dealer is at fault
+            raise self._proven
         raise AssertionError(kind)
 
     def _enter_engine_phase(self) -> list[Event]:
@@ -931,10 +1053,12 @@ class Table:
             share = cycle.my_key.share(self._ctx(self.seat, "key"), self._rng)
             if not cycle.sharing:
                 return {"share": share.to_wire()}
-            cycle.my_inbox = self._rng.scalar()
+            inbox = InboxKey.generate(self._rng)
+            cycle.my_inbox = inbox.secret
             if self.keeper is not None:
-                self.keeper.keep(inbox_name(cycle.number), cycle.my_inbox.to_bytes())
-            return {"share": share.to_wire(), "inbox": (cycle.my_inbox * crypto.G).to_bytes()}
+                self.keeper.keep(inbox_name(cycle.number), inbox.secret.to_bytes())
+            published = inbox.publish(self._ctx(self.seat, "inbox"), self._rng)
+            return {"share": share.to_wire(), "inbox": published.to_wire()}
         if kind == "shuffle":
             assert cycle.deck is not None and cycle.joint is not None
             out, proof = crypto.shuffle(cycle.deck, cycle.joint, self._ctx(self.seat, "shuffle"),
@@ -1023,13 +1147,25 @@ class Table:
         try:
             share = crypto.KeyShare.from_wire(raw)
             crypto.verify_key_share(share, self._ctx(seat, "key"))
-            inbox = crypto.Point.from_bytes(body["inbox"], "inbox key") if sharing else None
+            inbox = self._checked_inbox(cycle, seat, body["inbox"]) if sharing else None
         except CryptoError as exc:
             raise Violation("bad-key", str(exc), seat=seat, index=index) from None
         cycle.publics[seat] = share.public
         if inbox is not None:
             cycle.inboxes[seat] = inbox
         return []
+
+    def _checked_inbox(self, cycle: _Cycle, seat: int, raw: object) -> crypto.Point:
+        """``seat``'s inbox key ``[E, c, s]``: its proof of possession verified in step
+        ``inbox``, and ``E`` unlike every inbox key published before it in this cycle (SPEC
+        §9.13.3); :class:`CryptoError` otherwise."""
+        published = PublishedInbox.from_wire(raw)
+        verify_inbox(published, self._ctx(seat, "inbox"))
+        twin = next((s for s, e in cycle.inboxes.items() if e == published.public), None)
+        if twin is not None:
+            raise CryptoError(f"the inbox key repeats the one of seat {twin}", seat=seat,
+                              step="inbox")
+        return published.public
 
     def _on_shuffle(self, seat: int, body: dict[str, Any], index: int) -> list[Event]:
         cycle = self._require_cycle()
@@ -1051,38 +1187,29 @@ class Table:
                 dealt = DealtKey.from_wire(body["keyshares"], self.players - 1)
             except CryptoError as exc:
                 raise Violation("bad-key-share", str(exc), seat=seat, index=index) from None
-            mine = self._check_my_share(cycle, seat, dealt, index)
+            mine = self._open_my_share(cycle, seat, dealt)
         cycle.deck = out
         if dealt is not None:
             cycle.dealt[seat] = dealt
+            cycle.dealt_at[seat] = index
         if mine is not None:
             cycle.my_shares[seat] = mine
+        elif dealt is not None and self._holds_share(cycle, seat) and cycle.bad_box is None:
+            cycle.bad_box = seat  # only this seat can tell: it complains (SPEC §9.13.4)
         return []
 
-    def _check_my_share(self, cycle: _Cycle, dealer: int, dealt: DealtKey,
-                        index: int) -> crypto.Scalar | None:
-        """Open and check the local seat's share of ``dealer``'s key (and, at an observer, the
-        share of a holder whose inbox secret was disclosed); ``bad-key-share`` if it is wrong,
-        with the inbox secret that proves it."""
-        checks: list[tuple[int, crypto.Scalar]] = []
-        if self.seat is not None and self.seat != dealer and cycle.my_inbox is not None:
-            checks.append((self.seat, cycle.my_inbox))
-        for holder, secret in self._disclosed.items():
-            if (holder != dealer and holder != self.seat
-                    and secret * crypto.G == cycle.inboxes.get(holder)):
-                checks.append((holder, secret))
-        mine: crypto.Scalar | None = None
-        for holder, secret in checks:
-            position = holder if holder < dealer else holder - 1
-            share = open_share(dealt, cycle.publics[dealer], self.table_id, cycle.number,
-                               dealer, holder, position, secret)
-            if share is None:
-                raise Violation("bad-key-share", f"the share of seat {dealer}'s hand key for "
-                                f"seat {holder} does not match its commitments", seat=dealer,
-                                index=index, disclosure=(holder, secret.to_bytes()))
-            if holder == self.seat:
-                mine = share
-        return mine
+    def _holds_share(self, cycle: _Cycle, dealer: int) -> bool:
+        """Whether the local seat holds a share of ``dealer``'s key it can open."""
+        return self.seat is not None and self.seat != dealer and cycle.my_inbox is not None
+
+    def _open_my_share(self, cycle: _Cycle, dealer: int, dealt: DealtKey) -> crypto.Scalar | None:
+        """The local seat's share of ``dealer``'s key, opened and checked against the dealer's
+        commitments; ``None`` if it is wrong or the local seat holds none."""
+        if not self._holds_share(cycle, dealer):
+            return None
+        assert self.seat is not None and cycle.my_inbox is not None
+        return open_share(dealt, cycle.publics[dealer], self.table_id, cycle.number, dealer,
+                          self.seat, _box_index(self.seat, dealer), cycle.my_inbox)
 
     def _on_tokens(self, seat: int, body: dict[str, Any], index: int) -> list[Event]:
         cycle = self._require_cycle()
@@ -2053,6 +2180,11 @@ def _box_seat(item: object, seat: int, index: int) -> int:
         raise Violation("bad-body", "a sealed share is [seat, sealed token]", seat=seat,
                         index=index)
     return item[0]
+
+
+def _box_index(holder: int, dealer: int) -> int:
+    """The place of ``holder``'s box among ``dealer``'s boxes (holders in seat order)."""
+    return holder if holder < dealer else holder - 1
 
 
 def _pair_position(item: object, seat: int, index: int) -> int:

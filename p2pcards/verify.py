@@ -495,10 +495,7 @@ def _replay_offering(transcript: TranscriptFile, genesis: Genesis, on_events: Ev
         for i in at.get(index, ()):
             record = records[i]
             assert isinstance(record, Evidence)
-            holder, secret = record.disclosure or (0, None)
-            table.disclose(holder, secret)
             offered[i], changed = _offer(table, record.envelopes[0])
-            table.disclose(holder, None)
             if changed:  # rebuild the state the chain reached (rare: a record proving nothing)
                 table = replay_frames(genesis, frames[:index])
         if index == len(frames):
@@ -518,6 +515,7 @@ _SENT = {
     "bad-sealed-token": "a sealed token that does not open",
     "bad-reveal": "a false hand key reveal",
     "bad-key-share": "a share of its hand key that does not match its commitments",
+    "bad-complaint": "a complaint about a key share that does not prove the share wrong",
     "bad-recovery-share": "a false share of a dropped seat's hand key",
     "bad-body": "a malformed message",
     "bad-action": "an undecodable action",
@@ -590,10 +588,6 @@ def _finding(number: int, record: Evidence, keys: list[PublicIdentity], genesis:
                 return Finding("unverifiable", None, None, None,
                                "only the recipient of a sealed token can open it (see the "
                                "threat model): the claim can be neither proven nor refuted")
-            if record.rule == "bad-key-share" and record.disclosure is None:
-                return Finding("unverifiable", None, None, None,
-                               "the holder did not disclose its inbox secret, so only it can "
-                               "open its share: the claim can be neither proven nor refuted")
             return Finding("not-proven", None, None, None,
                            f"its envelope is acceptable at chain position {record.position}")
         same = (violation.rule, violation.seat) == (record.rule, record.seat)
