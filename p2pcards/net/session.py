@@ -816,14 +816,27 @@ class Session:
                 self._after_step(seat, step.events)
                 self._queue.extend((seat, out) for out in step.outgoing)
             if self.forward or not isinstance(origin, Link):
-                frame = codec.pack({"type": "envelope", "data": data})
-                for link in self.links:
-                    if link.state != "live":
-                        continue  # it catches up when it is back (``resume``)
-                    same = isinstance(origin, Link) and link.seats == origin.seats
-                    if not same or echo:  # a claim-window winner goes back too
-                        link.outbox.send_nowait(frame)
+                self._send_on(origin, data, echo)
             self._sync_transcript()
+
+    def _send_on(self, origin: object, data: bytes, echo: bool) -> None:
+        """Send an envelope this peer's chain accepted to every live link but the one it came
+        from (to that one too with ``echo``: a claim-window winner, or a complaint)."""
+        frame = codec.pack({"type": "envelope", "data": data})
+        for link in self.links:
+            if link.state != "live":
+                continue  # it catches up when it is back (``resume``)
+            same = isinstance(origin, Link) and link.seats == origin.seats
+            if not same or echo:
+                link.outbox.send_nowait(frame)
+
+    def _send_proof_on(self, origin: object, table: Table, data: bytes,
+                       before: int) -> None:
+        """The hub's chain accepted ``data`` and then found a violation it proves (a proven
+        complaint names the dealer, SPEC §9.13.4): every seat gets the envelope before the
+        abort, so that every transcript holds the proof."""
+        if self.forward and len(table.frames) != before:
+            self._send_on(origin, data, echo=before in table.windows)
 
     def _accept_remote(self, link: Link, data: bytes) -> int | None:
         """Check and accept a remote envelope with the reference table: its chain index, or
@@ -834,7 +847,8 @@ class Session:
         expected = self.reference.expected
         own = any(s.table.proposal == data for s in self.seats)
         if (expected is not None and not (self.reference.speakers & link.seats) and not own
-                and not reference.table.opens_recovery(data)):
+                and not reference.table.opens_recovery(data)
+                and not reference.table.opens_complaint(data)):
             raise MatchFailure(
                 f"protocol violation: {link.label} sent an envelope while "
                 f"{seat_label(self.genesis, expected[0])} was to speak", EXIT_VIOLATION)
@@ -844,6 +858,7 @@ class Session:
             step = reference.table.receive(data)
         except Violation as violation:
             self._keep_evidence(reference.table, violation, data, before)
+            self._send_proof_on(link, reference.table, data, before)
             if violation.rule == "fork":
                 raise _ForkFound(violation, link, data) from None
             raise MatchFailure(f"protocol violation: {violation}", EXIT_VIOLATION) from None
@@ -860,6 +875,7 @@ class Session:
         except Violation as violation:
             if violation.rule == "lost-race":
                 return None
+            self._send_proof_on(seat, seat.table, data, index)
             raise MatchFailure(f"protocol violation: {violation}", EXIT_VIOLATION) from None
         self._after_step(seat, step.events)
         self._queue.extend((seat, out) for out in step.outgoing)
