@@ -99,6 +99,7 @@ __all__ = [
     "ResumeError",
     "KINDS",
     "replay_frames",
+    "bare_inboxes",
     "revealed_cards",
 ]
 
@@ -374,6 +375,7 @@ class Table:
         x25519_private: bytes | None = None,
         rng: Randomness | None = None,
         keeper: Keeper | None = None,
+        bare_inboxes: bool = False,
     ) -> None:
         self.genesis = genesis
         self.table_id = genesis.table_id
@@ -436,6 +438,11 @@ class Table:
         (SPEC §9.13.7)."""
         self._interrupted: _Round | None = None
         """The round a recovery replaced, to be taken up again without the dropped seat."""
+        if bare_inboxes and seat is not None:
+            raise ValueError("only an observer reads inbox keys without their proofs")
+        self._bare_inboxes = bare_inboxes
+        """An observer replaying a transcript recorded under the earlier rule, whose ``key``
+        messages carried the inbox key as a bare point (:func:`bare_inboxes`, SPEC §9.11)."""
 
     # ------------------------------------------------------------------ public queries
 
@@ -1159,13 +1166,17 @@ class Table:
         """``seat``'s inbox key ``[E, c, s]``: its proof of possession verified in step
         ``inbox``, and ``E`` unlike every inbox key published before it in this cycle (SPEC
         §9.13.3); :class:`CryptoError` otherwise."""
-        published = PublishedInbox.from_wire(raw)
-        verify_inbox(published, self._ctx(seat, "inbox"))
-        twin = next((s for s, e in cycle.inboxes.items() if e == published.public), None)
+        if self._bare_inboxes:
+            public = crypto.Point.from_bytes(raw, "inbox key")
+        else:
+            published = PublishedInbox.from_wire(raw)
+            verify_inbox(published, self._ctx(seat, "inbox"))
+            public = published.public
+        twin = next((s for s, e in cycle.inboxes.items() if e == public), None)
         if twin is not None:
             raise CryptoError(f"the inbox key repeats the one of seat {twin}", seat=seat,
                               step="inbox")
-        return published.public
+        return public
 
     def _on_shuffle(self, seat: int, body: dict[str, Any], index: int) -> list[Event]:
         cycle = self._require_cycle()
@@ -2202,9 +2213,27 @@ def _sealed_key(item: object, seat: int, index: int) -> tuple[int, int]:
     return item[0], item[1]
 
 
-def replay_frames(genesis: Genesis, frames: Sequence[bytes]) -> Table:
+def bare_inboxes(genesis: Genesis, frames: Sequence[bytes]) -> bool:
+    """Whether ``frames`` were recorded under the earlier rule of key sharing (SPEC §9.11),
+    whose ``key`` messages carried the inbox key as a bare 32-byte point without its proof of
+    possession: the ``inbox`` of the chain's first ``key`` message is one. An observer replays
+    such a transcript with ``bare_inboxes``; a seat never accepts the bare form."""
+    keys = [PublicIdentity.from_bytes(s.identity) for s in genesis.seats]
+    for data in frames:
+        try:
+            _, payload = open_envelope(data, keys)
+        except ProtocolError:
+            return False
+        if payload.kind == "key":
+            body = payload.body
+            return isinstance(body, dict) and isinstance(body.get("inbox"), bytes)
+    return False
+
+
+def replay_frames(genesis: Genesis, frames: Sequence[bytes], *,
+                  bare_inboxes: bool = False) -> Table:
     """An observer table fed every frame (raises :class:`Violation` at the first bad one)."""
-    table = Table(genesis, seat=None)
+    table = Table(genesis, seat=None, bare_inboxes=bare_inboxes)
     table.start()
     for data in frames:
         table.receive(data)

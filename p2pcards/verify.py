@@ -48,7 +48,7 @@ from typing import Any, Literal
 
 from .evidence import Evidence, EvidenceError, Finding, Verdict, check_fork, check_pair
 from .genesis import Genesis, GenesisError
-from .table import Event, HandScored, MatchEnded, Table, Violation, replay_frames
+from .table import Event, HandScored, MatchEnded, Table, Violation, bare_inboxes, replay_frames
 from .transcript import TranscriptError, TranscriptFile, read_transcript
 from .wire import Envelope, PublicIdentity, envelope_hash
 
@@ -326,7 +326,7 @@ def replay_transcript(transcript: TranscriptFile, genesis: Genesis,
     Returns the table, the violation (or ``None``) and the index of the envelope being processed
     when it stopped (the number of envelopes accepted when there was no violation).
     """
-    table = Table(genesis, seat=None)
+    table = Table(genesis, seat=None, bare_inboxes=bare_inboxes(genesis, transcript.envelopes))
     table.start()
     for index, data in enumerate(transcript.envelopes):
         try:
@@ -488,16 +488,17 @@ def _replay_offering(transcript: TranscriptFile, genesis: Genesis, on_events: Ev
             assert isinstance(record, Evidence)
             at.setdefault(record.position, []).append(i)
     offered: dict[int, Violation | None] = {}
-    table = Table(genesis, seat=None)
-    table.start()
     frames = transcript.envelopes
+    bare = bare_inboxes(genesis, frames)  # recorded before inbox keys carried proofs
+    table = Table(genesis, seat=None, bare_inboxes=bare)
+    table.start()
     for index in range(len(frames) + 1):
         for i in at.get(index, ()):
             record = records[i]
             assert isinstance(record, Evidence)
             offered[i], changed = _offer(table, record.envelopes[0])
             if changed:  # rebuild the state the chain reached (rare: a record proving nothing)
-                table = replay_frames(genesis, frames[:index])
+                table = replay_frames(genesis, frames[:index], bare_inboxes=bare)
         if index == len(frames):
             break
         try:

@@ -11,12 +11,16 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from attacks import Driver, decode, identity_of, resign, write_transcript
+from attacks import Driver, craft, decode, identity_of, resign, write_transcript
 
-from p2pcards.crypto import G, ProofContext, Scalar
+from p2pcards.bots import make_bot
+from p2pcards.crypto import DeterministicRandomness, G, ProofContext, Scalar
 from p2pcards.crypto.inbox import BoxOpening, InboxKey, PublishedInbox
-from p2pcards.table import Table, Violation
+from p2pcards.genesis import Genesis
+from p2pcards.local import make_tables, run_in_memory
+from p2pcards.table import Table, Violation, bare_inboxes
 from p2pcards.verify import verify_transcript
+from p2pcards.wire import Envelope, envelope_hash
 
 
 def deal_bad_box(table: Table, holder: int) -> None:
@@ -102,8 +106,6 @@ def run_to_first_decision(players: int, seed: int) -> Driver:
 
 def complaint_at_head(driver: Driver, holder: int, dealer: int, opening: list[bytes]) -> bytes:
     """``holder``'s ``complain`` about ``dealer`` with this opening, at the chain head."""
-    from attacks import craft
-
     return craft(identity_of(driver.tables[holder]), table_id=driver.table_id,
                  seq=driver.position, prev=driver.head, seat=holder, kind="complain",
                  body={"dealer": dealer, "open": opening})
@@ -225,3 +227,58 @@ def test_a_repeated_inbox_key_is_a_violation_of_the_later_seat() -> None:
         driver.tables[2].receive(forged)
     assert (info.value.rule, info.value.seat) == ("bad-key", 1)
     assert "repeats the one of seat 0" in str(info.value)
+
+
+def rerecorded_with_bare_inboxes(genesis: Genesis, tables: list[Table],
+                                 frames: list[bytes]) -> list[bytes]:
+    """``frames`` as the earlier rule recorded them: every ``key`` carries its inbox key as a
+    bare point, and every envelope is signed again by its seat over the new links."""
+    out: list[bytes] = []
+    for data in frames:
+        _, payload = decode(data, genesis)
+        body = dict(payload.body)
+        if payload.kind == "key" and "inbox" in body:
+            body["inbox"] = body["inbox"][0]
+        prev = envelope_hash(Envelope.decode(out[-1])) if out else payload.prev
+        out.append(craft(identity_of(tables[payload.seat]), table_id=payload.table_id,
+                         seq=payload.seq, prev=prev, seat=payload.seat, kind=payload.kind,
+                         body=body))
+    return out
+
+
+def test_a_transcript_of_the_earlier_rule_keeps_its_verdict_but_no_seat_takes_a_bare_inbox(
+        tmp_path: Path) -> None:
+    genesis, tables = make_tables("scopa", "classic", 3, seed=21, dropout="forfeit")
+    bots = [make_bot("scopa", "smart", 210 + i) for i in range(3)]
+    run = run_in_memory(genesis, tables, bots)
+    assert verify_transcript(write_transcript(tmp_path / "now.p2pt", genesis,
+                                              run.frames)).status == "valid"
+    earlier = rerecorded_with_bare_inboxes(genesis, tables, run.frames)
+    assert bare_inboxes(genesis, earlier) and not bare_inboxes(genesis, run.frames)
+    report = verify_transcript(write_transcript(tmp_path / "then.p2pt", genesis, earlier))
+    assert report.status == "valid" and report.scores == tuple(run.match_scores)
+    # one key of the other form among them is refused, naming its seat
+    first_key = next(i for i, f in enumerate(earlier) if decode(f, genesis)[1].kind == "key")
+    mixed = rerecorded_with_bare_inboxes(genesis, tables, run.frames[:first_key + 1])
+    mixed += [run.frames[first_key + 1]]
+    _, second = decode(mixed[-1], genesis)
+    mixed[-1] = craft(identity_of(tables[second.seat]), table_id=second.table_id,
+                      seq=second.seq, prev=envelope_hash(Envelope.decode(mixed[-2])),
+                      seat=second.seat, kind="key", body=second.body)
+    bad = verify_transcript(write_transcript(tmp_path / "mixed.p2pt", genesis, mixed))
+    assert bad.violation is not None
+    assert (bad.violation.rule, bad.violation.seat) == ("bad-key", second.seat)
+    # a seat never accepts the bare form
+    _, fresh = make_tables("scopa", "classic", 3, seed=21, dropout="forfeit")
+    seat = fresh[1]
+    sent = seat.start().outgoing
+    for data in earlier[:first_key]:
+        if decode(data, genesis)[1].seat != 1:
+            sent += seat.receive(data).outgoing
+    assert seat.frames == earlier[:first_key] and sent == [earlier[1]]
+    with pytest.raises(Violation) as info:
+        seat.receive(earlier[first_key])
+    assert (info.value.rule, info.value.seat) == ("bad-key", 0)
+    with pytest.raises(ValueError, match="observer"):
+        Table(genesis, seat=0, identity=identity_of(tables[0]), x25519_private=bytes(32),
+              rng=DeterministicRandomness(b"x"), bare_inboxes=True)
