@@ -76,6 +76,13 @@ def test_the_last_shuffler_dealing_a_wrong_box_is_named_by_every_seat_and_the_ve
     assert not {"recover", "reveal", "action", "result"} & set(seen)
     shuffle_at = max(i for i, k in enumerate(seen) if k == "shuffle")
     complain_at = len(seen) - 1
+    # a complaint that found its position taken (the others' tokens came first) was dropped
+    # harmlessly everywhere and made again at the next position
+    for sender, data in driver.lost:
+        _, lost = decode(data, driver.genesis)
+        assert (sender, lost.kind, lost.seat) == (holder, "complain", holder)
+        assert shuffle_at < lost.seq < complain_at
+    assert bool(driver.lost) == (holder != 0)  # seat 0 speaks first after the last shuffle
     for seat, table in enumerate(driver.tables):
         violation = driver.violations[seat]
         assert (violation.rule, violation.seat, violation.index) == (
