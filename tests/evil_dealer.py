@@ -2,7 +2,7 @@
 
 Run as a program (the tests start it as a real process)::
 
-    python tests/evil_dealer.py HOLDER join ARGS...
+    python tests/evil_dealer.py HOLDER host|join ARGS...
 
 Every sharing of a hand key this process's seat deals (SPEC §9.13.3) carries, for seat
 ``HOLDER``, a box that opens to a share that does not match the dealer's commitments: the real

@@ -1,8 +1,8 @@
-"""A last shuffler that deals one wrong encrypted share (``tests/evil_dealer.py``), at a table of
-three or four real processes over loopback TCP: the holder's complaint reaches every seat through
-the host, every process names the dealer, every transcript ends with the complaint and proves the
-dealer at fault on its own; no hand is opened, nobody forfeits, nobody is recovered (SPEC
-§9.13.4)."""
+"""A seat that deals one wrong encrypted share (``tests/evil_dealer.py``: the last shuffler, or
+the host), at a table of three or four real processes over loopback TCP: the holder's complaint
+reaches every seat through the host, every process names the dealer, every transcript ends with
+the complaint and proves the dealer at fault on its own; no hand is opened, nobody forfeits,
+nobody is recovered (SPEC §9.13.4)."""
 
 from __future__ import annotations
 
@@ -24,15 +24,14 @@ EVIL = Path(__file__).with_name("evil_dealer.py")
 
 
 class EvilDealer(Peer):
-    """``tests/evil_dealer.py HOLDER join INVITE ...`` as a process, collected like a
-    :class:`Peer`."""
+    """``tests/evil_dealer.py HOLDER ARGS...`` (``host …`` or ``join …``) as a process,
+    collected like a :class:`Peer`."""
 
-    def __init__(self, home: Path, holder: int, invite: str) -> None:  # noqa: D107
+    def __init__(self, home: Path, holder: int, *args: str) -> None:  # noqa: D107
         env = dict(os.environ, P2PCARDS_HOME=str(home), PYTHONUNBUFFERED="1")
-        self.args = ("join", invite)
+        self.args = args
         self.process = subprocess.Popen(
-            [sys.executable, str(EVIL), str(holder), "join", invite, "--ephemeral-identity",
-             "--bot", "--accept"],
+            [sys.executable, str(EVIL), str(holder), *args, "--ephemeral-identity"],
             env=env, text=True, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
             stderr=subprocess.PIPE)
         self.out: list[str] = []
@@ -44,21 +43,37 @@ class EvilDealer(Peer):
             thread.start()
 
 
-@pytest.mark.parametrize(("players", "holder"), [
-    (3, 1), pytest.param(4, 0, marks=pytest.mark.slow)])
-def test_a_dealer_of_a_wrong_share_is_named_by_every_process_and_every_transcript(
-        tmp_path: Path, players: int, holder: int) -> None:
-    dealer = players - 1  # the last to join is the last shuffler
-    hosting, invite = host(tmp_path / "host", "--game", "scopa", "--players", str(players),
-                           "--bot")
-    honest = []
-    for seat in range(1, dealer):
-        honest.append(join(tmp_path / f"seat{seat}", invite, "--bot", "--accept"))
+def seat_table(tmp_path: Path, players: int, dealer: int, holder: int) -> list[Peer]:
+    """A table of ``players`` bot processes whose seat ``dealer`` (the host, or the last to
+    join) deals ``holder`` a wrong share; every peer has its own home."""
+    game = ("--game", "scopa", "--players", str(players), "--bot")
+    if dealer == 0:
+        hosting: Peer = EvilDealer(tmp_path / "host", holder, "host", "--listen", "127.0.0.1:0",
+                                   *game)
+        invite = hosting.wait_for(r"^p2pcards join (\S+)$")[1]
+    else:
+        hosting, invite = host(tmp_path / "host", *game)
+    peers = [hosting]
+    for seat in range(1, players):
+        home = tmp_path / f"seat{seat}"
+        if seat == dealer:
+            peers.append(EvilDealer(home, holder, "join", invite, "--bot", "--accept"))
+        else:
+            peers.append(join(home, invite, "--bot", "--accept"))
         hosting.wait_for(rf"^seat {seat} \([A-Z2-7-]+\) joined")
-    cheat = EvilDealer(tmp_path / "dealer", holder, invite)
-    peers = [hosting, *honest, cheat]
+    return peers
+
+
+@pytest.mark.parametrize(("players", "dealer", "holder"), [
+    (3, 2, 1), pytest.param(4, 3, 0, marks=pytest.mark.slow),
+    pytest.param(3, 0, 2, marks=pytest.mark.slow)])
+def test_a_dealer_of_a_wrong_share_is_named_by_every_process_and_every_transcript(
+        tmp_path: Path, players: int, dealer: int, holder: int) -> None:
+    """The last shuffler (the last to join) cheats a joiner, or the host; or the host (the
+    first shuffler) cheats a joiner."""
+    peers = seat_table(tmp_path, players, dealer, holder)
     codes = [peer.finish() for peer in peers]
-    assert codes == [1] * players, [p.stderr for p in peers]
+    assert codes == [1] * players, [(p.stderr, p.stdout[-2000:]) for p in peers]
     for peer in peers:
         assert "Traceback" not in peer.stderr, peer.stderr
         assert f"seat {dealer} dealt seat {holder} a share of its hand key that does not " \

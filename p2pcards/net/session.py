@@ -842,7 +842,7 @@ class Session:
         """Check and accept a remote envelope with the reference table: its chain index, or
         ``None`` for a claim-window message that lost the race (the hub drops it)."""
         reference = self.seats[0]
-        if reference.table.is_lost_race(data):
+        if reference.table.is_lost_race(data) or self._complaint_waits(data, link.seats):
             return None
         expected = self.reference.expected
         own = any(s.table.proposal == data for s in self.seats)
@@ -866,10 +866,23 @@ class Session:
         self._queue.extend((reference, out) for out in step.outgoing)
         return index
 
+    def _complaint_waits(self, data: bytes, senders: Iterable[int | None]) -> bool:
+        """Whether the hub leaves a ``complain`` out of the chain for now: it would take the
+        place of a remote seat's message, which that seat may already have sent and taken into
+        its own chain. The hub places a complaint only where the table waits for one of its
+        own seats or for the complainant (SPEC §9.13.4); until then its sender makes it again
+        for each new position."""
+        expected = self.reference.expected
+        return (self.forward and expected is not None
+                and expected[0] not in self._local_seats | set(senders)
+                and self.reference.opens_complaint(data))
+
     def _place_own(self, seat: LocalSeat, data: bytes) -> int | None:
         """The hub puts its local seat's claim-window proposal in the chain (``None``: another
         message took the place first)."""
         index = seat.table.chain.next_seq
+        if self._complaint_waits(data, {seat.table.seat}):
+            return None  # its table makes it again for a later position
         try:
             step = seat.table.receive(data)
         except Violation as violation:
