@@ -30,6 +30,11 @@ At a table whose genesis sets ``dropout`` = ``bot``, once a silent seat's recove
 table itself plays that seat (:attr:`Table.bot_seat`, :mod:`p2pcards.public_bot`): its moves
 enter no envelope and are reported as :class:`ActionPlayed` events of that seat (SPEC §9.13.7).
 
+At a table that shares its hand keys, a seat whose share of another seat's key is wrong says
+nothing else but a ``complain`` (a :attr:`Table.proposal`, made again for each new position until
+it is placed); once it is in the chain every participant raises ``bad-key-share`` naming the
+dealer and the match is over (:attr:`Table.complaint`, SPEC §9.13.4).
+
 The message kinds and their bodies are specified in ``protocol/SPEC.md`` §9.
 """
 

@@ -49,7 +49,9 @@ match when a joiner's link closes or dies: it notes the seat as gone and goes on
 waits for that seat, or when a remote seat's timeout passes, then it begins the recovery
 (:meth:`~p2pcards.table.Table.recover`); every seat's table follows with its ``recover``
 message, and the match ends as the table says. Envelopes of a seat whose recovery has begun
-are dropped.
+are dropped. A holder's ``complain`` about a wrong share (SPEC §9.13.4) is placed by the hub only
+where the table waits for one of the hub's own seats or for the complainant; once placed, the
+hub sends it to every seat before it stops, so that every transcript ends with it.
 
 Forks (SPEC §6.1): when the reference table finds a ``fork`` (an envelope whose link names
 another envelope than the one this peer holds, signed by another seat), the session does not
