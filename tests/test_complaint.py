@@ -18,6 +18,7 @@ from p2pcards.crypto import DeterministicRandomness, G, ProofContext, Scalar
 from p2pcards.crypto.inbox import BoxOpening, InboxKey, PublishedInbox
 from p2pcards.genesis import Genesis
 from p2pcards.local import make_tables, run_in_memory
+from p2pcards.secret_store import PROPOSAL, MemoryKeeper
 from p2pcards.table import Table, Violation, bare_inboxes
 from p2pcards.verify import verify_transcript
 from p2pcards.wire import Envelope, envelope_hash
@@ -289,3 +290,22 @@ def test_a_transcript_of_the_earlier_rule_keeps_its_verdict_but_no_seat_takes_a_
     with pytest.raises(ValueError, match="observer"):
         Table(genesis, seat=0, identity=identity_of(tables[0]), x25519_private=bytes(32),
               rng=DeterministicRandomness(b"x"), bare_inboxes=True)
+
+
+def test_a_restarted_holder_takes_back_its_kept_complaint_instead_of_signing_another() -> None:
+    """The complaint is kept before it is sent: a holder rebuilt from its frames and kept
+    secrets holds that very envelope as its proposal, and signs nothing new for the position."""
+    driver = Driver.new("scopa", "classic", 3, seed=15, dropout="forfeit")
+    holder = driver.tables[1]
+    holder.keeper = MemoryKeeper()
+    deal_bad_box(driver.tables[2], 1)
+    step_until(driver, lambda d: any(s == 1 and decode(data, d.genesis)[1].kind == "complain"
+                                     for s, data in d.queue))
+    sent = next(data for s, data in driver.queue if s == 1)
+    assert holder.keeper.load(PROPOSAL) == sent == holder.proposal
+    again = Table(driver.genesis, seat=1, identity=identity_of(holder),
+                  x25519_private=holder._x25519, rng=DeterministicRandomness(b"restart"),
+                  keeper=holder.keeper)
+    step = again.resume(holder.frames)
+    assert step.outgoing == [] and again.proposal == sent
+    assert again._require_cycle().bad_box == 2
