@@ -12,6 +12,8 @@ from typing import Any
 
 import pytest
 from attacks import Driver, craft, decode, identity_of, resign, write_transcript
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from p2pcards.bots import make_bot
 from p2pcards.crypto import DeterministicRandomness, G, ProofContext, Scalar
@@ -309,3 +311,26 @@ def test_a_restarted_holder_takes_back_its_kept_complaint_instead_of_signing_ano
     step = again.resume(holder.frames)
     assert step.outgoing == [] and again.proposal == sent
     assert again._require_cycle().bad_box == 2
+
+
+@settings(max_examples=6, deadline=None)
+@given(players=st.sampled_from([3, 4]), data=st.data())
+def test_whoever_deals_a_wrong_box_to_whoever_is_named_and_nothing_is_opened(
+        players: int, data: st.DataObject) -> None:
+    """Any dealer (a first, middle or last shuffler) and any holder (one that has still to
+    shuffle, too): the holder's complaint ends the match at once with the dealer named."""
+    dealer = data.draw(st.integers(0, players - 1), label="dealer")
+    holder = data.draw(st.sampled_from([s for s in range(players) if s != dealer]),
+                       label="holder")
+    seed = data.draw(st.integers(0, 10_000), label="seed")
+    driver = Driver.new("scopa", "classic", players, seed=seed, dropout="forfeit")
+    deal_bad_box(driver.tables[dealer], holder)
+    driver.run_out()
+    seen = kinds(driver)
+    assert seen[-1] == "complain" and not {"recover", "reveal", "action"} & set(seen)
+    dealt_at = [i for i, k in enumerate(seen) if k == "shuffle"][dealer]
+    assert all(decode(f, driver.genesis)[1].seat != holder for f in driver.log[dealt_at + 1:-1])
+    for seat in range(players):
+        violation = driver.violations[seat]
+        assert (violation.rule, violation.seat, violation.index) == (
+            "bad-key-share", dealer, dealt_at)
