@@ -31,9 +31,9 @@ table itself plays that seat (:attr:`Table.bot_seat`, :mod:`p2pcards.public_bot`
 enter no envelope and are reported as :class:`ActionPlayed` events of that seat (SPEC §9.13.7).
 
 At a table that shares its hand keys, a seat whose share of another seat's key is wrong says
-nothing else but a ``complain`` (a :attr:`Table.proposal`, made again for each new position until
-it is placed); once it is in the chain every participant raises ``bad-key-share`` naming the
-dealer and the match is over (:attr:`Table.complaint`, SPEC §9.13.4).
+nothing else but a ``complain``, in its next turn (a :attr:`Table.proposal`, which the hub sends
+back); once it is in the chain every participant raises ``bad-key-share`` naming the dealer and
+the match is over (:attr:`Table.complaint`, SPEC §9.13.4).
 
 The message kinds and their bodies are specified in ``protocol/SPEC.md`` §9.
 """
@@ -79,7 +79,6 @@ from .wire import (
     WrongSequence,
     WrongTable,
     codec,
-    envelope_hash,
     open_envelope,
     seal,
 )
@@ -497,7 +496,8 @@ class Table:
 
     def claim_actions(self) -> list[Action]:
         """The out-of-turn claims the local seat may make now (usually none)."""
-        if self.seat is None or self.proposal is not None or self.seat not in self.claimants:
+        if (self.seat is None or self.proposal is not None or self.seat not in self.claimants
+                or self._owes_complaint()):
             return []
         return self.engine.claim_actions(self.seat)
 
@@ -697,7 +697,7 @@ class Table:
         if window is not None:
             self.windows[index] = window
         if self.proposal is not None:
-            if not own and not self._complaint_due():  # a complaint is simply made again
+            if not own and not self._complaint_due():  # a complaint is made again in its turn
                 step.events.append(ProposalDropped(self.proposal))
             self.proposal = None
         step.extend(self._advance())
@@ -761,7 +761,7 @@ class Table:
         for: the table shares its hand keys, nobody has dropped out yet, the match has begun
         (past the ``accept`` round) and is not over, and ``seat`` is another seat."""
         return (self.seat is not None and seat != self.seat
-                and self._recoverable(seat))
+                and self._recoverable(seat) and not self._owes_complaint())
 
     def _recoverable(self, seat: int) -> bool:
         return (self.genesis.shares_keys and not self.finished and self.dropped is None
@@ -808,15 +808,6 @@ class Table:
 
     # ------------------------------------------------------------------ complaints (SPEC §9.13.4)
 
-    def opens_complaint(self, data: bytes) -> bool:
-        """Whether ``data`` is a validly signed ``complain`` that may take the next chain
-        position in place of the message the table waits for (SPEC §9.13.4)."""
-        try:
-            _, payload = open_envelope(data, self._keys)
-        except ProtocolError:
-            return False
-        return self._starts_complaint(payload)
-
     def _starts_complaint(self, payload: Payload) -> bool:
         body = payload.body
         return (payload.kind == "complain" and isinstance(body, dict)
@@ -824,17 +815,22 @@ class Table:
                 and self._may_complain(payload.seat, body["dealer"]))
 
     def _may_complain(self, holder: int, dealer: int) -> bool:
-        """Whether ``holder`` may complain now about its share of ``dealer``'s key: the current
-        cycle shares its keys, ``dealer``'s sharing is in the chain, ``holder`` is another seat
-        of the cycle and has signed nothing since it, no recovery has begun and the match is
-        going on."""
+        """Whether ``holder`` may complain now about its share of ``dealer``'s key: it is
+        ``holder``'s turn, the current cycle shares its keys, ``dealer``'s sharing is in the
+        chain, ``holder`` is another seat of the cycle and has signed nothing since it, and the
+        match is going on (SPEC §9.13.4)."""
         cycle = self._cycle
         if (cycle is None or not cycle.sharing or self.finished or self._round.complete
-                or self.recovery is not None or holder == dealer
+                or self._round.current != holder or holder == dealer
                 or holder not in cycle.holders or dealer not in cycle.dealt_at):
             return False
         since = range(cycle.dealt_at[dealer] + 1, self.chain.next_seq)
         return all(self.chain.seat_of(i) != holder for i in since)
+
+    def _owes_complaint(self) -> bool:
+        """Whether the local seat holds a wrong share of this cycle: it signs nothing but its
+        ``complain`` (SPEC §9.13.4)."""
+        return self._cycle is not None and self._cycle.bad_box is not None
 
     def _complaint_due(self) -> bool:
         """Whether the local seat owes a ``complain`` and has not been able to place it yet."""
@@ -843,10 +839,10 @@ class Table:
                 and self._may_complain(self.seat, cycle.bad_box))
 
     def _propose_complaint(self) -> bytes:
-        """The local seat's ``complain`` about its share of ``cycle.bad_box``'s key, for the
-        next chain position: the shared point of that one box with its proof (SPEC §9.13.4).
-        Like a claim it is a :attr:`proposal`, placed by the hub's order; one that finds its
-        position taken is made again at the next."""
+        """The local seat's ``complain`` about its share of ``cycle.bad_box``'s key, in its
+        turn: the shared point of that one box with its proof (SPEC §9.13.4). It is a
+        :attr:`proposal`, placed by the hub (which sends it back); one that a claim beats in a
+        claim window is made again when the seat's turn comes back."""
         assert self.seat is not None and self._identity is not None
         cycle = self._require_cycle()
         dealer = cycle.bad_box
@@ -899,24 +895,12 @@ class Table:
         return self._lost_race(payload, envelope)
 
     def _lost_race(self, payload: Payload, envelope: Envelope) -> bool:
-        if payload.table_id != self.table_id:
-            return False
-        if payload.kind == "complain" and self._late_complaint(payload):
-            return True
         window = self.windows.get(payload.seq)
-        if window is None:
+        if window is None or payload.table_id != self.table_id:
             return False
         seats, prev = window
         return (payload.seat in seats and payload.prev == prev
                 and payload.seat != self.chain.seat_of(payload.seq))
-
-    def _late_complaint(self, payload: Payload) -> bool:
-        """A ``complain`` made for a chain position another seat's envelope took first: its
-        sender makes it again at the next position (SPEC §9.13.4)."""
-        seq = payload.seq
-        if not 0 < seq < self.chain.next_seq or self.chain.seat_of(seq) == payload.seat:
-            return False
-        return payload.prev == envelope_hash(self.chain.envelope(seq - 1))
 
     # ------------------------------------------------------------------ internals: flow
 

@@ -49,9 +49,9 @@ match when a joiner's link closes or dies: it notes the seat as gone and goes on
 waits for that seat, or when a remote seat's timeout passes, then it begins the recovery
 (:meth:`~p2pcards.table.Table.recover`); every seat's table follows with its ``recover``
 message, and the match ends as the table says. Envelopes of a seat whose recovery has begun
-are dropped. A holder's ``complain`` about a wrong share (SPEC §9.13.4) is placed by the hub only
-where the table waits for one of the hub's own seats or for the complainant; once placed, the
-hub sends it to every seat before it stops, so that every transcript ends with it.
+are dropped. A holder's ``complain`` about a wrong share (SPEC §9.13.4), sent in its turn, is
+sent on by the hub to every seat, the holder included, before it stops, so that every transcript
+ends with it.
 
 Forks (SPEC §6.1): when the reference table finds a ``fork`` (an envelope whose link names
 another envelope than the one this peer holds, signed by another seat), the session does not
@@ -844,13 +844,12 @@ class Session:
         """Check and accept a remote envelope with the reference table: its chain index, or
         ``None`` for a claim-window message that lost the race (the hub drops it)."""
         reference = self.seats[0]
-        if reference.table.is_lost_race(data) or self._complaint_waits(data, link.seats):
+        if reference.table.is_lost_race(data):
             return None
         expected = self.reference.expected
         own = any(s.table.proposal == data for s in self.seats)
         if (expected is not None and not (self.reference.speakers & link.seats) and not own
-                and not reference.table.opens_recovery(data)
-                and not reference.table.opens_complaint(data)):
+                and not reference.table.opens_recovery(data)):
             raise MatchFailure(
                 f"protocol violation: {link.label} sent an envelope while "
                 f"{seat_label(self.genesis, expected[0])} was to speak", EXIT_VIOLATION)
@@ -868,23 +867,10 @@ class Session:
         self._queue.extend((reference, out) for out in step.outgoing)
         return index
 
-    def _complaint_waits(self, data: bytes, senders: Iterable[int | None]) -> bool:
-        """Whether the hub leaves a ``complain`` out of the chain for now: it would take the
-        place of a remote seat's message, which that seat may already have sent and taken into
-        its own chain. The hub places a complaint only where the table waits for one of its
-        own seats or for the complainant (SPEC §9.13.4); until then its sender makes it again
-        for each new position."""
-        expected = self.reference.expected
-        return (self.forward and expected is not None
-                and expected[0] not in self._local_seats | set(senders)
-                and self.reference.opens_complaint(data))
-
     def _place_own(self, seat: LocalSeat, data: bytes) -> int | None:
         """The hub puts its local seat's claim-window proposal in the chain (``None``: another
         message took the place first)."""
         index = seat.table.chain.next_seq
-        if self._complaint_waits(data, {seat.table.seat}):
-            return None  # its table makes it again for a later position
         try:
             step = seat.table.receive(data)
         except Violation as violation:
