@@ -634,10 +634,8 @@ class Table:
             _, payload = open_envelope(data, self._keys)
         except ProtocolError:
             return
-        placeable = self.seat in self.speakers or (payload.kind == "complain"
-                                                    and self._complaint_due())
         if (payload.seat == self.seat and payload.seq == self.chain.next_seq
-                and payload.prev == self.chain.head and placeable):
+                and payload.prev == self.chain.head and self.seat in self.speakers):
             self.proposal = data
 
     def receive(self, data: bytes) -> Step:
