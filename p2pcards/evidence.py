@@ -10,10 +10,9 @@ appends an **evidence record** to its transcript, after the chain (``protocol/SP
 
 ``rule`` and ``seat`` are what the recorder found (SPEC §9.8), ``position`` the number of chain
 envelopes it had accepted when it found it, ``envelopes`` the signed envelope bytes that prove it,
-and ``message`` its sentence (for people; it proves nothing). A ``bad-key-share`` record may
-also hold ``"disclosure": {"seat": int, "inbox": bytes(32)}``: the recorder's seat and its inbox
-secret of that cycle, with which anyone opens the share it was sent (SPEC §9.13). The envelopes
-are:
+and ``message`` its sentence (for people; it proves nothing). (A holder's wrong share of a
+dealt hand key is proven in the chain by its ``complain`` message, SPEC §9.13.4, not by a record:
+records no longer carry an inbox secret.) The envelopes are:
 
 - ``equivocation``: the two envelopes one seat signed for one ``seq`` (which the chain cannot hold
   both of).
@@ -106,16 +105,12 @@ class Evidence:
     position: int
     envelopes: tuple[bytes, ...]
     message: str = ""
-    disclosure: tuple[int, bytes] | None = None
-    """``(holder seat, inbox secret)`` of a ``bad-key-share`` record, if the holder gave it."""
 
     def to_wire(self) -> dict[str, Any]:
         out: dict[str, Any] = {
             "record": "evidence", "rule": self.rule, "seat": self.seat,
             "position": self.position, "envelopes": list(self.envelopes),
             "message": self.message[:MAX_MESSAGE]}
-        if self.disclosure is not None:
-            out["disclosure"] = {"seat": self.disclosure[0], "inbox": self.disclosure[1]}
         return out
 
     def encode(self) -> bytes:
@@ -132,8 +127,7 @@ class Evidence:
             obj = codec.unpack(data, max_size=MAX_FRAME_SIZE)
         except ProtocolError as exc:
             raise EvidenceError(f"evidence record is not canonical msgpack: {exc}") from None
-        if (not isinstance(obj, dict) or set(obj) - {"disclosure"} != _KEYS
-                or obj["record"] != "evidence"):
+        if not isinstance(obj, dict) or set(obj) != _KEYS or obj["record"] != "evidence":
             raise EvidenceError("evidence record must be a map of " + ", ".join(sorted(_KEYS))
                                 + " with record = 'evidence'")
         rule, seat, position = obj["rule"], obj["seat"], obj["position"]
@@ -149,17 +143,7 @@ class Evidence:
             raise EvidenceError("evidence envelopes must be a list of one or two byte strings")
         if not isinstance(message, str):
             raise EvidenceError("evidence message must be text")
-        disclosure = None
-        if "disclosure" in obj:
-            raw = obj["disclosure"]
-            if (rule != "bad-key-share" or not isinstance(raw, dict)
-                    or set(raw) != {"seat", "inbox"} or type(raw["seat"]) is not int
-                    or not 0 <= raw["seat"] < 8 or not isinstance(raw["inbox"], bytes)
-                    or len(raw["inbox"]) != 32):
-                raise EvidenceError("evidence disclosure must be {seat, inbox (32 bytes)} of a "
-                                    "bad-key-share record")
-            disclosure = (raw["seat"], raw["inbox"])
-        return cls(rule, seat, position, tuple(envelopes), message, disclosure)
+        return cls(rule, seat, position, tuple(envelopes), message)
 
 
 # ------------------------------------------------------------------------------ checking
@@ -400,8 +384,7 @@ def from_violation(violation: Violation, data: bytes, position: int) -> Evidence
         envelopes = tuple(e.encode() for e in violation.evidence)
     else:
         envelopes = (data,)
-    record = Evidence(violation.rule, violation.seat, position, envelopes, str(violation),
-                      getattr(violation, "disclosure", None))
+    record = Evidence(violation.rule, violation.seat, position, envelopes, str(violation))
     try:
         record.encode()
     except ValueError:

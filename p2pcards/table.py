@@ -30,6 +30,11 @@ At a table whose genesis sets ``dropout`` = ``bot``, once a silent seat's recove
 table itself plays that seat (:attr:`Table.bot_seat`, :mod:`p2pcards.public_bot`): its moves
 enter no envelope and are reported as :class:`ActionPlayed` events of that seat (SPEC §9.13.7).
 
+At a table that shares its hand keys, a seat whose share of another seat's key is wrong says
+nothing else but a ``complain``, in its next turn (a :attr:`Table.proposal`, which the hub sends
+back); once it is in the chain every participant raises ``bad-key-share`` naming the dealer and
+the match is over (:attr:`Table.complaint`, SPEC §9.13.4).
+
 The message kinds and their bodies are specified in ``protocol/SPEC.md`` §9.
 """
 
@@ -43,7 +48,8 @@ from typing import Any
 from . import crypto
 from .cards import HIDDEN, Card, Deck
 from .crypto import CryptoError, ProofContext, Randomness
-from .crypto.keyshares import DealtKey, deal_key, open_share, rebuild_key
+from .crypto.inbox import BoxOpening, InboxKey, PublishedInbox, verify_inbox, verify_opening
+from .crypto.keyshares import DealtKey, deal_key, open_share, rebuild_key, share_in_box
 from .crypto.vss import share_is_valid
 from .games.base import (
     ALL_SEATS,
@@ -93,16 +99,19 @@ __all__ = [
     "KeyRebuilt",
     "BotSeated",
     "Recovery",
+    "Complaint",
     "ResumeError",
     "HUB_SEAT",
     "KINDS",
     "replay_frames",
+    "bare_inboxes",
     "revealed_cards",
 ]
 
-KINDS = ("accept", "key", "shuffle", "tokens", "action", "reveal", "result", "recover")
-"""Every message kind of protocol version 1, in the order they first appear (``recover`` only
-at a table that shares its hand keys, SPEC §9.13)."""
+KINDS = ("accept", "key", "shuffle", "tokens", "action", "reveal", "result", "recover",
+         "complain")
+"""Every message kind of protocol version 1, in the order they first appear (``recover`` and
+``complain`` only at a table that shares its hand keys, SPEC §9.13)."""
 HUB_SEAT = 0
 """The host's seat: the hub that relays every envelope (SPEC §11.5), whose own liveness and
 timers say when a seat is gone, and so the only seat that may begin a recovery (SPEC
@@ -120,8 +129,7 @@ class Violation(Exception):
     """
 
     def __init__(self, rule: str, message: str, *, seat: int | None, index: int | None,
-                 evidence: tuple[Envelope, ...] = (), suspects: tuple[int, ...] = (),
-                 disclosure: tuple[int, bytes] | None = None) -> None:
+                 evidence: tuple[Envelope, ...] = (), suspects: tuple[int, ...] = ()) -> None:
         where = []
         if index is not None:
             where.append(f"envelope {index}")
@@ -134,9 +142,6 @@ class Violation(Exception):
         self.index = index
         self.evidence = evidence
         self.suspects = suspects
-        self.disclosure = disclosure
-        """For ``bad-key-share`` found by the holder: ``(holder seat, inbox secret)``, which
-        proves the share wrong to anyone (SPEC §9.13)."""
 
 
 class ResumeError(Exception):
@@ -258,6 +263,18 @@ class Recovery:
     bot: bool = False
 
 
+@dataclass(frozen=True)
+class Complaint:
+    """A proven complaint (SPEC §9.13.4): seat ``holder`` showed in envelope ``index`` that its
+    share of seat ``dealer``'s hand key, dealt in envelope ``dealt_at``, is wrong. The match
+    ends there with ``dealer`` at fault."""
+
+    holder: int
+    dealer: int
+    index: int
+    dealt_at: int
+
+
 # ----------------------------------------------------------------------------------- rounds
 
 
@@ -341,6 +358,11 @@ class _Cycle:
     inboxes: dict[int, crypto.Point] = field(default_factory=dict)
     dealt: dict[int, DealtKey] = field(default_factory=dict)
     """Seat -> its hand key's sharing, from its ``shuffle`` message."""
+    dealt_at: dict[int, int] = field(default_factory=dict)
+    """Seat -> the chain index of the ``shuffle`` message that carried its sharing."""
+    bad_box: int | None = None
+    """The dealer whose share for the local seat fails its commitments: the local seat owes
+    a ``complain`` and sends nothing else (SPEC §9.13.4)."""
     my_shares: dict[int, crypto.Scalar] = field(default_factory=dict)
     """Dealer seat -> the local seat's share of its key, opened and checked."""
     shuffled: bool = False
@@ -362,6 +384,7 @@ class Table:
         x25519_private: bytes | None = None,
         rng: Randomness | None = None,
         keeper: Keeper | None = None,
+        bare_inboxes: bool = False,
     ) -> None:
         self.genesis = genesis
         self.table_id = genesis.table_id
@@ -414,12 +437,21 @@ class Table:
         accepted."""
         self.forfeit: int | None = None
         """The seat that forfeited the match by dropping out (``dropout`` = ``forfeit``)."""
-        self._disclosed: dict[int, crypto.Scalar] = {}
+        self.complaint: Complaint | None = None
+        """The proven complaint that ended the match (SPEC §9.13.4), once accepted."""
+        self._proven: Violation | None = None
+        """The dealer's violation a complaint proved, raised once the complaint is in the
+        chain."""
         self.bot_seat: int | None = None
         """The seat the public bot plays, once a recovery under ``dropout`` = ``bot`` is over
         (SPEC §9.13.7)."""
         self._interrupted: _Round | None = None
         """The round a recovery replaced, to be taken up again without the dropped seat."""
+        if bare_inboxes and seat is not None:
+            raise ValueError("only an observer reads inbox keys without their proofs")
+        self._bare_inboxes = bare_inboxes
+        """An observer replaying a transcript recorded under the earlier rule, whose ``key``
+        messages carried the inbox key as a bare point (:func:`bare_inboxes`, SPEC §9.11)."""
 
     # ------------------------------------------------------------------ public queries
 
@@ -461,7 +493,7 @@ class Table:
         """True when the local seat must choose an action (see :meth:`legal_actions`)."""
         return (not self.finished and self.seat is not None and self._round.kind == "action"
                 and not self._round.complete and self._round.current == self.seat
-                and self.proposal is None)
+                and self.proposal is None and not self._complaint_due())
 
     def legal_actions(self) -> list[Action]:
         """The local seat's legal actions now (empty unless :attr:`needs_decision`)."""
@@ -469,7 +501,8 @@ class Table:
 
     def claim_actions(self) -> list[Action]:
         """The out-of-turn claims the local seat may make now (usually none)."""
-        if self.seat is None or self.proposal is not None or self.seat not in self.claimants:
+        if (self.seat is None or self.proposal is not None or self.seat not in self.claimants
+                or self._owes_complaint()):
             return []
         return self.engine.claim_actions(self.seat)
 
@@ -689,6 +722,9 @@ class Table:
         starting = self._starts_recovery(payload)
         if starting:
             seat, kind = payload.seat, "recover"
+        complaining = not starting and self._starts_complaint(payload)
+        if complaining:
+            seat, kind = payload.seat, "complain"
         try:
             self.chain.check(payload, envelope, expected_seat=seat)
         except ChainError as exc:
@@ -700,14 +736,17 @@ class Table:
             raise Violation("wrong-kind", f"expected a {kind!r} message, got {payload.kind!r}",
                             seat=payload.seat, index=index)
         step = Step()
-        window = (speakers | {seat}, self.chain.head) if len(speakers) > 1 else None
+        window = (speakers | {seat}, self.chain.head) if len(speakers) > 1 or complaining \
+            else None
         saved = self._round
         if starting:
             step.events.append(self._begin_recovery(payload.seat))
+        if complaining:
+            self._round = _Round("complain", [payload.seat])
         try:
             step.events.extend(self._apply(payload, index))  # validates fully before any change
         except Violation:
-            if starting:
+            if starting or complaining:
                 self._round, self.recovery = saved, None
             raise
         self.chain.accept(payload, envelope, expected_seat=seat)
@@ -715,7 +754,7 @@ class Table:
         if window is not None:
             self.windows[index] = window
         if self.proposal is not None:
-            if not own:
+            if not own and not self._complaint_due():  # a complaint is made again in its turn
                 step.events.append(ProposalDropped(self.proposal))
             self.proposal = None
         step.extend(self._advance())
@@ -778,9 +817,9 @@ class Table:
         """Whether the local seat may begin the recovery of ``seat``, the seat the table waits
         for: the local seat is the hub's (:data:`HUB_SEAT`), the table shares its hand keys,
         nobody has dropped out yet, the match has begun (past the ``accept`` round) and is not
-        over, and ``seat`` is another seat."""
+        over, ``seat`` is another seat, and the hub owes no complaint (SPEC §9.13.4)."""
         return (self.seat == HUB_SEAT and seat != self.seat
-                and self._recoverable(seat))
+                and self._recoverable(seat) and not self._owes_complaint())
 
     def _recoverable(self, seat: int) -> bool:
         return (self.genesis.shares_keys and not self.finished and self.dropped is None
@@ -842,17 +881,83 @@ class Table:
         self.proposal = None
         return SeatDropped(dropped, kind, by)
 
-    def disclose(self, holder: int, secret: bytes | None) -> None:
-        """Take ``holder``'s disclosed inbox secret (from a ``bad-key-share`` evidence record):
-        this observer then checks that holder's key shares as the holder did. ``None`` forgets
-        it."""
-        if secret is None:
-            self._disclosed.pop(holder, None)
-            return
+    # ------------------------------------------------------------------ complaints (SPEC §9.13.4)
+
+    def _starts_complaint(self, payload: Payload) -> bool:
+        body = payload.body
+        return (payload.kind == "complain" and isinstance(body, dict)
+                and type(body.get("dealer")) is int
+                and self._may_complain(payload.seat, body["dealer"]))
+
+    def _may_complain(self, holder: int, dealer: int) -> bool:
+        """Whether ``holder`` may complain now about its share of ``dealer``'s key: it is
+        ``holder``'s turn, the current cycle shares its keys, ``dealer``'s sharing is in the
+        chain, ``holder`` is another seat of the cycle and has signed nothing since it, and the
+        match is going on (SPEC §9.13.4)."""
+        cycle = self._cycle
+        if (cycle is None or not cycle.sharing or self.finished or self._round.complete
+                or self._round.current != holder or holder == dealer
+                or holder not in cycle.holders or dealer not in cycle.dealt_at):
+            return False
+        since = range(cycle.dealt_at[dealer] + 1, self.chain.next_seq)
+        return all(self.chain.seat_of(i) != holder for i in since)
+
+    def _owes_complaint(self) -> bool:
+        """Whether the local seat holds a wrong share of this cycle: it signs nothing but its
+        ``complain`` (SPEC §9.13.4)."""
+        return self._cycle is not None and self._cycle.bad_box is not None
+
+    def _complaint_due(self) -> bool:
+        """Whether the local seat owes a ``complain`` and has not been able to place it yet."""
+        cycle = self._cycle
+        return (cycle is not None and cycle.bad_box is not None and self.seat is not None
+                and self._may_complain(self.seat, cycle.bad_box))
+
+    def _propose_complaint(self) -> bytes:
+        """The local seat's ``complain`` about its share of ``cycle.bad_box``'s key, in its
+        turn: the shared point of that one box with its proof (SPEC §9.13.4). It is a
+        :attr:`proposal`, placed by the hub (which sends it back); one that a claim beats in a
+        claim window is made again when the seat's turn comes back."""
+        assert self.seat is not None and self._identity is not None
+        cycle = self._require_cycle()
+        dealer = cycle.bad_box
+        assert dealer is not None and cycle.my_inbox is not None
+        dealt = cycle.dealt[dealer]
+        box = dealt.boxes[_box_index(self.seat, dealer)]
+        opening = InboxKey(cycle.my_inbox).open_box(
+            dealt.ephemeral, box, self._ctx(self.seat, f"open-{dealer}"), self._rng)
+        payload = Payload(table_id=self.table_id, seq=self.chain.next_seq, prev=self.chain.head,
+                          seat=self.seat, kind="complain",
+                          body={"dealer": dealer, "open": opening.to_wire()})
+        return seal(payload, self._identity).encode()
+
+    def _on_complain(self, seat: int, body: dict[str, Any], index: int) -> list[Event]:
+        """A complaint of holder ``seat``: its opening must verify and open its box to a share
+        that fails the dealer's commitments, else ``bad-complaint`` names the complainant.
+        A proven one ends the match with the dealer at fault once it is in the chain."""
+        cycle = self._require_cycle()
+        raw = _field(body, "open", seat, index, {"dealer", "open"})
+        dealer: int = body["dealer"]
+        dealt = cycle.dealt[dealer]
+        box = dealt.boxes[_box_index(seat, dealer)]
         try:
-            self._disclosed[holder] = crypto.Scalar.from_bytes(secret, "inbox secret")
-        except CryptoError:
-            self._disclosed.pop(holder, None)
+            opening = BoxOpening.from_wire(raw)
+            verify_opening(opening, cycle.inboxes[seat], dealt.ephemeral, box,
+                           self._ctx(seat, f"open-{dealer}"))
+        except CryptoError as exc:
+            raise Violation("bad-complaint", str(exc), seat=seat, index=index) from None
+        share = share_in_box(dealt, self.table_id, cycle.number, dealer, seat,
+                             _box_index(seat, dealer), cycle.inboxes[seat], opening.shared)
+        if share_is_valid(dealt.all_commitments(cycle.publics[dealer]), seat, share):
+            raise Violation("bad-complaint", f"the box of seat {dealer} for seat {seat} opens "
+                            "to a share that matches its commitments", seat=seat, index=index)
+        dealt_at = cycle.dealt_at[dealer]
+        self.complaint = Complaint(seat, dealer, index, dealt_at)
+        self._proven = Violation(
+            "bad-key-share", f"seat {dealer} dealt seat {seat} a share of its hand key that does "
+            f"not match its commitments, as seat {seat}'s complaint in envelope {index} proves",
+            seat=dealer, index=dealt_at)
+        return []
 
     def is_lost_race(self, data: bytes) -> bool:
         """Whether ``data`` is a validly signed envelope that lost a claim window race: an
@@ -891,6 +996,13 @@ class Table:
         step = Step()
         if self._replaying:
             return step  # the transcript holds what the local seat sent
+        if self._complaint_due():  # the local seat says nothing else (SPEC §9.13.4)
+            if self.proposal is None:
+                self.proposal = self._propose_complaint()
+                if self.keeper is not None:  # kept before it is sent: never two for one place
+                    self.keeper.keep(PROPOSAL, self.proposal)
+                step.outgoing.append(self.proposal)
+            return step
         while (not self.finished and self.seat is not None and self._round.current == self.seat
                and self._round.kind != "action"):
             step.events.extend(self._emit(self._round.kind, self._automatic_body(), step))
@@ -948,6 +1060,10 @@ class Table:
             return events + self._after_results()
         if kind == "recover":
             return self._after_recovery()
+        if kind == "complain":
+            assert self._proven is not None
+            self.finished = True  # nothing more is accepted: the dealer is at fault
+            raise self._proven
         raise AssertionError(kind)
 
     def _enter_engine_phase(self) -> list[Event]:
@@ -1008,10 +1124,12 @@ class Table:
             share = cycle.my_key.share(self._ctx(self.seat, "key"), self._rng)
             if not cycle.sharing:
                 return {"share": share.to_wire()}
-            cycle.my_inbox = self._rng.scalar()
+            inbox = InboxKey.generate(self._rng)
+            cycle.my_inbox = inbox.secret
             if self.keeper is not None:
-                self.keeper.keep(inbox_name(cycle.number), cycle.my_inbox.to_bytes())
-            return {"share": share.to_wire(), "inbox": (cycle.my_inbox * crypto.G).to_bytes()}
+                self.keeper.keep(inbox_name(cycle.number), inbox.secret.to_bytes())
+            published = inbox.publish(self._ctx(self.seat, "inbox"), self._rng)
+            return {"share": share.to_wire(), "inbox": published.to_wire()}
         if kind == "shuffle":
             assert cycle.deck is not None and cycle.joint is not None
             out, proof = crypto.shuffle(cycle.deck, cycle.joint, self._ctx(self.seat, "shuffle"),
@@ -1100,13 +1218,29 @@ class Table:
         try:
             share = crypto.KeyShare.from_wire(raw)
             crypto.verify_key_share(share, self._ctx(seat, "key"))
-            inbox = crypto.Point.from_bytes(body["inbox"], "inbox key") if sharing else None
+            inbox = self._checked_inbox(cycle, seat, body["inbox"]) if sharing else None
         except CryptoError as exc:
             raise Violation("bad-key", str(exc), seat=seat, index=index) from None
         cycle.publics[seat] = share.public
         if inbox is not None:
             cycle.inboxes[seat] = inbox
         return []
+
+    def _checked_inbox(self, cycle: _Cycle, seat: int, raw: object) -> crypto.Point:
+        """``seat``'s inbox key ``[E, c, s]``: its proof of possession verified in step
+        ``inbox``, and ``E`` unlike every inbox key published before it in this cycle (SPEC
+        §9.13.3); :class:`CryptoError` otherwise."""
+        if self._bare_inboxes:
+            public = crypto.Point.from_bytes(raw, "inbox key")
+        else:
+            published = PublishedInbox.from_wire(raw)
+            verify_inbox(published, self._ctx(seat, "inbox"))
+            public = published.public
+        twin = next((s for s, e in cycle.inboxes.items() if e == public), None)
+        if twin is not None:
+            raise CryptoError(f"the inbox key repeats the one of seat {twin}", seat=seat,
+                              step="inbox")
+        return public
 
     def _on_shuffle(self, seat: int, body: dict[str, Any], index: int) -> list[Event]:
         cycle = self._require_cycle()
@@ -1128,38 +1262,29 @@ class Table:
                 dealt = DealtKey.from_wire(body["keyshares"], self.players - 1)
             except CryptoError as exc:
                 raise Violation("bad-key-share", str(exc), seat=seat, index=index) from None
-            mine = self._check_my_share(cycle, seat, dealt, index)
+            mine = self._open_my_share(cycle, seat, dealt)
         cycle.deck = out
         if dealt is not None:
             cycle.dealt[seat] = dealt
+            cycle.dealt_at[seat] = index
         if mine is not None:
             cycle.my_shares[seat] = mine
+        elif dealt is not None and self._holds_share(cycle, seat) and cycle.bad_box is None:
+            cycle.bad_box = seat  # only this seat can tell: it complains (SPEC §9.13.4)
         return []
 
-    def _check_my_share(self, cycle: _Cycle, dealer: int, dealt: DealtKey,
-                        index: int) -> crypto.Scalar | None:
-        """Open and check the local seat's share of ``dealer``'s key (and, at an observer, the
-        share of a holder whose inbox secret was disclosed); ``bad-key-share`` if it is wrong,
-        with the inbox secret that proves it."""
-        checks: list[tuple[int, crypto.Scalar]] = []
-        if self.seat is not None and self.seat != dealer and cycle.my_inbox is not None:
-            checks.append((self.seat, cycle.my_inbox))
-        for holder, secret in self._disclosed.items():
-            if (holder != dealer and holder != self.seat
-                    and secret * crypto.G == cycle.inboxes.get(holder)):
-                checks.append((holder, secret))
-        mine: crypto.Scalar | None = None
-        for holder, secret in checks:
-            position = holder if holder < dealer else holder - 1
-            share = open_share(dealt, cycle.publics[dealer], self.table_id, cycle.number,
-                               dealer, holder, position, secret)
-            if share is None:
-                raise Violation("bad-key-share", f"the share of seat {dealer}'s hand key for "
-                                f"seat {holder} does not match its commitments", seat=dealer,
-                                index=index, disclosure=(holder, secret.to_bytes()))
-            if holder == self.seat:
-                mine = share
-        return mine
+    def _holds_share(self, cycle: _Cycle, dealer: int) -> bool:
+        """Whether the local seat holds a share of ``dealer``'s key it can open."""
+        return self.seat is not None and self.seat != dealer and cycle.my_inbox is not None
+
+    def _open_my_share(self, cycle: _Cycle, dealer: int, dealt: DealtKey) -> crypto.Scalar | None:
+        """The local seat's share of ``dealer``'s key, opened and checked against the dealer's
+        commitments; ``None`` if it is wrong or the local seat holds none."""
+        if not self._holds_share(cycle, dealer):
+            return None
+        assert self.seat is not None and cycle.my_inbox is not None
+        return open_share(dealt, cycle.publics[dealer], self.table_id, cycle.number, dealer,
+                          self.seat, _box_index(self.seat, dealer), cycle.my_inbox)
 
     def _on_tokens(self, seat: int, body: dict[str, Any], index: int) -> list[Event]:
         cycle = self._require_cycle()
@@ -2132,6 +2257,11 @@ def _box_seat(item: object, seat: int, index: int) -> int:
     return item[0]
 
 
+def _box_index(holder: int, dealer: int) -> int:
+    """The place of ``holder``'s box among ``dealer``'s boxes (holders in seat order)."""
+    return holder if holder < dealer else holder - 1
+
+
 def _pair_position(item: object, seat: int, index: int) -> int:
     if not isinstance(item, list) or len(item) != 2 or type(item[0]) is not int:
         raise Violation("bad-body", "a public token is [position, token]", seat=seat, index=index)
@@ -2147,9 +2277,27 @@ def _sealed_key(item: object, seat: int, index: int) -> tuple[int, int]:
     return item[0], item[1]
 
 
-def replay_frames(genesis: Genesis, frames: Sequence[bytes]) -> Table:
+def bare_inboxes(genesis: Genesis, frames: Sequence[bytes]) -> bool:
+    """Whether ``frames`` were recorded under the earlier rule of key sharing (SPEC §9.11),
+    whose ``key`` messages carried the inbox key as a bare 32-byte point without its proof of
+    possession: the ``inbox`` of the chain's first ``key`` message is one. An observer replays
+    such a transcript with ``bare_inboxes``; a seat never accepts the bare form."""
+    keys = [PublicIdentity.from_bytes(s.identity) for s in genesis.seats]
+    for data in frames:
+        try:
+            _, payload = open_envelope(data, keys)
+        except ProtocolError:
+            return False
+        if payload.kind == "key":
+            body = payload.body
+            return isinstance(body, dict) and isinstance(body.get("inbox"), bytes)
+    return False
+
+
+def replay_frames(genesis: Genesis, frames: Sequence[bytes], *,
+                  bare_inboxes: bool = False) -> Table:
     """An observer table fed every frame (raises :class:`Violation` at the first bad one)."""
-    table = Table(genesis, seat=None)
+    table = Table(genesis, seat=None, bare_inboxes=bare_inboxes)
     table.start()
     for data in frames:
         table.receive(data)

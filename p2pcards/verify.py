@@ -62,7 +62,7 @@ from .evidence import (
     link_problem,
 )
 from .genesis import DROPOUT_POLICIES, Genesis, GenesisError
-from .table import Event, HandScored, MatchEnded, Table, Violation, replay_frames
+from .table import Event, HandScored, MatchEnded, Table, Violation, bare_inboxes, replay_frames
 from .transcript import TranscriptError, TranscriptFile, read_transcript
 from .wire import Envelope, PublicIdentity, envelope_hash
 
@@ -363,7 +363,7 @@ def replay_transcript(transcript: TranscriptFile, genesis: Genesis,
     Returns the table, the violation (or ``None``) and the index of the envelope being processed
     when it stopped (the number of envelopes accepted when there was no violation).
     """
-    table = Table(genesis, seat=None)
+    table = Table(genesis, seat=None, bare_inboxes=bare_inboxes(genesis, transcript.envelopes))
     table.start()
     for index, data in enumerate(transcript.envelopes):
         try:
@@ -547,9 +547,10 @@ def _replay_offering(transcript: TranscriptFile, genesis: Genesis, on_events: Ev
             at.setdefault(record.position, []).append(i)
     keys = [PublicIdentity.from_bytes(s.identity) for s in genesis.seats]
     offered: dict[int, _Offered] = {}
-    table = Table(genesis, seat=None)
-    table.start()
     frames = transcript.envelopes
+    bare = bare_inboxes(genesis, frames)  # recorded before inbox keys carried proofs
+    table = Table(genesis, seat=None, bare_inboxes=bare)
+    table.start()
     for index in range(len(frames) + 1):
         for i in at.get(index, ()):
             record = records[i]
@@ -559,12 +560,9 @@ def _replay_offering(transcript: TranscriptFile, genesis: Genesis, on_events: Ev
             if problem is not None:
                 offered[i] = _Offered(unlinked=problem)
                 continue
-            holder, secret = record.disclosure or (0, None)
-            table.disclose(holder, secret)
             offered[i] = _offer(table, record.envelopes[0])
-            table.disclose(holder, None)
             if offered[i].accepted:  # rebuild the state the chain reached (a record proving
-                table = replay_frames(genesis, frames[:index])  # nothing)
+                table = replay_frames(genesis, frames[:index], bare_inboxes=bare)  # nothing)
         if index == len(frames):
             break
         try:
@@ -582,6 +580,7 @@ _SENT = {
     "bad-sealed-token": "a sealed token that does not open",
     "bad-reveal": "a false hand key reveal",
     "bad-key-share": "a share of its hand key that does not match its commitments",
+    "bad-complaint": "a complaint about a key share that does not prove the share wrong",
     "bad-recovery-share": "a false share of a dropped seat's hand key",
     "bad-body": "a malformed message",
     "bad-action": "an undecodable action",
@@ -668,10 +667,11 @@ def _offered_finding(record: Evidence, outcome: _Offered) -> Finding:
             return Finding("unverifiable", None, None, None,
                            "only the recipient of a sealed token can open it (see the "
                            "threat model): the claim can be neither proven nor refuted")
-        if record.rule == "bad-key-share" and record.disclosure is None:
+        if record.rule == "bad-key-share":
             return Finding("unverifiable", None, None, None,
-                           "the holder did not disclose its inbox secret, so only it can "
-                           "open its share: the claim can be neither proven nor refuted")
+                           "only the holder of a share can open its box; its complaint in the "
+                           "chain is the proof (SPEC §9.13.4): the record can be neither "
+                           "proven nor refuted")
         return Finding("not-proven", None, None, None,
                        f"its envelope is acceptable at chain position {record.position}")
     same = ((violation.rule, violation.seat, violation.index)

@@ -161,3 +161,55 @@ def test_deterministic_randomness_stream_is_stable() -> None:
     )
     block0 = hashlib.sha512(prefix + b"\x00\x00\x00\x08" + bytes(8)).digest()
     assert rng.bytes(64) == block0
+
+
+def test_inbox_complaint_vector() -> None:
+    """Check inbox_complaint.json as a second implementation would: the proof of possession,
+    the draws of the sharing, the opening's proof, the pad and the share that fails."""
+    from p2pcards.crypto.inbox import BoxOpening, PublishedInbox, verify_inbox, verify_opening
+    from p2pcards.crypto.keyshares import DealtKey
+    from p2pcards.crypto.transcript import Transcript
+    from p2pcards.crypto.vss import share_is_valid
+
+    v = load("inbox_complaint.json")
+    holder, dealer = v["holder"], v["dealer"]
+    rng = DeterministicRandomness(bytes.fromhex(v["seed"]))
+    secret = rng.scalar()
+    inbox_secrets = [rng.scalar(), rng.scalar()]
+    a_1, r = rng.scalar(), rng.scalar()
+    assert secret.to_bytes().hex() == v["dealer_secret"]
+    assert [e.to_bytes().hex() for e in inbox_secrets] == v["inbox_secrets"]
+    honest = DealtKey.from_wire(unhex(v["honest_keyshares"]), 2)
+    dealt = DealtKey.from_wire(unhex(v["keyshares"]), 2)
+    assert honest.ephemeral == dealt.ephemeral == r * G and dealt.commitments == (a_1 * G,)
+    assert dealt.boxes[holder] == honest.boxes[holder] + Scalar(7)
+    inbox = PublishedInbox.from_wire(unhex(v["inbox"]["wire"]))
+    assert inbox.public == inbox_secrets[holder] * G
+    inbox_ctx = ctx_of(v["inbox"])
+    verify_inbox(inbox, inbox_ctx)
+    t = Transcript("inbox-proof", inbox_ctx, record=True).point(inbox.public)
+    t.point(inbox.proof.s * G - inbox.proof.e * inbox.public)
+    assert t.data.hex() == v["inbox"]["challenge_input"]
+    opening = BoxOpening.from_wire(unhex(v["open"]["wire"]))
+    open_ctx = ctx_of(v["open"])
+    assert open_ctx.step == f"open-{dealer}" and open_ctx.seat == holder
+    verify_opening(opening, inbox.public, dealt.ephemeral, dealt.boxes[holder], open_ctx)
+    assert opening.shared == inbox_secrets[holder] * dealt.ephemeral
+    c, s = opening.proof.e, opening.proof.s
+    t = Transcript("box-open", open_ctx, record=True).point(inbox.public)
+    t.point(dealt.ephemeral).scalar(dealt.boxes[holder]).point(opening.shared)
+    t.point(s * G - c * inbox.public).point(s * dealt.ephemeral - c * opening.shared)
+    assert t.data.hex() == v["open"]["challenge_input"]
+    from p2pcards.crypto.group import DOMAIN, lp
+
+    share_ctx = ProofContext(open_ctx.table_id, v["cycle"], dealer, f"vss-{holder}")
+    assert bytes.fromhex(v["pad_input"]) == (
+        lp(DOMAIN) + lp(b"vss-pad") + share_ctx.encode() + lp(dealt.ephemeral.to_bytes())
+        + lp(inbox.public.to_bytes()) + lp(opening.shared.to_bytes()))
+    pad = Scalar.reduce64(hashlib.sha512(bytes.fromhex(v["pad_input"])).digest())
+    share = dealt.boxes[holder] - pad
+    assert share.to_bytes().hex() == v["share"]
+    commitments = dealt.all_commitments(Point.from_bytes(bytes.fromhex(v["dealer_public"])))
+    assert v["share_valid"] is False and not share_is_valid(commitments, holder, share)
+    assert share_is_valid(commitments, holder, honest.boxes[holder] - pad)  # the honest box
+    assert v["complain_body"] == {"dealer": dealer, "open": v["open"]["wire"]}

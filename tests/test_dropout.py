@@ -15,12 +15,10 @@ from attacks import Driver, decode, identity_of, play_body, recorded_match, resi
 from p2pcards import cli
 from p2pcards.cli.verify import dropout_line
 from p2pcards.crypto import Scalar
-from p2pcards.evidence import Evidence, from_violation
 from p2pcards.games.base import Action
 from p2pcards.genesis import Genesis, GenesisError
 from p2pcards.local import make_tables
 from p2pcards.table import HUB_SEAT, MatchEnded, SeatDropped, Table, Violation
-from p2pcards.transcript import TranscriptWriter
 from p2pcards.verify import WithheldKey, verify_transcript
 
 
@@ -226,82 +224,6 @@ def test_a_false_published_share_is_blamed_on_its_publisher(tmp_path: Path) -> N
     with pytest.raises(Violation) as info:
         driver.tables[0].receive(forged)
     assert (info.value.rule, info.value.seat) == ("bad-recovery-share", 1)
-
-
-def tamper_keyshares(dealer: int, holder: int, players: int) -> Any:
-    """A tamper hook that changes ``dealer``'s box for ``holder`` in its first shuffle."""
-    def tamper(sender: int, data: bytes, driver: Driver) -> bytes | None:
-        _, payload = decode(data, driver.genesis)
-        if sender != dealer or payload.kind != "shuffle" or tamper.done:  # type: ignore
-            return None
-        tamper.done = True  # type: ignore[attr-defined]
-        r, commitments, boxes = payload.body["keyshares"]
-        boxes = list(boxes)
-        i = holder if holder < dealer else holder - 1
-        boxes[i] = (Scalar.from_bytes(boxes[i]) + Scalar(7)).to_bytes()
-        return resign(data, driver.genesis, identity_of(driver.tables[dealer]),
-                      body={**payload.body, "keyshares": [r, commitments, boxes]})
-    tamper.done = False  # type: ignore[attr-defined]
-    return tamper
-
-
-def test_a_wrong_dealt_share_is_caught_by_its_holder_and_proven_by_the_disclosure(
-        tmp_path: Path) -> None:
-    driver = Driver.new("scopa", "classic", 3, seed=6, dropout="forfeit")
-    hook = tamper_keyshares(dealer=0, holder=2, players=3)
-    driver.tamper = lambda sender, data: hook(sender, data, driver)
-    driver.run_until(lambda d: bool(d.tampered))
-    position, forged, results = driver.tampered[0]
-    # only the holder can open its box: seat 1 accepts the envelope, seat 2 refuses it
-    assert results[1] is None
-    violation = results[2]
-    assert violation is not None
-    assert (violation.rule, violation.seat) == ("bad-key-share", 0)
-    record = from_violation(violation, forged, position)
-    assert record is not None and record.disclosure is not None
-    assert Evidence.decode(record.encode()) == record
-    frames = driver.tables[1].frames[:position]
-    path = tmp_path / "complaint.p2pt"
-    with TranscriptWriter.create(path, driver.genesis.encode(), fsync=False) as writer:
-        for frame in frames:
-            writer.append(frame)
-        writer.append_evidence(record.encode())
-    report = verify_transcript(path)
-    assert report.status == "invalid"
-    assert report.evidence[0].verdict == "proven"
-    assert (report.violation.rule, report.violation.seat) == ("bad-key-share", 0)
-    # without the disclosure nobody else can tell, and with a false one the claim fails
-    for disclosure, verdict in ((None, "unverifiable"),
-                                ((2, bytes(31) + b"\x01"), "not-proven")):
-        other = Evidence(record.rule, record.seat, record.position, record.envelopes,
-                         record.message, disclosure)
-        path2 = tmp_path / f"claim-{verdict}.p2pt"
-        with TranscriptWriter.create(path2, driver.genesis.encode(), fsync=False) as writer:
-            for frame in frames:
-                writer.append(frame)
-            writer.append_evidence(other.encode())
-        assert verify_transcript(path2).evidence[0].verdict == verdict
-
-
-def test_an_honest_share_complaint_is_refuted_by_its_own_disclosure(tmp_path: Path) -> None:
-    """A holder that lies about a good share discloses an inbox secret that opens it fine."""
-    driver = Driver.new("scopa", "classic", 3, seed=7, dropout="forfeit")
-    driver.run_until(lambda d: any(t.needs_decision for t in d.tables))
-    frames = driver.tables[0].frames
-    position = next(i for i, f in enumerate(frames)
-                    if decode(f, driver.genesis)[1].kind == "shuffle")
-    honest = frames[position]
-    liar = driver.tables[2]
-    inbox = liar._require_cycle().my_inbox
-    assert inbox is not None
-    record = Evidence("bad-key-share", 0, position, (honest,), "a false claim",
-                      (2, inbox.to_bytes()))
-    path = tmp_path / "false.p2pt"
-    with TranscriptWriter.create(path, driver.genesis.encode(), fsync=False) as writer:
-        for frame in driver.tables[1].frames[:position]:
-            writer.append(frame)
-        writer.append_evidence(record.encode())
-    assert verify_transcript(path).evidence[0].verdict == "not-proven"
 
 
 def test_the_genesis_dropout_policy() -> None:

@@ -22,10 +22,10 @@ with ``ctx_h`` the proof context ``(table, cycle, i, "vss-<h>")``, and the box i
 (:func:`.vss.share_is_valid`). Nothing but the commitments authenticates the box: a wrong box
 gives a share that fails that check.
 
-**Complaints.** A holder whose share fails the check can prove it by disclosing its inbox
-secret ``e_h``: anyone checks ``e_h·G == E_h``, opens the box the same way and finds the share
-wrong (:func:`open_share`). The disclosure exposes only the shares that holder received in that
-cycle, one of each other seat's key, which with a threshold of every other seat say nothing.
+**Complaints.** A holder whose share fails the check proves it without giving away its inbox
+secret: it publishes the shared point ``K = e_h·R`` of that one box with a Chaum–Pedersen proof
+that it is correct (:meth:`.inbox.InboxKey.open_box`); anyone recomputes the pad from ``K``,
+opens the box (:func:`share_in_box`) and finds the share wrong. ``K`` opens no other box.
 
 Wire form (CRYPTO.md §11 conventions): ``[R, [C_1, …, C_{t-1}], [c_h for each holder in seat
 order]]``; ``C_0`` is the dealer's public hand key and is not repeated.
@@ -43,7 +43,7 @@ from .rand import Randomness
 from .transcript import ProofContext
 from .vss import VSSError, deal, reconstruct, share_is_valid
 
-__all__ = ["DealtKey", "deal_key", "open_share", "share_context", "rebuild_key"]
+__all__ = ["DealtKey", "deal_key", "open_share", "share_in_box", "share_context", "rebuild_key"]
 
 
 def share_context(table_id: bytes, cycle: int, dealer: int, holder: int) -> ProofContext:
@@ -99,13 +99,21 @@ def deal_key(secret: Scalar, table_id: bytes, cycle: int, dealer: int,
     return DealtKey(ephemeral, sharing.commitments[1:], tuple(boxes))
 
 
+def share_in_box(dealt: DealtKey, table_id: bytes, cycle: int, dealer: int, holder: int,
+                 index: int, inbox: Point, shared: Point) -> Scalar:
+    """The scalar in ``holder``'s box (the ``index``-th holder in seat order), given its inbox
+    point ``E_h`` and the box's shared point ``K = e_h·R``: ``c_h − pad_h``. Whether it is the
+    right share is for :func:`~.vss.share_is_valid` to say."""
+    ctx = share_context(table_id, cycle, dealer, holder)
+    return dealt.boxes[index] - _pad(ctx, dealt.ephemeral, inbox, shared)
+
+
 def open_share(dealt: DealtKey, public_key: Point, table_id: bytes, cycle: int, dealer: int,
                holder: int, index: int, inbox_secret: Scalar) -> Scalar | None:
     """The share of ``holder`` (the ``index``-th holder in seat order), opened with its inbox
     secret, or ``None`` if it does not match the dealer's commitments."""
-    ctx = share_context(table_id, cycle, dealer, holder)
-    inbox = inbox_secret * G
-    share = dealt.boxes[index] - _pad(ctx, dealt.ephemeral, inbox, inbox_secret * dealt.ephemeral)
+    share = share_in_box(dealt, table_id, cycle, dealer, holder, index, inbox_secret * G,
+                         inbox_secret * dealt.ephemeral)
     if not share_is_valid(dealt.all_commitments(public_key), holder, share):
         return None
     return share

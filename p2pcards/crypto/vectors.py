@@ -20,8 +20,10 @@ from ..vector_files import vector_main
 from .audit import audit_hand
 from .deckpoints import card_points
 from .elgamal import EncryptedDeck, initial_deck
-from .group import DOMAIN, G, lp
+from .group import DOMAIN, G, Scalar, lp
+from .inbox import InboxKey
 from .keys import HandKey
+from .keyshares import DealtKey, deal_key, share_context, share_in_box
 from .rand import DeterministicRandomness
 from .sealed import seal_token, x25519_keypair
 from .shuffle import (
@@ -34,6 +36,7 @@ from .shuffle import (
 from .simulation import run_hand
 from .tokens import token
 from .transcript import ProofContext, Transcript
+from .vss import share_is_valid
 
 __all__ = ["build", "main", "VECTOR_DIR"]
 
@@ -203,6 +206,58 @@ def _audit() -> dict[str, Any]:
     }
 
 
+def _inbox_complaint() -> dict[str, Any]:
+    """Seat 2 of 3 deals its hand key with a wrong box for seat 1, which publishes its inbox
+    key with its proof of possession and then opens that one box (CRYPTO.md §13)."""
+    seed = b"vector inbox complaint"
+    rng = DeterministicRandomness(seed)
+    cycle, dealer, holder = 7, 2, 1
+    secret = rng.scalar()
+    inboxes = {h: InboxKey.generate(rng) for h in (0, 1)}
+    honest = deal_key(secret, TABLE_ID, cycle, dealer, {h: k.public for h, k in inboxes.items()},
+                      rng)
+    boxes = list(honest.boxes)
+    boxes[holder] = boxes[holder] + Scalar(7)
+    dealt = DealtKey(honest.ephemeral, honest.commitments, tuple(boxes))
+    inbox = inboxes[holder]
+    inbox_ctx = ProofContext(TABLE_ID, cycle, holder, "inbox")
+    published = inbox.publish(inbox_ctx)  # deterministic nonce
+    possession = Transcript("inbox-proof", inbox_ctx, record=True).point(published.public)
+    possession.point(published.proof.s * G - published.proof.e * published.public)
+    open_ctx = ProofContext(TABLE_ID, cycle, holder, f"open-{dealer}")
+    opening = inbox.open_box(dealt.ephemeral, dealt.boxes[holder], open_ctx)
+    c, s = opening.proof.e, opening.proof.s
+    proof = Transcript("box-open", open_ctx, record=True).point(inbox.public)
+    proof.point(dealt.ephemeral).scalar(dealt.boxes[holder]).point(opening.shared)
+    proof.point(s * G - c * inbox.public).point(s * dealt.ephemeral - c * opening.shared)
+    pad_input = (lp(DOMAIN) + lp(b"vss-pad")
+                 + share_context(TABLE_ID, cycle, dealer, holder).encode()
+                 + lp(dealt.ephemeral.to_bytes()) + lp(inbox.public.to_bytes())
+                 + lp(opening.shared.to_bytes()))
+    share = share_in_box(dealt, TABLE_ID, cycle, dealer, holder, holder, inbox.public,
+                         opening.shared)
+    return {
+        "description": "an inbox key with its proof of possession, a key sharing whose box "
+                       "for seat 1 is wrong, and seat 1's proven opening of that box, "
+                       "deterministic nonces",
+        "seed": _hex(seed),
+        "cycle": cycle, "dealer": dealer, "holder": holder,
+        "dealer_secret": _hex(secret.to_bytes()),
+        "dealer_public": _hex((secret * G).to_bytes()),
+        "inbox_secrets": [_hex(inboxes[h].secret.to_bytes()) for h in (0, 1)],
+        "honest_keyshares": _hexwire(honest.to_wire()),
+        "keyshares": _hexwire(dealt.to_wire()),
+        "inbox": {"context": _ctx(inbox_ctx), "challenge_input": _hex(possession.data),
+                  "wire": _hexwire(published.to_wire())},
+        "open": {"context": _ctx(open_ctx), "challenge_input": _hex(proof.data),
+                 "wire": _hexwire(opening.to_wire())},
+        "pad_input": _hex(pad_input),
+        "share": _hex(share.to_bytes()),
+        "share_valid": share_is_valid(dealt.all_commitments(secret * G), holder, share),
+        "complain_body": {"dealer": dealer, "open": _hexwire(opening.to_wire())},
+    }
+
+
 def build() -> dict[str, str]:
     """Every vector file: name -> exact JSON text (sorted keys, 1-space indent, final newline)."""
     token_vec, sealed_vec = _token_and_sealed()
@@ -213,6 +268,7 @@ def build() -> dict[str, str]:
         "token.json": token_vec,
         "sealed_token.json": sealed_vec,
         "audit_italian40_2seats.json": _audit(),
+        "inbox_complaint.json": _inbox_complaint(),
     }
     return {name: json.dumps(v, indent=1, sort_keys=True) + "\n" for name, v in data.items()}
 

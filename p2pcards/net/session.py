@@ -60,6 +60,8 @@ are dropped. Only the hub begins a recovery, on its own liveness and timers: a j
 ``recover`` that is not its turn is dropped with a warning and the match goes on. A joiner
 whose own seat the hub recovers while its connection stayed up and its time was far from out,
 or after it had answered, says so naming the hub and stops (:mod:`p2pcards.recovery_watch`).
+A holder's ``complain`` about a wrong share (SPEC §9.13.4), sent in its turn, is sent on by the
+hub to every seat, the holder included, before it stops, so that every transcript ends with it.
 
 Forks (SPEC §6.1): when the reference table finds a ``fork`` (an envelope whose link names
 another envelope than the one this peer holds, signed by another seat), the session does not
@@ -968,14 +970,27 @@ class Session:
                 self._after_step(seat, step.events)
                 self._queue.extend((seat, out) for out in step.outgoing)
             if self.forward or not isinstance(origin, Link):
-                frame = codec.pack({"type": "envelope", "data": data})
-                for link in self.links:
-                    if link.state != "live":
-                        continue  # it catches up when it is back (``resume``)
-                    same = isinstance(origin, Link) and link.seats == origin.seats
-                    if not same or echo:  # a claim-window winner goes back too
-                        link.outbox.send_nowait(frame)
+                self._send_on(origin, data, echo)
             self._sync_transcript()
+
+    def _send_on(self, origin: object, data: bytes, echo: bool) -> None:
+        """Send an envelope this peer's chain accepted to every live link but the one it came
+        from (to that one too with ``echo``: a claim-window winner, or a complaint)."""
+        frame = codec.pack({"type": "envelope", "data": data})
+        for link in self.links:
+            if link.state != "live":
+                continue  # it catches up when it is back (``resume``)
+            same = isinstance(origin, Link) and link.seats == origin.seats
+            if not same or echo:
+                link.outbox.send_nowait(frame)
+
+    def _send_proof_on(self, origin: object, table: Table, data: bytes,
+                       before: int) -> None:
+        """The hub's chain accepted ``data`` and then found a violation it proves (a proven
+        complaint names the dealer, SPEC §9.13.4): every seat gets the envelope before the
+        abort, so that every transcript holds the proof."""
+        if self.forward and len(table.frames) != before:
+            self._send_on(origin, data, echo=before in table.windows)
 
     def _accept_remote(self, link: Link, data: bytes) -> int | None:
         """Check and accept a remote envelope with the reference table: its chain index, or
@@ -1000,6 +1015,7 @@ class Session:
             if violation.rule == "wrong-kind" and self._refuses_recovery(link, data):
                 return None  # the awaited seat or a claimant sent a recover: nothing changed
             self._keep_evidence(reference.table, violation, data, before)
+            self._send_proof_on(link, reference.table, data, before)
             if violation.rule == "fork":
                 raise _ForkFound(violation, link, data) from None
             self._judge_late_recovery(data)
@@ -1020,6 +1036,7 @@ class Session:
         except Violation as violation:
             if violation.rule == "lost-race":
                 return None
+            self._send_proof_on(seat, seat.table, data, index)
             raise MatchFailure(f"protocol violation: {violation}", EXIT_VIOLATION) from None
         self._after_step(seat, step.events)
         self._queue.extend((seat, out) for out in step.outgoing)
