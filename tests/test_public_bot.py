@@ -8,6 +8,7 @@ import ast
 import hashlib
 import json
 import random
+import re
 import sys
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -25,14 +26,19 @@ from p2pcards.games import get_game
 from p2pcards.games.base import Action, MatchState, Phase
 from p2pcards.games.tricks import BRISCOLA_ORDER, BRISCOLA_POINTS
 from p2pcards.public_bot import (
+    DRAW_LABEL,
     GAMES,
+    SEED_LABEL,
     DrawStream,
     bot_seed,
     canonical_key,
     public_choice,
     public_move,
 )
-from p2pcards.public_bot.tricks import TrickRules, play_key
+from p2pcards.public_bot.banking import CHASE_BELOW, HIT_BELOW
+from p2pcards.public_bot.melds import BURRACO_SIZE
+from p2pcards.public_bot.scopa import SWEEP_BONUS, SWEEP_RISK
+from p2pcards.public_bot.tricks import BID_STRENGTH, DEALER_STRENGTH, TrickRules, play_key
 
 ROOT = Path(__file__).resolve().parent.parent
 VECTORS = ROOT / "protocol" / "vectors"
@@ -217,6 +223,41 @@ def test_the_choice_uses_no_float_and_no_random(game: str, deal: int, decisions:
     assert seen == []
     assert move in legal
     assert move == public_move(game, state, seat, seed)
+    inputs = {name: observation.get(name) for name in public_bot_vectors.INPUTS[game]}
+    assert public_choice(game, inputs, legal, seed) == move  # it reads nothing else
+
+
+def _inputs_table() -> dict[str, set[str]]:
+    """BOTS.md §3's table of inputs: game -> the first name in backquotes of each of its
+    row's ``;``-separated parts."""
+    text = (ROOT / "protocol" / "BOTS.md").read_text(encoding="utf-8")
+    section = text[text.index("**Inputs.**"):text.index("## 4.")]
+    table: dict[str, set[str]] = {}
+    for line in section.splitlines():
+        if not line.startswith("| `"):
+            continue
+        games, inputs = line.split("|")[1:3]
+        fields = {re.findall(r"`([a-z_]+)`", part)[0] for part in inputs.split(";")
+                   if re.findall(r"`([a-z_]+)`", part)}
+        for game in re.findall(r"`([a-z-]+)`", games):
+            table[game] = fields
+    return table
+
+
+def test_bots_md_names_exactly_the_inputs_each_game_reads() -> None:
+    table = _inputs_table()
+    for game, names in public_bot_vectors.INPUTS.items():
+        assert table[game] == set(names) - {"seat"}, game
+    assert set(table) == set(GAMES)
+
+
+def test_bots_md_states_the_labels_and_the_thresholds_of_the_code() -> None:
+    text = (ROOT / "protocol" / "BOTS.md").read_text(encoding="utf-8")
+    assert f'"{DRAW_LABEL.decode()}"' in text and f'"{SEED_LABEL.decode()}"' in text
+    assert f"at least {BID_STRENGTH}, or at least {DEALER_STRENGTH}" in text
+    assert f"`B = {SWEEP_BONUS}`" in text and f"`R = {SWEEP_RISK}`" in text
+    assert f"`total < {HIT_BELOW}`" in text and f"`total < {CHASE_BELOW}`" in text
+    assert f"`size ≥ {BURRACO_SIZE}`" in text
 
 
 def test_the_watch_sees_a_float_and_random() -> None:
