@@ -218,6 +218,7 @@ def test_the_choice_uses_no_float_and_no_random(game: str, deal: int, decisions:
         return
     seat = state.to_act
     observation, legal = state.observation(seat), state.legal_actions()
+    assert legal == sorted(legal, key=canonical_key)  # BOTS.md §3: the engines' own order
     with _watch() as seen:
         move = public_choice(game, observation, legal, seed)
     assert seen == []
