@@ -154,6 +154,9 @@ def test_a_2_of_the_suit_at_its_place_is_natural() -> None:
     # 2-3-4 of hearts and a joker: one wild card only, the joker (it stands for the ace)
     m = read_meld(cards("X1 2H1 3H1 4H1"))
     assert m.wild == cards("X1")[0] and m.wild_at == 1
+    # the text's own order, 2-3-4-joker, puts the joker at the high end (burraco.md §5)
+    assert rule_of("2H1 3H1 4H1 X1") == "wild-position"
+    assert read_meld(cards("AH1 2H1 X1")).wild_at == 3  # no position below the low ace
 
 
 def test_a_2_of_another_suit_in_a_run_is_wild() -> None:

@@ -154,6 +154,18 @@ def test_holder_gives_the_called_card_and_gets_a_card_back_in_secret() -> None:
     assert card("3B") not in third.hand(0) and card("JD") not in third.hand(1)
 
 
+def test_the_declarer_may_hand_back_the_called_card_itself() -> None:
+    # calabrasella.md §5: the text's "any unwanted card in their hand" includes the called card
+    views = Views.deal()
+    views.honest(Action("bid"), Action("call", cards=(card("3B"),)),
+                 Action("give", card=card("3B")))
+    back = Action("return", card=card("3B"))
+    assert back in views.full.legal_actions()
+    views.honest(back)
+    assert card("3B") in views.full.hand(1) and card("3B") not in views.full.hand(0)
+    assert views.full.stage is Stage.DISCARD
+
+
 def test_non_holder_denies_then_the_holder_gives() -> None:
     views = Views.deal((SEAT0, SEAT2, SEAT1), WIDOW)
     views.honest(Action("bid"), Action("call", cards=(card("3B"),)))

@@ -8,10 +8,12 @@ from __future__ import annotations
 import os
 import re
 import sys
+from collections.abc import Mapping, Sequence
 from pathlib import Path
+from typing import Any
 
 import pytest
-from attacks import Driver, write_transcript
+from attacks import Driver, decode, write_transcript
 from test_net_processes import Peer
 
 from p2pcards import cli
@@ -87,6 +89,41 @@ def test_one_hand_between_peers_hides_the_exchange_and_verifies(
     report = verify_transcript(tampered)
     assert report.status != "valid" and report.violation is not None
     assert report.violation.index == position
+
+
+class _HandsBackTheCalledCard:
+    """The smart bot, except that as declarer it returns the called card itself."""
+
+    name = "hands-back"
+
+    def __init__(self, seed: int) -> None:
+        self._smart = make_bot("calabrasella", "smart", seed)
+
+    def choose(self, observation: Mapping[str, Any], legal: Sequence[Action]) -> Action:
+        called = observation.get("called")
+        back = [a for a in legal if a.kind == "return" and a.card is not None
+                and a.card.code == called]
+        return back[0] if back else self._smart.choose(observation, legal)
+
+
+def test_the_called_card_handed_back_travels_with_an_empty_uses_entry_and_verifies(
+        tmp_path: Path) -> None:
+    # SPEC §9.4: its only missing share is the recipient's own, so its entry is [position, []]
+    for seed in range(1, 40):
+        genesis, tables = make_tables("calabrasella", "classic", 3, seed=seed, flags=ONE_HAND)
+        run = run_in_memory(genesis, tables, [_HandsBackTheCalledCard(seed * 10 + i)
+                                              for i in range(3)])
+        returns = [e for e in run.events[0]
+                   if isinstance(e, ActionPlayed) and e.action.kind == "return"]
+        if returns:
+            break
+    else:
+        pytest.fail("no seed led to a given called card")
+    payload = decode(run.frames[returns[0].index], genesis)[1]
+    assert isinstance(payload.body, Mapping)
+    assert [shares for _, shares in payload.body["uses"]] == [[]]
+    path = write_transcript(tmp_path / "back.p2pt", genesis, run.frames)  # type: ignore[arg-type]
+    assert verify_transcript(path).status == "valid"
 
 
 def _cheat_driver(seed: int) -> tuple[Driver, int, int]:

@@ -236,6 +236,31 @@ def test_a_dealt_rumino_is_shown_before_drawing_and_wins(codes: str) -> None:
     assert state.match_over and state.winner == 1 and state.scores == (10, 95, 0)
 
 
+def test_a_dealt_rumino_waits_for_its_turn_and_an_earlier_knock_ends_the_hand() -> None:
+    # rumino.md §5: a rumino is shown on its holder's turn; a knock before it ends the hand
+    state = RuminoMatch.from_position(
+        config(3), [hand("AH1 2H1 3H1 5C1 5D1 5S1 2C1"), hand(SEQUENCE),
+                    hand("4H2 5H2 6H2 5S2 6S2 9D2 TC2")], cards("KC1"), to_act=0)
+    assert state.to_act == 0 and state.claimants() == frozenset()
+    assert all(a.kind != "rumino" for a in state.legal_actions())
+    state.apply(KNOCK)
+    result = state.hand_result()
+    assert result.lines[0].category == "knock"
+    assert "rumino" not in [ln.category for ln in result.lines]
+
+
+def test_the_discard_that_empties_the_stock_opens_no_claim_window() -> None:
+    # rumino.md §5: with three players a discard normally opens a window; not the last one
+    state = RuminoMatch.from_position(
+        config(3), [hand("AH1 2S1 3D1 9C2 TD1 KS1 QH1"), hand("4H2 5H2 6H2 5S2 6S2 9D2 TC2"),
+                    hand("7D1 8D1 9D1 TD2 JD1 QD1 4C1")], cards("KC1"), to_act=0,
+        stock_size=1)
+    state.apply(DRAW_STOCK)
+    state.complete_chance([card("KD1")])
+    state.apply(discard("KD1"))                   # would complete seat 2's run of diamonds
+    assert state.phase is Phase.HAND_OVER and state.claimants() == frozenset()
+
+
 def test_rumino_with_a_joker_after_drawing_among_eight_cards() -> None:
     state = RuminoMatch.from_position(
         config(2), [hand("AS1 2S1 X2 4S1 5S1 6S1 KH1"), hand("AH1 2H1 3D1 9C1 TC1 KS1 QH1")],

@@ -143,6 +143,28 @@ def test_limits_and_cover_checks() -> None:
     assert state.bets == {2: 40, 0: 10}
 
 
+def test_the_bet_checks_run_in_the_pages_order() -> None:
+    # protocol/games/sette-e-mezzo.md §5: bet-or-pass, then malformed-action (a value, or no
+    # amount), then outside-limits, cannot-cover, bank-cannot-cover
+    state = match(3, "", chips=20)
+    d = Dealer(state, [["2C", "KS", "5D"], []])
+    d.act("minimum 2", "maximum 10")
+    for bad, rule in [(Action("hit"), "bet-or-pass"),
+                      (Action("bet", value="x", amount=99), "malformed-action"),
+                      (Action.from_wire({"kind": "bet"}), "malformed-action"),
+                      (Action.from_wire({"kind": "bet", "amount": 0}), "malformed-action"),
+                      (Action("bet", amount=-3), "outside-limits"),
+                      (Action("bet", amount=11), "outside-limits")]:
+        with pytest.raises(IllegalMove) as err:
+            state.apply(bad)
+        assert err.value.rule == rule, bad
+    d.act("bet 10")
+    # the bank (20) can pay 2 x 10 in all: seat 0 may not bet, whatever its own chips
+    with pytest.raises(IllegalMove) as err:
+        state.apply(Action("bet", amount=2))
+    assert err.value.rule == "bank-cannot-cover"
+
+
 def test_a_live_view_leaves_a_hidden_bust_to_the_audit() -> None:
     full = match(2, "")
     d = Dealer(full, [["KS", "2C"], ["6C", "5D", "5B"]])
@@ -158,6 +180,30 @@ def test_a_live_view_leaves_a_hidden_bust_to_the_audit() -> None:
     with pytest.raises(IllegalMove) as err:
         full.apply(Action("stand"))                # the full replay refutes it
     assert err.value.rule == "must-bust"
+
+
+def test_the_live_must_bust_boundary_is_a_face_up_total_of_15() -> None:
+    # protocol/games/sette-e-mezzo.md §5: a live view refuses hit and stand when the face-up
+    # cards' lowest total is 15 half-points or more, and leaves 14 to the audit
+    full = match(2, "")
+    Dealer(full, [["KS", "2C"], ["AC", "5D", "7C", "JS"]]).act("minimum 1", "maximum 10")
+    live = full.copy()                             # the banker's view: seat 1's AC unknown
+    for engine, deal in ((full, ["AC", "5D"]), (live, [None, "5D"])):
+        engine.apply(Action("bet", amount=5))
+        engine.complete_chance([None if c is None else cards(c)[0] for c in deal])
+        engine.apply(Action("hit"))
+        engine.complete_chance(list(cards("7C")))  # face up: 14
+    left = live.copy()
+    left.apply(Action("stand"))                    # 14 + at least 1 is not over 15
+    with pytest.raises(IllegalMove) as err:
+        full.copy().apply(Action("stand"))         # AC + 7C = 16: the audit refutes it
+    assert err.value.rule == "must-bust"
+    live.apply(Action("hit"))
+    live.complete_chance(list(cards("JS")))        # face up: 15
+    for kind in ("hit", "stand"):
+        with pytest.raises(IllegalMove) as err:
+            live.copy().apply(Action(kind))
+        assert err.value.rule == "must-bust"
 
 
 @settings(max_examples=12, deadline=None)

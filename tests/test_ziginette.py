@@ -106,7 +106,9 @@ def test_limits_and_bet_checks() -> None:
     cases = [(Action("bet", value="5D", amount=3), "cannot-cover"),    # 2 chips left free
              (Action("bet", value="4C", amount=1), "not-on-board"),
              (Action("bet", value="3C", amount=1), "already-bet"),
-             (Action("stand"), "bet-or-done")]
+             (Action("stand"), "bet-or-done"),
+             (Action.from_wire({"kind": "bet", "value": "5D"}), "malformed-action"),
+             (Action("bet", value="5D", amount=11), "outside-limits")]
     for bad, rule in cases:
         with pytest.raises(IllegalMove) as err:
             state.apply(bad)

@@ -338,8 +338,13 @@ class BankingMatch(MatchProgress):
         return self._minimum, min(self._maximum, own, bank_free)
 
     def _check_bet(self, action: Action, seat: int, committed: int, bank_free: int) -> None:
+        """The checks of a ``bet``'s amount, in the order the game pages state: an amount is
+        given (``malformed-action``), it is within the limits (``outside-limits``), the bettor
+        covers it (``cannot-cover``), the bank covers it (``bank-cannot-cover``)."""
         low, high = self._bet_range(seat, committed, bank_free)
         amount = action.amount
+        if not amount:
+            raise IllegalMove("malformed-action", "a bet needs an amount of chips", seat)
         if not self._minimum or not self._maximum:  # pragma: no cover - limits always set here
             raise IllegalMove("no-limits", "no limits have been announced", seat)
         if not self._minimum <= amount <= self._maximum:
