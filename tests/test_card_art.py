@@ -25,6 +25,8 @@ from browser import chromium, screenshot_dir
 
 from p2pcards.cards import FRENCH_108, ITALIAN_40, SPANISH_40, Deck
 
+pytestmark = pytest.mark.browser
+
 STATIC = Path(__file__).resolve().parent.parent / "p2pcards" / "faces" / "web" / "static"
 
 HARNESS = b"""<!doctype html><html><head><meta charset="utf-8"><title>cards</title></head>
