@@ -532,10 +532,9 @@ SPEC = GameSpec(
     flags=flags_of(SetteConfig),
     default_preset="classic",
     legend="Cards: rank + suit (D Denari, C Coppe, S Spade, B Bastoni); J Q K are worth ½, "
-    "KD is wild (1 to 7); ?? is a hole card you cannot see; totals are in half-points "
-    "(15 = 7½).",
+    "KD is wild (1 to 7); ?? is a hole card you cannot see.",
     screen=(("bank", "bank"), ("limits_text", "limits"), ("chips", "chips"),
-            ("bets_text", "bets"), ("table_text", "table"), ("total", "your total (½ points)"),
+            ("bets_text", "bets"), ("table_text", "table"), ("total", "your total"),
             ("cards_left", "cards left")),
 )
 
