@@ -14,6 +14,7 @@ from __future__ import annotations
 import argparse
 import functools
 import os
+import shlex
 import socket
 import sys
 import time
@@ -58,6 +59,13 @@ from .web import WebTable, web_options, web_table
 
 __all__ = ["register", "default_transcript_path", "advertised_address"]
 
+
+
+def join_line(*words: str) -> str:
+    """The command a player types to join, ``p2pcards join WORDS...``, each word quoted for
+    the shell where it needs to be: an invite always (its ``?`` and ``#`` are patterns to zsh,
+    the macOS shell), a relay's IPv6 address too (its brackets)."""
+    return shlex.join(["p2pcards", "join", *words])
 
 
 def _say(text: str) -> None:
@@ -350,13 +358,13 @@ def _cmd_host(args: argparse.Namespace) -> int:
             _say(f"{head}; bots take every other seat, so nobody needs an invite")
             return
         _say(f"{head}; give this line to each player:")
-        _say(f"p2pcards join {invite}")
+        _say(join_line(str(invite)))
         if web is not None:
-            web.page.seating(f"{head}; give this line to each player: p2pcards join {invite}")
+            web.page.seating(f"{head}; give this line to each player: {join_line(str(invite))}")
 
     def on_code(code: Code, seconds: float) -> None:
         _say(f"or tell a player this code (one use, for the next {_duration(seconds)}):")
-        _say(f"p2pcards join {code} --relay {args.relay}")
+        _say(join_line(str(code), "--relay", args.relay))
 
     # one reader of the terminal for the codes' restart and the person's moves
     lines = StdinLines() if args.code or not args.bot else None
