@@ -50,6 +50,7 @@ from .banking_text import presented, result_row
 from .help import SIGNALS, help_lines
 from .names import SeatNames
 from .order import sort_hand
+from .typed_melds import meld_steps, typed_meld
 from .view import SeatPresenter
 
 __all__ = [
@@ -497,6 +498,7 @@ class PersonUI:
         self._waiting: tuple[int, ...] = ()
         self._wait_total: float | None = None
         self._wait_said: float | None = None
+        self._queued: list[Action] = []
 
     def player(self) -> Player:
         return Player(self.decide, self.show, person=True, claim=self.claim, status=self.status)
@@ -616,6 +618,9 @@ class PersonUI:
                 return
 
     async def decide(self, table: Table) -> Action:
+        queued = self._next_queued(table)
+        if queued is not None:
+            return queued
         engine_legal = table.legal_actions()
         view = self.presenter.view(table)  # the moves in the order every face lists them
         legal = [engine_legal[move.index] for move in view.moves]
@@ -641,7 +646,26 @@ class PersonUI:
             choice = parse_choice(line, legal)
             if isinstance(choice, Action):
                 return choice
+            meld = typed_meld(line)
+            if meld is not None:
+                steps = meld_steps(table.engine, meld)
+                if steps is not None:
+                    self._queued = steps[1:]
+                    return steps[0]
+                choice = (f"{' '.join(c.code for c in meld)} is not a meld you can lay now: "
+                          "a set of one rank or a run of one suit, from your hand")
             self.console.print(choice)
+
+    def _next_queued(self, table: Table) -> Action | None:
+        """The next step of a long meld typed in one line (:mod:`.typed_melds`), while it is
+        still a legal move; otherwise the rest of the steps is dropped."""
+        if not self._queued:
+            return None
+        step = self._queued.pop(0)
+        if step in table.legal_actions():
+            return step
+        self._queued.clear()
+        return None
 
 
 class BotLog:
