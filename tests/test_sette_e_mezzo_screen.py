@@ -11,8 +11,8 @@ from rich.console import Console
 from test_net_processes import host
 
 from p2pcards.cards import cards
-from p2pcards.faces.banking_text import points_and_a_half, presented, result_row
 from p2pcards.faces.names import SeatNames
+from p2pcards.faces.screen_text import points_and_a_half, presented, result_row
 from p2pcards.faces.terminal import (
     describe_event,
     move_labels,

@@ -33,8 +33,8 @@ from rich.table import Table as RichTable
 
 from ..card_text import action_text, own_names
 from ..cards import Card, Deck, name_cards
-from ..faces.banking_text import result_row
 from ..faces.names import SeatNames
+from ..faces.screen_text import result_row
 from ..games.base import ChanceStep, Zone
 from ..genesis import Genesis
 from ..table import (

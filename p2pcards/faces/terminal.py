@@ -46,10 +46,10 @@ from ..table import (
     Table,
 )
 from .announce import STAR, Announcer, starred
-from .banking_text import presented, result_row
 from .help import SIGNALS, help_lines
 from .names import SeatNames
 from .order import sort_hand
+from .screen_text import presented, result_row
 from .typed_melds import meld_steps, typed_meld
 from .view import SeatPresenter
 
@@ -429,11 +429,24 @@ _SHOWN = (
 )
 
 
+ALWAYS_SHOWN = frozenset({"table"})
+"""Keys shown even when empty: an empty table is news (a scopa just swept it)."""
+
+
+def _nothing_yet(key: str, value: Any) -> bool:
+    """Whether a row would say nothing (no value yet, or an empty one): every game's screen
+    leaves such rows out rather than print a column of dashes."""
+    if key in ALWAYS_SHOWN:
+        return False
+    return value is None or value in ("", "—") or (isinstance(value, list | dict) and not value)
+
+
 def state_table(observation: dict[str, Any], title: str,
                 shown: Sequence[tuple[str, str]] = (), deck: Deck | None = None,
                 names: SeatNames | None = None, game: str | None = None) -> RichTable:
     """The observation as a two-column table, hand last: the keys ``shown`` (a game's own
-    :attr:`~p2pcards.games.base.GameSpec.screen`), or the generic list when empty. With a
+    :attr:`~p2pcards.games.base.GameSpec.screen`), or the generic list when empty; a row with
+    nothing in it yet is left out (:func:`_nothing_yet`). With a
     ``deck`` that has its own names (:func:`own_names`) the hand and a single card (the trump)
     are named beside their codes. With ``names``, a list of one number per seat or per side is
     written with whose each number is (``you 3 · Bob [1] 2``); with ``game``, the hand is
@@ -443,7 +456,7 @@ def state_table(observation: dict[str, Any], title: str,
     grid.add_column("")
     named = own_names(deck)
     for key, label in shown or _SHOWN:
-        if key in observation:
+        if key in observation and not _nothing_yet(key, observation[key]):
             value = observation[key]
             single = named and isinstance(value, str)
             labelled = None

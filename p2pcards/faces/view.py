@@ -22,9 +22,9 @@ from ..games.base import Action, HandResult
 from ..genesis import Genesis
 from ..table import Event, HandScored, HandStarted, MatchEnded, Table
 from .announce import Announcer
-from .banking_text import presented, result_row
 from .names import SeatNames
 from .order import display_order, sort_hand
+from .screen_text import presented, result_row
 
 __all__ = ["SeatInfo", "MoveChoice", "ZoneView", "ResultView", "SeatView", "SeatPresenter",
            "LOG_LINES"]

@@ -1,11 +1,12 @@
-"""How a face writes a banking game's table (Seven and a Half, Ziginette) for one person.
+"""How a face writes a game's own observation keys for one person, in the style of every game.
 
-The engines' observations carry the bank, the chips, the bets and the cards by seat number
-(``[1] 100``) and Seven and a Half's totals in half-points (15), which is what the protocol and
-the verifier count in. A person reads names and 7½: :func:`presented` rewrites those keys of an
-observation with the seats' names (:class:`~p2pcards.faces.names.SeatNames`: ``you``,
-``Bob [1]``) and the totals as points and a half; :func:`result_row` does the same for a row of
-a hand's score breakdown. Every other game's observation is returned as it is. Pure.
+The engines' observations carry seats by number (the bank, the chips and bets of the banking
+games as ``[1] 100``, Calabrasella's dealer, declarer, bids and answers) and Seven and a Half's
+totals in half-points (15), which is what the protocol and the verifier count in. A person reads
+names and 7½: :func:`presented` rewrites those keys of an observation with the seats' names
+(:class:`~p2pcards.faces.names.SeatNames`: ``you``, ``Bob [1]``) and the totals as points and a
+half; :func:`result_row` does the same for a row of a hand's score breakdown. Every other key,
+and every other game's observation, is returned as it is. Pure.
 """
 
 from __future__ import annotations
@@ -31,8 +32,10 @@ def points_and_a_half(half_points: int) -> str:
 
 
 def presented(game: str, observation: dict[str, Any], names: SeatNames) -> dict[str, Any]:
-    """``observation`` with the banking game's texts written for a person (a new dict; the
-    same one for any other game)."""
+    """``observation`` with the game's own texts written for a person (a new dict; the same
+    one for a game that has none)."""
+    if game == "calabrasella":
+        return {**observation, **_calabrasella_texts(observation, names)}
     if game not in BANKING_GAMES:
         return observation
     shown = dict(observation)
@@ -85,6 +88,24 @@ def _ziginette_texts(observation: dict[str, Any], names: SeatNames) -> dict[str,
         named = _per_seat(names, sorted((int(s), a) for s, a in bets.items())) if bets else ""
         texts.append(f"{spot.get('card')}: {named or 'no bets'}")
     return {"board_text": "   ".join(texts) or "—"}
+
+
+def _calabrasella_texts(observation: dict[str, Any], names: SeatNames) -> dict[str, Any]:
+    """The dealer and the declarer by name, the bids and answers as ``name: word``, the two
+    piles' card points with whose they are."""
+    out: dict[str, Any] = {}
+    for key in ("dealer", "declarer"):
+        if isinstance(observation.get(key), int):
+            out[key] = names.plain(observation[key])
+    for key in ("bids", "answers"):
+        said = observation.get(key)
+        if isinstance(said, dict):
+            out[key] = " · ".join(f"{names.plain(int(seat))}: {word}"
+                                  for seat, word in sorted(said.items(), key=lambda i: int(i[0])))
+    piles = observation.get("piles")
+    if isinstance(piles, list) and len(piles) == 2:
+        out["piles"] = f"declarer {piles[0]} · defenders {piles[1]}"
+    return out
 
 
 def result_row(category: str, values: Sequence[object]) -> tuple[str, list[str]]:
