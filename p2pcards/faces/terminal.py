@@ -512,6 +512,7 @@ class PersonUI:
         self._wait_total: float | None = None
         self._wait_said: float | None = None
         self._queued: list[Action] = []
+        self._sides_said = False
 
     def player(self) -> Player:
         return Player(self.decide, self.show, person=True, claim=self.claim, status=self.status)
@@ -579,8 +580,24 @@ class PersonUI:
                 return choice
             self.console.print(choice)
 
+    def sides_line(self) -> str | None:
+        """In a game of partnerships, who plays with whom, said before the first hand:
+        ``sides: you + Carl [2] against Bob [1] + Dan [3]``; ``None`` in a game without
+        sides."""
+        if not self.names.partnerships:
+            return None
+        sides = self.names.side_list()
+        mine = self.names.side_of[self.seat]
+        others = [name for side, name in enumerate(sides) if side != mine]
+        return f"sides: {sides[mine]} against {' and '.join(others)}"
+
     def show(self, table: Table, events: Sequence[Event]) -> None:
         deck = table.engine.deck
+        if not self._sides_said:
+            self._sides_said = True
+            line = self.sides_line()
+            if line is not None:
+                self.console.print(line, markup=False)
         for event in events:
             if isinstance(event, ProposalDropped):
                 self.console.print("another seat's move came first: yours was not played")
