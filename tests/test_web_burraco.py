@@ -1,6 +1,5 @@
-"""Burraco and Rumino in a real headless Chromium, through ``p2pcards host --web`` with bots in
-the other seats: Burraco's meld buttons are on screen without scrolling on a 1280x800 page, and
-Rumino's out-of-turn claim is clicked and played."""
+"""Burraco in a real headless Chromium, through ``p2pcards host --web`` with bots in the other
+seats: after the draw, every meld button is on screen without scrolling on a 1280x800 page."""
 
 from __future__ import annotations
 
