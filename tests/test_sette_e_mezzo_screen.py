@@ -150,3 +150,14 @@ def test_a_person_banker_types_the_limits_by_amount_in_a_real_process(tmp_path: 
     assert "you: 7C (bank, playing)   seat1 [1]: ?? 5B (bet 5, stood)" in out
     assert "[0]" not in out and "half-points" not in out
     assert verify_transcript(hosting.transcript()).status == "incomplete"
+
+
+def test_ziginette_board_bets_are_named_by_player() -> None:
+    genesis, _ = make_tables("ziginette", "classic", 3, seed=1)
+    state = genesis.spec.new_match(genesis.game_config())
+    d = Dealer(state, [["2C", "KS", "5D"], ["3C", "5D", "7S"]])
+    d.act("minimum 2", "maximum 20", "bet 3C 4")
+    shown = presented("ziginette", state.observation(0), SeatNames(genesis, 0))
+    text = render(shown, "ziginette")
+    assert "3C: seat2 [2] 4   5D: no bets" in text
+    assert "│ bank           │ seat1 [1]" in text and "you 100 · seat1 [1] 100" in text
