@@ -200,13 +200,9 @@ def amount_run(legal: Sequence[Action]) -> tuple[int, int] | None:
     return first, last
 
 
-def move_labels(legal: Sequence[Action]) -> list[str]:
-    """What a person types for each of ``legal``: ``1``, ``2``... in order, except that
-
-    - the plays of one card with a Tresette signal share the plain play's number with a letter
-      (``5`` plays AC, ``5b`` plays AC with the first signal listed, ``5c`` with the next);
-    - in a menu of amounts (:func:`amount_run`) each amount is typed as itself (``5`` bets 5)
-      and every other move as its words (``pass``)."""
+def _signal_labels(legal: Sequence[Action]) -> list[str]:
+    """``1``, ``2``... in order, except that the plays of one card with a Tresette signal share
+    the plain play's number with a letter (``5``, ``5b``, ``5c``)."""
     labels: list[str] = []
     number = 0
     previous: Action | None = None
@@ -222,7 +218,18 @@ def move_labels(legal: Sequence[Action]) -> list[str]:
             letter = 0
             labels.append(str(number))
             previous = action
-    if number < len(legal):
+    return labels
+
+
+def move_labels(legal: Sequence[Action]) -> list[str]:
+    """What a person types for each of ``legal``: ``1``, ``2``... in order, except that
+
+    - the plays of one card with a Tresette signal share the plain play's number with a letter
+      (``5`` plays AC, ``5b`` plays AC with the first signal listed, ``5c`` with the next);
+    - in a menu of amounts (:func:`amount_run`) each amount is typed as itself (``5`` bets 5)
+      and every other move as its words (``pass``)."""
+    labels = _signal_labels(legal)
+    if not all(label.isdigit() for label in labels):
         return labels
     run = amount_run(legal)
     if run is not None:
@@ -276,8 +283,8 @@ def move_lines(legal: Sequence[Action], deck: Deck | None = None) -> list[str]:
     discard has over a thousand moves) there is one line per kind of move, with a count and an
     example. Cards of a ``deck`` with its own names are named beside their codes
     (:func:`~p2pcards.card_text.action_text`)."""
-    labels = move_labels(legal)
-    if any(not label.isdigit() for label in labels) and amount_run(legal) is None:
+    labels = _signal_labels(legal)
+    if not all(label.isdigit() for label in labels):
         return _signal_lines(legal, labels, deck)  # signals share numbers: one line per card
     run = amount_run(legal)
     if run is not None:
