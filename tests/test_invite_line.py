@@ -66,7 +66,6 @@ def test_the_printed_line_pasted_into_a_strict_shell_joins(tmp_path: Path) -> No
 
 def test_unquoted_the_same_line_is_refused_by_that_shell(tmp_path: Path) -> None:
     """The reason for the quotes: the shell itself refuses the bare invite."""
-    (tmp_path / "bin").mkdir()
     refused = subprocess.run(["bash", "-O", "failglob", "-c", f"echo {INVITE}"],
                              text=True, capture_output=True, timeout=60, cwd=tmp_path)
     assert refused.returncode != 0 and "no match" in refused.stderr

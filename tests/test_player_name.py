@@ -100,8 +100,7 @@ class TerminalPeer:
 
 
 def seat_zero_name(peer: TerminalPeer | Peer) -> str:
-    path = peer.transcript() if isinstance(peer, TerminalPeer) else peer.transcript()
-    return load(path)[1].seats[0].name
+    return load(peer.transcript())[1].seats[0].name
 
 
 def play_and_leave(home: Path, answer: str | None) -> TerminalPeer:
