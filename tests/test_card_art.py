@@ -25,6 +25,8 @@ from browser import chromium, screenshot_dir
 
 from p2pcards.cards import FRENCH_108, ITALIAN_40, SPANISH_40, Deck
 
+pytestmark = pytest.mark.browser
+
 STATIC = Path(__file__).resolve().parent.parent / "p2pcards" / "faces" / "web" / "static"
 
 HARNESS = b"""<!doctype html><html><head><meta charset="utf-8"><title>cards</title></head>
@@ -286,3 +288,30 @@ def test_screenshot_of_a_suit(page: Any, family: str) -> None:
     path = screenshot_dir() / f"cards-{family}.png"
     page.find_element("id", "row").screenshot(str(path))
     assert path.stat().st_size > 1000
+
+
+CORNERS = """
+const [codes, family] = arguments;
+return codes.map((code) => {
+  const holder = document.createElement("div");
+  holder.innerHTML = window.cards.cardSvg(code, family);
+  const texts = [...holder.querySelectorAll(".index text")].map((t) => t.textContent);
+  return [code, texts];
+});
+"""
+
+
+def _corner(code: str) -> str:
+    """What a corner says: the rank as the code writes it, 10 for a French T."""
+    return "10" if code[0] == "T" else code[0]
+
+
+@pytest.mark.parametrize("family", sorted(FAMILIES))
+def test_corners_name_ranks_as_the_codes_and_logs_do(page: Any, family: str) -> None:
+    """One naming per deck: a corner says J, Q, K (not 8, 9, 10) and A, as the card's code in
+    the log and in a typed move does."""
+    deck = FAMILIES[family]
+    for code, texts in page.execute_script(CORNERS, [c.code for c in deck.cards], family):
+        if code.startswith("X"):
+            continue
+        assert texts and set(texts) == {_corner(code)}, (code, texts)

@@ -30,7 +30,7 @@ from p2pcards.verify import verify_transcript
 from p2pcards.wire import IdentityKey, codec
 from p2pcards.wire.framing import MAX_FRAME_SIZE, FrameDecoder, encode_frame
 
-INVITE = r"^p2pcards join (p2pcards\+relay://127\.0\.0\.1:\d+/[0-9a-f]{32}\?rules=[0-9a-f]{32}#[A-Z2-7-]+)$"
+INVITE = r"^p2pcards join '(p2pcards\+relay://127\.0\.0\.1:\d+/[0-9a-f]{32}\?rules=[0-9a-f]{32}#[A-Z2-7-]+)'$"
 
 
 @pytest.fixture(scope="module")

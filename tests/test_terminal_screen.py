@@ -172,3 +172,15 @@ def test_a_second_shuffle_within_a_hand_is_not_a_new_hand() -> None:
     assert hand_heading(HandStarted(0, 0), begun) == "— hand 1 begins"
     assert hand_heading(HandStarted(0, 1), begun) == "— the cards are shuffled again (hand 1)"
     assert hand_heading(HandStarted(1, 2), begun) == "— hand 2 begins"
+
+
+def test_the_sides_are_said_before_the_first_hand_in_a_game_of_partners() -> None:
+    genesis, tables = make_tables("briscola", "italian", 4, seed=2)
+    out = io.StringIO()
+    ui = PersonUI(genesis, 1, lines=None, console=Console(file=out, width=120))  # type: ignore[arg-type]
+    assert ui.sides_line() == "sides: you + seat3 [3] against seat0 [0] + seat2 [2]"
+    ui.show(tables[1], [])
+    ui.show(tables[1], [])
+    assert out.getvalue().count("sides: you + seat3 [3] against seat0 [0] + seat2 [2]") == 1
+    alone, _ = make_tables("briscola", "italian", 2, seed=2)
+    assert PersonUI(alone, 0, lines=None).sides_line() is None  # type: ignore[arg-type]

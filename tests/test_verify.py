@@ -273,10 +273,17 @@ def test_cli_show_prints_every_hand(valid_file: Path, capsys: pytest.CaptureFixt
     out = capsys.readouterr().out
     run = short_match()
     report = verify_transcript(valid_file)
+    names = ["seat0 [0]", "seat1 [1]"]
     for hand in report.hands:
         assert f"hand {hand.hand + 1}" in out
-        assert f"scores {list(hand.match_scores)}" in out
-    assert "match over" in out
+        gained = ", ".join(f"{p:+d} to {n}" for n, p in zip(names, hand.points, strict=True))
+        match = " · ".join(f"{n} {m}" for n, m in zip(names, hand.match_scores, strict=True))
+        assert f"  result: {gained}; match {match}\n" in out
+    final = " · ".join(f"{n} {m}" for n, m in zip(names, report.scores, strict=True))
+    assert report.winner_side is not None
+    assert f"match over: {final}; {names[report.winner_side]} won" in out
+    for leak in ("+(", "->", "values [", "points [", "side 0", "side 1"):
+        assert leak not in out
     # every card of both hands' deals is printed, none left unknown after the key reveal
     assert "??" not in out
     plays = [line for line in out.splitlines() if "] seat " in line]

@@ -159,6 +159,7 @@ def play_match(tmp_path: Path, game: str, variant: str, seed: int,
     assert "— hand 1 begins" in host.output()  # the terminal keeps printing the log
 
 
+@pytest.mark.browser
 def test_a_whole_scopa_match_clicked_in_chromium(tmp_path: Path) -> None:
     def check(state: dict[str, Any], truth: dict[str, Any]) -> None:
         assert sorted(state["table"]) == sorted(truth["table"])
@@ -166,6 +167,7 @@ def test_a_whole_scopa_match_clicked_in_chromium(tmp_path: Path) -> None:
     play_match(tmp_path, "scopa", "classic", 11, check)
 
 
+@pytest.mark.browser
 def test_a_whole_briscola_match_clicked_in_chromium(tmp_path: Path) -> None:
     def check(state: dict[str, Any], truth: dict[str, Any]) -> None:
         assert state["trick"] == [card for _, card in truth["trick"]]

@@ -34,6 +34,7 @@ def _log(driver: Any) -> list[str]:
     return lines
 
 
+@pytest.mark.browser
 @pytest.mark.parametrize("game", ["sette-e-mezzo", "rumino"])
 def test_a_game_without_its_own_layout_is_played_by_clicking_its_moves(
         tmp_path: Path, game: str) -> None:
@@ -86,6 +87,7 @@ def test_a_game_without_its_own_layout_is_played_by_clicking_its_moves(
                 peer.process.kill()
 
 
+@pytest.mark.browser
 def test_show_web_steps_through_a_recorded_match_hand_by_hand(tmp_path: Path) -> None:
     from selenium.webdriver.common.by import By
 

@@ -507,7 +507,7 @@ def _follow_host(host: _PeerProcess, joiners: Sequence[_PeerProcess],
         for raw in host.stdout:
             line = raw.rstrip("\n")
             if line.startswith(INVITE_PREFIX):
-                invite = line[len(INVITE_PREFIX):].strip()
+                invite = line[len(INVITE_PREFIX):].strip().strip("'")  # quoted for shells
                 console.print(f"invite: {invite}")
                 for joiner in joiners:
                     _hand_invite(joiner, invite)

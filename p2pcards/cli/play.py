@@ -14,6 +14,7 @@ from __future__ import annotations
 import argparse
 import functools
 import os
+import shlex
 import socket
 import sys
 import time
@@ -45,6 +46,7 @@ from ..net.invite import Invite, InviteError
 from ..net.peer import join_match
 from ..net.seats import bot_player, seat_secrets
 from ..net.session import Player
+from ..player_name import ask_name, check_name, login_name, stored_name
 from ..relay.client import RECONNECT_WINDOW
 from ..seating import Review
 from ..table import Table
@@ -58,6 +60,13 @@ from .web import WebTable, web_options, web_table
 
 __all__ = ["register", "default_transcript_path", "advertised_address"]
 
+
+
+def join_line(*words: str) -> str:
+    """The command a player types to join, ``p2pcards join WORDS...``, each word quoted for
+    the shell where it needs to be: an invite always (its ``?`` and ``#`` are patterns to zsh,
+    the macOS shell), a relay's IPv6 address too (its brackets)."""
+    return shlex.join(["p2pcards", "join", *words])
 
 
 def _say(text: str) -> None:
@@ -328,7 +337,7 @@ def _cmd_host(args: argparse.Namespace) -> int:
         game=spec.name, preset=preset, players=players, bots=args.bots,
         listen_host=listen_host, listen_port=listen_port,
         advertise=args.advertise or advertised_address(listen_host), timeouts=timeouts,
-        seed=args.seed, identity=identity, name=args.name or _default_name(), relay=relay,
+        seed=args.seed, identity=identity, name=_seat_name(args), relay=relay,
         flags=flags, code_ttl=args.code_minutes * 60 if args.code else None,
         relay_patience=_patience(args), dropout=_dropout(args.dropout, players),
     )
@@ -351,13 +360,13 @@ def _cmd_host(args: argparse.Namespace) -> int:
             _say(f"{head}; bots take every other seat, so nobody needs an invite")
             return
         _say(f"{head}; give this line to each player:")
-        _say(f"p2pcards join {invite}")
+        _say(join_line(str(invite)))
         if web is not None:
-            web.page.seating(f"{head}; give this line to each player: p2pcards join {invite}")
+            web.page.seating(f"{head}; give this line to each player: {join_line(str(invite))}")
 
     def on_code(code: Code, seconds: float) -> None:
         _say(f"or tell a player this code (one use, for the next {_duration(seconds)}):")
-        _say(f"p2pcards join {code} --relay {args.relay}")
+        _say(join_line(str(code), "--relay", args.relay))
 
     # one reader of the terminal for the codes' restart and the person's moves
     lines = StdinLines() if args.code or not args.bot else None
@@ -444,7 +453,7 @@ def _cmd_join(args: argparse.Namespace) -> int:
                         EXIT_USAGE)
     _check_transcript_target(args.transcript)
     identity = _identity(args)
-    name = args.name or _default_name()
+    name = _seat_name(args)
 
     def secrets_for(seat: int) -> tuple[Any, str]:
         return seat_secrets(seat, args.seed, identity, name)
@@ -500,11 +509,23 @@ def _stored(args: argparse.Namespace) -> IdentityKey | None:
         return None
 
 
-def _default_name() -> str:
+def _seat_name(args: argparse.Namespace) -> str:
+    """The name this seat plays under: ``--name``, else the kept name, else (a person at a
+    terminal) the name asked once and kept, else the login name (a bot or no terminal)."""
+    if args.name:
+        problem = check_name(args.name)
+        if problem is not None:
+            raise UserError(f"--name: {problem}", EXIT_USAGE)
+        return str(args.name).strip()
+    kept = stored_name()
+    if kept is not None:
+        return kept
+    if args.bot or args.seed is not None or not sys.stdin.isatty():
+        return login_name()  # a seeded table names its seats seat0, seat1...
     try:
-        return os.getlogin()[:40]
-    except OSError:
-        return os.environ.get("USER", "player")[:40] or "player"
+        return ask_name(input, _say)
+    except IdentityStoreError as exc:
+        raise UserError(str(exc), EXIT_USAGE) from None
 
 
 def _cmd_demo(args: argparse.Namespace) -> int:
@@ -637,7 +658,8 @@ def _settings(parser: argparse.ArgumentParser) -> None:
 
 def _common(parser: argparse.ArgumentParser) -> None:
     _bot_option(parser, "a bot plays your seat")
-    parser.add_argument("--name", help="your name at the table (default: your login)")
+    parser.add_argument("--name", help="your name at this table (default: the name you gave "
+                        "once, kept beside your identity; without a terminal, your login)")
     parser.add_argument("--transcript", help="where to write the transcript")
     parser.add_argument("--seed", type=int,
                         help="seeded keys and bots, for tests only: every key of the seat is "

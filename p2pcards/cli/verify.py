@@ -33,7 +33,10 @@ from rich.table import Table as RichTable
 
 from ..card_text import action_text, own_names
 from ..cards import Card, Deck, name_cards
+from ..faces.names import SeatNames
+from ..faces.screen_text import result_row
 from ..games.base import ChanceStep, Zone
+from ..genesis import Genesis
 from ..table import (
     ActionPlayed,
     BotSeated,
@@ -278,8 +281,9 @@ class _Show:
     """Collects the match's story hand by hand (:attr:`hands`, JSON-ready) as the replay runs;
     ``on_hand`` is told each hand as soon as it is scored (the text form prints it then)."""
 
-    def __init__(self, names: list[str], on_hand: Callable[[dict[str, Any]], None]) -> None:
-        self.names = names
+    def __init__(self, genesis: Genesis, on_hand: Callable[[dict[str, Any]], None]) -> None:
+        self.names = [s.name for s in genesis.seats]
+        self.seat_names = SeatNames(genesis, None)
         self.on_hand = on_hand
         self.hands: list[dict[str, Any]] = []
         self.match: dict[str, Any] | None = None
@@ -292,6 +296,11 @@ class _Show:
     def seat(self, seat: int) -> str:
         name: str = self.names[seat]
         return f"seat {seat} ({name})" if name else f"seat {seat}"
+
+    def side_names(self, count: int) -> list[str]:
+        """The names of ``count`` scoring sides: each seat's name, or a side's seats' names
+        joined by ``+``."""
+        return self.seat_names.side_list(count)
 
     def on_events(self, table: Table, index: int, events: list[Event]) -> None:
         cycle = table._cycle
@@ -391,11 +400,27 @@ def _print_hand(console: Console, hand: dict[str, Any], show: _Show) -> None:
                 text += f"  (shown as {item['shown_as']} until the key reveal)"
             where = "bot" if item["bot"] else item["index"]  # a bot move is in no envelope
             console.print(f"  [{where}] {show.seat(item['seat'])}: {text}", markup=False)
-    points = ", ".join(str(p) for p in hand["points"])
-    console.print(f"  result: +({points}) -> scores {hand['match_scores']}")
+    for line in hand_result_lines(hand, show.side_names(len(hand["points"]))):
+        console.print(line, markup=False, soft_wrap=True)
+
+
+def hand_result_lines(hand: dict[str, Any], sides: list[str]) -> list[str]:
+    """A scored hand's result as a person reads it, each number beside its side's name:
+    ``  result: +2 to Anna [0], +3 to Bruno [1]; match Anna [0] 10 · Bruno [1] 11``, then one line
+    per score category, ``    cards: Anna [0] 22 → 1 · Bruno [1] 18 → 0`` (what each side had,
+    then the points it gave; Seven and a Half's totals as 7½)."""
+    def labelled(values: list[str]) -> str:
+        return " · ".join(f"{side} {value}" for side, value in zip(sides, values, strict=False))
+
+    gained = ", ".join(f"{p:+d} to {side}"
+                       for side, p in zip(sides, hand["points"], strict=False))
+    match = labelled([str(m) for m in hand["match_scores"]])
+    lines = [f"  result: {gained}; match {match}"]
     for ln in hand["lines"]:
-        console.print(f"    {ln['category']}: values {ln['values']}, points {ln['points']}",
-                      markup=False)
+        category, values = result_row(ln["category"], ln["values"])
+        cells = [f"{v} → {p}" for v, p in zip(values, ln["points"], strict=False)]
+        lines.append(f"    {category}: {labelled(cells)}")
+    return lines
 
 
 def _cmd_show(args: argparse.Namespace) -> int:
@@ -416,7 +441,7 @@ def _cmd_show(args: argparse.Namespace) -> int:
     if not args.json:
         console.print(f"[bold]{genesis.game}[/bold] ({genesis.preset}), "
                       + ", ".join(f"seat {i}: {n or '-'}" for i, n in enumerate(names)))
-    story = _Show(names, lambda hand: None if args.json else _print_hand(console, hand, story))
+    story = _Show(genesis, lambda hand: None if args.json else _print_hand(console, hand, story))
     table, violation, stopped = replay_transcript(transcript, genesis, story.on_events)
     if violation is not None:
         status, code = "invalid", EXIT_INVALID
@@ -439,10 +464,12 @@ def _cmd_show(args: argparse.Namespace) -> int:
             indent=2, ensure_ascii=False))
         return code
     if story.match is not None:
-        scores = " - ".join(str(s) for s in story.match["scores"])
         won = story.match["winner_side"]
-        console.print(f"[bold]match over[/bold]: {scores}, "
-                      + ("no winner" if won is None else f"side {won} wins"))
+        sides = story.side_names(len(story.match["scores"]))
+        scores = " · ".join(f"{side} {score}" for side, score
+                            in zip(sides, story.match["scores"], strict=False))
+        console.print(f"[bold]match over[/bold]: {scores}; "
+                      + ("no winner" if won is None else f"{sides[won]} won"), soft_wrap=True)
     if violation is not None:
         console.print(f"stopped at envelope {stopped}: {violation}", markup=False, style="red")
     elif ending is not None:

@@ -7,16 +7,61 @@ terminal) or as a panel (the web page). Pure: no I/O.
 
 from __future__ import annotations
 
-__all__ = ["help_lines", "TYPING", "SIGNALS"]
+from dataclasses import dataclass
 
-TYPING = (
-    "Type a move's number, or its card (7D), or the move written out (play 7D [4D 3D]);",
-    "? or help shows this text again; q leaves the table (you are asked to confirm).",
-    "Cards: rank then suit. Italian and Spanish decks: A 2 3 4 5 6 7 J (fante, sota)",
-    "Q (cavallo, caballo) K (re, rey); suits D denari/oros, C coppe/copas, S spade/espadas,",
-    "B bastoni/bastos. French cards: A 2 ... 9 T J Q K of H D C S, with the copy (1 or 2),",
-    "X1-X4 jokers.",
+from ..cards import card, cards, deck_family
+from ..games import get_game
+from ..games.base import Action
+
+__all__ = ["help_lines", "typing_lines", "EXAMPLES", "SIGNALS"]
+
+
+@dataclass(frozen=True)
+class Examples:
+    """What a game's help shows as typed examples: ``card``, a card of the game's own deck that
+    a move may be chosen by (``None`` in a game whose moves name no card of the hand), and
+    ``moves``, moves of the game with cards of that deck, shown written out exactly as the move
+    list writes them (so that each can be typed as shown)."""
+
+    card: str | None
+    moves: tuple[Action, ...]
+
+
+def _play(code: str, *taken: str) -> Action:
+    return Action("play", card(code), cards=tuple(card(c) for c in taken))
+
+
+EXAMPLES: dict[str, Examples] = {
+    "scopa": Examples("7D", (_play("7D", "4D", "3D"),)),
+    "briscola": Examples("AB", (_play("AB"),)),
+    "tressette": Examples("3C", (_play("3C"),)),
+    "tresette": Examples("3C", (_play("3C"),)),
+    "calabrasella": Examples("2S", (_play("2S"), Action("call", cards=(card("3D"),)))),
+    "tute": Examples("KD", (_play("KD"),)),
+    "burraco": Examples("QS2", (
+        Action("discard", card("QS2")), Action("meld", cards=cards("7H1 8H1 9H2 TH1")),
+        Action("draw"))),
+    "rumino": Examples("9C1", (
+        Action("discard", card("9C1")), Action("draw", value="stock"), Action("knock"))),
+    "sette-e-mezzo": Examples(None, (Action("bet", amount=5), Action("hit"),
+                                     Action("stand"))),
+    "ziginette": Examples(None, (Action("bet", value="3C", amount=4), Action("done"))),
+}
+"""Each game's own examples for :func:`typing_lines` (see :class:`Examples`)."""
+
+_ITALIAN_CARDS = (
+    "Cards: rank then suit. A 2 3 4 5 6 7 J (fante) Q (cavallo) K (re); suits D denari,",
+    "C coppe, S spade, B bastoni.",
 )
+_SPANISH_CARDS = (
+    "Cards: rank then suit. A 2 3 4 5 6 7 J (sota) Q (caballo) K (rey); suits D oros,",
+    "C copas, S espadas, B bastos.",
+)
+_FRENCH_CARDS = (
+    "Cards: rank, suit, then which of the two decks (1 or 2): A 2 ... 9 T J Q K of H hearts,",
+    "D diamonds, C clubs, S spades (QS2 is the queen of spades of deck 2); X1-X4 jokers.",
+)
+_DECK_LINES = {"italian": _ITALIAN_CARDS, "spanish": _SPANISH_CARDS, "french": _FRENCH_CARDS}
 
 SIGNALS = (
     "Signals ride on a play; the play is the same, the signal tells your partner something:",
@@ -101,11 +146,33 @@ _HELP: dict[str, tuple[str, ...]] = {
 }
 
 
+def typing_lines(game: str) -> list[str]:
+    """How to type a move in ``game``, with that game's own examples (:data:`EXAMPLES`) and
+    the names of its deck's cards."""
+    examples = EXAMPLES.get(game)
+    if examples is None:
+        lines = ["Type a move's number, or the move written out as listed;"]
+    else:
+        card = f", or its card ({examples.card})" if examples.card else ""
+        written = ", ".join(str(move) for move in examples.moves)
+        lines = [f"Type a move's number{card}, or the move written out ({written});"]
+    lines.append("? or help shows this text again; q leaves the table (you are asked to "
+                 "confirm).")
+    if examples is not None and examples.card is None:
+        if any(move.amount for move in examples.moves):
+            lines.append("In a list of amounts, type the amount itself (5 bets 5).")
+        return lines
+    family = deck_family(get_game(game).new_match(get_game(game).preset()).deck)
+    lines.extend(_DECK_LINES[family])
+    return lines
+
+
 def help_lines(game: str, *, signals: bool = False) -> list[str]:
-    """The help for ``game``: its moves and card values, how to type a move, and with
-    ``signals`` (a table that plays Tresette's signals) what each signal means."""
+    """The help for ``game``: its moves and card values, how to type a move with its own
+    examples (:func:`typing_lines`), and with ``signals`` (a table that plays Tresette's
+    signals) what each signal means."""
     lines = list(_HELP.get(game, (f"{game}: the moves you can make are listed by number.",)))
     if signals:
         lines.extend(SIGNALS)
-    lines.extend(TYPING)
+    lines.extend(typing_lines(game))
     return lines

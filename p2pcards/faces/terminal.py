@@ -49,6 +49,8 @@ from .announce import STAR, Announcer, starred
 from .help import SIGNALS, help_lines
 from .names import SeatNames
 from .order import sort_hand
+from .screen_text import presented, result_row
+from .typed_melds import meld_steps, typed_meld
 from .view import SeatPresenter
 
 __all__ = [
@@ -112,16 +114,22 @@ class StdinLines(LineSource):
 def parse_choice(text: str, legal: Sequence[Action]) -> Action | str:
     """The action ``text`` designates among ``legal``, or a sentence saying what is wrong.
 
-    Accepted: a move number (1-based, as listed), a card code (``7d`` = ``7D``) when exactly one
-    legal move plays that card, or a move written out as listed (``play 7D [4D 3D]``).
+    Accepted: what :func:`move_labels` lists for a move (its number, 1-based; an amount in a
+    menu of amounts, ``5`` for ``bet 5``), a card code (``7d`` = ``7D``) when exactly one legal
+    move plays that card, or a move written out as listed (``play 7D [4D 3D]``).
     """
     text = text.strip()
     if not text:
         return "type a move number"
     labels = move_labels(legal)
-    if labels and labels[-1] != str(len(legal)) and text.lower() in labels:
+    if text.lower() in labels:
         return legal[labels.index(text.lower())]
-    if text.isdigit() and labels and labels[-1] != str(len(legal)):
+    run = amount_run(legal)
+    if text.isdigit() and run is not None:
+        low, high = legal[run[0]].amount, legal[run[1]].amount
+        return f"{text} is not one of the amounts listed ({low} to {high})"
+    numbered = labels == [str(n) for n in range(1, len(legal) + 1)]
+    if text.isdigit() and not numbered:
         return f"{text} is not a move number (1 to {labels[-1].rstrip('abcdefgh')})"
     if text.isdigit():
         number = int(text)
@@ -169,10 +177,32 @@ def move_text(action: Action, deck: Deck | None = None) -> str:
     return action_text(action, deck)
 
 
-def move_labels(legal: Sequence[Action]) -> list[str]:
-    """What a person types for each of ``legal``: ``1``, ``2``... in order, except that the
-    plays of one card with a Tresette signal share the plain play's number with a letter
-    (``5`` plays AC, ``5b`` plays AC with the first signal listed, ``5c`` with the next)."""
+def _same_but_amount(a: Action, b: Action) -> bool:
+    return (a.kind, a.card, a.cards, a.value) == (b.kind, b.card, b.cards, b.value)
+
+
+def amount_run(legal: Sequence[Action]) -> tuple[int, int] | None:
+    """``(first, last)``, the indexes in ``legal`` of a menu of amounts (``bet 2`` ... ``bet
+    13``), when the amounts can be typed as themselves: every move with an amount is in one run
+    of at least three consecutive amounts of one kind of move, and every other move is told
+    apart by its words (``pass``). ``None`` otherwise."""
+    with_amount = [i for i, a in enumerate(legal) if a.amount > 0]
+    if len(with_amount) < 3 or with_amount != list(range(with_amount[0], with_amount[-1] + 1)):
+        return None
+    first, last = with_amount[0], with_amount[-1]
+    for i in range(first, last):
+        here, after = legal[i], legal[i + 1]
+        if after.amount != here.amount + 1 or not _same_but_amount(here, after):
+            return None
+    others = [str(a).lower() for i, a in enumerate(legal) if not first <= i <= last]
+    if len(set(others)) != len(others) or any(o.isdigit() for o in others):
+        return None
+    return first, last
+
+
+def _signal_labels(legal: Sequence[Action]) -> list[str]:
+    """``1``, ``2``... in order, except that the plays of one card with a Tresette signal share
+    the plain play's number with a letter (``5``, ``5b``, ``5c``)."""
     labels: list[str] = []
     number = 0
     previous: Action | None = None
@@ -188,6 +218,23 @@ def move_labels(legal: Sequence[Action]) -> list[str]:
             letter = 0
             labels.append(str(number))
             previous = action
+    return labels
+
+
+def move_labels(legal: Sequence[Action]) -> list[str]:
+    """What a person types for each of ``legal``: ``1``, ``2``... in order, except that
+
+    - the plays of one card with a Tresette signal share the plain play's number with a letter
+      (``5`` plays AC, ``5b`` plays AC with the first signal listed, ``5c`` with the next);
+    - in a menu of amounts (:func:`amount_run`) each amount is typed as itself (``5`` bets 5)
+      and every other move as its words (``pass``)."""
+    labels = _signal_labels(legal)
+    if not all(label.isdigit() for label in labels):
+        return labels
+    run = amount_run(legal)
+    if run is not None:
+        return [str(a.amount) if run[0] <= i <= run[1] else str(a).lower()
+                for i, a in enumerate(legal)]
     return labels
 
 
@@ -214,17 +261,34 @@ def _signal_lines(legal: Sequence[Action], labels: Sequence[str],
     return out
 
 
+def _amount_lines(legal: Sequence[Action], run: tuple[int, int],
+                  deck: Deck | None) -> list[str]:
+    """A menu of amounts: the run on one line, typed by amount (``  bet 2 … bet 13: type the
+    amount, 5 for bet 5``), then each other move typed as its words (``  pass: type pass``)."""
+    first, last = legal[run[0]], legal[run[1]]
+    example = legal[(run[0] + run[1]) // 2]
+    out = [f"  {move_text(first, deck)} … {move_text(last, deck)}: type the amount, "
+           f"{example.amount} for {move_text(example, deck)}"]
+    out.extend(f"  {move_text(a, deck)}: type {str(a).lower()}"
+               for i, a in enumerate(legal) if not run[0] <= i <= run[1])
+    return out
+
+
 def move_lines(legal: Sequence[Action], deck: Deck | None = None) -> list[str]:
-    """The lines listing ``legal`` for a person. A run of moves that differ only by consecutive
-    ``amount`` values (a bet of 1 to 50 chips) is one line with its range of numbers and amounts,
-    e.g. ``   3-52. bet 1 … bet 50``; either a number in the range or the move written out selects
-    one. When more than :data:`LONG_LIST` lines remain (a Calabrasella discard has over a
-    thousand moves) there is one line per kind of move, with a count and an example. Cards of a
-    ``deck`` with its own names are named beside their codes
+    """The lines listing ``legal`` for a person. A menu of amounts (:func:`amount_run`) is typed
+    by amount (``  bet 2 … bet 13: type the amount, 7 for bet 7``). Otherwise a run of moves
+    that differ only by consecutive ``amount`` values is one line with its range of numbers and
+    amounts, e.g. ``   3-52. bet 3C 1 … bet 3C 50``; either a number in the range or the move
+    written out selects one. When more than :data:`LONG_LIST` lines remain (a Calabrasella
+    discard has over a thousand moves) there is one line per kind of move, with a count and an
+    example. Cards of a ``deck`` with its own names are named beside their codes
     (:func:`~p2pcards.card_text.action_text`)."""
-    labels = move_labels(legal)
-    if labels and labels[-1] != str(len(legal)):  # signals share numbers: one line per card
-        return _signal_lines(legal, labels, deck)
+    labels = _signal_labels(legal)
+    if not all(label.isdigit() for label in labels):
+        return _signal_lines(legal, labels, deck)  # signals share numbers: one line per card
+    run = amount_run(legal)
+    if run is not None:
+        return _amount_lines(legal, run, deck)
     out: list[str] = []
     i = 0
     while i < len(legal):
@@ -340,11 +404,9 @@ def result_table(result: HandResult, names: Sequence[str]) -> RichTable:
     for name in names:
         grid.add_column(name, justify="right")
     for line in result.lines:
-        cells = [
-            f"{'-' if v is None else v} → {p}" for v, p in zip(line.values, line.points,
-                                                               strict=True)
-        ]
-        grid.add_row(line.category, *cells)
+        category, values = result_row(line.category, line.values)
+        cells = [f"{v} → {p}" for v, p in zip(values, line.points, strict=True)]
+        grid.add_row(category, *cells)
     grid.add_row("points", *(str(p) for p in result.points))
     return grid
 
@@ -374,11 +436,24 @@ _SHOWN = (
 )
 
 
+ALWAYS_SHOWN = frozenset({"table"})
+"""Keys shown even when empty: an empty table is news (a scopa just swept it)."""
+
+
+def _nothing_yet(key: str, value: Any) -> bool:
+    """Whether a row would say nothing (no value yet, or an empty one): every game's screen
+    leaves such rows out rather than print a column of dashes."""
+    if key in ALWAYS_SHOWN:
+        return False
+    return value is None or value in ("", "—") or (isinstance(value, list | dict) and not value)
+
+
 def state_table(observation: dict[str, Any], title: str,
                 shown: Sequence[tuple[str, str]] = (), deck: Deck | None = None,
                 names: SeatNames | None = None, game: str | None = None) -> RichTable:
     """The observation as a two-column table, hand last: the keys ``shown`` (a game's own
-    :attr:`~p2pcards.games.base.GameSpec.screen`), or the generic list when empty. With a
+    :attr:`~p2pcards.games.base.GameSpec.screen`), or the generic list when empty; a row with
+    nothing in it yet is left out (:func:`_nothing_yet`). With a
     ``deck`` that has its own names (:func:`own_names`) the hand and a single card (the trump)
     are named beside their codes. With ``names``, a list of one number per seat or per side is
     written with whose each number is (``you 3 · Bob [1] 2``); with ``game``, the hand is
@@ -388,7 +463,7 @@ def state_table(observation: dict[str, Any], title: str,
     grid.add_column("")
     named = own_names(deck)
     for key, label in shown or _SHOWN:
-        if key in observation:
+        if key in observation and not _nothing_yet(key, observation[key]):
             value = observation[key]
             single = named and isinstance(value, str)
             labelled = None
@@ -443,6 +518,8 @@ class PersonUI:
         self._waiting: tuple[int, ...] = ()
         self._wait_total: float | None = None
         self._wait_said: float | None = None
+        self._queued: list[Action] = []
+        self._sides_said = False
 
     def player(self) -> Player:
         return Player(self.decide, self.show, person=True, claim=self.claim, status=self.status)
@@ -510,8 +587,24 @@ class PersonUI:
                 return choice
             self.console.print(choice)
 
+    def sides_line(self) -> str | None:
+        """In a game of partnerships, who plays with whom, said before the first hand:
+        ``sides: you + Carl [2] against Bob [1] + Dan [3]``; ``None`` in a game without
+        sides."""
+        if not self.names.partnerships:
+            return None
+        sides = self.names.side_list()
+        mine = self.names.side_of[self.seat]
+        others = [name for side, name in enumerate(sides) if side != mine]
+        return f"sides: {sides[mine]} against {' and '.join(others)}"
+
     def show(self, table: Table, events: Sequence[Event]) -> None:
         deck = table.engine.deck
+        if not self._sides_said:
+            self._sides_said = True
+            line = self.sides_line()
+            if line is not None:
+                self.console.print(line, markup=False)
         for event in events:
             if isinstance(event, ProposalDropped):
                 self.console.print("another seat's move came first: yours was not played")
@@ -562,6 +655,9 @@ class PersonUI:
                 return
 
     async def decide(self, table: Table) -> Action:
+        queued = self._next_queued(table)
+        if queued is not None:
+            return queued
         engine_legal = table.legal_actions()
         view = self.presenter.view(table)  # the moves in the order every face lists them
         legal = [engine_legal[move.index] for move in view.moves]
@@ -577,8 +673,9 @@ class PersonUI:
                 self.console.print(line, markup=False)
         title = f"{self.genesis.game} — hand {view.hand_number} — your turn"
         deck = table.engine.deck
-        self.console.print(state_table(table.observation(), title, spec.screen, deck,
-                                       self.names, self.genesis.game))
+        observation = presented(self.genesis.game, table.observation(), self.names)
+        self.console.print(state_table(observation, title, spec.screen, deck, self.names,
+                                       self.genesis.game))
         for move in move_lines(legal, deck):
             self.console.print(move, markup=False)
         while True:
@@ -586,7 +683,26 @@ class PersonUI:
             choice = parse_choice(line, legal)
             if isinstance(choice, Action):
                 return choice
+            meld = typed_meld(line)
+            if meld is not None:
+                steps = meld_steps(table.engine, meld)
+                if steps is not None:
+                    self._queued = steps[1:]
+                    return steps[0]
+                choice = (f"{' '.join(c.code for c in meld)} is not a meld you can lay now: "
+                          "a set of one rank or a run of one suit, from your hand")
             self.console.print(choice)
+
+    def _next_queued(self, table: Table) -> Action | None:
+        """The next step of a long meld typed in one line (:mod:`.typed_melds`), while it is
+        still a legal move; otherwise the rest of the steps is dropped."""
+        if not self._queued:
+            return None
+        step = self._queued.pop(0)
+        if step in table.legal_actions():
+            return step
+        self._queued.clear()
+        return None
 
 
 class BotLog:

@@ -24,6 +24,7 @@ from ..table import Event, HandScored, HandStarted, MatchEnded, Table
 from .announce import Announcer
 from .names import SeatNames
 from .order import display_order, sort_hand
+from .screen_text import presented, result_row
 
 __all__ = ["SeatInfo", "MoveChoice", "ZoneView", "ResultView", "SeatView", "SeatPresenter",
            "LOG_LINES"]
@@ -218,9 +219,9 @@ class SeatPresenter:
 
     def _result(self, hand: int, result: HandResult) -> ResultView:
         rows = tuple(
-            (line.category, tuple("-" if v is None else str(v) for v in line.values),
-             tuple(line.points))
-            for line in result.lines)
+            (category, tuple(values), tuple(line.points))
+            for category, values, line in (
+                (*result_row(line.category, line.values), line) for line in result.lines))
         return ResultView(hand + 1, tuple(self.side_names(len(result.points))), rows,
                           tuple(result.points))
 
@@ -231,6 +232,7 @@ class SeatPresenter:
         spec = self.genesis.spec
         deck = table.engine.deck
         observation = table.observation()
+        shown = presented(self.genesis.game, observation, self.names)
         expected = table.expected
         to_move = tuple(sorted(table.speakers)) if expected and expected[1] == "action" else ()
         sizes = observation.get("hand_sizes")
@@ -239,8 +241,8 @@ class SeatPresenter:
                      self._side_of[s], _size(sizes, s), s in to_move, s == table.bot_seat)
             for s in range(len(self.genesis.seats)))
         zones = tuple(
-            ZoneView(key, label, _text(observation[key]), _card_codes(observation[key]))
-            for key, label in (spec.screen or _GENERIC) if key in observation)
+            ZoneView(key, label, _text(shown[key]), _card_codes(shown[key]))
+            for key, label in (spec.screen or _GENERIC) if key in shown)
         legal = table.legal_actions()
         order = display_order(legal, self.genesis.game)
         moves = tuple(_choice(number, i, legal[i], deck) for number, i in enumerate(order, 1))

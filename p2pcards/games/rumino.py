@@ -957,8 +957,8 @@ SPEC = GameSpec(
     factory=RuminoMatch,
     flags=flags_of(RuminoConfig),
     default_preset="classic",
-    legend="Cards: rank, suit, copy. Ranks A 2-9 T(10) J Q K, aces low; suits H hearts, "
-    "D diamonds, C clubs, S spades; 1 or 2 = which of the two decks; X1-X4 jokers (wild).",
+    legend="suits: H hearts, D diamonds, C clubs, S spades; A ace (low), T ten, J jack, "
+    "Q queen, K king; X1-X4 jokers (wild); the last digit is the copy (1 or 2)",
     screen=(
         ("upcard", "upcard"), ("stock_size", "stock"), ("hand_sizes", "cards in hand"),
         ("out", "out of the game"), ("scores", "scores"), ("pool", "pool"),

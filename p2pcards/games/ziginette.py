@@ -372,8 +372,8 @@ SPEC = GameSpec(
     factory=ZiginetteMatch,
     flags=flags_of(ZiginetteConfig),
     default_preset="classic",
-    legend="Cards: rank + suit (D Denari, C Coppe, S Spade, B Bastoni; J Fante, Q Cavallo, "
-    "K Re). Bet on a board card: you win if the banker's rank comes first, lose if yours does.",
+    legend="suits: D denari, C coppe, S spade, B bastoni; A asso, J fante, Q cavallo, K re; "
+    "a bet on a board card wins if the banker's rank comes first, loses if its own does",
     screen=(("bank", "bank"), ("limits_text", "limits"), ("chips", "chips"),
             ("banker_card", "banker's card"), ("board_text", "board and bets"),
             ("dead_text", "dead ranks"), ("event", "last"), ("cards_left", "cards left")),

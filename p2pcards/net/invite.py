@@ -75,10 +75,13 @@ class Invite:
 
     @classmethod
     def parse(cls, text: str) -> Invite:
-        """Parse an invite; the leading ``p2pcards join`` of the printed line is tolerated."""
+        """Parse an invite; the leading ``p2pcards join`` of the printed line and the quotes
+        around the invite (it is printed quoted for the shell) are tolerated."""
         text = text.strip()
         if text.startswith("p2pcards join "):
             text = text[len("p2pcards join "):].strip()
+        if len(text) >= 2 and text[0] == text[-1] and text[0] in "'\"":
+            text = text[1:-1].strip()
         match = _PATTERN.match(text)
         if match is None:
             if not text.startswith((SCHEME, RELAY_SCHEME)):

@@ -381,10 +381,12 @@ function render() {
   if (state.replay) main.append(drawReplayControls());
   const board = el("div", { id: "board" });
   board.append(drawSeats(view));
-  board.append(layoutFor(view.game).draw(view, { seatName }));
-  board.append(drawHand(view, frame ? frame.hands : null));
+  // the moves other than a card of the hand (melds, draws, bets, claims) come before the table
+  // and the hand, so that a long list (a Burraco hand's melds) is on screen without scrolling
   board.append(drawMoves(view));
   if (state.error) board.append(el("p", { id: "error" }, state.error));
+  board.append(layoutFor(view.game).draw(view, { seatName }));
+  board.append(drawHand(view, frame ? frame.hands : null));
   const side = el("aside", { id: "side" });
   side.append(drawScores(view));
   if (state.end) side.append(drawEnd());

@@ -119,6 +119,9 @@ function figure(rank, suit) {
   return king({ ...palette, hat: "#e8b923" }, held);
 }
 
+// The corner index says the rank as the card's code does, as logs and typed moves say it.
+const INDEX = { 1: "A", 8: "J", 9: "Q", 10: "K" };
+
 // The small sign under a corner index, scaled to fit.
 function cornerSign(suit) {
   return place(SIGNS[suit](), 0, 0, { scale: suit === "D" || suit === "C" ? 0.36 : 0.14 });
@@ -128,7 +131,7 @@ function cornerSign(suit) {
 export function italianFace(rank, suit) {
   const body = rank === 1 ? ace(suit) : rank <= 7 ? pips(suit, rank) : figure(rank, suit);
   const color = suit === "D" || suit === "C" ? "#8e2a1e" : "#1f3550";
-  const index = cornerIndex(String(rank), {
+  const index = cornerIndex(INDEX[rank] ?? String(rank), {
     color, size: 26, x: 19, y: 32, sign: cornerSign(suit), signScale: 1,
   });
   const title = (RANK_NAMES[rank] ?? String(rank)) + " di " + SUIT_NAMES[suit];

@@ -59,7 +59,9 @@ export function basto() {
 const SIGNS = { D: oro, C: copa, S: espada, B: basto };
 const SUIT_NAMES = { D: "Oros", C: "Copas", S: "Espadas", B: "Bastos" };
 const RANK_NAMES = { 1: "As", 8: "Sota", 9: "Caballo", 10: "Rey" };
-const INDEX = { 8: "10", 9: "11", 10: "12" };
+// The corner index says the rank as the card's code does (J sota, Q caballo, K rey), as logs
+// and typed moves say it.
+const INDEX = { 1: "A", 8: "J", 9: "Q", 10: "K" };
 const PINTA_GAPS = { D: 0, C: 1, S: 2, B: 3 };
 
 // The inner frame line, broken `gaps` times at the top and at the bottom.
