@@ -4,9 +4,9 @@ each peer with its own p2pcards home, the joiner killed with SIGKILL mid-match.
 - A transcript cut just before the seat's own last envelope is refused with one sentence (the
   seat would sign another envelope in that place); nothing kept is deleted, and the whole
   transcript then resumes.
-- Only one process plays a table's seats from one home: a ``resume`` while the match still
-  runs, or a second ``resume`` started at the same moment as another, stops with one sentence
-  naming the process that holds the table, and the other one plays on.
+- Only one process plays a seat from one home: a ``resume`` while the match still runs, or a
+  second ``resume`` started at the same moment as another, stops with one sentence naming the
+  process that holds the seat, and the other one plays on.
 """
 
 from __future__ import annotations
@@ -33,12 +33,12 @@ def _transcript_of(home: Path) -> Path:
     return Path(MatchRecord.decode(record.read_bytes()).transcript)
 
 
-def _busy(peer: Peer, pid: int) -> None:
+def _busy(peer: Peer, pid: int, seat: int = 1) -> None:
     assert peer.finish() == 2, (peer.out, peer.err)
     assert len(peer.err) == 1, peer.err
     assert peer.err[0].startswith(f"p2pcards: another p2pcards process (pid {pid}) is playing "
-                                  "table "), peer.err
-    assert peer.err[0].endswith("only one process at a time may play its seats"), peer.err
+                                  f"seat {seat} of table "), peer.err
+    assert peer.err[0].endswith("only one process at a time may play a seat"), peer.err
 
 
 def test_a_transcript_cut_before_the_seats_last_envelope_is_refused(tmp_path: Path) -> None:
