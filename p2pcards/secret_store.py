@@ -41,6 +41,7 @@ import fcntl
 import os
 import re
 import stat
+import time
 from collections.abc import Collection, Iterable
 from pathlib import Path
 from typing import Protocol
@@ -304,13 +305,46 @@ class SecretStore:
             _fsync_directory(self.directory)
 
 
+HOLDER_READS = 50
+HOLDER_PAUSE = 0.02
+"""A process refused a lock reads the holder's process id up to :data:`HOLDER_READS` times,
+this many seconds apart (see :func:`_lock_holder`)."""
+
+
 def _lock_holder(fd: int) -> str:
-    """`` (pid N)`` for the process id written in a lock file, or nothing."""
+    """`` (pid N)`` for the running process whose id is written in a lock file, or nothing.
+
+    A holder writes its id just after it takes the lock, so for a moment the file may still
+    name the process that held it before (killed) or nothing: it is read again until it names
+    a running process, for at most about a second."""
+    for _ in range(HOLDER_READS):
+        pid = _written_pid(fd)
+        if pid is not None and _running(pid):
+            return f" (pid {pid})"
+        time.sleep(HOLDER_PAUSE)
+    return ""
+
+
+def _written_pid(fd: int) -> int | None:
+    """The process id written in the lock file open as ``fd``, or ``None``."""
     try:
         text = os.pread(fd, 32, 0).decode("ascii").strip()
     except (OSError, UnicodeDecodeError):
-        return ""
-    return f" (pid {text})" if text.isdigit() else ""
+        return None
+    return int(text) if text.isdigit() and 0 < int(text) < 2**31 else None
+
+
+def _running(pid: int) -> bool:
+    """Whether a process ``pid`` exists (it may belong to another user)."""
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        return True
+    except OSError:
+        return False
+    return True
 
 
 def _same_file(fd: int, path: Path) -> bool:

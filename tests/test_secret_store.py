@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import os
 import stat
+import subprocess
+import sys
 import tempfile
 from pathlib import Path
 
@@ -197,3 +199,20 @@ def test_a_kept_count_reads_back(count: int) -> None:
 def test_a_kept_count_of_another_length_is_not_a_count() -> None:
     assert decode_count(b"\x00" * 7) is None
     assert decode_count(b"\x00" * 9) is None
+
+
+def test_a_lock_file_naming_a_dead_process_names_no_holder(tmp_path: Path) -> None:
+    """Just after a process takes the lock, its file may still hold the id of the killed
+    process that held it before: a refused process never names that one."""
+    store = SecretStore(tmp_path / "secrets")
+    table = b"\x08" * 32
+    gone = subprocess.Popen([sys.executable, "-c", ""])
+    gone.wait()
+    with store.lock(table, 1):
+        store.lock_path(table, 1).write_text(f"{gone.pid}\n")
+        with pytest.raises(TableBusy) as busy:
+            store.lock(table, 1)
+        assert str(busy.value).startswith("another p2pcards process is playing seat 1 of ")
+        store.lock_path(table, 1).write_text(f"{os.getpid()}\n")
+        with pytest.raises(TableBusy, match=rf"^another p2pcards process \(pid {os.getpid()}\)"):
+            store.lock(table, 1)
