@@ -19,6 +19,7 @@ from test_net_processes import Peer
 from test_resume_processes import _complete, _kept_files, _match, _same_chain
 
 from p2pcards.match_record import MatchRecord
+from p2pcards.secret_store import decode_count
 from p2pcards.transcript import TranscriptWriter, read_transcript
 from p2pcards.wire import Envelope, Payload
 
@@ -50,8 +51,14 @@ def test_a_transcript_cut_before_the_seats_last_envelope_is_refused(tmp_path: Pa
     whole = path.read_bytes()
     frames = read_transcript(path).envelopes
     genesis = read_transcript(path).genesis
-    last_own = max(i for i, data in enumerate(frames) if _signer(data) == 1)
-    own = sum(1 for data in frames if _signer(data) == 1)
+    # the count the seat kept: its transcript's own envelopes, but one fewer if the kill came
+    # between writing its last envelope and keeping the count (that envelope never left)
+    kept_count = next(p for p in _kept_files(guest_home) if p.name.endswith("-seat1-signed"))
+    own = decode_count(kept_count.read_bytes())
+    assert own is not None
+    mine = [i for i, data in enumerate(frames) if _signer(data) == 1]
+    assert own in (len(mine), len(mine) - 1)
+    last_own = mine[own - 1]  # cut before it: the transcript then holds one fewer than signed
     path.unlink()
     with TranscriptWriter.create(path, genesis, fsync=False) as out:
         for data in frames[:last_own]:
