@@ -1,6 +1,7 @@
 """The match record: what a peer needs to come back into its unfinished match after a crash.
 
-Kept in the secret store (:mod:`.secret_store`, ``secrets/<table id hex>.match``, mode 0600),
+Kept in the secret store (:mod:`.secret_store`, ``secrets/<table id hex>-seat<S>.match`` where
+``S`` is the lowest seat the peer plays, mode 0600),
 written once the genesis is known and before this peer's first envelope, and deleted when the
 match is over. With the transcript (which holds the chain) and the seats' kept hand keys it is
 everything ``p2pcards resume`` needs: the peer's role and how it reaches the table (the invite;
@@ -87,6 +88,12 @@ class MatchRecord:
     relay_identity: bytes | None = None
     relay_patience: int = 90
     seed: int | None = None
+
+    @property
+    def own_seat(self) -> int:
+        """The lowest recorded seat: the seat that names the record and its lock in the secret
+        store (:meth:`~p2pcards.secret_store.SecretStore.record_path`)."""
+        return min(s.seat for s in self.seats)
 
     def encode(self) -> bytes:
         return codec.pack({

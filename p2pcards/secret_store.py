@@ -11,16 +11,23 @@ killed mid-hand can be started again and carry on (``p2pcards resume``).
 Layout, under the p2pcards home directory (:func:`p2pcards.identity_store.config_dir`)::
 
     secrets/                                  mode 0700
-    secrets/<table id hex>.match              mode 0600: the match record (:mod:`.match_record`)
+    secrets/<table id hex>-seat<S>.match      mode 0600: the match record (:mod:`.match_record`)
+    secrets/<table id hex>-seat<S>.lock       mode 0600: its lock (:meth:`SecretStore.lock`)
     secrets/<table id hex>-seat<N>-<name>     mode 0600: one secret of seat N, e.g. ``hand3``
+
+A process keeps one match record and holds one lock per table, both named by its *own seat*
+``S``: the lowest of the seats it plays (a host's seat 0, which also plays the hub's bot
+seats). The seats of one table are played by different processes, so two processes of one
+table that share a p2pcards home (a demo, or the host and a joiner in two terminals of one
+machine) keep and lock different files, while two processes of one seat exclude each other.
 
 Every file is written atomically (a temporary file of mode 0600 in the same directory, written,
 fsynced, renamed over the name, then the directory fsynced), so a crash leaves the old file or
 the new one, never a part. A seat keeps each secret *before* it first uses it on the wire (the
 table calls :meth:`Keeper.keep` while it makes the message), and the session deletes the
 hand key once the transcript holds every seat's key reveal for that hand (from then on the
-transcript itself holds the secret). :meth:`SecretStore.forget_table` deletes a table's files
-when its match is over.
+transcript itself holds the secret). :meth:`SecretStore.forget_table` deletes the files of a
+process's seats of a table when its match is over, and leaves the other seats' files alone.
 
 :class:`MemoryKeeper` is the same contract in memory (tests, and seats that cannot come back).
 Nothing here is encrypted: the files are protected by the file system's permissions only;
@@ -34,6 +41,8 @@ import fcntl
 import os
 import re
 import stat
+import time
+from collections.abc import Collection, Iterable
 from pathlib import Path
 from typing import Protocol
 
@@ -84,7 +93,7 @@ class SecretStoreError(Exception):
 
 
 class TableBusy(SecretStoreError):
-    """Another process holds the lock of the table (:meth:`SecretStore.lock`)."""
+    """Another process holds the lock of the seat at the table (:meth:`SecretStore.lock`)."""
 
 
 class Keeper(Protocol):
@@ -187,9 +196,10 @@ class SecretStore:
         _check_name(name)
         return self.directory / f"{table_id.hex()}-seat{seat}-{name}"
 
-    def record_path(self, table_id: bytes) -> Path:
-        """The file of the match record of table ``table_id``."""
-        return self.directory / f"{table_id.hex()}.match"
+    def record_path(self, table_id: bytes, seat: int) -> Path:
+        """The file of the match record of the process whose own seat (the lowest seat it
+        plays) is ``seat`` at table ``table_id``."""
+        return self.directory / f"{table_id.hex()}-seat{seat}.match"
 
     def seat(self, table_id: bytes, seat: int) -> FileKeeper:
         """The :class:`Keeper` of one seat of one table."""
@@ -219,18 +229,19 @@ class SecretStore:
             raise SecretStoreError(f"cannot delete the secret file {path}: "
                                    f"{exc.strerror or exc}") from None
 
-    def lock_path(self, table_id: bytes) -> Path:
-        """The lock file of table ``table_id`` (see :meth:`lock`)."""
-        return self.directory / f"{table_id.hex()}.lock"
+    def lock_path(self, table_id: bytes, seat: int) -> Path:
+        """The lock file of own seat ``seat`` at table ``table_id`` (see :meth:`lock`)."""
+        return self.directory / f"{table_id.hex()}-seat{seat}.lock"
 
-    def lock(self, table_id: bytes) -> TableLock:
-        """Take the exclusive lock of table ``table_id`` for this process: only the process
-        holding it may play the table's seats kept in this home, append to their transcript or
-        change their secrets. The operating system releases it when the process ends, however
-        it ends, so a crash never leaves the table locked. :class:`TableBusy` (naming the
-        process that holds it) if another process holds it."""
+    def lock(self, table_id: bytes, seat: int) -> TableLock:
+        """Take the exclusive lock of own seat ``seat`` (the lowest seat the process plays) at
+        table ``table_id`` for this process: only the process holding it may play those seats
+        from this home, append to their transcript or change their secrets. Processes playing
+        other seats of the same table take other locks. The operating system releases it when
+        the process ends, however it ends, so a crash never leaves a seat locked.
+        :class:`TableBusy` (naming the process that holds it) if another process holds it."""
         self.ensure()
-        path = self.lock_path(table_id)
+        path = self.lock_path(table_id, seat)
         while True:
             try:
                 fd = os.open(path, os.O_RDWR | os.O_CREAT, 0o600)
@@ -242,21 +253,23 @@ class SecretStore:
             except OSError:
                 holder = _lock_holder(fd)
                 os.close(fd)
-                raise TableBusy(f"another p2pcards process{holder} is playing table "
-                                f"{table_id.hex()[:16]} from this p2pcards home "
+                raise TableBusy(f"another p2pcards process{holder} is playing seat {seat} of "
+                                f"table {table_id.hex()[:16]} from this p2pcards home "
                                 f"({self.directory.parent}): only one process at a time may "
-                                "play its seats") from None
+                                "play a seat") from None
             if _same_file(fd, path):
                 break
             os.close(fd)  # its holder deleted it as the match ended: take the new one
         os.ftruncate(fd, 0)
         os.write(fd, f"{os.getpid()}\n".encode())
-        return TableLock(self, table_id, fd)
+        return TableLock(self, table_id, seat, fd)
 
-    def records(self) -> list[Path]:
-        """Every match record in the store, newest first."""
+    def records(self, table_id: bytes | None = None) -> list[Path]:
+        """Every match record in the store (only those of table ``table_id`` if given), newest
+        first."""
+        prefix = "*" if table_id is None else table_id.hex()
         try:
-            found = list(self.directory.glob("*.match"))
+            found = list(self.directory.glob(f"{prefix}-seat*.match"))
         except OSError:
             return []
 
@@ -267,37 +280,71 @@ class SecretStore:
                 return 0.0
         return sorted(found, key=modified, reverse=True)
 
-    def files_of(self, table_id: bytes) -> list[Path]:
-        """Every file of table ``table_id``: its record, its seats' secrets and the temporary
-        file of a write that a crash cut short (``.NAME.PID-RANDOM.tmp``)."""
-        prefix = table_id.hex()
+    def files_of(self, table_id: bytes, seats: Iterable[int]) -> list[Path]:
+        """Every file of ``seats`` at table ``table_id``: their secrets, the match record of
+        the one that is a process's own seat, and the temporary file of a write that a crash
+        cut short (``.NAME.PID-RANDOM.tmp``). Lock files are not among them."""
+        prefixes = tuple(name for seat in seats
+                         for name in (f"{table_id.hex()}-seat{seat}-",
+                                      f"{table_id.hex()}-seat{seat}.match"))
         try:
             return sorted(p for p in self.directory.iterdir()
-                          if p.name.removeprefix(".").startswith((prefix + "-",
-                                                                  prefix + ".match")))
+                          if p.name.removeprefix(".").startswith(prefixes))
         except OSError:
             return []
 
-    def forget_table(self, table_id: bytes) -> None:
-        """Delete every file of table ``table_id``: its match is over."""
-        for path in self.files_of(table_id):
-            if path.name.endswith(".match"):
-                continue
-            self.delete(path)
-        self.delete(self.record_path(table_id))
-        if self.files_of(table_id):
-            return
+    def forget_table(self, table_id: bytes, seats: Collection[int]) -> None:
+        """Delete every file of ``seats`` at table ``table_id`` (the seats one process played:
+        their match is over), the match record last; other seats' files are left alone."""
+        for path in self.files_of(table_id, seats):
+            if not path.name.endswith(".match"):
+                self.delete(path)
+        for seat in seats:
+            self.delete(self.record_path(table_id, seat))
         with contextlib.suppress(OSError):
             _fsync_directory(self.directory)
 
 
+HOLDER_READS = 50
+HOLDER_PAUSE = 0.02
+"""A process refused a lock reads the holder's process id up to :data:`HOLDER_READS` times,
+this many seconds apart (see :func:`_lock_holder`)."""
+
+
 def _lock_holder(fd: int) -> str:
-    """`` (pid N)`` for the process id written in a lock file, or nothing."""
+    """`` (pid N)`` for the running process whose id is written in a lock file, or nothing.
+
+    A holder writes its id just after it takes the lock, so for a moment the file may still
+    name the process that held it before (killed) or nothing: it is read again until it names
+    a running process, for at most about a second."""
+    for _ in range(HOLDER_READS):
+        pid = _written_pid(fd)
+        if pid is not None and _running(pid):
+            return f" (pid {pid})"
+        time.sleep(HOLDER_PAUSE)
+    return ""
+
+
+def _written_pid(fd: int) -> int | None:
+    """The process id written in the lock file open as ``fd``, or ``None``."""
     try:
         text = os.pread(fd, 32, 0).decode("ascii").strip()
     except (OSError, UnicodeDecodeError):
-        return ""
-    return f" (pid {text})" if text.isdigit() else ""
+        return None
+    return int(text) if text.isdigit() and 0 < int(text) < 2**31 else None
+
+
+def _running(pid: int) -> bool:
+    """Whether a process ``pid`` exists (it may belong to another user)."""
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        return True
+    except OSError:
+        return False
+    return True
 
 
 def _same_file(fd: int, path: Path) -> bool:
@@ -310,24 +357,25 @@ def _same_file(fd: int, path: Path) -> bool:
 
 
 class TableLock:
-    """The exclusive lock of one table in a :class:`SecretStore`, held until :meth:`release`
-    or the end of the process (:meth:`SecretStore.lock`)."""
+    """The exclusive lock of one own seat at one table in a :class:`SecretStore`, held until
+    :meth:`release` or the end of the process (:meth:`SecretStore.lock`)."""
 
-    def __init__(self, store: SecretStore, table_id: bytes, fd: int) -> None:
+    def __init__(self, store: SecretStore, table_id: bytes, seat: int, fd: int) -> None:
         self.store = store
         self.table_id = table_id
+        self.seat = seat
         self._fd: int | None = fd
 
     def release(self) -> None:
-        """Release the lock; its file is deleted with it once the table's match record is gone
+        """Release the lock; its file is deleted with it once the seat's match record is gone
         (the match is over), while the lock is still held."""
         if self._fd is None:
             return
         fd, self._fd = self._fd, None
         try:
-            if not self.store.record_path(self.table_id).exists():
+            if not self.store.record_path(self.table_id, self.seat).exists():
                 with contextlib.suppress(OSError):
-                    self.store.lock_path(self.table_id).unlink()
+                    self.store.lock_path(self.table_id, self.seat).unlink()
         finally:
             os.close(fd)
 

@@ -4,9 +4,9 @@ each peer with its own p2pcards home, the joiner killed with SIGKILL mid-match.
 - A transcript cut just before the seat's own last envelope is refused with one sentence (the
   seat would sign another envelope in that place); nothing kept is deleted, and the whole
   transcript then resumes.
-- Only one process plays a table's seats from one home: a ``resume`` while the match still
-  runs, or a second ``resume`` started at the same moment as another, stops with one sentence
-  naming the process that holds the table, and the other one plays on.
+- Only one process plays a seat from one home: a ``resume`` while the match still runs, or a
+  second ``resume`` started at the same moment as another, stops with one sentence naming the
+  process that holds the seat, and the other one plays on.
 """
 
 from __future__ import annotations
@@ -19,6 +19,7 @@ from test_net_processes import Peer
 from test_resume_processes import _complete, _kept_files, _match, _same_chain
 
 from p2pcards.match_record import MatchRecord
+from p2pcards.secret_store import decode_count
 from p2pcards.transcript import TranscriptWriter, read_transcript
 from p2pcards.wire import Envelope, Payload
 
@@ -33,12 +34,12 @@ def _transcript_of(home: Path) -> Path:
     return Path(MatchRecord.decode(record.read_bytes()).transcript)
 
 
-def _busy(peer: Peer, pid: int) -> None:
+def _busy(peer: Peer, pid: int, seat: int = 1) -> None:
     assert peer.finish() == 2, (peer.out, peer.err)
     assert len(peer.err) == 1, peer.err
     assert peer.err[0].startswith(f"p2pcards: another p2pcards process (pid {pid}) is playing "
-                                  "table "), peer.err
-    assert peer.err[0].endswith("only one process at a time may play its seats"), peer.err
+                                  f"seat {seat} of table "), peer.err
+    assert peer.err[0].endswith("only one process at a time may play a seat"), peer.err
 
 
 def test_a_transcript_cut_before_the_seats_last_envelope_is_refused(tmp_path: Path) -> None:
@@ -50,8 +51,14 @@ def test_a_transcript_cut_before_the_seats_last_envelope_is_refused(tmp_path: Pa
     whole = path.read_bytes()
     frames = read_transcript(path).envelopes
     genesis = read_transcript(path).genesis
-    last_own = max(i for i, data in enumerate(frames) if _signer(data) == 1)
-    own = sum(1 for data in frames if _signer(data) == 1)
+    # the count the seat kept: its transcript's own envelopes, but one fewer if the kill came
+    # between writing its last envelope and keeping the count (that envelope never left)
+    kept_count = next(p for p in _kept_files(guest_home) if p.name.endswith("-seat1-signed"))
+    own = decode_count(kept_count.read_bytes())
+    assert own is not None
+    mine = [i for i, data in enumerate(frames) if _signer(data) == 1]
+    assert own in (len(mine), len(mine) - 1)
+    last_own = mine[own - 1]  # cut before it: the transcript then holds one fewer than signed
     path.unlink()
     with TranscriptWriter.create(path, genesis, fsync=False) as out:
         for data in frames[:last_own]:

@@ -3,9 +3,10 @@
 ``host`` and ``join`` keep a match record and the seats' secrets in ``secrets/`` under the
 p2pcards home (owner-only files, :mod:`p2pcards.secret_store`), and delete them when the match
 is over. After a crash (the process killed, the machine restarted) ``p2pcards resume`` finds the
-record of the newest unfinished match (or of the transcript named), rebuilds the seats from the
-transcript and brings them back into the match, while the other players wait for them (each
-peer's ``--return-wait``, by default the table's move timeout).
+record of the newest unfinished match (or of the transcript named, or of the ``--seat`` named:
+one home may keep the records of several seats of one table, each process's own), rebuilds
+the seats from the transcript and brings them back into the match, while the other players
+wait for them (each peer's ``--return-wait``, by default the table's move timeout).
 """
 
 from __future__ import annotations
@@ -82,29 +83,60 @@ def return_wait(args: argparse.Namespace) -> float | None:
     return float(value)
 
 
-def _find(store: SecretStore, transcript: str | None) -> tuple[MatchRecord, Path]:
-    """The match record to resume and the path of its transcript."""
-    if transcript is not None:
-        path = Path(transcript).expanduser().absolute()
-        try:
-            found = read_transcript(path)
-        except FileNotFoundError:
-            raise UserError(f"{transcript}: no such transcript") from None
-        except (TranscriptError, ProtocolError, OSError) as exc:
-            raise UserError(f"{transcript} cannot be read: {exc}") from None
-        data = _read(store, store.record_path(found.table_id))
-        if data is None:
-            raise UserError(f"nothing to resume for {transcript}: this p2pcards home "
-                            f"({store.directory}) keeps no record of its table (the match is "
-                            "over, or it was played from another home or machine)")
-        return _decode(data, store.record_path(found.table_id)), path
-    for candidate in store.records():
+Found = tuple[Path, MatchRecord]
+"""A match record in the store: its file and what it says."""
+
+
+def _find(store: SecretStore, transcript: str | None,
+          seat: int | None) -> tuple[list[Found], Path | None]:
+    """The match records that may be the one to resume (all of one table, newest first) and
+    the transcript named on the command line (``None``: each record's own). ``seat`` keeps only
+    the record of the process that played it. One sentence if there is none."""
+    if transcript is None:
+        found = _records(store, None, seat)
+        if not found:
+            which = "" if seat is None else f" of seat {seat}"
+            raise UserError(f"there is no unfinished match{which} to resume in "
+                            f"{store.directory}")
+        table = found[0][1].table_id
+        return [f for f in found if f[1].table_id == table], None
+    path = Path(transcript).expanduser().absolute()
+    try:
+        table = read_transcript(path).table_id
+    except FileNotFoundError:
+        raise UserError(f"{transcript}: no such transcript") from None
+    except (TranscriptError, ProtocolError, OSError) as exc:
+        raise UserError(f"{transcript} cannot be read: {exc}") from None
+    found = _records(store, table, seat)
+    if not found:
+        which = "its table" if seat is None else f"seat {seat} of its table"
+        raise UserError(f"nothing to resume for {transcript}: this p2pcards home "
+                        f"({store.directory}) keeps no record of {which} (the match is "
+                        "over, or it was played from another home or machine)")
+    written_there = [f for f in found if _same_path(Path(f[1].transcript), path)]
+    return written_there or found, path
+
+
+def _records(store: SecretStore, table: bytes | None, seat: int | None) -> list[Found]:
+    """The records of the store (of ``table`` if given; with ``seat`` among their seats if
+    given), newest first; a record deleted meanwhile (its match ended) is skipped."""
+    found: list[Found] = []
+    for candidate in store.records(table):
         data = _read(store, candidate)
         if data is None:
             continue
         record = _decode(data, candidate)
-        return record, Path(record.transcript)
-    raise UserError(f"there is no unfinished match to resume in {store.directory}")
+        if seat is None or any(s.seat == seat for s in record.seats):
+            found.append((candidate, record))
+    return found
+
+
+def _same_path(first: Path, second: Path) -> bool:
+    """Whether two paths name the same file (either may be missing)."""
+    try:
+        return first.resolve() == second.resolve()
+    except OSError:
+        return first == second
 
 
 def _read(store: SecretStore, path: Path) -> bytes | None:
@@ -147,27 +179,47 @@ def _player(genesis: Genesis, seat: int, kind: str, lines: StdinLines | None,
 
 
 def _cmd_resume(args: argparse.Namespace) -> int:
+    if args.seat is not None and args.seat < 0:
+        raise UserError("--seat is a seat number: 0 or more", EXIT_USAGE)
     store = secret_store()
-    record, path = _find(store, args.transcript)
-    lock = _lock(store, record)
+    found, transcript = _find(store, args.transcript, args.seat)
+    record, lock = _claim(store, found)
     try:
-        return _resume(args, store, record, path)
+        return _resume(args, store, record, transcript or Path(record.transcript))
     finally:
         lock.release()
 
 
-def _lock(store: SecretStore, record: MatchRecord) -> TableLock:
-    """The table's lock, taken before anything is read for good: a second process resuming
-    (or still playing) the same table stops here with one sentence."""
-    try:
-        lock = store.lock(record.table_id)
-    except SecretStoreError as exc:
-        raise UserError(str(exc)) from None
-    if _read(store, store.record_path(record.table_id)) is None:
+def _claim(store: SecretStore, found: Sequence[Found]) -> tuple[MatchRecord, TableLock]:
+    """The record to resume among ``found`` (records of one table) with its seat's lock,
+    taken before anything is read for good. A record whose seat another process holds (a
+    second ``resume`` of it, or the process still playing it) is not the one: if every one is
+    held, the first's holder is named in one sentence; if more than one is free, the user is
+    asked to say which seat."""
+    claimed: list[tuple[MatchRecord, TableLock]] = []
+    busy: list[str] = []
+    for path, record in found:
+        try:
+            lock = store.lock(record.table_id, record.own_seat)
+        except SecretStoreError as exc:
+            busy.append(str(exc))
+            continue
+        if _read(store, path) is None:  # its match has just ended
+            lock.release()
+            continue
+        claimed.append((record, lock))
+    if len(claimed) == 1:
+        return claimed[0]
+    for _, lock in claimed:
         lock.release()
-        raise UserError(f"nothing to resume for table {record.table_id.hex()[:16]}: its match "
-                        "has just ended")
-    return lock
+    if busy and not claimed:
+        raise UserError(busy[0])
+    table = found[0][1].table_id.hex()[:16]
+    if not claimed:
+        raise UserError(f"nothing to resume for table {table}: its match has just ended")
+    seats = " and ".join(str(record.own_seat) for record, _ in claimed)
+    raise UserError(f"this p2pcards home keeps unfinished matches of seats {seats} of table "
+                    f"{table}: say which seat to resume with --seat N")
 
 
 def _resume(args: argparse.Namespace, store: SecretStore, record: MatchRecord,
@@ -234,6 +286,10 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     resume.add_argument("transcript", nargs="?",
                         help="the match's transcript (default: the newest unfinished match "
                              "this p2pcards home keeps)")
+    resume.add_argument("--seat", type=int, metavar="N",
+                        help="the seat to resume, when this p2pcards home keeps more than one "
+                             "unfinished seat of the match (its host and a joiner played from "
+                             "one machine)")
     return_wait_option(resume)
     web_options(resume, "play at")
     resume.set_defaults(handler=_cmd_resume)

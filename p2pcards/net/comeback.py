@@ -74,8 +74,10 @@ class Comeback:
     store: SecretStore | None = None
     record: Callable[[Genesis, Sequence[KeptSeat], frozenset[int]], MatchRecord] | None = None
     lock: TableLock | None = None
-    """The table's lock in ``store``, held from :meth:`begin` to :meth:`end` (a ``resume`` of
-    the same table meanwhile is refused)."""
+    """The lock of this process's own seat at the table in ``store``, held from :meth:`begin`
+    to :meth:`end` (a ``resume`` of the same seats meanwhile is refused)."""
+    seats: frozenset[int] = frozenset()
+    """The seats this process keeps (set by :meth:`begin`): :meth:`end` forgets only theirs."""
 
     def patience(self, genesis: Genesis) -> float:
         return float(self.wait if self.wait is not None else genesis.timeouts["action"])
@@ -84,14 +86,18 @@ class Comeback:
         return None if self.store is None else self.store.seat(genesis.table_id, seat)
 
     def begin(self, genesis: Genesis, seats: Sequence[KeptSeat], bots: frozenset[int]) -> None:
-        """Write the match record, before this peer's first envelope. Raises
-        :class:`MatchFailure` if it cannot be written."""
+        """Take the lock of this process's own seat (the lowest of ``seats``) and write the
+        match record, before this peer's first envelope. Raises :class:`MatchFailure` if
+        either cannot be done (another process holds the seat, or the file cannot be
+        written)."""
         if self.store is None or self.record is None:
             return
         record = self.record(genesis, seats, bots)
+        self.seats = frozenset(k.seat for k in seats)
         try:
-            self.lock = self.store.lock(genesis.table_id)
-            self.store.write(self.store.record_path(genesis.table_id), record.encode())
+            self.lock = self.store.lock(genesis.table_id, record.own_seat)
+            self.store.write(self.store.record_path(genesis.table_id, record.own_seat),
+                             record.encode())
         except SecretStoreError as exc:
             if self.lock is not None:
                 self.lock.release()
@@ -99,12 +105,13 @@ class Comeback:
                                ) from None
 
     def end(self, genesis: Genesis) -> None:
-        """The match is over (finished or given up): delete its record and kept secrets, and
-        release the table's lock."""
+        """The match is over (finished or given up): delete the record and the kept secrets of
+        this process's seats (other processes' seats of the table keep theirs), and release
+        the lock."""
         if self.store is None:
             return
         with contextlib.suppress(SecretStoreError):
-            self.store.forget_table(genesis.table_id)
+            self.store.forget_table(genesis.table_id, self.seats)
         if self.lock is not None:
             self.lock.release()
 

@@ -54,7 +54,7 @@ async def resume_match(record: MatchRecord, genesis: Genesis, frames: Sequence[b
     """Run the rest of the match; returns the first local seat's table. Raises
     :class:`MatchFailure`. The record and the kept secrets are deleted when the match is over
     (finished or given up); a crash, or seats that cannot be rebuilt (:class:`CannotResume`),
-    leave them for another try. The caller holds the table's lock
+    leave them for another try. The caller holds the lock of the record's own seat
     (:meth:`~p2pcards.secret_store.SecretStore.lock`)."""
     try:
         invite = Invite.parse(record.invite)
@@ -71,7 +71,7 @@ async def resume_match(record: MatchRecord, genesis: Genesis, frames: Sequence[b
     def over() -> None:
         """The session ran and ended: the match is finished or given up for good."""
         with contextlib.suppress(SecretStoreError):
-            store.forget_table(genesis.table_id)
+            store.forget_table(genesis.table_id, mine)
     try:
         with one_failure():
             if record.role == HOST:
