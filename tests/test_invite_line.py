@@ -42,7 +42,7 @@ def test_every_word_comes_back_from_the_shell_as_it_was(words: list[str]) -> Non
 
 def test_the_printed_line_pasted_into_a_strict_shell_joins(tmp_path: Path) -> None:
     hosting = Peer(tmp_path / "host", "host", "--listen", "127.0.0.1:0", "--ephemeral-identity",
-                   *BRISCOLA_2, "--bot", "--seed", "3", "--transcript",
+                   *BRISCOLA_2, "--bot", "--seed", "3", "--insecure-public-keys", "--transcript",
                    str(tmp_path / "host.p2pt"))
     try:
         line = hosting.wait_for(r"^p2pcards join .+$")[0]
@@ -53,7 +53,7 @@ def test_the_printed_line_pasted_into_a_strict_shell_joins(tmp_path: Path) -> No
         shim.chmod(0o755)
         env = dict(os.environ, P2PCARDS_HOME=str(tmp_path / "joiner"),
                    PATH=f"{shim.parent}{os.pathsep}{os.environ['PATH']}")
-        command = (f"{line} --bot --accept --ephemeral-identity --seed 4 "
+        command = (f"{line} --bot --accept --ephemeral-identity --seed 4 --insecure-public-keys "
                    f"--transcript {shlex.quote(str(tmp_path / 'joiner.p2pt'))}")
         joined = subprocess.run(["bash", "-O", "failglob", "-c", command], env=env, text=True,
                                 capture_output=True, timeout=DEADLINE, cwd=tmp_path)

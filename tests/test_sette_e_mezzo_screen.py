@@ -140,7 +140,7 @@ def test_a_person_banker_types_the_limits_by_amount_in_a_real_process(tmp_path: 
     """Seed 3 gives the person the bank: typing 5 twice sets the limits to 5 and 5, so the bot
     can only bet 5; the screen names the bank and the chips by player."""
     hosting, _ = host(tmp_path, "--game", "sette-e-mezzo", "--players", "2", "--bots", "1",
-                      "--seed", "3", stdin="5\n5\nstand\nq\ny\n")
+                      "--seed", "3", "--insecure-public-keys", stdin="5\n5\nstand\nq\ny\n")
     assert hosting.finish() == 130, hosting.stderr
     out = hosting.stdout
     assert "  minimum 1 … minimum 50: type the amount, 25 for minimum 25" in out

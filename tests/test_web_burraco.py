@@ -27,7 +27,8 @@ def _wait(driver: Any, css: str) -> list[Any]:
 
 def _host(tmp_path: Path, game: str, players: int, seed: int) -> tuple[Peer, str]:
     host = Peer(["host", "--game", game, "--players", str(players), "--bots",
-                 str(players - 1), "--seed", str(seed), "--listen", "127.0.0.1:0", "--web",
+                 str(players - 1), "--seed", str(seed), "--insecure-public-keys",
+                 "--listen", "127.0.0.1:0", "--web",
                  "--no-browser", "--transcript", str(tmp_path / "host.p2pt")],
                 tmp_path / "host-home")
     url = host.wait_for(r"(http://127\.0\.0\.1:\d+/[A-Za-z0-9_-]+/)").group(1)
