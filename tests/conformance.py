@@ -500,6 +500,135 @@ def revoke_at_audit() -> tuple[Files, str]:
             "keys are revealed")
 
 
+# ------------------------------------------------------------------ every game
+# One short table of each game (seed 1, bots of seeds 10, 11, ...): its honest material is the
+# whole match where a preset or flag keeps it short, else its first hand up to the results.
+
+Flags = tuple[tuple[str, object], ...]
+GAMES: dict[str, tuple[str, str, int, Flags, bool]] = {
+    # case prefix: game, preset, seats, flags, whole match (else the first hand)
+    "scopa": ("scopa", "classic", 2, (), False),
+    "briscola-3": ("briscola", "classic", 3, (), False),
+    "tressette": ("tressette", "three-games", 3, (), False),
+    "tresette": ("tresette", "classic", 4, (), False),
+    "calabrasella": ("calabrasella", "classic", 3, (("hands", 1),), True),
+    "tute": ("tute", "single", 4, (), True),
+    "burraco": ("burraco", "quick", 4, (), True),
+    "rumino": ("rumino", "classic", 2, (), False),
+    "sette-e-mezzo": ("sette-e-mezzo", "classic", 2, (("hands", 1),), True),
+    "ziginette": ("ziginette", "classic", 2, (("hands", 1),), True),
+}
+
+
+def _first_hand(driver: Driver) -> None:
+    """Step ``driver`` until the first hand's results are all in the chain (the next envelope
+    queued, if any, is no result)."""
+    def kind(data: bytes) -> str:
+        return decode(data, driver.genesis)[1].kind
+
+    while not (driver.log and kind(driver.log[-1]) == "result"
+               and not (driver.queue and kind(driver.queue[0][1]) == "result")):
+        assert driver.step(), "the match stopped before the first hand's results"
+
+
+@functools.cache
+def game_run(prefix: str) -> MatchRun:
+    """The honest material of one game of :data:`GAMES` (a :class:`MatchRun` whose frames are
+    the whole match or its first hand)."""
+    game, preset, players, flags, whole = GAMES[prefix]
+    driver = Driver.new(game, preset, players, seed=1, flags=dict(flags) or None)
+    if whole:
+        driver.run_out()
+    else:
+        _first_hand(driver)
+    assert not driver.violations, driver.violations
+    return MatchRun(driver.genesis, driver.tables, list(driver.log))
+
+
+def _describe(prefix: str) -> str:
+    game, preset, players, flags, whole = GAMES[prefix]
+    options = "".join(f", {k} = {v}" for k, v in flags)
+    span = "the whole match" if whole else "its first hand, up to the hand's results"
+    return f"{game}, {players} seats, preset {preset}{options}: {span}"
+
+
+def game_honest(prefix: str) -> Case:
+    def make() -> tuple[Files, str]:
+        run = game_run(prefix)
+        return {"": transcript(run.genesis, run.frames)}, _describe(prefix)
+    return make
+
+
+def game_result_mismatch(prefix: str) -> Case:
+    def make() -> tuple[Files, str]:
+        run = game_run(prefix)
+        k = next(i for i in range(len(run.frames)) if _payload(run, i).kind == "result")
+        body = dict(_payload(run, k).body)
+        scores = list(body["scores"])
+        scores[0] += 1
+        forged = _resign(run, k, body={**body, "scores": scores})
+        seat = _payload(run, k).seat
+        return ({"": transcript(run.genesis, run.frames[:k] + [forged])},
+                f"{_describe(prefix)}; seat {seat} signs the first result with seat 0's match "
+                "score raised by one")
+    return make
+
+
+def _card_actions(run: MatchRun) -> list[int]:
+    """Chain positions of the actions that name one card at a deck position."""
+    return [i for i in range(len(run.frames))
+            if (p := _payload(run, i)).kind == "action" and "position" in p.body
+            and "card" in p.body["action"]]
+
+
+def game_card_mismatch(prefix: str) -> Case:
+    def make() -> tuple[Files, str]:
+        run = game_run(prefix)
+        played = _card_actions(run)
+        k = played[0]
+        body = dict(_payload(run, k).body)
+        card = body["action"]["card"]
+        other = next(c for i in played
+                     if (c := _payload(run, i).body["action"]["card"]) != card)
+        forged = _resign(run, k, body={**body, "action": {**body["action"], "card": other}})
+        return ({"": transcript(run.genesis, run.frames[:k] + [forged])},
+                f"{_describe(prefix)}; envelope {k} names {other} for the position that holds "
+                f"{card}")
+    return make
+
+
+def game_bet_over_limit(prefix: str) -> Case:
+    def make() -> tuple[Files, str]:
+        run = game_run(prefix)
+        actions = [(i, _payload(run, i).body["action"]) for i in range(len(run.frames))
+                   if _payload(run, i).kind == "action"]
+        maximum = next(a["amount"] for _, a in actions if a["kind"] == "maximum")
+        k, bet = next((i, a) for i, a in actions if a["kind"] == "bet")
+        forged = _resign(run, k, body={"action": {**bet, "amount": maximum + 1}})
+        return ({"": transcript(run.genesis, run.frames[:k] + [forged])},
+                f"{_describe(prefix)}; envelope {k} bets {maximum + 1}, one above the bank's "
+                f"maximum of {maximum}")
+    return make
+
+
+BANKING = ("sette-e-mezzo", "ziginette")
+
+
+def game_cases() -> dict[str, Case]:
+    """An honest case and two broken ones for every game of :data:`GAMES`: a result with a
+    score raised, and a card named for a position that holds another (the banking games: a
+    bet over the bank's maximum)."""
+    cases: dict[str, Case] = {}
+    for prefix in GAMES:
+        cases[f"{prefix}-honest"] = game_honest(prefix)
+        cases[f"{prefix}-result-mismatch"] = game_result_mismatch(prefix)
+        if prefix in BANKING:
+            cases[f"{prefix}-bet-over-limit"] = game_bet_over_limit(prefix)
+        else:
+            cases[f"{prefix}-card-mismatch"] = game_card_mismatch(prefix)
+    return cases
+
+
 CASES: dict[str, Case] = {
     "honest": honest,
     "incomplete": incomplete,
@@ -540,6 +669,7 @@ CASES: dict[str, Case] = {
     "evidence-moved": evidence_moved,
     "evidence-unlinked": evidence_unlinked,
     "evidence-sealed-token": evidence_sealed_token,
+    **game_cases(),
 }
 
 
