@@ -36,15 +36,17 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from attacks import Driver, craft, decode, identity_of, play_body, resign
+from attacks import Driver, craft, decode, forged_recover, identity_of, play_body, resign
 
 from p2pcards import crypto
 from p2pcards.bots import make_bot
-from p2pcards.crypto import DeterministicRandomness, ProofContext
+from p2pcards.crypto import DeterministicRandomness, ProofContext, Scalar
+from p2pcards.crypto.inbox import InboxKey
 from p2pcards.evidence import Evidence
 from p2pcards.games.base import Action
 from p2pcards.genesis import Genesis
 from p2pcards.local import MatchRun, make_tables, run_in_memory
+from p2pcards.table import Table
 from p2pcards.transcript import TranscriptWriter
 from p2pcards.wire import Envelope
 
@@ -629,6 +631,172 @@ def game_cases() -> dict[str, Case]:
     return cases
 
 
+
+# ------------------------------------------------------------------ dropout tables
+# Tables with a dropout policy (SPEC §9.13): every shuffle deals key shares to the other seats'
+# inboxes, a silent seat is recovered by the hub's ``recover``, and a bad key share is
+# complained about by its holder.
+
+
+def _kind_of(driver: Driver, data: bytes) -> str:
+    return decode(data, driver.genesis)[1].kind
+
+
+def _drop_at_action(driver: Driver, dropper: int, by: int) -> None:
+    """Run until ``dropper``'s first action is due, make it silent and let ``by`` (the hub)
+    begin its recovery."""
+    driver.run_until(lambda d: d.expected() == (dropper, "action"))
+    driver.detach(dropper)
+    driver.silent.add(dropper)
+    driver.recover(by, dropper)
+
+
+@functools.cache
+def dropout_run(policy: str) -> MatchRun:
+    """Tute, 4 seats, preset ``single``, dropout ``policy``: seat 2 falls silent when its first
+    card is due, seat 0 recovers it, the match is played to its end."""
+    driver = Driver.new("tute", "single", 4, seed=1, dropout=policy)
+    _drop_at_action(driver, 2, 0)
+    driver.run_out()
+    assert not driver.violations, driver.violations
+    return MatchRun(driver.genesis, driver.tables, list(driver.tables[0].frames))
+
+
+def _first_kind(run: MatchRun, kind: str) -> int:
+    return next(i for i in range(len(run.frames)) if _payload(run, i).kind == kind)
+
+
+def dropout_forfeit() -> tuple[Files, str]:
+    run = dropout_run("forfeit")
+    return ({"": transcript(run.genesis, run.frames)},
+            "Tute, 4 seats, preset single, dropout forfeit: seat 2 falls silent when its first "
+            "card is due and seat 0 (the hub) recovers it with the key shares (keyshares) dealt "
+            "to the inboxes; the match ends with seat 2 forfeiting")
+
+
+def dropout_bot() -> tuple[Files, str]:
+    run = dropout_run("bot")
+    return ({"": transcript(run.genesis, run.frames)},
+            "Tute, 4 seats, preset single, dropout bot: seat 2 falls silent when its first "
+            "card is due, seat 0 (the hub) recovers it and the public bot plays seat 2's moves "
+            "to the end of the match")
+
+
+def dropout_recover_bad_share() -> tuple[Files, str]:
+    run = dropout_run("bot")
+    k = _first_kind(run, "recover") + 1
+    body = dict(_payload(run, k).body)
+    share = (Scalar.from_bytes(body["share"]) + Scalar(1)).to_bytes()
+    forged = _resign(run, k, body={**body, "share": share})
+    seat = _payload(run, k).seat
+    return ({"": transcript(run.genesis, run.frames[:k] + [forged])},
+            f"the dropout-bot match with seat {seat}'s recover (envelope {k}) re-signed with "
+            "its share of seat 2's hand key plus one: it fails seat 2's commitments")
+
+
+def dropout_forged_recover() -> tuple[Files, str]:
+    driver = Driver.new("tute", "single", 4, seed=1, dropout="forfeit")
+    driver.run_until(lambda d: d.expected() == (2, "action"))
+    forged = forged_recover(driver.tables[1], 2)
+    return ({"": transcript(driver.genesis, list(driver.log) + [forged])},
+            "the dropout-forfeit table when seat 2's first card is due: seat 1, a joiner, "
+            "begins a recovery of seat 2 itself (only the hub begins one)")
+
+
+def _deal_bad_box(table: Table, holder: int) -> None:
+    """Make ``table``'s seat deal a wrong key-share box to ``holder`` in its next shuffle."""
+    original = table._automatic_body
+
+    def body() -> dict[str, Any]:
+        out = original()
+        if table._round.kind == "shuffle" and "keyshares" in out:
+            r, commitments, boxes = out["keyshares"]
+            boxes = list(boxes)
+            assert table.seat is not None
+            i = holder if holder < table.seat else holder - 1
+            boxes[i] = (Scalar.from_bytes(boxes[i]) + Scalar(7)).to_bytes()
+            out["keyshares"] = [r, commitments, boxes]
+        return out
+
+    table._automatic_body = body  # type: ignore[method-assign]
+
+
+def complain_bad_key_share() -> tuple[Files, str]:
+    driver = Driver.new("tute", "single", 4, seed=1, dropout="bot")
+    _deal_bad_box(driver.tables[3], 1)
+    driver.run_out()
+    return ({"": transcript(driver.genesis, list(driver.log))},
+            "Tute, 4 seats, dropout bot: seat 3 deals seat 1 a key share that does not fit its "
+            "commitments; seat 1's complain, in its turn, opens that one box and names seat 3")
+
+
+def complain_good_share() -> tuple[Files, str]:
+    driver = Driver.new("tute", "single", 4, seed=1, dropout="forfeit")
+    while [_kind_of(driver, f) for f in driver.log].count("shuffle") < 4:
+        assert driver.step()
+    holder, dealer = 0, 3
+    table = driver.tables[holder]
+    cycle = table._require_cycle()
+    assert cycle.my_inbox is not None
+    dealt = cycle.dealt[dealer]
+    ctx = ProofContext(driver.table_id, cycle.number, holder, f"open-{dealer}")
+    opening = InboxKey(cycle.my_inbox).open_box(dealt.ephemeral, dealt.boxes[holder], ctx)
+    forged = craft(identity_of(table), table_id=driver.table_id, seq=driver.position,
+                   prev=driver.head, seat=holder, kind="complain",
+                   body={"dealer": dealer, "open": opening.to_wire()})
+    return ({"": transcript(driver.genesis, list(driver.log) + [forged])},
+            "Tute, 4 seats, dropout forfeit: after the last shuffle seat 0 complains about "
+            "seat 3's key share with the honest opening of a good box: it names seat 0")
+
+
+def _keyshares_forged(change: Callable[[list[Any]], list[Any]]) -> tuple[bytes, int]:
+    """The dropout-forfeit table's first shuffle with its ``keyshares`` changed, re-signed."""
+    run = dropout_run("forfeit")
+    k = _first_kind(run, "shuffle")
+    body = dict(_payload(run, k).body)
+    return _resign(run, k, body={**body, "keyshares": change(list(body["keyshares"]))}), k
+
+
+def keyshares_undecodable() -> tuple[Files, str]:
+    run = dropout_run("forfeit")
+
+    def cut_box(keyshares: list[Any]) -> list[Any]:
+        r, commitments, boxes = keyshares
+        return [r, commitments, [boxes[0][:31], *boxes[1:]]]
+
+    forged, k = _keyshares_forged(cut_box)
+    return ({"": transcript(run.genesis, run.frames[:k] + [forged])},
+            "the dropout-forfeit table with seat 0's first shuffle re-signed with a key-share "
+            "box of 31 bytes: every receiver refuses it")
+
+
+def keyshares_swapped_commitments() -> tuple[Files, str]:
+    run = dropout_run("forfeit")
+
+    def swap(keyshares: list[Any]) -> list[Any]:
+        r, commitments, boxes = keyshares
+        return [r, [commitments[1], commitments[0]], boxes]
+
+    forged, k = _keyshares_forged(swap)
+    return ({"": transcript(run.genesis, run.frames[:k] + [forged])},
+            "the dropout-forfeit table with seat 0's first shuffle re-signed with its two "
+            "key-share commitments swapped: decodable, so only a holder's complain or a "
+            "recovery can check shares against them, and the prefix stays a valid one")
+
+
+def dropout_cases() -> dict[str, Case]:
+    return {
+        "dropout-forfeit": dropout_forfeit,
+        "dropout-bot": dropout_bot,
+        "dropout-recover-bad-share": dropout_recover_bad_share,
+        "dropout-forged-recover": dropout_forged_recover,
+        "complain-bad-key-share": complain_bad_key_share,
+        "complain-good-share": complain_good_share,
+        "keyshares-undecodable": keyshares_undecodable,
+        "keyshares-swapped-commitments": keyshares_swapped_commitments,
+    }
+
+
 CASES: dict[str, Case] = {
     "honest": honest,
     "incomplete": incomplete,
@@ -670,6 +838,7 @@ CASES: dict[str, Case] = {
     "evidence-unlinked": evidence_unlinked,
     "evidence-sealed-token": evidence_sealed_token,
     **game_cases(),
+    **dropout_cases(),
 }
 
 
