@@ -44,6 +44,7 @@ from p2pcards.crypto import DeterministicRandomness, ProofContext, Scalar
 from p2pcards.crypto.inbox import InboxKey
 from p2pcards.evidence import Evidence
 from p2pcards.games.base import Action
+from p2pcards.games.rumino_melds import is_rumino
 from p2pcards.genesis import Genesis
 from p2pcards.local import MatchRun, make_tables, run_in_memory
 from p2pcards.table import Table
@@ -797,6 +798,87 @@ def dropout_cases() -> dict[str, Case]:
     }
 
 
+
+# ------------------------------------------------------------------ claim windows (Rumino)
+
+
+@functools.cache
+def rumino_claim_driver() -> Driver:
+    """Rumino, 3 seats, seed 5 (bots of seeds 5000, 5001, 5002), stopped when the claim window
+    of the match's one claim is open: seat 0 may claim the discard before seat 2 draws."""
+    genesis, tables = make_tables("rumino", "classic", 3, seed=5)
+    bots = [make_bot("rumino", "smart", 5000 + i) for i in range(3)]
+    driver = Driver(genesis, tables, bots)
+    for i, table in enumerate(tables):
+        driver._queue(i, table.start().outgoing)
+    driver.run_until(lambda d: bool(d.tables[2].needs_decision and d.tables[0].claim_actions()))
+    return driver
+
+
+def _rumino_race() -> tuple[Driver, bytes, bytes]:
+    """The claim window's two competing messages, both signed at the chain head: seat 0's claim
+    and seat 2's draw from the stock."""
+    driver = rumino_claim_driver()
+    claimer, drawer = driver.tables[0], driver.tables[2]
+    claim = claimer.claim_actions()[0]
+    head = {"table_id": driver.table_id, "seq": driver.position, "prev": driver.head}
+    claim_env = craft(identity_of(claimer), seat=0, kind="action",
+                      body=play_body(claimer, claim), **head)
+    draw_env = craft(identity_of(drawer), seat=2, kind="action",
+                     body=play_body(drawer, Action("draw", value="stock")), **head)
+    return driver, claim_env, draw_env
+
+
+@functools.cache
+def rumino_claim_run() -> MatchRun:
+    """The whole Rumino match of seed 5: seat 0's claim comes first and wins the match."""
+    genesis, tables = make_tables("rumino", "classic", 3, seed=5)
+    bots = [make_bot("rumino", "smart", 5000 + i) for i in range(3)]
+    return run_in_memory(genesis, tables, bots)
+
+
+def rumino_claim() -> tuple[Files, str]:
+    run = rumino_claim_run()
+    return ({"": transcript(run.genesis, run.frames)},
+            "Rumino, 3 seats, seed 5: seat 1 discards the 8 of clubs and seat 0 claims it out "
+            "of turn, before seat 2 draws, with six cards that make a rumino: it wins the match")
+
+
+def rumino_claim_then_draw() -> tuple[Files, str]:
+    driver, claim_env, draw_env = _rumino_race()
+    k = driver.position
+    return ({"": transcript(driver.genesis, list(driver.log) + [claim_env, draw_env])},
+            f"the Rumino claim window of seed 5: seat 0's claim is envelope {k}; seat 2's "
+            f"draw, signed for the same seq {k}, lost the race but is written after it")
+
+
+def rumino_false_claim() -> tuple[Files, str]:
+    driver = Driver.new("rumino", "classic", 3, seed=3)
+    driver.run_until(lambda d: any(t.needs_decision for t in d.tables)
+                     and bool(d.tables[0].claimants))
+    (claimant,) = driver.tables[0].claimants
+    table = driver.tables[claimant]
+    engine = table.engine
+    top = engine.upcard  # type: ignore[attr-defined]
+    six = tuple(sorted(c for c in engine.hand(claimant)  # type: ignore[attr-defined]
+                       if c is not None)[:6])
+    assert not is_rumino((*six, top))
+    forged = craft(identity_of(table), table_id=driver.table_id, seq=driver.position,
+                   prev=driver.head, seat=claimant, kind="action",
+                   body=play_body(table, Action("claim", top, six)))
+    return ({"": transcript(driver.genesis, list(driver.log) + [forged])},
+            f"Rumino, 3 seats, seed 3, the first claim window: seat {claimant} claims the "
+            "discard with six cards that do not make a rumino with it")
+
+
+def claim_cases() -> dict[str, Case]:
+    return {
+        "rumino-claim": rumino_claim,
+        "rumino-claim-then-draw": rumino_claim_then_draw,
+        "rumino-false-claim": rumino_false_claim,
+    }
+
+
 CASES: dict[str, Case] = {
     "honest": honest,
     "incomplete": incomplete,
@@ -839,6 +921,7 @@ CASES: dict[str, Case] = {
     "evidence-sealed-token": evidence_sealed_token,
     **game_cases(),
     **dropout_cases(),
+    **claim_cases(),
 }
 
 
