@@ -879,6 +879,119 @@ def claim_cases() -> dict[str, Case]:
     }
 
 
+
+# ------------------------------------------------------------------ private passes, whole pile,
+# several transcripts
+
+
+def calabrasella_give_elsewhere() -> tuple[Files, str]:
+    run = game_run("calabrasella")
+    k = next(i for i in range(len(run.frames))
+             if _payload(run, i).kind == "action"
+             and _payload(run, i).body["action"]["kind"] == "give")
+    body = dict(_payload(run, k).body)
+    (position, tokens), = body["uses"]
+    giver = _payload(run, k).seat
+    other = next(i for i in _card_actions(run) if _payload(run, i).seat != giver)
+    elsewhere = _payload(run, other).body["position"]
+    forged = _resign(run, k, body={**body, "uses": [[elsewhere, tokens]]})
+    return ({"": transcript(run.genesis, run.frames[:k] + [forged])},
+            f"the Calabrasella match: seat {giver}'s private pass of the called card (envelope "
+            f"{k}) names position {elsewhere}, a card of seat "
+            f"{_payload(run, other).seat}'s hand, in place of position {position}")
+
+
+def _relinked(run: MatchRun, frames: list[bytes], following: list[int]) -> list[bytes]:
+    """``frames`` followed by the envelopes ``following`` of ``run``, each re-signed by its
+    seat with ``prev`` the envelope now before it."""
+    out = list(frames)
+    for j in following:
+        out.append(_resign(run, j, prev=_h(out[-1])))
+    return out
+
+
+def burraco_take_as_draw() -> tuple[Files, str]:
+    run = game_run("burraco")
+    k = next(i for i in range(len(run.frames))
+             if _payload(run, i).kind == "action"
+             and _payload(run, i).body["action"]["kind"] == "take")
+    seat = _payload(run, k).seat
+    forged = _resign(run, k, body={"action": {"kind": "draw"}})
+    frames = _relinked(run, run.frames[:k] + [forged], [k + 1])
+    return ({"": transcript(run.genesis, frames)},
+            f"the Burraco match: seat {seat} takes the discard pile whole at envelope {k}; "
+            f"re-signed as a draw from the stock, with envelope {k + 1} (seat "
+            f"{_payload(run, k + 1).seat}'s, which followed the take) re-linked after it: a "
+            "draw from the stock is not followed by what follows the pile taken whole")
+
+
+def several_transcripts() -> tuple[Files, str]:
+    run = dropout_run("bot")
+    return ({"a": transcript(run.genesis, run.tables[0].frames),
+             "b": transcript(run.genesis, run.tables[3].frames)},
+            "the dropout-bot match as seat 0 and seat 3 kept it: two whole transcripts")
+
+
+def several_transcripts_with_dropped() -> tuple[Files, str]:
+    run = dropout_run("bot")
+    dropped = run.tables[2].frames
+    return ({"a": transcript(run.genesis, run.tables[0].frames),
+             "b": transcript(run.genesis, run.tables[1].frames),
+             "c": transcript(run.genesis, dropped)},
+            "the dropout-bot match as three seats kept it: seat 0's and seat 1's whole "
+            f"transcripts and the {len(dropped)} envelopes seat 2 had when it fell silent")
+
+
+def evidence_key_share_proven() -> tuple[Files, str]:
+    run = dropout_run("forfeit")
+
+    def cut_box(keyshares: list[Any]) -> list[Any]:
+        r, commitments, boxes = keyshares
+        return [r, commitments, [boxes[0][:31], *boxes[1:]]]
+
+    forged, k = _keyshares_forged(cut_box)
+    record = Evidence("bad-key-share", 0, k, (forged,), "refused live")
+    return ({"": transcript(run.genesis, run.frames[:k], (record,))},
+            "the dropout-forfeit table up to seat 0's first shuffle, then a record holding that "
+            "shuffle with a key-share box of 31 bytes: proven")
+
+
+def evidence_key_share_unverifiable() -> tuple[Files, str]:
+    run = dropout_run("forfeit")
+    k = _first_kind(run, "shuffle")
+    record = Evidence("bad-key-share", 0, k, (run.frames[k],), "my box did not open")
+    return ({"": transcript(run.genesis, run.frames[:k], (record,))},
+            "a record claiming seat 0's genuine first shuffle dealt a bad key share: only the "
+            "holder's complain can prove that (unverifiable)")
+
+
+def evidence_recovery_not_proven() -> tuple[Files, str]:
+    run = dropout_run("bot")
+    k = _first_kind(run, "recover") + 1
+    seat = _payload(run, k).seat
+    record = Evidence("bad-recovery-share", seat, k, (run.frames[k],), "a false claim")
+    return ({"": transcript(run.genesis, run.frames, (record,))},
+            f"the whole dropout-bot match, then a record calling seat {seat}'s genuine recover "
+            "a bad recovery share: it proves nothing and the match stays valid")
+
+
+def evidence_cases() -> dict[str, Case]:
+    return {
+        "evidence-key-share-proven": evidence_key_share_proven,
+        "evidence-key-share-unverifiable": evidence_key_share_unverifiable,
+        "evidence-recovery-not-proven": evidence_recovery_not_proven,
+    }
+
+
+def feature_cases() -> dict[str, Case]:
+    return {
+        "calabrasella-give-elsewhere": calabrasella_give_elsewhere,
+        "burraco-take-as-draw": burraco_take_as_draw,
+        "several-transcripts": several_transcripts,
+        "several-transcripts-with-dropped": several_transcripts_with_dropped,
+    }
+
+
 CASES: dict[str, Case] = {
     "honest": honest,
     "incomplete": incomplete,
@@ -922,6 +1035,8 @@ CASES: dict[str, Case] = {
     **game_cases(),
     **dropout_cases(),
     **claim_cases(),
+    **feature_cases(),
+    **evidence_cases(),
 }
 
 
