@@ -15,11 +15,14 @@ record of the file(s) (SPEC §9.9: ``proven``, ``other``, ``not-proven``, ``unve
 ``p2pcards verify --json`` output.
 
 The honest material is one Briscola match of 2 seats (preset ``italian``: two hands) made with
-:func:`p2pcards.local.make_tables` and seed 1, and one Tressette hand of 3 seats (seed 1) for the
-revoke found at the audit; the broken cases are honest prefixes with one crafted envelope,
-signed with the seat's own key by the helpers of ``tests/attacks.py``. Everything is
-deterministic (seeded randomness, deterministic Ed25519), so the files are the same bytes on
-every run: ``tests/test_conformance.py`` checks the committed files against :func:`build`.
+:func:`p2pcards.local.make_tables` and seed 1, one Tressette hand of 3 seats (seed 1) for the
+revoke found at the audit, a short table of every game (:data:`GAMES`: the whole match where a
+preset or flag keeps it short, else its first hand), a Tute table of 4 seats with each dropout
+policy (a seat falls silent and the hub recovers it), and a Rumino match of 3 seats (seed 5)
+with a claim. The broken cases are honest prefixes with one crafted envelope, signed with the
+seat's own key by the helpers of ``tests/attacks.py``. Everything is deterministic (seeded
+randomness, deterministic Ed25519), so the files are the same bytes on every run:
+``tests/test_conformance.py`` checks the committed files against :func:`build`.
 
 Run ``python3 tests/conformance.py`` (with the package on ``PYTHONPATH``) to rewrite the corpus.
 """
