@@ -788,10 +788,22 @@ def keyshares_swapped_commitments() -> tuple[Files, str]:
             "recovery can check shares against them, and the prefix stays a valid one")
 
 
+def dropout_bot_calabrasella() -> tuple[Files, str]:
+    driver = Driver.new("calabrasella", "classic", 3, seed=1, flags={"hands": 1}, dropout="bot")
+    _drop_at_action(driver, 2, 0)
+    driver.run_out()
+    assert not driver.violations, driver.violations
+    return ({"": transcript(driver.genesis, list(driver.tables[0].frames))},
+            "Calabrasella, 3 seats, hands = 1, dropout bot: seat 2 falls silent when its first "
+            "action is due, seat 0 recovers it and the public bot makes seat 2's moves to the "
+            "end of the match")
+
+
 def dropout_cases() -> dict[str, Case]:
     return {
         "dropout-forfeit": dropout_forfeit,
         "dropout-bot": dropout_bot,
+        "dropout-bot-calabrasella": dropout_bot_calabrasella,
         "dropout-recover-bad-share": dropout_recover_bad_share,
         "dropout-forged-recover": dropout_forged_recover,
         "complain-bad-key-share": complain_bad_key_share,
