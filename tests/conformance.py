@@ -15,11 +15,14 @@ record of the file(s) (SPEC §9.9: ``proven``, ``other``, ``not-proven``, ``unve
 ``p2pcards verify --json`` output.
 
 The honest material is one Briscola match of 2 seats (preset ``italian``: two hands) made with
-:func:`p2pcards.local.make_tables` and seed 1, and one Tressette hand of 3 seats (seed 1) for the
-revoke found at the audit; the broken cases are honest prefixes with one crafted envelope,
-signed with the seat's own key by the helpers of ``tests/attacks.py``. Everything is
-deterministic (seeded randomness, deterministic Ed25519), so the files are the same bytes on
-every run: ``tests/test_conformance.py`` checks the committed files against :func:`build`.
+:func:`p2pcards.local.make_tables` and seed 1, one Tressette hand of 3 seats (seed 1) for the
+revoke found at the audit, a short table of every game (:data:`GAMES`: the whole match where a
+preset or flag keeps it short, else its first hand), a Tute table of 4 seats with each dropout
+policy (a seat falls silent and the hub recovers it), and a Rumino match of 3 seats (seed 5)
+with a claim. The broken cases are honest prefixes with one crafted envelope, signed with the
+seat's own key by the helpers of ``tests/attacks.py``. Everything is deterministic (seeded
+randomness, deterministic Ed25519), so the files are the same bytes on every run:
+``tests/test_conformance.py`` checks the committed files against :func:`build`.
 
 Run ``python3 tests/conformance.py`` (with the package on ``PYTHONPATH``) to rewrite the corpus.
 """
@@ -36,15 +39,18 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from attacks import Driver, craft, decode, identity_of, play_body, resign
+from attacks import Driver, craft, decode, forged_recover, identity_of, play_body, resign
 
 from p2pcards import crypto
 from p2pcards.bots import make_bot
-from p2pcards.crypto import DeterministicRandomness, ProofContext
+from p2pcards.crypto import DeterministicRandomness, ProofContext, Scalar
+from p2pcards.crypto.inbox import InboxKey
 from p2pcards.evidence import Evidence
 from p2pcards.games.base import Action
+from p2pcards.games.rumino_melds import is_rumino
 from p2pcards.genesis import Genesis
 from p2pcards.local import MatchRun, make_tables, run_in_memory
+from p2pcards.table import Table
 from p2pcards.transcript import TranscriptWriter
 from p2pcards.wire import Envelope
 
@@ -500,6 +506,507 @@ def revoke_at_audit() -> tuple[Files, str]:
             "keys are revealed")
 
 
+# ------------------------------------------------------------------ every game
+# One short table of each game (seed 1, bots of seeds 10, 11, ...): its honest material is the
+# whole match where a preset or flag keeps it short, else its first hand up to the results.
+
+Flags = tuple[tuple[str, object], ...]
+GAMES: dict[str, tuple[str, str, int, Flags, bool]] = {
+    # case prefix: game, preset, seats, flags, whole match (else the first hand)
+    "scopa": ("scopa", "classic", 2, (), False),
+    "briscola-3": ("briscola", "classic", 3, (), False),
+    "tressette": ("tressette", "three-games", 3, (), False),
+    "tresette": ("tresette", "classic", 4, (), False),
+    "calabrasella": ("calabrasella", "classic", 3, (("hands", 1),), True),
+    "tute": ("tute", "single", 4, (), True),
+    "burraco": ("burraco", "quick", 4, (), True),
+    "rumino": ("rumino", "classic", 2, (), False),
+    "sette-e-mezzo": ("sette-e-mezzo", "classic", 2, (("hands", 1),), True),
+    "ziginette": ("ziginette", "classic", 2, (("hands", 1),), True),
+}
+
+
+def _first_hand(driver: Driver) -> None:
+    """Step ``driver`` until the first hand's results are all in the chain (the next envelope
+    queued, if any, is no result)."""
+    def kind(data: bytes) -> str:
+        return decode(data, driver.genesis)[1].kind
+
+    while not (driver.log and kind(driver.log[-1]) == "result"
+               and not (driver.queue and kind(driver.queue[0][1]) == "result")):
+        assert driver.step(), "the match stopped before the first hand's results"
+
+
+@functools.cache
+def game_run(prefix: str) -> MatchRun:
+    """The honest material of one game of :data:`GAMES` (a :class:`MatchRun` whose frames are
+    the whole match or its first hand)."""
+    game, preset, players, flags, whole = GAMES[prefix]
+    driver = Driver.new(game, preset, players, seed=1, flags=dict(flags) or None)
+    if whole:
+        driver.run_out()
+    else:
+        _first_hand(driver)
+    assert not driver.violations, driver.violations
+    return MatchRun(driver.genesis, driver.tables, list(driver.log))
+
+
+def _describe(prefix: str) -> str:
+    game, preset, players, flags, whole = GAMES[prefix]
+    options = "".join(f", {k} = {v}" for k, v in flags)
+    span = "the whole match" if whole else "its first hand, up to the hand's results"
+    return f"{game}, {players} seats, preset {preset}{options}: {span}"
+
+
+def game_honest(prefix: str) -> Case:
+    def make() -> tuple[Files, str]:
+        run = game_run(prefix)
+        return {"": transcript(run.genesis, run.frames)}, _describe(prefix)
+    return make
+
+
+def game_result_mismatch(prefix: str) -> Case:
+    def make() -> tuple[Files, str]:
+        run = game_run(prefix)
+        k = next(i for i in range(len(run.frames)) if _payload(run, i).kind == "result")
+        body = dict(_payload(run, k).body)
+        scores = list(body["scores"])
+        scores[0] += 1
+        forged = _resign(run, k, body={**body, "scores": scores})
+        seat = _payload(run, k).seat
+        return ({"": transcript(run.genesis, run.frames[:k] + [forged])},
+                f"{_describe(prefix)}; seat {seat} signs the first result with seat 0's match "
+                "score raised by one")
+    return make
+
+
+def _card_actions(run: MatchRun) -> list[int]:
+    """Chain positions of the actions that name one card at a deck position."""
+    return [i for i in range(len(run.frames))
+            if (p := _payload(run, i)).kind == "action" and "position" in p.body
+            and "card" in p.body["action"]]
+
+
+def game_card_mismatch(prefix: str) -> Case:
+    def make() -> tuple[Files, str]:
+        run = game_run(prefix)
+        played = _card_actions(run)
+        k = played[0]
+        body = dict(_payload(run, k).body)
+        card = body["action"]["card"]
+        other = next(c for i in played
+                     if (c := _payload(run, i).body["action"]["card"]) != card)
+        forged = _resign(run, k, body={**body, "action": {**body["action"], "card": other}})
+        return ({"": transcript(run.genesis, run.frames[:k] + [forged])},
+                f"{_describe(prefix)}; envelope {k} names {other} for the position that holds "
+                f"{card}")
+    return make
+
+
+def game_bet_over_limit(prefix: str) -> Case:
+    def make() -> tuple[Files, str]:
+        run = game_run(prefix)
+        actions = [(i, _payload(run, i).body["action"]) for i in range(len(run.frames))
+                   if _payload(run, i).kind == "action"]
+        maximum = next(a["amount"] for _, a in actions if a["kind"] == "maximum")
+        k, bet = next((i, a) for i, a in actions if a["kind"] == "bet")
+        forged = _resign(run, k, body={"action": {**bet, "amount": maximum + 1}})
+        return ({"": transcript(run.genesis, run.frames[:k] + [forged])},
+                f"{_describe(prefix)}; envelope {k} bets {maximum + 1}, one above the bank's "
+                f"maximum of {maximum}")
+    return make
+
+
+BANKING = ("sette-e-mezzo", "ziginette")
+
+
+def game_cases() -> dict[str, Case]:
+    """An honest case and two broken ones for every game of :data:`GAMES`: a result with a
+    score raised, and a card named for a position that holds another (the banking games: a
+    bet over the bank's maximum)."""
+    cases: dict[str, Case] = {}
+    for prefix in GAMES:
+        cases[f"{prefix}-honest"] = game_honest(prefix)
+        cases[f"{prefix}-result-mismatch"] = game_result_mismatch(prefix)
+        if prefix in BANKING:
+            cases[f"{prefix}-bet-over-limit"] = game_bet_over_limit(prefix)
+        else:
+            cases[f"{prefix}-card-mismatch"] = game_card_mismatch(prefix)
+    return cases
+
+
+
+# ------------------------------------------------------------------ dropout tables
+# Tables with a dropout policy (SPEC §9.13): every shuffle deals key shares to the other seats'
+# inboxes, a silent seat is recovered by the hub's ``recover``, and a bad key share is
+# complained about by its holder.
+
+
+def _kind_of(driver: Driver, data: bytes) -> str:
+    return decode(data, driver.genesis)[1].kind
+
+
+def _drop_at_action(driver: Driver, dropper: int, by: int) -> None:
+    """Run until ``dropper``'s first action is due, make it silent and let ``by`` (the hub)
+    begin its recovery."""
+    driver.run_until(lambda d: d.expected() == (dropper, "action"))
+    driver.detach(dropper)
+    driver.silent.add(dropper)
+    driver.recover(by, dropper)
+
+
+@functools.cache
+def dropout_run(policy: str) -> MatchRun:
+    """Tute, 4 seats, preset ``single``, dropout ``policy``: seat 2 falls silent when its first
+    card is due, seat 0 recovers it, the match is played to its end."""
+    driver = Driver.new("tute", "single", 4, seed=1, dropout=policy)
+    _drop_at_action(driver, 2, 0)
+    driver.run_out()
+    assert not driver.violations, driver.violations
+    return MatchRun(driver.genesis, driver.tables, list(driver.tables[0].frames))
+
+
+def _first_kind(run: MatchRun, kind: str) -> int:
+    return next(i for i in range(len(run.frames)) if _payload(run, i).kind == kind)
+
+
+def dropout_forfeit() -> tuple[Files, str]:
+    run = dropout_run("forfeit")
+    return ({"": transcript(run.genesis, run.frames)},
+            "Tute, 4 seats, preset single, dropout forfeit: seat 2 falls silent when its first "
+            "card is due and seat 0 (the hub) recovers it with the key shares (keyshares) dealt "
+            "to the inboxes; the match ends with seat 2 forfeiting")
+
+
+def dropout_bot() -> tuple[Files, str]:
+    run = dropout_run("bot")
+    return ({"": transcript(run.genesis, run.frames)},
+            "Tute, 4 seats, preset single, dropout bot: seat 2 falls silent when its first "
+            "card is due, seat 0 (the hub) recovers it and the public bot plays seat 2's moves "
+            "to the end of the match")
+
+
+def dropout_recover_bad_share() -> tuple[Files, str]:
+    run = dropout_run("bot")
+    k = _first_kind(run, "recover") + 1
+    body = dict(_payload(run, k).body)
+    share = (Scalar.from_bytes(body["share"]) + Scalar(1)).to_bytes()
+    forged = _resign(run, k, body={**body, "share": share})
+    seat = _payload(run, k).seat
+    return ({"": transcript(run.genesis, run.frames[:k] + [forged])},
+            f"the dropout-bot match with seat {seat}'s recover (envelope {k}) re-signed with "
+            "its share of seat 2's hand key plus one: it fails seat 2's commitments")
+
+
+def dropout_forged_recover() -> tuple[Files, str]:
+    driver = Driver.new("tute", "single", 4, seed=1, dropout="forfeit")
+    driver.run_until(lambda d: d.expected() == (2, "action"))
+    forged = forged_recover(driver.tables[1], 2)
+    return ({"": transcript(driver.genesis, list(driver.log) + [forged])},
+            "the dropout-forfeit table when seat 2's first card is due: seat 1, a joiner, "
+            "begins a recovery of seat 2 itself (only the hub begins one)")
+
+
+def _deal_bad_box(table: Table, holder: int) -> None:
+    """Make ``table``'s seat deal a wrong key-share box to ``holder`` in its next shuffle."""
+    original = table._automatic_body
+
+    def body() -> dict[str, Any]:
+        out = original()
+        if table._round.kind == "shuffle" and "keyshares" in out:
+            r, commitments, boxes = out["keyshares"]
+            boxes = list(boxes)
+            assert table.seat is not None
+            i = holder if holder < table.seat else holder - 1
+            boxes[i] = (Scalar.from_bytes(boxes[i]) + Scalar(7)).to_bytes()
+            out["keyshares"] = [r, commitments, boxes]
+        return out
+
+    table._automatic_body = body  # type: ignore[method-assign]
+
+
+def complain_bad_key_share() -> tuple[Files, str]:
+    driver = Driver.new("tute", "single", 4, seed=1, dropout="bot")
+    _deal_bad_box(driver.tables[3], 1)
+    driver.run_out()
+    return ({"": transcript(driver.genesis, list(driver.log))},
+            "Tute, 4 seats, dropout bot: seat 3 deals seat 1 a key share that does not fit its "
+            "commitments; seat 1's complain, in its turn, opens that one box and names seat 3")
+
+
+def complain_good_share() -> tuple[Files, str]:
+    driver = Driver.new("tute", "single", 4, seed=1, dropout="forfeit")
+    while [_kind_of(driver, f) for f in driver.log].count("shuffle") < 4:
+        assert driver.step()
+    holder, dealer = 0, 3
+    table = driver.tables[holder]
+    cycle = table._require_cycle()
+    assert cycle.my_inbox is not None
+    dealt = cycle.dealt[dealer]
+    ctx = ProofContext(driver.table_id, cycle.number, holder, f"open-{dealer}")
+    opening = InboxKey(cycle.my_inbox).open_box(dealt.ephemeral, dealt.boxes[holder], ctx)
+    forged = craft(identity_of(table), table_id=driver.table_id, seq=driver.position,
+                   prev=driver.head, seat=holder, kind="complain",
+                   body={"dealer": dealer, "open": opening.to_wire()})
+    return ({"": transcript(driver.genesis, list(driver.log) + [forged])},
+            "Tute, 4 seats, dropout forfeit: after the last shuffle seat 0 complains about "
+            "seat 3's key share with the honest opening of a good box: it names seat 0")
+
+
+def _keyshares_forged(change: Callable[[list[Any]], list[Any]]) -> tuple[bytes, int]:
+    """The dropout-forfeit table's first shuffle with its ``keyshares`` changed, re-signed."""
+    run = dropout_run("forfeit")
+    k = _first_kind(run, "shuffle")
+    body = dict(_payload(run, k).body)
+    return _resign(run, k, body={**body, "keyshares": change(list(body["keyshares"]))}), k
+
+
+def keyshares_undecodable() -> tuple[Files, str]:
+    run = dropout_run("forfeit")
+
+    def cut_box(keyshares: list[Any]) -> list[Any]:
+        r, commitments, boxes = keyshares
+        return [r, commitments, [boxes[0][:31], *boxes[1:]]]
+
+    forged, k = _keyshares_forged(cut_box)
+    return ({"": transcript(run.genesis, run.frames[:k] + [forged])},
+            "the dropout-forfeit table with seat 0's first shuffle re-signed with a key-share "
+            "box of 31 bytes: every receiver refuses it")
+
+
+def keyshares_swapped_commitments() -> tuple[Files, str]:
+    run = dropout_run("forfeit")
+
+    def swap(keyshares: list[Any]) -> list[Any]:
+        r, commitments, boxes = keyshares
+        return [r, [commitments[1], commitments[0]], boxes]
+
+    forged, k = _keyshares_forged(swap)
+    return ({"": transcript(run.genesis, run.frames[:k] + [forged])},
+            "the dropout-forfeit table with seat 0's first shuffle re-signed with its two "
+            "key-share commitments swapped: decodable, so only a holder's complain or a "
+            "recovery can check shares against them, and the prefix stays a valid one")
+
+
+def dropout_bot_calabrasella() -> tuple[Files, str]:
+    driver = Driver.new("calabrasella", "classic", 3, seed=1, flags={"hands": 1}, dropout="bot")
+    _drop_at_action(driver, 2, 0)
+    driver.run_out()
+    assert not driver.violations, driver.violations
+    return ({"": transcript(driver.genesis, list(driver.tables[0].frames))},
+            "Calabrasella, 3 seats, hands = 1, dropout bot: seat 2 falls silent when its first "
+            "action is due, seat 0 recovers it and the public bot makes seat 2's moves to the "
+            "end of the match")
+
+
+def dropout_cases() -> dict[str, Case]:
+    return {
+        "dropout-forfeit": dropout_forfeit,
+        "dropout-bot": dropout_bot,
+        "dropout-bot-calabrasella": dropout_bot_calabrasella,
+        "dropout-recover-bad-share": dropout_recover_bad_share,
+        "dropout-forged-recover": dropout_forged_recover,
+        "complain-bad-key-share": complain_bad_key_share,
+        "complain-good-share": complain_good_share,
+        "keyshares-undecodable": keyshares_undecodable,
+        "keyshares-swapped-commitments": keyshares_swapped_commitments,
+    }
+
+
+
+# ------------------------------------------------------------------ claim windows (Rumino)
+
+
+@functools.cache
+def rumino_claim_driver() -> Driver:
+    """Rumino, 3 seats, seed 5 (bots of seeds 5000, 5001, 5002), stopped when the claim window
+    of the match's one claim is open: seat 0 may claim the discard before seat 2 draws."""
+    genesis, tables = make_tables("rumino", "classic", 3, seed=5)
+    bots = [make_bot("rumino", "smart", 5000 + i) for i in range(3)]
+    driver = Driver(genesis, tables, bots)
+    for i, table in enumerate(tables):
+        driver._queue(i, table.start().outgoing)
+    driver.run_until(lambda d: bool(d.tables[2].needs_decision and d.tables[0].claim_actions()))
+    return driver
+
+
+def _rumino_race() -> tuple[Driver, bytes, bytes]:
+    """The claim window's two competing messages, both signed at the chain head: seat 0's claim
+    and seat 2's draw from the stock."""
+    driver = rumino_claim_driver()
+    claimer, drawer = driver.tables[0], driver.tables[2]
+    claim = claimer.claim_actions()[0]
+    head = {"table_id": driver.table_id, "seq": driver.position, "prev": driver.head}
+    claim_env = craft(identity_of(claimer), seat=0, kind="action",
+                      body=play_body(claimer, claim), **head)
+    draw_env = craft(identity_of(drawer), seat=2, kind="action",
+                     body=play_body(drawer, Action("draw", value="stock")), **head)
+    return driver, claim_env, draw_env
+
+
+@functools.cache
+def rumino_claim_run() -> MatchRun:
+    """The whole Rumino match of seed 5: seat 0's claim comes first and wins the match."""
+    genesis, tables = make_tables("rumino", "classic", 3, seed=5)
+    bots = [make_bot("rumino", "smart", 5000 + i) for i in range(3)]
+    return run_in_memory(genesis, tables, bots)
+
+
+def rumino_claim() -> tuple[Files, str]:
+    run = rumino_claim_run()
+    return ({"": transcript(run.genesis, run.frames)},
+            "Rumino, 3 seats, seed 5: seat 1 discards the 8 of clubs and seat 0 claims it out "
+            "of turn, before seat 2 draws, with six cards that make a rumino: it wins the match")
+
+
+def rumino_claim_then_draw() -> tuple[Files, str]:
+    driver, claim_env, draw_env = _rumino_race()
+    k = driver.position
+    return ({"": transcript(driver.genesis, list(driver.log) + [claim_env, draw_env])},
+            f"the Rumino claim window of seed 5: seat 0's claim is envelope {k}; seat 2's "
+            f"draw, signed for the same seq {k}, lost the race but is written after it")
+
+
+def rumino_false_claim() -> tuple[Files, str]:
+    driver = Driver.new("rumino", "classic", 3, seed=3)
+    driver.run_until(lambda d: any(t.needs_decision for t in d.tables)
+                     and bool(d.tables[0].claimants))
+    (claimant,) = driver.tables[0].claimants
+    table = driver.tables[claimant]
+    engine = table.engine
+    top = engine.upcard  # type: ignore[attr-defined]
+    six = tuple(sorted(c for c in engine.hand(claimant)  # type: ignore[attr-defined]
+                       if c is not None)[:6])
+    assert not is_rumino((*six, top))
+    forged = craft(identity_of(table), table_id=driver.table_id, seq=driver.position,
+                   prev=driver.head, seat=claimant, kind="action",
+                   body=play_body(table, Action("claim", top, six)))
+    return ({"": transcript(driver.genesis, list(driver.log) + [forged])},
+            f"Rumino, 3 seats, seed 3, the first claim window: seat {claimant} claims the "
+            "discard with six cards that do not make a rumino with it")
+
+
+def claim_cases() -> dict[str, Case]:
+    return {
+        "rumino-claim": rumino_claim,
+        "rumino-claim-then-draw": rumino_claim_then_draw,
+        "rumino-false-claim": rumino_false_claim,
+    }
+
+
+
+# ------------------------------------------------------------------ private passes, whole pile,
+# several transcripts
+
+
+def calabrasella_give_elsewhere() -> tuple[Files, str]:
+    run = game_run("calabrasella")
+    k = next(i for i in range(len(run.frames))
+             if _payload(run, i).kind == "action"
+             and _payload(run, i).body["action"]["kind"] == "give")
+    body = dict(_payload(run, k).body)
+    (position, tokens), = body["uses"]
+    giver = _payload(run, k).seat
+    other = next(i for i in _card_actions(run) if _payload(run, i).seat != giver)
+    elsewhere = _payload(run, other).body["position"]
+    forged = _resign(run, k, body={**body, "uses": [[elsewhere, tokens]]})
+    return ({"": transcript(run.genesis, run.frames[:k] + [forged])},
+            f"the Calabrasella match: seat {giver}'s private pass of the called card (envelope "
+            f"{k}) names position {elsewhere}, a card of seat "
+            f"{_payload(run, other).seat}'s hand, in place of position {position}")
+
+
+def _relinked(run: MatchRun, frames: list[bytes], following: list[int]) -> list[bytes]:
+    """``frames`` followed by the envelopes ``following`` of ``run``, each re-signed by its
+    seat with ``prev`` the envelope now before it."""
+    out = list(frames)
+    for j in following:
+        out.append(_resign(run, j, prev=_h(out[-1])))
+    return out
+
+
+def burraco_take_as_draw() -> tuple[Files, str]:
+    run = game_run("burraco")
+    k = next(i for i in range(len(run.frames))
+             if _payload(run, i).kind == "action"
+             and _payload(run, i).body["action"]["kind"] == "take")
+    seat = _payload(run, k).seat
+    forged = _resign(run, k, body={"action": {"kind": "draw"}})
+    frames = _relinked(run, run.frames[:k] + [forged], [k + 1])
+    return ({"": transcript(run.genesis, frames)},
+            f"the Burraco match: seat {seat} takes the discard pile whole at envelope {k}; "
+            f"re-signed as a draw from the stock, with envelope {k + 1} (seat "
+            f"{_payload(run, k + 1).seat}'s, which followed the take) re-linked after it: a "
+            "draw from the stock is not followed by what follows the pile taken whole")
+
+
+def several_transcripts() -> tuple[Files, str]:
+    run = dropout_run("bot")
+    return ({"a": transcript(run.genesis, run.tables[0].frames),
+             "b": transcript(run.genesis, run.tables[3].frames)},
+            "the dropout-bot match as seat 0 and seat 3 kept it: two whole transcripts")
+
+
+def several_transcripts_with_dropped() -> tuple[Files, str]:
+    run = dropout_run("bot")
+    dropped = run.tables[2].frames
+    return ({"a": transcript(run.genesis, run.tables[0].frames),
+             "b": transcript(run.genesis, run.tables[1].frames),
+             "c": transcript(run.genesis, dropped)},
+            "the dropout-bot match as three seats kept it: seat 0's and seat 1's whole "
+            f"transcripts and the {len(dropped)} envelopes seat 2 had when it fell silent")
+
+
+def evidence_key_share_proven() -> tuple[Files, str]:
+    run = dropout_run("forfeit")
+
+    def cut_box(keyshares: list[Any]) -> list[Any]:
+        r, commitments, boxes = keyshares
+        return [r, commitments, [boxes[0][:31], *boxes[1:]]]
+
+    forged, k = _keyshares_forged(cut_box)
+    record = Evidence("bad-key-share", 0, k, (forged,), "refused live")
+    return ({"": transcript(run.genesis, run.frames[:k], (record,))},
+            "the dropout-forfeit table up to seat 0's first shuffle, then a record holding that "
+            "shuffle with a key-share box of 31 bytes: proven")
+
+
+def evidence_key_share_unverifiable() -> tuple[Files, str]:
+    run = dropout_run("forfeit")
+    k = _first_kind(run, "shuffle")
+    record = Evidence("bad-key-share", 0, k, (run.frames[k],), "my box did not open")
+    return ({"": transcript(run.genesis, run.frames[:k], (record,))},
+            "a record claiming seat 0's genuine first shuffle dealt a bad key share: only the "
+            "holder's complain can prove that (unverifiable)")
+
+
+def evidence_recovery_not_proven() -> tuple[Files, str]:
+    run = dropout_run("bot")
+    k = _first_kind(run, "recover") + 1
+    seat = _payload(run, k).seat
+    record = Evidence("bad-recovery-share", seat, k, (run.frames[k],), "a false claim")
+    return ({"": transcript(run.genesis, run.frames, (record,))},
+            f"the whole dropout-bot match, then a record calling seat {seat}'s genuine recover "
+            "a bad recovery share: it proves nothing and the match stays valid")
+
+
+def evidence_cases() -> dict[str, Case]:
+    return {
+        "evidence-key-share-proven": evidence_key_share_proven,
+        "evidence-key-share-unverifiable": evidence_key_share_unverifiable,
+        "evidence-recovery-not-proven": evidence_recovery_not_proven,
+    }
+
+
+def feature_cases() -> dict[str, Case]:
+    return {
+        "calabrasella-give-elsewhere": calabrasella_give_elsewhere,
+        "burraco-take-as-draw": burraco_take_as_draw,
+        "several-transcripts": several_transcripts,
+        "several-transcripts-with-dropped": several_transcripts_with_dropped,
+    }
+
+
 CASES: dict[str, Case] = {
     "honest": honest,
     "incomplete": incomplete,
@@ -540,6 +1047,11 @@ CASES: dict[str, Case] = {
     "evidence-moved": evidence_moved,
     "evidence-unlinked": evidence_unlinked,
     "evidence-sealed-token": evidence_sealed_token,
+    **game_cases(),
+    **dropout_cases(),
+    **claim_cases(),
+    **feature_cases(),
+    **evidence_cases(),
 }
 
 

@@ -57,4 +57,4 @@ def test_the_committed_corpus_is_what_the_script_makes() -> None:
         written = json.loads((CORPUS / f"{case}.json").read_text(encoding="utf-8"))
         assert {k: written[k] for k in ("case", "files", "about")} == info
     total = sum(len(d) for d in transcripts.values())
-    assert total < 700_000, f"the corpus grew to {total} bytes"
+    assert total < 5_500_000, f"the corpus grew to {total} bytes"
