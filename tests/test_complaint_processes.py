@@ -6,10 +6,6 @@ nobody is recovered (SPEC §9.13.4)."""
 
 from __future__ import annotations
 
-import os
-import subprocess
-import sys
-import threading
 from pathlib import Path
 
 import pytest
@@ -28,19 +24,7 @@ class EvilDealer(Peer):
     collected like a :class:`Peer`."""
 
     def __init__(self, home: Path, holder: int, *args: str) -> None:  # noqa: D107
-        env = dict(os.environ, P2PCARDS_HOME=str(home), PYTHONUNBUFFERED="1")
-        self.args = args
-        self.process = subprocess.Popen(
-            [sys.executable, str(EVIL), str(holder), *args, "--ephemeral-identity"],
-            env=env, text=True, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
-            stderr=subprocess.PIPE)
-        self.out: list[str] = []
-        self.err: list[str] = []
-        self._threads = [threading.Thread(target=self._collect, args=(s, d), daemon=True)
-                         for s, d in ((self.process.stdout, self.out),
-                                      (self.process.stderr, self.err))]
-        for thread in self._threads:
-            thread.start()
+        super().__init__(home, str(holder), *args, "--ephemeral-identity", script=EVIL)
 
 
 def seat_table(tmp_path: Path, players: int, dealer: int, holder: int) -> list[Peer]:

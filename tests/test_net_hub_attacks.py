@@ -9,11 +9,7 @@ refused bad shuffle), or reports as not proven (a fork: only the other branch se
 
 from __future__ import annotations
 
-import os
 import re
-import subprocess
-import sys
-import threading
 from pathlib import Path
 
 from test_net_processes import Peer, join, joined_fingerprint
@@ -29,20 +25,8 @@ class EvilHost(Peer):
     """``tests/evil_hub.py MODE SEAT host ...`` as a process, collected like a :class:`Peer`."""
 
     def __init__(self, home: Path, mode: str, seat: int, *args: str) -> None:  # noqa: D107
-        env = dict(os.environ, P2PCARDS_HOME=str(home), PYTHONUNBUFFERED="1")
-        self.args = args
-        self.process = subprocess.Popen(
-            [sys.executable, str(EVIL), mode, str(seat), "host", "--listen", "127.0.0.1:0",
-             "--ephemeral-identity", *args],
-            env=env, text=True, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
-            stderr=subprocess.PIPE)
-        self.out: list[str] = []
-        self.err: list[str] = []
-        self._threads = [threading.Thread(target=self._collect, args=(s, d), daemon=True)
-                         for s, d in ((self.process.stdout, self.out),
-                                      (self.process.stderr, self.err))]
-        for thread in self._threads:
-            thread.start()
+        super().__init__(home, mode, str(seat), "host", "--listen", "127.0.0.1:0",
+                         "--ephemeral-identity", *args, script=EVIL)
 
 
 def three_seats(tmp_path: Path, mode: str) -> tuple[EvilHost, Peer, Peer]:

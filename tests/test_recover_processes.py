@@ -16,11 +16,7 @@ seats with ``--dropout forfeit`` or ``bot``.
 
 from __future__ import annotations
 
-import os
 import re
-import subprocess
-import sys
-import threading
 from pathlib import Path
 
 import pytest
@@ -39,20 +35,8 @@ class Evil(Peer):
 
     def __init__(self, home: Path, mode: str, seat: int, *args: str,  # noqa: D107
                  stdin: str | None = None) -> None:
-        env = dict(os.environ, P2PCARDS_HOME=str(home), PYTHONUNBUFFERED="1")
-        self.args = args
-        self.process = subprocess.Popen(
-            [sys.executable, str(EVIL), mode, str(seat), *args, "--ephemeral-identity"],
-            env=env, text=True,
-            stdin=subprocess.PIPE if stdin is not None else subprocess.DEVNULL,
-            stdout=subprocess.PIPE, stderr=subprocess.PIPE)
-        self.out: list[str] = []
-        self.err: list[str] = []
-        self._threads = [threading.Thread(target=self._collect, args=(s, d), daemon=True)
-                         for s, d in ((self.process.stdout, self.out),
-                                      (self.process.stderr, self.err))]
-        for thread in self._threads:
-            thread.start()
+        super().__init__(home, mode, str(seat), *args, "--ephemeral-identity", stdin=stdin,
+                         script=EVIL)
 
 
 TABLE = ("--game", "briscola", "--players", "3", "--bot")
