@@ -66,7 +66,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from ..cards import FRENCH_108, Card, Deck, card, cards
+from ..cards import FRENCH_108, JOKER_SUIT, Card, Deck, card, cards
 from .base import (
     ALL_SEATS,
     Action,
@@ -87,13 +87,14 @@ from .base import (
     WrongPhase,
     Zone,
     flags_of,
+    sort_actions,
 )
 from .burraco_melds import (
     Meld,
     MeldError,
-    arrangements,
     check_extension,
     is_wild_card,
+    one_card_extensions,
     read_meld,
     sort_key,
     three_card_melds,
@@ -346,31 +347,43 @@ class BurracoMatch(MatchProgress):
             raise UnknownHand(f"seat {seat}'s hand is not known in this view, so no legal "
                               "actions")
         known = [c for c in hand if c is not None]
-        side = seat % 2
-        actions: set[Action] = set()
-        set_ranks = {m.rank for m in self._melds[side] if m.kind == "set"}
+        actions = [Action("meld", cards=meld.cards) for meld in self._new_melds(seat, known)]
+        actions += self._additions(seat, known)
+        size = len(known)
+        actions += [Action("discard", c) for c in known
+                    if self._discard_error(seat, c, size) is None]
+        return sort_actions(actions)
+
+    def _new_melds(self, seat: int, known: list[Card]) -> Iterable[Meld]:
+        """The three-card melds ``seat`` may lay: no second set of a rank, and a legal hand
+        left (only a hand of at most one card left can break that rule)."""
+        set_ranks = {m.rank for m in self._melds[seat % 2] if m.kind == "set"}
+        tight = len(known) - 3 <= 1
         for meld in three_card_melds(known):
             if meld.kind == "set" and meld.rank in set_ranks:
                 continue
-            if self._rest_ok(seat, _without(known, meld.cards), meld):
-                actions.add(Action("meld", cards=meld.cards))
-        for index, old in enumerate(self._melds[side]):
-            for c in set(known):
-                if not (is_wild_card(c) or (old.kind == "set" and c.rank == old.rank)
-                        or (old.kind == "run" and c.suit == old.suit)):
+            if tight and not self._rest_ok(seat, _without(known, meld.cards), meld):
+                continue
+            yield meld
+
+    def _additions(self, seat: int, known: list[Card]) -> list[Action]:
+        """Every addition of one card of ``known`` to one of the side's melds."""
+        out: list[Action] = []
+        tight = len(known) - 1 <= 1
+        for index, old in enumerate(self._melds[seat % 2]):
+            kind, rank, suit = old.kind, old.rank, old.suit
+            for c in known:
+                if not (c.suit == JOKER_SUIT or c.rank == 2
+                        or (c.rank == rank if kind == "set" else c.suit == suit)):
                     continue
-                rest = _without(known, (c,))
-                for grown in arrangements((*old.cards, c)):
-                    try:
-                        new = check_extension(old, grown.cards)
-                    except MeldError:
-                        continue
-                    if self._rest_ok(seat, rest, new):
-                        actions.add(Action("add", cards=new.cards, amount=index + 1))
-        for c in known:
-            if self._discard_error(seat, c, len(known)) is None:
-                actions.add(Action("discard", c))
-        return sorted(actions)
+                grown = one_card_extensions(old, c)
+                if not grown:
+                    continue
+                rest = _without(known, (c,)) if tight else known
+                for new in grown:
+                    if not tight or self._rest_ok(seat, rest, new):
+                        out.append(Action("add", cards=new.cards, amount=index + 1))
+        return out
 
     def _rest_ok(self, seat: int, rest: list[Card], meld: Meld) -> bool:
         try:

@@ -33,6 +33,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
+from functools import lru_cache
 from itertools import combinations
 
 from ..cards import FRENCH_SUITS, JOKER_SUIT, Card
@@ -43,6 +44,7 @@ __all__ = [
     "arrangements",
     "check_extension",
     "is_wild_card",
+    "one_card_extensions",
     "read_meld",
     "read_run",
     "read_set",
@@ -305,55 +307,91 @@ def check_extension(old: Meld, new_cards: Sequence[Card]) -> Meld:
 
 def three_card_melds(hand: Sequence[Card]) -> list[Meld]:
     """Every valid meld of exactly three cards of ``hand`` (cards distinct by identity; melds
-    that differ only in which copy of a card they use are all listed)."""
+    that differ only in which copy of a card they use are all listed).
+
+    Order: the sets rank by rank (ranks in the order they first appear in ``hand``), each rank's
+    three naturals before its two naturals and a wild card; then the runs suit by suit (suits in
+    order of first appearance), lowest position first, at each position the three naturals, then
+    a wild card standing for the low, the middle and the high card. The runs are built straight
+    from the cards grouped by suit and rank: a wild card may stand for the low or the middle card,
+    for the high one only above an ace low, and a 2 of the run's suit at position 2 is natural
+    (that meld is listed once, as three naturals)."""
     out: dict[tuple[Card, ...], Meld] = {}
     wilds = [c for c in hand if is_wild_card(c)]
     by_rank: dict[int, list[Card]] = {}
-    by_suit: dict[str, list[Card]] = {}
+    by_suit: dict[str, dict[int, list[Card]]] = {}
     for c in hand:
-        if not is_wild_card(c):
+        if c.suit == JOKER_SUIT:
+            continue
+        if c.rank != 2:
             by_rank.setdefault(c.rank, []).append(c)
-        if c.suit != JOKER_SUIT:
-            by_suit.setdefault(c.suit, []).append(c)
+        by_suit.setdefault(c.suit, {}).setdefault(c.rank, []).append(c)
     for group in by_rank.values():
-        for trio in combinations(group, 3):
-            meld = read_set(trio)
-            out.setdefault(meld.cards, meld)
-        for pair in combinations(group, 2):
-            for w in wilds:
-                meld = read_set((*pair, w))
+        if len(group) >= 3:
+            for trio in combinations(group, 3):
+                meld = read_set(trio)
                 out.setdefault(meld.cards, meld)
-    for suited in by_suit.values():
-        for low in range(1, 13):
-            for seq in _run_windows(suited, wilds, low):
-                try:
-                    meld = read_run(seq)
-                except MeldError:
-                    continue
-                if meld.rank == low:
+        if wilds:
+            for pair in combinations(group, 2):
+                for w in wilds:
+                    meld = read_set((*pair, w))
                     out.setdefault(meld.cards, meld)
+    for suit, ranks in by_suit.items():
+        for meld in _suit_runs(suit, ranks, wilds):
+            out.setdefault(meld.cards, meld)
     return list(out.values())
 
 
-def _run_windows(suited: list[Card], wilds: list[Card], low: int) -> Iterable[tuple[Card, ...]]:
-    """Candidate three-card runs of one suit at positions ``low .. low + 2``: naturals, or two
-    naturals and one wild card."""
-    options: list[list[Card]] = []
-    for pos in range(low, low + 3):
-        rank = 1 if pos == 14 else pos
-        options.append([c for c in suited if c.rank == rank])
-    for a in options[0]:
-        for b in options[1]:
-            for c in options[2]:
-                if len({a, b, c}) == 3:
-                    yield (a, b, c)
-    for hole in range(3):
-        others = [options[i] for i in range(3) if i != hole]
-        for x in others[0]:
-            for y in others[1]:
-                for w in wilds:
-                    if len({x, y, w}) < 3:
-                        continue
-                    seq = [x, y]
-                    seq.insert(hole, w)
-                    yield tuple(seq)
+_NONE: list[Card] = []
+
+
+def _suit_runs(suit: str, ranks: dict[int, list[Card]], wilds: list[Card]) -> Iterable[Meld]:
+    """The three-card runs of ``suit`` (see :func:`three_card_melds` for the order)."""
+    empty = _NONE
+    for low in range(1, 13):
+        options = (ranks.get(low, empty), ranks.get(low + 1, empty),
+                   ranks.get(1 if low == 12 else low + 2, empty))
+        present = (1 if options[0] else 0) + (1 if options[1] else 0) + (1 if options[2] else 0)
+        if present < 2:
+            continue
+        if present == 3:
+            for a in options[0]:
+                for b in options[1]:
+                    for c in options[2]:
+                        yield Meld("run", (a, b, c), low, suit)
+        if not wilds:
+            continue
+        for hole in (0, 1, 2):
+            if hole == 2 and low > 1:
+                break  # a wild card lies at the high end only above an ace low
+            first, second = [options[i] for i in (0, 1, 2) if i != hole]
+            at = low + hole
+            for x in first:
+                for y in second:
+                    for w in wilds:
+                        if w in (x, y):
+                            continue
+                        if at == 2 and w.rank == 2 and w.suit == suit:
+                            continue  # a natural 2: listed with the three naturals
+                        seq = (w, x, y) if hole == 0 else (x, w, y) if hole == 1 else (x, y, w)
+                        yield Meld("run", seq, low, suit, w, at)
+
+
+def one_card_extensions(old: Meld, c: Card) -> tuple[Meld, ...]:
+    """Every meld ``old`` grows into by adding the one card ``c``: each valid arrangement of the
+    grown meld (:func:`arrangements`) that :func:`check_extension` accepts, in that order.
+
+    Memoized: melds and cards are immutable, and a side's melds and the cards in play recur
+    from one decision to the next."""
+    return _one_card_extensions(old, c)
+
+
+@lru_cache(maxsize=1 << 16)
+def _one_card_extensions(old: Meld, c: Card) -> tuple[Meld, ...]:
+    out: list[Meld] = []
+    for grown in arrangements((*old.cards, c)):
+        try:
+            out.append(check_extension(old, grown.cards))
+        except MeldError:
+            continue
+    return tuple(out)
