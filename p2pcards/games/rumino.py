@@ -97,6 +97,7 @@ from .base import (
     Zone,
     default_card_use,
     flags_of,
+    sort_actions,
 )
 from .rumino_melds import (
     RUMINO_SIZE,
@@ -128,8 +129,6 @@ GIN_POINTS = -10
 ELIMINATION = 100
 """A player at this score or more is out of the game."""
 EXHAUSTED = ("score", "void")
-_CODES = {c: c.code for c in FRENCH_108.cards}
-"""Card codes computed once (observations list many cards at every decision)."""
 
 
 @dataclass(frozen=True)
@@ -451,7 +450,7 @@ class RuminoMatch(MatchProgress):
                 out.append(Action("knock"))
         else:
             out.extend(Action("discard", c) for c in set(known) if c != self._taken)
-        return sorted(out)
+        return sort_actions(out)
 
     def card_use(self, action: Action) -> CardUse:
         """``discard``: its card is shown and leaves the hand. ``rumino`` and ``claim``: their
@@ -645,7 +644,7 @@ class RuminoMatch(MatchProgress):
             raise UnknownHand(f"seat {seat}'s hand is not known in this view, so no claims")
         top = self._discards[-1]
         known = [c for c in hand if c is not None]
-        return sorted(Action("claim", top, six) for six in rumino_completions(known, top))
+        return sort_actions(Action("claim", top, six) for six in rumino_completions(known, top))
 
     def apply_claim(self, seat: int, action: Action) -> None:
         """``seat`` takes the discard out of turn and shows the rumino it completes.
@@ -813,7 +812,7 @@ class RuminoMatch(MatchProgress):
         dead: int | None = None
         if own and None not in own:
             split = best_split(known)
-            melds = [[_CODES[c] for c in m] for m in split.melds]
+            melds = [[c.code for c in m] for m in split.melds]
             dead = split.deadwood
         offered = (self._phase is Phase.ACTION and bool(self._offers)
                    and self._to_act == seat)
@@ -836,13 +835,13 @@ class RuminoMatch(MatchProgress):
             "out": [s for s in range(self._n) if not self._in_game[s]],
             "to_act": self._to_act if self._phase is Phase.ACTION else None,
             "drawn": self._drawn,
-            "hand": [_CODES[c] for c in known],
+            "hand": [c.code for c in known],
             "hand_sizes": [len(h) for h in self._hands],
             "melds": melds,
             "melds_text": " | ".join(" ".join(m) for m in melds) or None,
             "deadwood": dead,
             "upcard": upcard.code if upcard is not None else None,
-            "discards": [_CODES[c] for c in self._discards],
+            "discards": [c.code for c in self._discards],
             "stock_size": self.stock_size,
             "claimants": sorted(self.claimants()),
             "scores": list(self._scores),
