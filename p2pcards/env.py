@@ -49,7 +49,7 @@ import random
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 from functools import cache
-from typing import Any
+from typing import Any, cast
 
 import numpy as np
 from gymnasium import spaces
@@ -172,6 +172,40 @@ def _padded_numbers(value: object, size: int) -> list[float]:
     return out
 
 
+def _add_card_entries(value: object, at: Mapping[str, int], ones: list[int]) -> None:
+    """Append to ``ones`` the entry ``at[code]`` of every card code in ``value`` (a code, or
+    lists, tuples and maps of them at any depth; texts that are not codes are skipped)."""
+    if type(value) is str:
+        i = at.get(value)
+        if i is not None:
+            ones.append(i)
+    elif type(value) is list or type(value) is tuple:
+        get = at.get
+        try:
+            hits: list[int | None] = list(map(get, value))
+        except TypeError:  # an unhashable item: a nested list or map
+            hits = [None]
+        if None not in hits:  # the usual list of card codes, all in the deck
+            ones.extend(cast("list[int]", hits))
+            return
+        for item in value:
+            if type(item) is str:
+                i = get(item)
+                if i is not None:
+                    ones.append(i)
+            elif item:
+                _add_card_entries(item, at, ones)
+    elif isinstance(value, Mapping):
+        for item in value.values():
+            if item:
+                _add_card_entries(item, at, ones)
+    else:  # subclasses of the plain types
+        for code in _walk_strings(value):
+            i = at.get(code)
+            if i is not None:
+                ones.append(i)
+
+
 @cache
 def _bucket(text: str) -> int:
     digest = hashlib.blake2b(text.encode(), digest_size=4).digest()
@@ -272,9 +306,11 @@ class CardGameEnv(AECEnv):  # type: ignore[misc]
         self._deck_index = {code: i for i, code in enumerate(self.layout.deck)}
         self._size = self.layout.size
         offset = self.layout.players
-        self._card_slots: list[tuple[str, int]] = []
+        self._card_at: list[tuple[str, dict[str, int]]] = []
+        """Per card key, each card code's entry in the vector."""
         for key in self.layout.card_keys:
-            self._card_slots.append((key, offset))
+            self._card_at.append((key, {code: offset + i for code, i in
+                                        self._deck_index.items()}))
             offset += len(self.layout.deck)
         self._number_slots: list[tuple[str, int, int]] = []
         for key, width in self.layout.number_keys:
@@ -370,23 +406,10 @@ class CardGameEnv(AECEnv):  # type: ignore[misc]
         as another, then written into a zeroed ``float32`` array with one indexed and one slice
         assignment."""
         ones = [seat]
-        index = self._deck_index
-        for key, offset in self._card_slots:
+        for key, at in self._card_at:
             value = observation.get(key)
-            if not value:
-                continue
-            if type(value) is list:
-                for item in value:
-                    if type(item) is str:
-                        i = index.get(item)
-                        if i is not None:
-                            ones.append(offset + i)
-                    else:
-                        ones.extend(offset + index[code] for code in _walk_strings(item)
-                                    if code in index)
-            else:
-                ones.extend(offset + index[code] for code in _walk_strings(value)
-                            if code in index)
+            if value:
+                _add_card_entries(value, at, ones)
         numbers: list[Any] = []
         for key, _, size in self._number_slots:
             number: Any = observation.get(key)
