@@ -133,3 +133,14 @@ _ACTIONS = st.builds(
 @given(actions=st.lists(_ACTIONS, max_size=30))
 def test_sort_actions_is_the_actions_own_order(actions: list[Action]) -> None:
     assert sort_actions(actions) == sorted(actions)
+
+
+def test_a_caller_changing_its_list_of_legal_actions_changes_nothing_else() -> None:
+    """Burraco and Rumino keep their list between state changes: each call gets a copy."""
+    for game in REFERENCES:
+        state = next(_decisions(game, 4, seed=3, limit=1))
+        first = state.legal_actions()
+        expected = list(first)
+        first.clear()
+        assert state.legal_actions() == expected
+        assert state.legal_actions() is not state.legal_actions()

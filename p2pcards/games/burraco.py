@@ -165,6 +165,7 @@ class BurracoMatch(MatchProgress):
     config: BurracoConfig
 
     def __init__(self, config: BurracoConfig) -> None:
+        self._legal_memo: list[Action] | None = None
         if not isinstance(config, BurracoConfig):
             raise GameError(f"burraco needs a BurracoConfig, got {type(config).__name__}")
         self.config = config
@@ -260,6 +261,7 @@ class BurracoMatch(MatchProgress):
 
     def begin_hand(self) -> None:
         """In SHUFFLE: a shuffled deck is ready; request the deal and the upcard."""
+        self._legal_memo = None
         self._need(Phase.SHUFFLE, "begin_hand")
         self._reset_hand()
         first = self.first_player
@@ -288,6 +290,7 @@ class BurracoMatch(MatchProgress):
         Raises :class:`BadChance` (state unchanged) for a wrong count, a card not in the deck, a
         card already placed this hand, or a public card given as ``None``.
         """
+        self._legal_memo = None
         self._need(Phase.CHANCE, "complete_chance")
         cards_in = list(revealed)
         steps = self._pending
@@ -333,7 +336,17 @@ class BurracoMatch(MatchProgress):
         Draw stage: ``draw`` and (pile not empty) ``take``. Play stage: every ``meld`` of
         exactly three cards, every ``add`` of exactly one card (each legal arrangement), every
         legal ``discard``. Raises :class:`UnknownHand` when the hand is not known in this view.
+
+        The list is computed once per state change (every method that changes the state
+        forgets it) and a copy is returned.
         """
+        memo = self._legal_memo
+        if memo is None:
+            memo = self._legal_memo = self._list_legal_actions()
+        return list(memo)
+
+    def _list_legal_actions(self) -> list[Action]:
+        """What :meth:`legal_actions` lists, computed afresh."""
         if self._phase is not Phase.ACTION:
             return []
         seat = self._to_act
@@ -431,6 +444,7 @@ class BurracoMatch(MatchProgress):
 
         Rule ids are listed in ``protocol/games/burraco.md``.
         """
+        self._legal_memo = None
         seat = self._to_act
         if self._phase is not Phase.ACTION:
             raise IllegalMove("wrong-phase", f"no action can be made in phase "
@@ -629,6 +643,7 @@ class BurracoMatch(MatchProgress):
 
     def next_hand(self) -> None:
         """In HAND_OVER: add the hand's points; then SHUFFLE, or MATCH_OVER with a winner."""
+        self._legal_memo = None
         result = self.hand_result()
         for side, pts in enumerate(result.points):
             self._match_scores[side] += pts

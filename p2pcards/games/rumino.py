@@ -194,6 +194,7 @@ class RuminoMatch(MatchProgress):
     config: RuminoConfig
 
     def __init__(self, config: RuminoConfig) -> None:
+        self._legal_memo: list[Action] | None = None
         if not isinstance(config, RuminoConfig):
             raise GameError(f"rumino needs a RuminoConfig, got {type(config).__name__}")
         self.config = config
@@ -345,6 +346,7 @@ class RuminoMatch(MatchProgress):
 
     def begin_hand(self) -> None:
         """In SHUFFLE: a shuffled deck is ready. Rebuy offers first (ACTION), then the deal."""
+        self._legal_memo = None
         self._need(Phase.SHUFFLE, "begin_hand")
         self._reset_hand()
         if self._offers:
@@ -385,6 +387,7 @@ class RuminoMatch(MatchProgress):
         Raises :class:`BadChance` (state unchanged) for a wrong count, a card not in the deck, a
         card already placed this hand, or a hidden public card.
         """
+        self._legal_memo = None
         self._need(Phase.CHANCE, "complete_chance")
         given = list(revealed)
         steps = self._pending
@@ -428,7 +431,17 @@ class RuminoMatch(MatchProgress):
         (``cards`` = the seven) when the hand is one. After drawing: ``discard`` of any card but
         the upcard just taken, and ``rumino`` for every seven cards of the eight that are one.
         Raises :class:`UnknownHand` when that hand is not fully known in this view.
+
+        The list is computed once per state change (every method that changes the state
+        forgets it) and a copy is returned.
         """
+        memo = self._legal_memo
+        if memo is None:
+            memo = self._legal_memo = self._list_legal_actions()
+        return list(memo)
+
+    def _list_legal_actions(self) -> list[Action]:
+        """What :meth:`legal_actions` lists, computed afresh."""
         if self._phase is not Phase.ACTION:
             return []
         seat = self._to_act
@@ -470,6 +483,7 @@ class RuminoMatch(MatchProgress):
         ``knock-over-limit``, ``not-a-rumino``, ``card-not-in-deck``, ``card-not-in-hand``,
         ``discard-taken-upcard``.
         """
+        self._legal_memo = None
         seat = self._to_act
         if self._phase is not Phase.ACTION:
             raise IllegalMove("wrong-phase",
@@ -653,6 +667,7 @@ class RuminoMatch(MatchProgress):
         ``wrong-card`` (not the discard), ``not-a-rumino``, ``card-not-in-hand`` (with full
         information, or a card known to be elsewhere).
         """
+        self._legal_memo = None
         if not isinstance(seat, int) or not 0 <= seat < self._n:
             raise IllegalMove("no-claim", f"seat {seat!r} is not at this table", seat=None)
         if seat not in self.claimants():
@@ -770,6 +785,7 @@ class RuminoMatch(MatchProgress):
     def next_hand(self) -> None:
         """In HAND_OVER: add the points; put out the players at 100 or more; then SHUFFLE (with
         rebuy offers when at least three remain and there is a stake) or MATCH_OVER."""
+        self._legal_memo = None
         self._need(Phase.HAND_OVER, "next_hand")
         points, _ = self._hand_points()
         over, winner, payout = self._outcome(points)
