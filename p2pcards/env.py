@@ -423,7 +423,13 @@ class CardGameEnv(AECEnv):  # type: ignore[misc]
             else:
                 numbers.extend(_padded_numbers(number, size))
         for key, offset in self._text_slots:
-            ones.extend(offset + _bucket(text) for text in _texts(observation.get(key)))
+            text = observation.get(key)
+            if text is None:
+                continue
+            if type(text) is str:
+                ones.append(offset + _bucket(text))
+            else:
+                ones.extend([offset + _bucket(t) for t in _texts(text)])
         vector = np.zeros(self._size, dtype=np.float32)
         vector.put(ones, 1.0)
         vector[self._numbers_start:self._numbers_end] = numbers
