@@ -70,6 +70,7 @@ from .base import (
     UnknownHand,
     Zone,
     flags_of,
+    sort_actions,
 )
 
 __all__ = ["SetteConfig", "SetteMatch", "SPECS", "best_total", "min_total", "two_card_seven",
@@ -313,12 +314,12 @@ class SetteMatch(BankingMatch):
             raise UnknownHand(f"seat {seat}'s hole card is unknown in this view")
         hit = [Action("hit")] if self.cards_left > 0 else []
         if seat == self._banker:
-            return sorted([*hit, Action("stand")])
+            return sort_actions([*hit, Action("stand")])
         if two_card_seven(cards):
             return [Action("seven-and-a-half")]
         if min_total(cards) > TARGET:
             return [Action("bust")]
-        return sorted([*hit, Action("stand")])
+        return sort_actions([*hit, Action("stand")])
 
     def apply(self, action: Action) -> None:
         """Apply ``to_act``'s action or raise :class:`IllegalMove` (state unchanged)."""

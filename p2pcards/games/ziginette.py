@@ -59,6 +59,7 @@ from .base import (
     ScoreLine,
     Zone,
     flags_of,
+    sort_actions,
 )
 
 __all__ = ["ZiginetteConfig", "ZiginetteMatch", "SPECS"]
@@ -256,7 +257,7 @@ class ZiginetteMatch(BankingMatch):
             low, high = self._bet_range(seat, self._committed(seat), self._bank_free())
             out.extend(Action("bet", value=board_card.code, amount=a)
                        for a in range(low, high + 1))
-        return sorted(out)
+        return sort_actions(out)
 
     def apply(self, action: Action) -> None:
         """Apply ``to_act``'s action or raise :class:`IllegalMove` (state unchanged)."""
