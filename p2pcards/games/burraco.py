@@ -98,6 +98,7 @@ from .burraco_melds import (
     read_meld,
     sort_key,
     three_card_melds,
+    three_card_melds_of,
 )
 from .burraco_scoring import SideTally, score_hand
 
@@ -166,6 +167,8 @@ class BurracoMatch(MatchProgress):
 
     def __init__(self, config: BurracoConfig) -> None:
         self._legal_memo: list[Action] | None = None
+        self._hand_melds_memo: dict[int, tuple[frozenset[Card], list[Meld]]] = {}
+        """Per seat, its hand at its last play decision and that hand's three-card melds."""
         if not isinstance(config, BurracoConfig):
             raise GameError(f"burraco needs a BurracoConfig, got {type(config).__name__}")
         self.config = config
@@ -372,12 +375,38 @@ class BurracoMatch(MatchProgress):
         left (only a hand of at most one card left can break that rule)."""
         set_ranks = {m.rank for m in self._melds[seat % 2] if m.kind == "set"}
         tight = len(known) - 3 <= 1
-        for meld in three_card_melds(known):
+        for meld in self._hand_melds(seat, known):
             if meld.kind == "set" and meld.rank in set_ranks:
                 continue
             if tight and not self._rest_ok(seat, _without(known, meld.cards), meld):
                 continue
             yield meld
+
+    def _hand_melds(self, seat: int, known: list[Card]) -> list[Meld]:
+        """Every three-card meld of ``known`` (``seat``'s hand), in any order, enumerated
+        incrementally from the seat's hand at its previous decision: the melds that lose none
+        of their cards are kept, and when natural cards came in only the sets of their ranks and
+        the runs of their suits are listed again (a wild card coming in lists everything)."""
+        hand = frozenset(known)
+        memo = self._hand_melds_memo.get(seat)
+        if memo is None or memo[0] == hand:
+            melds = memo[1] if memo is not None else three_card_melds(known)
+        else:
+            before, previous = memo
+            added = hand - before
+            if any(is_wild_card(c) for c in added):
+                melds = three_card_melds(known)
+            else:
+                gone = before - hand
+                ranks = {c.rank for c in added}
+                suits = {c.suit for c in added}
+                melds = [m for m in previous
+                         if not (m.rank in ranks if m.kind == "set" else m.suit in suits)
+                         and gone.isdisjoint(m.cards)]
+                if added:
+                    melds += three_card_melds_of(known, ranks, suits)
+        self._hand_melds_memo[seat] = (hand, melds)
+        return melds
 
     def _additions(self, seat: int, known: list[Card]) -> list[Action]:
         """Every addition of one card of ``known`` to one of the side's melds."""

@@ -31,9 +31,9 @@ Every error is a :class:`MeldError` with a stable ``rule`` id (the ids are liste
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Container, Iterable, Sequence
 from dataclasses import dataclass
-from functools import lru_cache
+from functools import cached_property, lru_cache
 from itertools import combinations
 
 from ..cards import FRENCH_SUITS, JOKER_SUIT, Card
@@ -50,6 +50,7 @@ __all__ = [
     "read_set",
     "sort_key",
     "three_card_melds",
+    "three_card_melds_of",
 ]
 
 _SUIT_ORDER = {s: i for i, s in enumerate((*FRENCH_SUITS, JOKER_SUIT))}
@@ -114,7 +115,21 @@ class Meld:
         return len(self.cards) >= 7
 
     def __str__(self) -> str:
-        return _codes(self.cards)
+        return self._text
+
+    def __hash__(self) -> int:
+        return self._hash
+
+    @cached_property
+    def _text(self) -> str:
+        """The cards' codes, computed once: observations show every meld at every decision."""
+        return " ".join([c.code for c in self.cards])
+
+    @cached_property
+    def _hash(self) -> int:
+        """The hash of the fields, as a frozen dataclass's, computed once: legal actions look
+        a side's melds up at every decision."""
+        return hash((self.kind, self.cards, self.rank, self.suit, self.wild, self.wild_at))
 
 
 def _set_order(cards: Sequence[Card]) -> tuple[Card, ...]:
@@ -316,6 +331,14 @@ def three_card_melds(hand: Sequence[Card]) -> list[Meld]:
     from the cards grouped by suit and rank: a wild card may stand for the low or the middle card,
     for the high one only above an ace low, and a 2 of the run's suit at position 2 is natural
     (that meld is listed once, as three naturals)."""
+    return three_card_melds_of(hand)
+
+
+def three_card_melds_of(hand: Sequence[Card], ranks: Container[int] | None = None,
+                        suits: Container[str] | None = None) -> list[Meld]:
+    """:func:`three_card_melds`, or with ``ranks`` and ``suits`` only the sets of those ranks
+    and the runs of those suits (in the same order): what an incremental enumeration recomputes
+    when natural cards of those ranks and suits come into a hand."""
     out: dict[tuple[Card, ...], Meld] = {}
     wilds = [c for c in hand if is_wild_card(c)]
     by_rank: dict[int, list[Card]] = {}
@@ -323,9 +346,10 @@ def three_card_melds(hand: Sequence[Card]) -> list[Meld]:
     for c in hand:
         if c.suit == JOKER_SUIT:
             continue
-        if c.rank != 2:
+        if c.rank != 2 and (ranks is None or c.rank in ranks):
             by_rank.setdefault(c.rank, []).append(c)
-        by_suit.setdefault(c.suit, {}).setdefault(c.rank, []).append(c)
+        if suits is None or c.suit in suits:
+            by_suit.setdefault(c.suit, {}).setdefault(c.rank, []).append(c)
     for group in by_rank.values():
         if len(group) >= 3:
             for trio in combinations(group, 3):
