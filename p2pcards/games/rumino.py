@@ -449,10 +449,10 @@ class RuminoMatch(MatchProgress):
             price = rebuy_price(self.config.stake, self._rebuys[seat])
             return sorted([Action("rebuy", amount=price), Action("decline")])
         hand = self._hands[seat]
-        if None in hand:
+        known = [c for c in hand if c is not None]
+        if len(known) != len(hand):
             raise UnknownHand(
                 f"seat {seat}'s hand is not known in this view, so no legal actions")
-        known = [c for c in hand if c is not None]
         out: list[Action] = [Action("rumino", cards=sub) for sub in rumino_subsets(known)]
         if not self._drawn:
             if self.stock_size > 0:
@@ -462,7 +462,9 @@ class RuminoMatch(MatchProgress):
             if best_split(known).deadwood <= KNOCK_LIMIT:
                 out.append(Action("knock"))
         else:
-            out.extend(Action("discard", c) for c in set(known) if c != self._taken)
+            taken = self._taken
+            out.extend(Action("discard", c) for c in set(known)
+                       if taken is None or c != taken)
         return sort_actions(out)
 
     def card_use(self, action: Action) -> CardUse:
@@ -826,7 +828,7 @@ class RuminoMatch(MatchProgress):
         known = [c for c in own if c is not None]
         melds: list[list[str]] = []
         dead: int | None = None
-        if own and None not in own:
+        if own and len(known) == len(own):
             split = best_split(known)
             melds = [[c.code for c in m] for m in split.melds]
             dead = split.deadwood
