@@ -278,3 +278,14 @@ def rumino_claim_actions(state: Any, seat: int) -> list[Action]:
     top = state._discards[-1]
     known = [c for c in state._hands[seat] if c is not None]
     return sorted(Action("claim", top, six) for six in rumino_completions(known, top))
+
+
+def one_card_extensions(old: Meld, c: Card) -> tuple[Meld, ...]:
+    """Every growth of ``old`` by ``c``, as Burraco's legal actions listed them before."""
+    out = []
+    for grown in arrangements((*old.cards, c)):
+        try:
+            out.append(check_extension(old, grown.cards))
+        except MeldError:
+            continue
+    return tuple(out)

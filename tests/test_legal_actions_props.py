@@ -18,13 +18,16 @@ from legal_reference import (
     rumino_legal_actions,
 )
 from legal_reference import (
+    one_card_extensions as reference_one_card_extensions,
+)
+from legal_reference import (
     three_card_melds as reference_three_card_melds,
 )
 
 from p2pcards.cards import FRENCH_108, Card
 from p2pcards.games import all_games, get_game
 from p2pcards.games.base import Action, MatchState, Phase, sort_actions
-from p2pcards.games.burraco_melds import three_card_melds
+from p2pcards.games.burraco_melds import Meld, one_card_extensions, three_card_melds
 from p2pcards.games.rumino_melds import best_split
 from p2pcards.simulate import fulfil_chance
 
@@ -144,3 +147,24 @@ def test_a_caller_changing_its_list_of_legal_actions_changes_nothing_else() -> N
         first.clear()
         assert state.legal_actions() == expected
         assert state.legal_actions() is not state.legal_actions()
+
+
+@settings(max_examples=30, deadline=None)
+@given(seed=st.integers(0, 2**32 - 1))
+def test_burraco_one_card_additions_match_the_reference(seed: int) -> None:
+    """Melds grown at random to any length, and every card of the deck added to each."""
+    rng = random.Random(seed)
+    hand = rng.sample(FRENCH_108.cards, 20)
+    melds: list[Meld] = []
+    for meld in three_card_melds(hand)[:4]:
+        for _ in range(rng.randrange(9)):
+            grown = [g for c in rng.sample(FRENCH_108.cards, 40) if c not in meld.cards
+                     for g in reference_one_card_extensions(meld, c)]
+            if not grown:
+                break
+            meld = rng.choice(grown)
+        melds.append(meld)
+    for meld in melds:
+        for c in FRENCH_108.cards:
+            if c not in meld.cards:
+                assert one_card_extensions(meld, c) == reference_one_card_extensions(meld, c)

@@ -407,7 +407,24 @@ def one_card_extensions(old: Meld, c: Card) -> tuple[Meld, ...]:
 
     Memoized: melds and cards are immutable, and a side's melds and the cards in play recur
     from one decision to the next."""
+    if not _may_extend(old, c):
+        return ()
     return _one_card_extensions(old, c)
+
+
+def _may_extend(old: Meld, c: Card) -> bool:
+    """A cheap necessary condition for ``c`` to grow ``old``: a set takes a natural card of its
+    rank, or a wild card when it has none; a run takes a wild card, or a natural card of its
+    suit no more than two places from its ends (the run and its one wild card may shift by one
+    place, so two places is the farthest a grown run of one more card can reach)."""
+    if c.suit == JOKER_SUIT or c.rank == 2:
+        return old.kind == "run" or old.wild is None
+    if old.kind == "set":
+        return c.rank == old.rank
+    if c.suit != old.suit:
+        return False
+    low, high = old.rank - 2, old.rank + len(old.cards) + 1
+    return low <= c.rank <= high or (c.rank == 1 and high >= 14)
 
 
 @lru_cache(maxsize=1 << 16)
