@@ -48,7 +48,7 @@ import hashlib
 import random
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
-from functools import cache
+from functools import cache, lru_cache
 from typing import Any, cast
 
 import numpy as np
@@ -181,13 +181,14 @@ def _add_card_entries(value: object, at: Mapping[str, int], ones: list[int]) -> 
             ones.append(i)
     elif type(value) is list or type(value) is tuple:
         get = at.get
-        try:
-            hits: list[int | None] = list(map(get, value))
-        except TypeError:  # an unhashable item: a nested list or map
-            hits = [None]
-        if None not in hits:  # the usual list of card codes, all in the deck
-            ones.extend(cast("list[int]", hits))
-            return
+        if value and type(value[0]) is str:
+            try:
+                hits: list[int | None] = list(map(get, value))
+            except TypeError:  # an unhashable item further on: a nested list or map
+                hits = [None]
+            if None not in hits:  # the usual list of card codes, all in the deck
+                ones.extend(cast("list[int]", hits))
+                return
         for item in value:
             if type(item) is str:
                 i = get(item)
@@ -206,7 +207,7 @@ def _add_card_entries(value: object, at: Mapping[str, int], ones: list[int]) -> 
                 ones.append(i)
 
 
-@cache
+@lru_cache(maxsize=1 << 16)
 def _bucket(text: str) -> int:
     digest = hashlib.blake2b(text.encode(), digest_size=4).digest()
     return int.from_bytes(digest, "big") % TEXT_BUCKETS
