@@ -172,35 +172,50 @@ def _padded_numbers(value: object, size: int) -> list[float]:
     return out
 
 
+_SCALARS = (int, float, bool, type(None))
+"""Types that hold no card code."""
+
+
 def _add_card_entries(value: object, at: Mapping[str, int], ones: list[int]) -> None:
     """Append to ``ones`` the entry ``at[code]`` of every card code in ``value`` (a code, or
     lists, tuples and maps of them at any depth; texts that are not codes are skipped)."""
-    if type(value) is str:
-        i = at.get(value)
+    kind = type(value)
+    if kind is str:
+        i = at.get(cast(str, value))
         if i is not None:
             ones.append(i)
-    elif type(value) is list or type(value) is tuple:
+    elif kind is list or kind is tuple:
         get = at.get
-        if value and type(value[0]) is str:
+        items: Any = value
+        if items and type(items[0]) is str:
             try:
-                hits: list[int | None] = list(map(get, value))
+                hits: list[int | None] = list(map(get, items))
             except TypeError:  # an unhashable item further on: a nested list or map
                 hits = [None]
             if None not in hits:  # the usual list of card codes, all in the deck
                 ones.extend(cast("list[int]", hits))
                 return
-        for item in value:
-            if type(item) is str:
+        for item in items:
+            inner = type(item)
+            if inner is str:
                 i = get(item)
                 if i is not None:
                     ones.append(i)
-            elif item:
+            elif inner is list or inner is tuple:  # one level down without a call
+                for sub in item:
+                    if type(sub) is str:
+                        i = get(sub)
+                        if i is not None:
+                            ones.append(i)
+                    elif sub and type(sub) not in _SCALARS:
+                        _add_card_entries(sub, at, ones)
+            elif item and inner not in _SCALARS:
                 _add_card_entries(item, at, ones)
     elif isinstance(value, Mapping):
         for item in value.values():
-            if item:
+            if item and type(item) not in _SCALARS:
                 _add_card_entries(item, at, ones)
-    else:  # subclasses of the plain types
+    elif kind not in _SCALARS:  # subclasses of the plain types
         for code in _walk_strings(value):
             i = at.get(code)
             if i is not None:
