@@ -152,9 +152,9 @@ class Worker:
         self.process = subprocess.Popen(
             [sys.executable, __file__, "--worker", str(root)], stdin=subprocess.PIPE,
             stdout=subprocess.PIPE, text=True, cwd=root)
-        self.ask_line()
+        self.read_answer()
 
-    def ask_line(self) -> dict[str, Any]:
+    def read_answer(self) -> dict[str, Any]:
         assert self.process.stdout is not None
         line = self.process.stdout.readline()
         if not line:
@@ -167,7 +167,7 @@ class Worker:
         self.process.stdin.write(json.dumps(
             {"game": game, "players": players, "seconds": seconds}) + "\n")
         self.process.stdin.flush()
-        return self.ask_line()
+        return self.read_answer()
 
     def close(self) -> None:
         assert self.process.stdin is not None
