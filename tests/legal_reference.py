@@ -1,8 +1,9 @@
 """Reference enumerations of legal actions for the property tests: the straightforward code the
 engines used before their enumeration was made faster, kept verbatim where it was the clearest
 statement of the rules (Burraco's three-card melds and one-card additions, Rumino's rumino
-subsets and best split). ``tests/test_legal_actions_props.py`` checks that the engines list
-exactly these actions, in this order, over random reachable states."""
+subsets and best split, the banking games' runs of bet amounts).
+``tests/test_legal_actions_props.py`` checks that the engines list exactly these actions, in
+this order, over random reachable states."""
 
 from __future__ import annotations
 
@@ -34,6 +35,8 @@ from p2pcards.games.rumino_melds import (
     is_meld,
     is_rumino,
 )
+from p2pcards.games.sette_e_mezzo import TARGET as SETTE_TARGET
+from p2pcards.games.sette_e_mezzo import min_total, two_card_seven
 
 # ---------------------------------------------------------------- Burraco
 
@@ -289,3 +292,51 @@ def one_card_extensions(old: Meld, c: Card) -> tuple[Meld, ...]:
         except MeldError:
             continue
     return tuple(out)
+
+
+# ---------------------------------------------------------------- the banking games
+
+
+def _limit_actions(state: Any) -> list[Action]:
+    cap = state._cap()
+    if state._minimum is None:
+        return [Action("minimum", amount=a) for a in range(1, cap + 1)]
+    return [Action("maximum", amount=a) for a in range(state._minimum, cap + 1)]
+
+
+def ziginette_legal_actions(state: Any) -> list[Action]:
+    """The legal actions of a Ziginette state, enumerated as the engine did before."""
+    state._need(Phase.ACTION, "legal_actions")
+    seat = state._to_act
+    if state._announcing:
+        return _limit_actions(state)
+    if state._stage.value == "choice":
+        return [Action("deal-again"), Action("pass-bank")]
+    out = [Action("done")]
+    for board_card in state._board:
+        if seat in state._board_bets[board_card]:
+            continue
+        low, high = state._bet_range(seat, state._committed(seat), state._bank_free())
+        out.extend(Action("bet", value=board_card.code, amount=a)
+                   for a in range(low, high + 1))
+    return sorted(out)
+
+
+def sette_e_mezzo_legal_actions(state: Any) -> list[Action]:
+    """The legal actions of a Sette e mezzo state, enumerated as the engine did before."""
+    state._need(Phase.ACTION, "legal_actions")
+    seat = state._to_act
+    if state._announcing:
+        return _limit_actions(state)
+    if state._stage.value == "bets":
+        low, high = state._bet_range(seat, 0, state._bank_free())
+        return [Action("bet", amount=a) for a in range(low, high + 1)] + [Action("pass")]
+    cards = state._known(seat)
+    hit = [Action("hit")] if state.cards_left > 0 else []
+    if seat == state._banker:
+        return sorted([*hit, Action("stand")])
+    if two_card_seven(cards):
+        return [Action("seven-and-a-half")]
+    if min_total(cards) > SETTE_TARGET:
+        return [Action("bust")]
+    return sorted([*hit, Action("stand")])

@@ -1,6 +1,7 @@
-"""Every game's legal actions are listed once each, in :class:`Action`'s order; Burraco's and
-Rumino's faster enumerations list exactly what the straightforward reference enumerations of
-``tests/legal_reference.py`` list, in the same order, over random reachable states."""
+"""Every game's legal actions are listed once each, in :class:`Action`'s order; the faster
+enumerations of Burraco, Rumino, Ziginette and Sette e mezzo list exactly what the
+straightforward reference enumerations of ``tests/legal_reference.py`` list, in the same order,
+over random reachable states."""
 
 from __future__ import annotations
 
@@ -16,6 +17,8 @@ from legal_reference import (
     burraco_legal_actions,
     rumino_claim_actions,
     rumino_legal_actions,
+    sette_e_mezzo_legal_actions,
+    ziginette_legal_actions,
 )
 from legal_reference import (
     one_card_extensions as reference_one_card_extensions,
@@ -35,6 +38,8 @@ CASES = [(spec.name, count) for spec in all_games() for count in spec.player_cou
 REFERENCES: dict[str, Callable[[MatchState], list[Action]]] = {
     "burraco": burraco_legal_actions,
     "rumino": rumino_legal_actions,
+    "ziginette": ziginette_legal_actions,
+    "sette-e-mezzo": sette_e_mezzo_legal_actions,
 }
 
 
@@ -140,7 +145,7 @@ def test_sort_actions_is_the_actions_own_order(actions: list[Action]) -> None:
 
 def test_a_caller_changing_its_list_of_legal_actions_changes_nothing_else() -> None:
     """Burraco and Rumino keep their list between state changes: each call gets a copy."""
-    for game in REFERENCES:
+    for game in ("burraco", "rumino"):
         state = next(_decisions(game, 4, seed=3, limit=1))
         first = state.legal_actions()
         expected = list(first)

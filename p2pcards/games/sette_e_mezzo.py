@@ -56,7 +56,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from ..cards import Card
-from .banking import BankingConfig, BankingMatch, check_plain
+from .banking import BankingConfig, BankingMatch, amount_actions, check_plain
 from .base import (
     ALL_SEATS,
     Action,
@@ -308,7 +308,7 @@ class SetteMatch(BankingMatch):
             return self._limit_actions()
         if self._stage is _Stage.BETS:
             low, high = self._bet_range(seat, 0, self._bank_free())
-            return [Action("bet", amount=a) for a in range(low, high + 1)] + [Action("pass")]
+            return [*amount_actions("bet", low, high), Action("pass")]
         cards = self._known(seat)
         if cards is None:
             raise UnknownHand(f"seat {seat}'s hole card is unknown in this view")
