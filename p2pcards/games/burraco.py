@@ -745,6 +745,7 @@ class BurracoMatch(MatchProgress):
         other._face_down = dict(self._face_down)
         other._seen = set(self._seen)
         other._match_scores = list(self._match_scores)
+        other._hand_melds_memo = dict(self._hand_melds_memo)
         return other
 
     def _need(self, phase: Phase, method: str) -> None:
