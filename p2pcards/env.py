@@ -48,8 +48,8 @@ import hashlib
 import random
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
-from functools import cache
-from typing import Any
+from functools import cache, lru_cache
+from typing import Any, cast
 
 import numpy as np
 from gymnasium import spaces
@@ -172,7 +172,57 @@ def _padded_numbers(value: object, size: int) -> list[float]:
     return out
 
 
-@cache
+_SCALARS = (int, float, bool, type(None))
+"""Types that hold no card code."""
+
+
+def _add_card_entries(value: object, at: Mapping[str, int], ones: list[int]) -> None:
+    """Append to ``ones`` the entry ``at[code]`` of every card code in ``value`` (a code, or
+    lists, tuples and maps of them at any depth; texts that are not codes are skipped)."""
+    kind = type(value)
+    if kind is str:
+        i = at.get(cast(str, value))
+        if i is not None:
+            ones.append(i)
+    elif kind is list or kind is tuple:
+        get = at.get
+        items: Any = value
+        if items and type(items[0]) is str:
+            try:
+                hits: list[int | None] = list(map(get, items))
+            except TypeError:  # an unhashable item further on: a nested list or map
+                hits = [None]
+            if None not in hits:  # the usual list of card codes, all in the deck
+                ones.extend(cast("list[int]", hits))
+                return
+        for item in items:
+            inner = type(item)
+            if inner is str:
+                i = get(item)
+                if i is not None:
+                    ones.append(i)
+            elif inner is list or inner is tuple:  # one level down without a call
+                for sub in item:
+                    if type(sub) is str:
+                        i = get(sub)
+                        if i is not None:
+                            ones.append(i)
+                    elif sub and type(sub) not in _SCALARS:
+                        _add_card_entries(sub, at, ones)
+            elif item and inner not in _SCALARS:
+                _add_card_entries(item, at, ones)
+    elif isinstance(value, Mapping):
+        for item in value.values():
+            if item and type(item) not in _SCALARS:
+                _add_card_entries(item, at, ones)
+    elif kind not in _SCALARS:  # subclasses of the plain types
+        for code in _walk_strings(value):
+            i = at.get(code)
+            if i is not None:
+                ones.append(i)
+
+
+@lru_cache(maxsize=1 << 16)
 def _bucket(text: str) -> int:
     digest = hashlib.blake2b(text.encode(), digest_size=4).digest()
     return int.from_bytes(digest, "big") % TEXT_BUCKETS
@@ -272,9 +322,11 @@ class CardGameEnv(AECEnv):  # type: ignore[misc]
         self._deck_index = {code: i for i, code in enumerate(self.layout.deck)}
         self._size = self.layout.size
         offset = self.layout.players
-        self._card_slots: list[tuple[str, int]] = []
+        self._card_at: list[tuple[str, dict[str, int]]] = []
+        """Per card key, each card code's entry in the vector."""
         for key in self.layout.card_keys:
-            self._card_slots.append((key, offset))
+            self._card_at.append((key, {code: offset + i for code, i in
+                                        self._deck_index.items()}))
             offset += len(self.layout.deck)
         self._number_slots: list[tuple[str, int, int]] = []
         for key, width in self.layout.number_keys:
@@ -370,23 +422,10 @@ class CardGameEnv(AECEnv):  # type: ignore[misc]
         as another, then written into a zeroed ``float32`` array with one indexed and one slice
         assignment."""
         ones = [seat]
-        index = self._deck_index
-        for key, offset in self._card_slots:
+        for key, at in self._card_at:
             value = observation.get(key)
-            if not value:
-                continue
-            if type(value) is list:
-                for item in value:
-                    if type(item) is str:
-                        i = index.get(item)
-                        if i is not None:
-                            ones.append(offset + i)
-                    else:
-                        ones.extend(offset + index[code] for code in _walk_strings(item)
-                                    if code in index)
-            else:
-                ones.extend(offset + index[code] for code in _walk_strings(value)
-                            if code in index)
+            if value:
+                _add_card_entries(value, at, ones)
         numbers: list[Any] = []
         for key, _, size in self._number_slots:
             number: Any = observation.get(key)
@@ -400,7 +439,13 @@ class CardGameEnv(AECEnv):  # type: ignore[misc]
             else:
                 numbers.extend(_padded_numbers(number, size))
         for key, offset in self._text_slots:
-            ones.extend(offset + _bucket(text) for text in _texts(observation.get(key)))
+            text = observation.get(key)
+            if text is None:
+                continue
+            if type(text) is str:
+                ones.append(offset + _bucket(text))
+            else:
+                ones.extend([offset + _bucket(t) for t in _texts(text)])
         vector = np.zeros(self._size, dtype=np.float32)
         vector.put(ones, 1.0)
         vector[self._numbers_start:self._numbers_end] = numbers

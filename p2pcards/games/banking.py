@@ -32,6 +32,7 @@ from __future__ import annotations
 import copy as _copy
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from functools import lru_cache
 from typing import Any, ClassVar
 
 from ..cards import ITALIAN_40, ITALIAN_SUITS, Card, Deck
@@ -303,8 +304,8 @@ class BankingMatch(MatchProgress):
     def _limit_actions(self) -> list[Action]:
         cap = self._cap()
         if self._minimum is None:
-            return [Action("minimum", amount=a) for a in range(1, cap + 1)]
-        return [Action("maximum", amount=a) for a in range(self._minimum, cap + 1)]
+            return list(amount_actions("minimum", 1, cap))
+        return list(amount_actions("maximum", self._minimum, cap))
 
     @property
     def _announcing(self) -> bool:
@@ -466,3 +467,11 @@ def check_plain(action: Action, seat: int, game: str) -> None:
     if action.card is not None or action.cards:
         raise IllegalMove("malformed-action", f"no {game} action names a card: {action}", seat)
 
+
+
+@lru_cache(maxsize=4096)
+def amount_actions(kind: str, low: int, high: int, value: str = "") -> tuple[Action, ...]:
+    """``Action(kind, value=value, amount=a)`` for every ``a`` from ``low`` to ``high``, in that
+    order. Kept once made: the banking games offer these runs of amounts at most decisions, and
+    actions are immutable, so the same objects serve every state."""
+    return tuple(Action(kind, value=value, amount=a) for a in range(low, high + 1))

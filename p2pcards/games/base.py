@@ -62,6 +62,7 @@ from ..cards import HIDDEN, Card, Deck, card
 __all__ = [
     "ALL_SEATS",
     "default_card_use",
+    "sort_actions",
     "Action",
     "BadChance",
     "BadPlayerCount",
@@ -264,6 +265,20 @@ class Action:
         if self.amount:
             parts.append(str(self.amount))
         return " ".join(parts)
+
+
+def _action_key(a: Action) -> tuple[Any, ...]:
+    card = a.card
+    return (a.kind, () if card is None else (card.rank, card.suit, card.copy),
+            tuple([(c.rank, c.suit, c.copy) for c in a.cards]), a.value, a.amount)
+
+
+def sort_actions(actions: Iterable[Action]) -> list[Action]:
+    """``actions`` in :class:`Action`'s order (kind, card, cards, value, amount; cards by rank,
+    suit and copy), as ``sorted`` would put them, but compared as plain tuples: much cheaper
+    for the long lists of the meld games. Where ``sorted`` would compare a missing card with a
+    card (an error), the missing card comes first."""
+    return sorted(actions, key=_action_key)
 
 
 @dataclass(frozen=True, slots=True)

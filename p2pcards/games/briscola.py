@@ -104,6 +104,7 @@ from .base import (
     WrongPhase,
     Zone,
     flags_of,
+    sort_actions,
 )
 from .tricks import BRISCOLA_ORDER, BRISCOLA_POINTS, card_points, trick_winner
 
@@ -452,7 +453,7 @@ class BriscolaMatch(MatchProgress):
             raise UnknownHand(
                 f"seat {self._to_act}'s hand is not known in this view, so no legal actions"
             )
-        return sorted(Action("play", c) for c in hand if c is not None)
+        return sort_actions(Action("play", c) for c in hand if c is not None)
 
     def apply(self, action: Action) -> None:
         """Play ``to_act``'s card; raise :class:`IllegalMove` (state unchanged) otherwise.

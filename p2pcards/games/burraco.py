@@ -66,7 +66,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from ..cards import FRENCH_108, Card, Deck, card, cards
+from ..cards import FRENCH_108, JOKER_SUIT, Card, Deck, card, cards
 from .base import (
     ALL_SEATS,
     Action,
@@ -87,16 +87,18 @@ from .base import (
     WrongPhase,
     Zone,
     flags_of,
+    sort_actions,
 )
 from .burraco_melds import (
     Meld,
     MeldError,
-    arrangements,
     check_extension,
     is_wild_card,
+    one_card_extensions,
     read_meld,
     sort_key,
     three_card_melds,
+    three_card_melds_of,
 )
 from .burraco_scoring import SideTally, score_hand
 
@@ -164,6 +166,9 @@ class BurracoMatch(MatchProgress):
     config: BurracoConfig
 
     def __init__(self, config: BurracoConfig) -> None:
+        self._legal_memo: list[Action] | None = None
+        self._hand_melds_memo: dict[int, tuple[frozenset[Card], list[Meld]]] = {}
+        """Per seat, its hand at its last play decision and that hand's three-card melds."""
         if not isinstance(config, BurracoConfig):
             raise GameError(f"burraco needs a BurracoConfig, got {type(config).__name__}")
         self.config = config
@@ -259,6 +264,7 @@ class BurracoMatch(MatchProgress):
 
     def begin_hand(self) -> None:
         """In SHUFFLE: a shuffled deck is ready; request the deal and the upcard."""
+        self._legal_memo = None
         self._need(Phase.SHUFFLE, "begin_hand")
         self._reset_hand()
         first = self.first_player
@@ -287,6 +293,7 @@ class BurracoMatch(MatchProgress):
         Raises :class:`BadChance` (state unchanged) for a wrong count, a card not in the deck, a
         card already placed this hand, or a public card given as ``None``.
         """
+        self._legal_memo = None
         self._need(Phase.CHANCE, "complete_chance")
         cards_in = list(revealed)
         steps = self._pending
@@ -332,7 +339,17 @@ class BurracoMatch(MatchProgress):
         Draw stage: ``draw`` and (pile not empty) ``take``. Play stage: every ``meld`` of
         exactly three cards, every ``add`` of exactly one card (each legal arrangement), every
         legal ``discard``. Raises :class:`UnknownHand` when the hand is not known in this view.
+
+        The list is computed once per state change (every method that changes the state
+        forgets it) and a copy is returned.
         """
+        memo = self._legal_memo
+        if memo is None:
+            memo = self._legal_memo = self._list_legal_actions()
+        return list(memo)
+
+    def _list_legal_actions(self) -> list[Action]:
+        """What :meth:`legal_actions` lists, computed afresh."""
         if self._phase is not Phase.ACTION:
             return []
         seat = self._to_act
@@ -346,31 +363,69 @@ class BurracoMatch(MatchProgress):
             raise UnknownHand(f"seat {seat}'s hand is not known in this view, so no legal "
                               "actions")
         known = [c for c in hand if c is not None]
-        side = seat % 2
-        actions: set[Action] = set()
-        set_ranks = {m.rank for m in self._melds[side] if m.kind == "set"}
-        for meld in three_card_melds(known):
+        actions = [Action("meld", cards=meld.cards) for meld in self._new_melds(seat, known)]
+        actions += self._additions(seat, known)
+        size = len(known)
+        actions += [Action("discard", c) for c in known
+                    if self._discard_error(seat, c, size) is None]
+        return sort_actions(actions)
+
+    def _new_melds(self, seat: int, known: list[Card]) -> Iterable[Meld]:
+        """The three-card melds ``seat`` may lay: no second set of a rank, and a legal hand
+        left (only a hand of at most one card left can break that rule)."""
+        set_ranks = {m.rank for m in self._melds[seat % 2] if m.kind == "set"}
+        tight = len(known) - 3 <= 1
+        for meld in self._hand_melds(seat, known):
             if meld.kind == "set" and meld.rank in set_ranks:
                 continue
-            if self._rest_ok(seat, _without(known, meld.cards), meld):
-                actions.add(Action("meld", cards=meld.cards))
-        for index, old in enumerate(self._melds[side]):
-            for c in set(known):
-                if not (is_wild_card(c) or (old.kind == "set" and c.rank == old.rank)
-                        or (old.kind == "run" and c.suit == old.suit)):
+            if tight and not self._rest_ok(seat, _without(known, meld.cards), meld):
+                continue
+            yield meld
+
+    def _hand_melds(self, seat: int, known: list[Card]) -> list[Meld]:
+        """Every three-card meld of ``known`` (``seat``'s hand), in any order, enumerated
+        incrementally from the seat's hand at its previous decision: the melds that lose none
+        of their cards are kept, and when natural cards came in only the sets of their ranks and
+        the runs of their suits are listed again (a wild card coming in lists everything)."""
+        hand = frozenset(known)
+        memo = self._hand_melds_memo.get(seat)
+        if memo is None or memo[0] == hand:
+            melds = memo[1] if memo is not None else three_card_melds(known)
+        else:
+            before, previous = memo
+            added = hand - before
+            if any(is_wild_card(c) for c in added):
+                melds = three_card_melds(known)
+            else:
+                gone = before - hand
+                ranks = {c.rank for c in added}
+                suits = {c.suit for c in added}
+                melds = [m for m in previous
+                         if not (m.rank in ranks if m.kind == "set" else m.suit in suits)
+                         and gone.isdisjoint(m.cards)]
+                if added:
+                    melds += three_card_melds_of(known, ranks, suits)
+        self._hand_melds_memo[seat] = (hand, melds)
+        return melds
+
+    def _additions(self, seat: int, known: list[Card]) -> list[Action]:
+        """Every addition of one card of ``known`` to one of the side's melds."""
+        out: list[Action] = []
+        tight = len(known) - 1 <= 1
+        for index, old in enumerate(self._melds[seat % 2]):
+            kind, rank, suit = old.kind, old.rank, old.suit
+            for c in known:
+                if not (c.suit == JOKER_SUIT or c.rank == 2
+                        or (c.rank == rank if kind == "set" else c.suit == suit)):
                     continue
-                rest = _without(known, (c,))
-                for grown in arrangements((*old.cards, c)):
-                    try:
-                        new = check_extension(old, grown.cards)
-                    except MeldError:
-                        continue
-                    if self._rest_ok(seat, rest, new):
-                        actions.add(Action("add", cards=new.cards, amount=index + 1))
-        for c in known:
-            if self._discard_error(seat, c, len(known)) is None:
-                actions.add(Action("discard", c))
-        return sorted(actions)
+                grown = one_card_extensions(old, c)
+                if not grown:
+                    continue
+                rest = _without(known, (c,)) if tight else known
+                for new in grown:
+                    if not tight or self._rest_ok(seat, rest, new):
+                        out.append(Action("add", cards=new.cards, amount=index + 1))
+        return out
 
     def _rest_ok(self, seat: int, rest: list[Card], meld: Meld) -> bool:
         try:
@@ -418,6 +473,7 @@ class BurracoMatch(MatchProgress):
 
         Rule ids are listed in ``protocol/games/burraco.md``.
         """
+        self._legal_memo = None
         seat = self._to_act
         if self._phase is not Phase.ACTION:
             raise IllegalMove("wrong-phase", f"no action can be made in phase "
@@ -616,6 +672,7 @@ class BurracoMatch(MatchProgress):
 
     def next_hand(self) -> None:
         """In HAND_OVER: add the hand's points; then SHUFFLE, or MATCH_OVER with a winner."""
+        self._legal_memo = None
         result = self.hand_result()
         for side, pts in enumerate(result.points):
             self._match_scores[side] += pts
@@ -688,6 +745,7 @@ class BurracoMatch(MatchProgress):
         other._face_down = dict(self._face_down)
         other._seen = set(self._seen)
         other._match_scores = list(self._match_scores)
+        other._hand_melds_memo = dict(self._hand_melds_memo)
         return other
 
     def _need(self, phase: Phase, method: str) -> None:

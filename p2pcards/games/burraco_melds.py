@@ -31,8 +31,9 @@ Every error is a :class:`MeldError` with a stable ``rule`` id (the ids are liste
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Container, Iterable, Sequence
 from dataclasses import dataclass
+from functools import cached_property, lru_cache
 from itertools import combinations
 
 from ..cards import FRENCH_SUITS, JOKER_SUIT, Card
@@ -43,11 +44,13 @@ __all__ = [
     "arrangements",
     "check_extension",
     "is_wild_card",
+    "one_card_extensions",
     "read_meld",
     "read_run",
     "read_set",
     "sort_key",
     "three_card_melds",
+    "three_card_melds_of",
 ]
 
 _SUIT_ORDER = {s: i for i, s in enumerate((*FRENCH_SUITS, JOKER_SUIT))}
@@ -112,7 +115,21 @@ class Meld:
         return len(self.cards) >= 7
 
     def __str__(self) -> str:
-        return _codes(self.cards)
+        return self._text
+
+    def __hash__(self) -> int:
+        return self._hash
+
+    @cached_property
+    def _text(self) -> str:
+        """The cards' codes, computed once: observations show every meld at every decision."""
+        return " ".join([c.code for c in self.cards])
+
+    @cached_property
+    def _hash(self) -> int:
+        """The hash of the fields, as a frozen dataclass's, computed once: legal actions look
+        a side's melds up at every decision."""
+        return hash((self.kind, self.cards, self.rank, self.suit, self.wild, self.wild_at))
 
 
 def _set_order(cards: Sequence[Card]) -> tuple[Card, ...]:
@@ -305,55 +322,117 @@ def check_extension(old: Meld, new_cards: Sequence[Card]) -> Meld:
 
 def three_card_melds(hand: Sequence[Card]) -> list[Meld]:
     """Every valid meld of exactly three cards of ``hand`` (cards distinct by identity; melds
-    that differ only in which copy of a card they use are all listed)."""
+    that differ only in which copy of a card they use are all listed).
+
+    Order: the sets rank by rank (ranks in the order they first appear in ``hand``), each rank's
+    three naturals before its two naturals and a wild card; then the runs suit by suit (suits in
+    order of first appearance), lowest position first, at each position the three naturals, then
+    a wild card standing for the low, the middle and the high card. The runs are built straight
+    from the cards grouped by suit and rank: a wild card may stand for the low or the middle card,
+    for the high one only above an ace low, and a 2 of the run's suit at position 2 is natural
+    (that meld is listed once, as three naturals)."""
+    return three_card_melds_of(hand)
+
+
+def three_card_melds_of(hand: Sequence[Card], ranks: Container[int] | None = None,
+                        suits: Container[str] | None = None) -> list[Meld]:
+    """:func:`three_card_melds`, or with ``ranks`` and ``suits`` only the sets of those ranks
+    and the runs of those suits (in the same order): what an incremental enumeration recomputes
+    when natural cards of those ranks and suits come into a hand."""
     out: dict[tuple[Card, ...], Meld] = {}
     wilds = [c for c in hand if is_wild_card(c)]
     by_rank: dict[int, list[Card]] = {}
-    by_suit: dict[str, list[Card]] = {}
+    by_suit: dict[str, dict[int, list[Card]]] = {}
     for c in hand:
-        if not is_wild_card(c):
+        if c.suit == JOKER_SUIT:
+            continue
+        if c.rank != 2 and (ranks is None or c.rank in ranks):
             by_rank.setdefault(c.rank, []).append(c)
-        if c.suit != JOKER_SUIT:
-            by_suit.setdefault(c.suit, []).append(c)
+        if suits is None or c.suit in suits:
+            by_suit.setdefault(c.suit, {}).setdefault(c.rank, []).append(c)
     for group in by_rank.values():
-        for trio in combinations(group, 3):
-            meld = read_set(trio)
-            out.setdefault(meld.cards, meld)
-        for pair in combinations(group, 2):
-            for w in wilds:
-                meld = read_set((*pair, w))
+        if len(group) >= 3:
+            for trio in combinations(group, 3):
+                meld = read_set(trio)
                 out.setdefault(meld.cards, meld)
-    for suited in by_suit.values():
-        for low in range(1, 13):
-            for seq in _run_windows(suited, wilds, low):
-                try:
-                    meld = read_run(seq)
-                except MeldError:
-                    continue
-                if meld.rank == low:
+        if wilds:
+            for pair in combinations(group, 2):
+                for w in wilds:
+                    meld = read_set((*pair, w))
                     out.setdefault(meld.cards, meld)
+    for suit, ranks in by_suit.items():
+        for meld in _suit_runs(suit, ranks, wilds):
+            out.setdefault(meld.cards, meld)
     return list(out.values())
 
 
-def _run_windows(suited: list[Card], wilds: list[Card], low: int) -> Iterable[tuple[Card, ...]]:
-    """Candidate three-card runs of one suit at positions ``low .. low + 2``: naturals, or two
-    naturals and one wild card."""
-    options: list[list[Card]] = []
-    for pos in range(low, low + 3):
-        rank = 1 if pos == 14 else pos
-        options.append([c for c in suited if c.rank == rank])
-    for a in options[0]:
-        for b in options[1]:
-            for c in options[2]:
-                if len({a, b, c}) == 3:
-                    yield (a, b, c)
-    for hole in range(3):
-        others = [options[i] for i in range(3) if i != hole]
-        for x in others[0]:
-            for y in others[1]:
-                for w in wilds:
-                    if len({x, y, w}) < 3:
-                        continue
-                    seq = [x, y]
-                    seq.insert(hole, w)
-                    yield tuple(seq)
+_NONE: list[Card] = []
+
+
+def _suit_runs(suit: str, ranks: dict[int, list[Card]], wilds: list[Card]) -> Iterable[Meld]:
+    """The three-card runs of ``suit`` (see :func:`three_card_melds` for the order)."""
+    empty = _NONE
+    for low in range(1, 13):
+        options = (ranks.get(low, empty), ranks.get(low + 1, empty),
+                   ranks.get(1 if low == 12 else low + 2, empty))
+        present = (1 if options[0] else 0) + (1 if options[1] else 0) + (1 if options[2] else 0)
+        if present < 2:
+            continue
+        if present == 3:
+            for a in options[0]:
+                for b in options[1]:
+                    for c in options[2]:
+                        yield Meld("run", (a, b, c), low, suit)
+        if not wilds:
+            continue
+        for hole in (0, 1, 2):
+            if hole == 2 and low > 1:
+                break  # a wild card lies at the high end only above an ace low
+            first, second = [options[i] for i in (0, 1, 2) if i != hole]
+            at = low + hole
+            for x in first:
+                for y in second:
+                    for w in wilds:
+                        if w in (x, y):
+                            continue
+                        if at == 2 and w.rank == 2 and w.suit == suit:
+                            continue  # a natural 2: listed with the three naturals
+                        seq = (w, x, y) if hole == 0 else (x, w, y) if hole == 1 else (x, y, w)
+                        yield Meld("run", seq, low, suit, w, at)
+
+
+def one_card_extensions(old: Meld, c: Card) -> tuple[Meld, ...]:
+    """Every meld ``old`` grows into by adding the one card ``c``: each valid arrangement of the
+    grown meld (:func:`arrangements`) that :func:`check_extension` accepts, in that order.
+
+    Memoized: melds and cards are immutable, and a side's melds and the cards in play recur
+    from one decision to the next."""
+    if not _may_extend(old, c):
+        return ()
+    return _one_card_extensions(old, c)
+
+
+def _may_extend(old: Meld, c: Card) -> bool:
+    """A cheap necessary condition for ``c`` to grow ``old``: a set takes a natural card of its
+    rank, or a wild card when it has none; a run takes a wild card, or a natural card of its
+    suit no more than two places from its ends (the run and its one wild card may shift by one
+    place, so two places is the farthest a grown run of one more card can reach)."""
+    if c.suit == JOKER_SUIT or c.rank == 2:
+        return old.kind == "run" or old.wild is None
+    if old.kind == "set":
+        return c.rank == old.rank
+    if c.suit != old.suit:
+        return False
+    low, high = old.rank - 2, old.rank + len(old.cards) + 1
+    return low <= c.rank <= high or (c.rank == 1 and high >= 14)
+
+
+@lru_cache(maxsize=1 << 16)
+def _one_card_extensions(old: Meld, c: Card) -> tuple[Meld, ...]:
+    out: list[Meld] = []
+    for grown in arrangements((*old.cards, c)):
+        try:
+            out.append(check_extension(old, grown.cards))
+        except MeldError:
+            continue
+    return tuple(out)

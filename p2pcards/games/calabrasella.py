@@ -93,6 +93,7 @@ from .base import (
     WrongPhase,
     Zone,
     flags_of,
+    sort_actions,
 )
 from .calabrasella_config import (
     DEALT,
@@ -341,21 +342,21 @@ class CalabrasellaMatch(MatchProgress):
             return sorted([Action("pass"), Action("bid")])
         hand = self._known_hand(seat)
         if self._stage is Stage.CALL:
-            return sorted(Action("call", cards=(c,)) for c in callable_cards(hand))
+            return sort_actions(Action("call", cards=(c,)) for c in callable_cards(hand))
         if self._stage is Stage.ANSWER:
             assert self._called is not None
             if self._called in hand:
                 return [Action("give", card=self._called)]
             return [Action("deny")]
         if self._stage is Stage.RETURN:
-            return sorted({Action("return", card=c) for c in hand})
+            return sort_actions({Action("return", card=c) for c in hand})
         if self._stage is Stage.DISCARD:
             return self._discard_choices(hand)
         if self._stage is Stage.TAKE:
             return self._take_choices()
         led = self._trick[0][1].suit if self._trick else None
         follow = [c for c in hand if c.suit == led]
-        return sorted({Action("play", card=c) for c in (follow or hand)})
+        return sort_actions({Action("play", card=c) for c in (follow or hand)})
 
     def _known_hand(self, seat: int) -> list[Card]:
         hand = self._hands[seat]
@@ -374,13 +375,13 @@ class CalabrasellaMatch(MatchProgress):
             for k in range(1, WIDOW_SIZE + 1)
             for combo in combinations(ordered, k)
         ]
-        return sorted(out)
+        return sort_actions(out)
 
     def _take_choices(self) -> list[Action]:
         from itertools import combinations
 
         k = len(self._discards)
-        return sorted(Action("take", cards=combo)
+        return sort_actions(Action("take", cards=combo)
                       for combo in combinations(sorted(self._widow), k))
 
     # ------------------------------------------------------------------ card use

@@ -97,6 +97,7 @@ from .base import (
     Zone,
     default_card_use,
     flags_of,
+    sort_actions,
 )
 from .rumino_melds import (
     RUMINO_SIZE,
@@ -128,8 +129,6 @@ GIN_POINTS = -10
 ELIMINATION = 100
 """A player at this score or more is out of the game."""
 EXHAUSTED = ("score", "void")
-_CODES = {c: c.code for c in FRENCH_108.cards}
-"""Card codes computed once (observations list many cards at every decision)."""
 
 
 @dataclass(frozen=True)
@@ -195,6 +194,7 @@ class RuminoMatch(MatchProgress):
     config: RuminoConfig
 
     def __init__(self, config: RuminoConfig) -> None:
+        self._legal_memo: list[Action] | None = None
         if not isinstance(config, RuminoConfig):
             raise GameError(f"rumino needs a RuminoConfig, got {type(config).__name__}")
         self.config = config
@@ -346,6 +346,7 @@ class RuminoMatch(MatchProgress):
 
     def begin_hand(self) -> None:
         """In SHUFFLE: a shuffled deck is ready. Rebuy offers first (ACTION), then the deal."""
+        self._legal_memo = None
         self._need(Phase.SHUFFLE, "begin_hand")
         self._reset_hand()
         if self._offers:
@@ -386,6 +387,7 @@ class RuminoMatch(MatchProgress):
         Raises :class:`BadChance` (state unchanged) for a wrong count, a card not in the deck, a
         card already placed this hand, or a hidden public card.
         """
+        self._legal_memo = None
         self._need(Phase.CHANCE, "complete_chance")
         given = list(revealed)
         steps = self._pending
@@ -429,7 +431,17 @@ class RuminoMatch(MatchProgress):
         (``cards`` = the seven) when the hand is one. After drawing: ``discard`` of any card but
         the upcard just taken, and ``rumino`` for every seven cards of the eight that are one.
         Raises :class:`UnknownHand` when that hand is not fully known in this view.
+
+        The list is computed once per state change (every method that changes the state
+        forgets it) and a copy is returned.
         """
+        memo = self._legal_memo
+        if memo is None:
+            memo = self._legal_memo = self._list_legal_actions()
+        return list(memo)
+
+    def _list_legal_actions(self) -> list[Action]:
+        """What :meth:`legal_actions` lists, computed afresh."""
         if self._phase is not Phase.ACTION:
             return []
         seat = self._to_act
@@ -437,10 +449,10 @@ class RuminoMatch(MatchProgress):
             price = rebuy_price(self.config.stake, self._rebuys[seat])
             return sorted([Action("rebuy", amount=price), Action("decline")])
         hand = self._hands[seat]
-        if None in hand:
+        known = [c for c in hand if c is not None]
+        if len(known) != len(hand):
             raise UnknownHand(
                 f"seat {seat}'s hand is not known in this view, so no legal actions")
-        known = [c for c in hand if c is not None]
         out: list[Action] = [Action("rumino", cards=sub) for sub in rumino_subsets(known)]
         if not self._drawn:
             if self.stock_size > 0:
@@ -450,8 +462,10 @@ class RuminoMatch(MatchProgress):
             if best_split(known).deadwood <= KNOCK_LIMIT:
                 out.append(Action("knock"))
         else:
-            out.extend(Action("discard", c) for c in set(known) if c != self._taken)
-        return sorted(out)
+            taken = self._taken
+            out.extend(Action("discard", c) for c in set(known)
+                       if taken is None or c != taken)
+        return sort_actions(out)
 
     def card_use(self, action: Action) -> CardUse:
         """``discard``: its card is shown and leaves the hand. ``rumino`` and ``claim``: their
@@ -471,6 +485,7 @@ class RuminoMatch(MatchProgress):
         ``knock-over-limit``, ``not-a-rumino``, ``card-not-in-deck``, ``card-not-in-hand``,
         ``discard-taken-upcard``.
         """
+        self._legal_memo = None
         seat = self._to_act
         if self._phase is not Phase.ACTION:
             raise IllegalMove("wrong-phase",
@@ -645,7 +660,7 @@ class RuminoMatch(MatchProgress):
             raise UnknownHand(f"seat {seat}'s hand is not known in this view, so no claims")
         top = self._discards[-1]
         known = [c for c in hand if c is not None]
-        return sorted(Action("claim", top, six) for six in rumino_completions(known, top))
+        return sort_actions(Action("claim", top, six) for six in rumino_completions(known, top))
 
     def apply_claim(self, seat: int, action: Action) -> None:
         """``seat`` takes the discard out of turn and shows the rumino it completes.
@@ -654,6 +669,7 @@ class RuminoMatch(MatchProgress):
         ``wrong-card`` (not the discard), ``not-a-rumino``, ``card-not-in-hand`` (with full
         information, or a card known to be elsewhere).
         """
+        self._legal_memo = None
         if not isinstance(seat, int) or not 0 <= seat < self._n:
             raise IllegalMove("no-claim", f"seat {seat!r} is not at this table", seat=None)
         if seat not in self.claimants():
@@ -771,6 +787,7 @@ class RuminoMatch(MatchProgress):
     def next_hand(self) -> None:
         """In HAND_OVER: add the points; put out the players at 100 or more; then SHUFFLE (with
         rebuy offers when at least three remain and there is a stake) or MATCH_OVER."""
+        self._legal_memo = None
         self._need(Phase.HAND_OVER, "next_hand")
         points, _ = self._hand_points()
         over, winner, payout = self._outcome(points)
@@ -811,9 +828,9 @@ class RuminoMatch(MatchProgress):
         known = [c for c in own if c is not None]
         melds: list[list[str]] = []
         dead: int | None = None
-        if own and None not in own:
+        if own and len(known) == len(own):
             split = best_split(known)
-            melds = [[_CODES[c] for c in m] for m in split.melds]
+            melds = [[c.code for c in m] for m in split.melds]
             dead = split.deadwood
         offered = (self._phase is Phase.ACTION and bool(self._offers)
                    and self._to_act == seat)
@@ -836,13 +853,13 @@ class RuminoMatch(MatchProgress):
             "out": [s for s in range(self._n) if not self._in_game[s]],
             "to_act": self._to_act if self._phase is Phase.ACTION else None,
             "drawn": self._drawn,
-            "hand": [_CODES[c] for c in known],
+            "hand": [c.code for c in known],
             "hand_sizes": [len(h) for h in self._hands],
             "melds": melds,
             "melds_text": " | ".join(" ".join(m) for m in melds) or None,
             "deadwood": dead,
             "upcard": upcard.code if upcard is not None else None,
-            "discards": [_CODES[c] for c in self._discards],
+            "discards": [c.code for c in self._discards],
             "stock_size": self.stock_size,
             "claimants": sorted(self.claimants()),
             "scores": list(self._scores),

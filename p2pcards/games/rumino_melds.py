@@ -21,10 +21,8 @@ returned, so the result is deterministic for a given hand order (:func:`best_spl
 
 from __future__ import annotations
 
-from collections import Counter
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
-from functools import lru_cache
 from itertools import combinations
 
 from ..cards import JOKER_SUIT, Card
@@ -119,13 +117,18 @@ def is_rumino(cards: Sequence[Card]) -> bool:
 def _may_hold_rumino(cards: Sequence[Card]) -> bool:
     """A quick necessary condition: the jokers plus the largest group of naturals sharing a rank
     or a suit make at least seven cards."""
-    naturals = [c for c in cards if not is_joker(c)]
-    jokers = len(cards) - len(naturals)
-    if not naturals:
+    jokers = 0
+    ranks: dict[int, int] = {}
+    suits: dict[str, int] = {}
+    for c in cards:
+        if c.suit == JOKER_SUIT:
+            jokers += 1
+        else:
+            ranks[c.rank] = ranks.get(c.rank, 0) + 1
+            suits[c.suit] = suits.get(c.suit, 0) + 1
+    if not ranks:
         return jokers >= RUMINO_SIZE
-    ranks = Counter(c.rank for c in naturals).most_common(1)[0][1]
-    suits = Counter(c.suit for c in naturals).most_common(1)[0][1]
-    return jokers + max(ranks, suits) >= RUMINO_SIZE
+    return jokers + max(max(ranks.values()), max(suits.values())) >= RUMINO_SIZE
 
 
 def rumino_subsets(hand: Sequence[Card]) -> list[tuple[Card, ...]]:
@@ -166,13 +169,29 @@ def best_split(hand: Iterable[Card]) -> Split:
 
     Search: with the hand sorted, the first card still unplaced is either deadwood or belongs to
     one of the melds (3 or 4 cards, all still unplaced) containing it; memoized over the set of
-    unplaced cards. Exact: every partition into melds and deadwood is reachable.
+    unplaced cards. Exact: every partition into melds and deadwood is reachable. The splits of
+    the last hands seen are kept, keyed by the sorted hand's card codes.
     """
-    cards = tuple(sorted(hand))
-    return _best(cards)
+    cards = tuple(sorted(hand, key=_card_order))
+    key = tuple([c.code for c in cards])
+    found = _SPLITS.get(key)
+    if found is None:
+        if len(_SPLITS) >= _SPLITS_KEPT:
+            del _SPLITS[next(iter(_SPLITS))]
+        found = _SPLITS[key] = _best(cards)
+    return found
 
 
-@lru_cache(maxsize=8192)
+_SPLITS: dict[tuple[str, ...], Split] = {}
+"""Recent hands' best splits, oldest first."""
+_SPLITS_KEPT = 8192
+
+
+def _card_order(c: Card) -> tuple[int, str, int]:
+    """The cards' own order (rank, suit, copy), as a plain tuple: cheaper to compare."""
+    return (c.rank, c.suit, c.copy)
+
+
 def _best(cards: tuple[Card, ...]) -> Split:
     n = len(cards)
     full = (1 << n) - 1
@@ -209,28 +228,52 @@ def _best(cards: tuple[Card, ...]) -> Split:
 
 
 def _meld_candidates(cards: tuple[Card, ...]) -> list[tuple[int, ...]]:
-    """Every meld among ``cards`` as sorted index tuples, each once.
+    """Every meld among ``cards`` as sorted index tuples, each once, in increasing order.
 
     A meld's natural cards share a rank (a set) or a suit (a run), so it lies inside one group:
-    the naturals of one rank plus the jokers, or the naturals of one suit plus the jokers. Only
-    combinations inside a group are tested, which is far fewer than all 3- and 4-card subsets.
-    """
-    jokers = [i for i, c in enumerate(cards) if is_joker(c)]
+    the naturals of one rank plus the jokers, or the naturals of one suit plus the jokers. Every
+    3 or 4 cards of a rank's group (or of the jokers alone) are a set; a suit's group is
+    searched for runs only."""
+    jokers = [i for i, c in enumerate(cards) if c.suit == JOKER_SUIT]
     by_rank: dict[int, list[int]] = {}
     by_suit: dict[str, list[int]] = {}
     for i, c in enumerate(cards):
-        if not is_joker(c):
+        if c.suit != JOKER_SUIT:
             by_rank.setdefault(c.rank, []).append(i)
             by_suit.setdefault(c.suit, []).append(i)
-    groups = [sorted(g + jokers) for g in (*by_rank.values(), *by_suit.values())]
-    groups.append(jokers)
     found: set[tuple[int, ...]] = set()
-    for group in groups:
+    for group in (*by_rank.values(), jokers):
+        members = sorted(group + jokers) if group is not jokers else jokers
         for size in MELD_SIZES:
-            for combo in combinations(group, size):
-                if combo not in found and is_meld([cards[i] for i in combo]):
+            found.update(combinations(members, size))
+    ranks = [c.rank for c in cards]
+    for group in by_suit.values():
+        members = sorted(group + jokers)
+        for size in MELD_SIZES:
+            for combo in combinations(members, size):
+                if combo not in found and _fits_a_run(combo, ranks, cards):
                     found.add(combo)
     return sorted(found)
+
+
+def _fits_a_run(combo: tuple[int, ...], ranks: list[int], cards: tuple[Card, ...]) -> bool:
+    """Whether the cards at ``combo`` (naturals of one suit and jokers) are a run: distinct
+    natural ranks spanning no more places than there are cards."""
+    low = high = 0
+    seen = 0
+    for i in combo:
+        if cards[i].suit == JOKER_SUIT:
+            continue
+        rank = ranks[i]
+        bit = 1 << rank
+        if seen & bit:
+            return False
+        seen |= bit
+        if not low or rank < low:
+            low = rank
+        if rank > high:
+            high = rank
+    return not seen or high - low + 1 <= len(combo)
 
 
 def deadwood(hand: Iterable[Card]) -> int:

@@ -56,7 +56,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from ..cards import Card
-from .banking import BankingConfig, BankingMatch, check_plain
+from .banking import BankingConfig, BankingMatch, amount_actions, check_plain
 from .base import (
     ALL_SEATS,
     Action,
@@ -70,6 +70,7 @@ from .base import (
     UnknownHand,
     Zone,
     flags_of,
+    sort_actions,
 )
 
 __all__ = ["SetteConfig", "SetteMatch", "SPECS", "best_total", "min_total", "two_card_seven",
@@ -307,18 +308,18 @@ class SetteMatch(BankingMatch):
             return self._limit_actions()
         if self._stage is _Stage.BETS:
             low, high = self._bet_range(seat, 0, self._bank_free())
-            return [Action("bet", amount=a) for a in range(low, high + 1)] + [Action("pass")]
+            return [*amount_actions("bet", low, high), Action("pass")]
         cards = self._known(seat)
         if cards is None:
             raise UnknownHand(f"seat {seat}'s hole card is unknown in this view")
         hit = [Action("hit")] if self.cards_left > 0 else []
         if seat == self._banker:
-            return sorted([*hit, Action("stand")])
+            return sort_actions([*hit, Action("stand")])
         if two_card_seven(cards):
             return [Action("seven-and-a-half")]
         if min_total(cards) > TARGET:
             return [Action("bust")]
-        return sorted([*hit, Action("stand")])
+        return sort_actions([*hit, Action("stand")])
 
     def apply(self, action: Action) -> None:
         """Apply ``to_act``'s action or raise :class:`IllegalMove` (state unchanged)."""

@@ -75,6 +75,7 @@ from .base import (
     WrongPhase,
     Zone,
     flags_of,
+    sort_actions,
 )
 from .tressette_rules import (
     COUNT_SIGNALS,
@@ -333,7 +334,7 @@ class TressetteMatch(MatchProgress):
         for c in playable or hand:
             out.extend(Action("play", card=c, value=v, amount=a) for v, a in signals)
         out.extend(self._legal_declarations(seat, hand))
-        return sorted(out)
+        return sort_actions(out)
 
     def _true_signals(self, hand: list[Card], led: str | None) -> list[tuple[str, int]]:
         out = [("", 0)]

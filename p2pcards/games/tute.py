@@ -75,6 +75,7 @@ from .base import (
     WrongPhase,
     Zone,
     flags_of,
+    sort_actions,
 )
 from .tute_rules import (
     CUARENTA,
@@ -331,7 +332,7 @@ class TuteMatch(MatchProgress):
         out = [Action("play", c) for c in plays]
         if self._may_declare == seat:
             out.extend(self._legal_declarations(seat, hand))
-        return sorted(out)
+        return sort_actions(out)
 
     def _legal_declarations(self, seat: int, hand: list[Card]) -> list[Action]:
         assert self._trump_card is not None

@@ -47,7 +47,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from ..cards import Card, card
-from .banking import BankingConfig, BankingMatch, check_plain
+from .banking import BankingConfig, BankingMatch, amount_actions, check_plain
 from .base import (
     ALL_SEATS,
     Action,
@@ -59,6 +59,7 @@ from .base import (
     ScoreLine,
     Zone,
     flags_of,
+    sort_actions,
 )
 
 __all__ = ["ZiginetteConfig", "ZiginetteMatch", "SPECS"]
@@ -250,13 +251,12 @@ class ZiginetteMatch(BankingMatch):
         if self._stage is _Stage.CHOICE:
             return [Action("deal-again"), Action("pass-bank")]
         out = [Action("done")]
+        low, high = self._bet_range(seat, self._committed(seat), self._bank_free())
         for board_card in self._board:
             if seat in self._board_bets[board_card]:
                 continue
-            low, high = self._bet_range(seat, self._committed(seat), self._bank_free())
-            out.extend(Action("bet", value=board_card.code, amount=a)
-                       for a in range(low, high + 1))
-        return sorted(out)
+            out.extend(amount_actions("bet", low, high, board_card.code))
+        return sort_actions(out)
 
     def apply(self, action: Action) -> None:
         """Apply ``to_act``'s action or raise :class:`IllegalMove` (state unchanged)."""
