@@ -33,15 +33,16 @@ BRISCOLA_2 = ("--game", "briscola", "--variant", "italian", "--players", "2")
 
 class Peer:
     """A ``python -m p2pcards`` process whose output is collected line by line; ``script``
-    runs that Python file instead (a test's patched program) with the same arguments."""
+    runs that Python file instead (a test's patched program) with the same arguments;
+    ``wrap`` is a command prefix (``ip netns exec NS`` of :mod:`netlab`)."""
 
     def __init__(self, home: Path, *args: str, stdin: str | None = None,
-                 script: Path | None = None) -> None:
+                 script: Path | None = None, wrap: tuple[str, ...] = ()) -> None:
         env = dict(os.environ, P2PCARDS_HOME=str(home), PYTHONUNBUFFERED="1")
         self.args = args
         program = [str(script)] if script is not None else ["-m", "p2pcards"]
         self.process = subprocess.Popen(
-            [sys.executable, *program, *args], env=env, text=True,
+            [*wrap, sys.executable, *program, *args], env=env, text=True,
             stdin=subprocess.PIPE if stdin is not None else subprocess.DEVNULL,
             stdout=subprocess.PIPE, stderr=subprocess.PIPE)
         self.out: list[str] = []
