@@ -45,13 +45,13 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
 
-from . import crypto
-from .cards import HIDDEN, Card, Deck
-from .crypto import CryptoError, ProofContext, Randomness
-from .crypto.inbox import BoxOpening, InboxKey, PublishedInbox, verify_inbox, verify_opening
-from .crypto.keyshares import DealtKey, deal_key, open_share, rebuild_key, share_in_box
-from .crypto.vss import share_is_valid
-from .games.base import (
+from .. import crypto
+from ..cards import HIDDEN, Card, Deck
+from ..crypto import CryptoError, ProofContext, Randomness
+from ..crypto.inbox import BoxOpening, InboxKey, PublishedInbox, verify_inbox, verify_opening
+from ..crypto.keyshares import DealtKey, deal_key, open_share, rebuild_key, share_in_box
+from ..crypto.vss import share_is_valid
+from ..games.base import (
     ALL_SEATS,
     Action,
     CardUse,
@@ -62,10 +62,10 @@ from .games.base import (
     Phase,
     Zone,
 )
-from .genesis import Genesis
-from .public_bot import bot_seed, public_move
-from .secret_store import PROPOSAL, SIGNED, Keeper, decode_count, hand_name, inbox_name
-from .wire import (
+from ..genesis import Genesis
+from ..public_bot import bot_seed, public_move
+from ..secret_store import PROPOSAL, SIGNED, Keeper, decode_count, hand_name, inbox_name
+from ..wire import (
     BadSignature,
     Chain,
     ChainError,

@@ -1,0 +1,61 @@
+"""The sans-IO table state machine (SPEC §6, §9, §11.7): one participant's view of one match.
+
+:class:`Table` lives in :mod:`.machine`; this package re-exports the names callers use, so that
+``from p2pcards.table import Table`` keeps working whatever module of the package holds a name.
+"""
+
+from __future__ import annotations
+
+from .machine import (
+    HUB_SEAT,
+    KINDS,
+    ActionPlayed,
+    BotSeated,
+    CardsRevealed,
+    Complaint,
+    Event,
+    HandScored,
+    HandStarted,
+    KeyRebuilt,
+    MatchEnded,
+    ProposalDropped,
+    Recovery,
+    ResumeError,
+    SeatAccepted,
+    SeatDropped,
+    Step,
+    Table,
+    Violation,
+    bare_inboxes,
+    deck_of,
+    replay_frames,
+    revealed_cards,
+)
+from .machine import _fill as _fill  # the tests' and the verifier's card slots
+from .machine import _mask as _mask
+
+__all__ = [
+    "Table",
+    "Step",
+    "Event",
+    "Violation",
+    "SeatAccepted",
+    "HandStarted",
+    "CardsRevealed",
+    "ActionPlayed",
+    "HandScored",
+    "MatchEnded",
+    "ProposalDropped",
+    "SeatDropped",
+    "KeyRebuilt",
+    "BotSeated",
+    "Recovery",
+    "Complaint",
+    "ResumeError",
+    "HUB_SEAT",
+    "KINDS",
+    "replay_frames",
+    "bare_inboxes",
+    "revealed_cards",
+    "deck_of",
+]
