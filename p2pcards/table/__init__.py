@@ -6,9 +6,7 @@
 
 from __future__ import annotations
 
-from .machine import (
-    HUB_SEAT,
-    KINDS,
+from .events import (
     ActionPlayed,
     BotSeated,
     CardsRevealed,
@@ -20,10 +18,14 @@ from .machine import (
     MatchEnded,
     ProposalDropped,
     Recovery,
-    ResumeError,
     SeatAccepted,
     SeatDropped,
     Step,
+)
+from .machine import (
+    HUB_SEAT,
+    KINDS,
+    ResumeError,
     Table,
     Violation,
     bare_inboxes,
