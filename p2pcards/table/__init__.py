@@ -6,6 +6,7 @@
 
 from __future__ import annotations
 
+from .errors import ResumeError, Violation
 from .events import (
     ActionPlayed,
     BotSeated,
@@ -25,9 +26,7 @@ from .events import (
 from .machine import (
     HUB_SEAT,
     KINDS,
-    ResumeError,
     Table,
-    Violation,
     bare_inboxes,
     deck_of,
     replay_frames,

@@ -70,17 +70,23 @@ from ..wire import (
     Chain,
     ChainError,
     Envelope,
-    Equivocation,
-    Fork,
     IdentityKey,
     Payload,
     ProtocolError,
     PublicIdentity,
-    WrongSequence,
-    WrongTable,
     codec,
     open_envelope,
     seal,
+)
+from .errors import (
+    ResumeError,
+    Violation,
+    body_field,
+    box_seat,
+    chain_violation,
+    pair_position,
+    sealed_key,
+    share_seat,
 )
 from .events import (
     ActionPlayed,
@@ -132,37 +138,6 @@ HUB_SEAT = 0
 """The host's seat: the hub that relays every envelope (SPEC §11.5), whose own liveness and
 timers say when a seat is gone, and so the only seat that may begin a recovery (SPEC
 §9.13.5)."""
-
-
-class Violation(Exception):
-    """A received envelope that breaks the protocol or the rules.
-
-    ``seat`` is the culprit (the signer, or ``None`` when the envelope could not be attributed),
-    ``index`` the chain position at which it was offered, ``rule`` a stable kebab-case identifier.
-    ``evidence`` holds the signed envelopes that prove it when the offending envelope alone does
-    not (both envelopes of an ``equivocation``; the chain head and the link of a ``fork``), and
-    ``suspects`` the seats one of which (or the hub) must be at fault when ``seat`` is ``None``.
-    """
-
-    def __init__(self, rule: str, message: str, *, seat: int | None, index: int | None,
-                 evidence: tuple[Envelope, ...] = (), suspects: tuple[int, ...] = ()) -> None:
-        where = []
-        if index is not None:
-            where.append(f"envelope {index}")
-        if seat is not None:
-            where.append(f"seat {seat}")
-        prefix = ", ".join(where)
-        super().__init__(f"{prefix}: {message} [{rule}]" if prefix else f"{message} [{rule}]")
-        self.rule = rule
-        self.seat = seat
-        self.index = index
-        self.evidence = evidence
-        self.suspects = suspects
-
-
-class ResumeError(Exception):
-    """A table cannot be rebuilt from its transcript and kept secrets (:meth:`Table.resume`);
-    the message says what is missing or wrong."""
 
 
 # ----------------------------------------------------------------------------------- rounds
@@ -618,7 +593,7 @@ class Table:
         try:
             self.chain.check(payload, envelope, expected_seat=seat)
         except ChainError as exc:
-            raise _chain_violation(exc, accepting=kind == "accept") from None
+            raise chain_violation(exc, accepting=kind == "accept") from None
         if payload.seat == self.seat and not own:
             raise Violation("own-seat", "envelope signed with this peer's own seat key",
                             seat=payload.seat, index=index)
@@ -826,7 +801,7 @@ class Table:
         that fails the dealer's commitments, else ``bad-complaint`` names the complainant.
         A proven one ends the match with the dealer at fault once it is in the chain."""
         cycle = self._require_cycle()
-        raw = _field(body, "open", seat, index, {"dealer", "open"})
+        raw = body_field(body, "open", seat, index, {"dealer", "open"})
         dealer: int = body["dealer"]
         dealt = cycle.dealt[dealer]
         box = dealt.boxes[_box_index(seat, dealer)]
@@ -1104,7 +1079,7 @@ class Table:
     def _on_key(self, seat: int, body: dict[str, Any], index: int) -> list[Event]:
         cycle = self._require_cycle()
         sharing = cycle.sharing
-        raw = _field(body, "share", seat, index, {"share", "inbox"} if sharing else {"share"})
+        raw = body_field(body, "share", seat, index, {"share", "inbox"} if sharing else {"share"})
         try:
             share = crypto.KeyShare.from_wire(raw)
             crypto.verify_key_share(share, self._ctx(seat, "key"))
@@ -1137,7 +1112,7 @@ class Table:
         assert cycle.deck is not None and cycle.joint is not None
         sharing = cycle.sharing
         fields = {"deck", "proof", "keyshares"} if sharing else {"deck", "proof"}
-        raw_deck = _field(body, "deck", seat, index, fields)
+        raw_deck = body_field(body, "deck", seat, index, fields)
         raw_proof = body["proof"]
         try:
             out = crypto.EncryptedDeck.from_wire(raw_deck, self.engine.deck)
@@ -1178,7 +1153,7 @@ class Table:
 
     def _on_tokens(self, seat: int, body: dict[str, Any], index: int) -> list[Event]:
         cycle = self._require_cycle()
-        raw_public = _field(body, "public", seat, index, {"public", "sealed"})
+        raw_public = body_field(body, "public", seat, index, {"public", "sealed"})
         raw_sealed = body["sealed"]
         duties = self._duties(seat)
         want_public = [d.position for d in duties if d.public]
@@ -1186,12 +1161,12 @@ class Table:
         if not isinstance(raw_public, list) or not isinstance(raw_sealed, list):
             raise Violation("bad-body", "tokens message fields must be lists", seat=seat,
                             index=index)
-        got_public = [_pair_position(item, seat, index) for item in raw_public]
+        got_public = [pair_position(item, seat, index) for item in raw_public]
         if got_public != want_public:
             raise Violation("wrong-tokens",
                             f"public tokens for positions {got_public}, expected {want_public}",
                             seat=seat, index=index)
-        got_sealed = [_sealed_key(item, seat, index) for item in raw_sealed]
+        got_sealed = [sealed_key(item, seat, index) for item in raw_sealed]
         if got_sealed != want_sealed:
             raise Violation("wrong-tokens",
                             f"sealed tokens for {got_sealed}, expected {want_sealed}",
@@ -1315,7 +1290,7 @@ class Table:
             allowed = {"action", "position", "token"}
         else:
             allowed = {"action"}
-        raw_action = _field(body, "action", seat, index, allowed)
+        raw_action = body_field(body, "action", seat, index, allowed)
         try:
             wire = Action.from_wire(raw_action)
             use = self.engine.card_use(wire)
@@ -1406,7 +1381,7 @@ class Table:
                     raise Violation("not-in-hand", f"position {position} is not a card of this "
                                     "seat's hand", seat=seat, index=index)
                 missing = self._missing(cycle, position)
-                got = [_share_seat(item, seat, index) for item in items]
+                got = [share_seat(item, seat, index) for item in items]
                 if got != missing:
                     raise Violation("wrong-tokens", f"shares of seats {got} for position "
                                     f"{position}, expected {missing}", seat=seat, index=index)
@@ -1442,7 +1417,7 @@ class Table:
                     self._open_to_bot(cycle, seat, position, items, plan, index)
                     continue
                 want_seats = [s for s in self._missing(cycle, position) if s != to]
-                got = [_box_seat(item, seat, index) for item in items]
+                got = [box_seat(item, seat, index) for item in items]
                 if got != want_seats:
                     raise Violation("wrong-tokens", f"sealed shares of seats {got} for position "
                                     f"{position}, expected {want_seats}", seat=seat, index=index)
@@ -1458,7 +1433,7 @@ class Table:
         """A card passed to the bot's seat: its missing shares are published in the clear
         (``[seat, token]`` as for a shown card), so that every participant learns it."""
         missing = self._missing(cycle, position)
-        got = [_share_seat(item, seat, index) for item in items]
+        got = [share_seat(item, seat, index) for item in items]
         if got != missing:
             raise Violation("wrong-tokens", f"shares of seats {got} for position {position} "
                             f"passed to the bot's seat, expected {missing}", seat=seat,
@@ -1562,7 +1537,7 @@ class Table:
 
     def _on_reveal(self, seat: int, body: dict[str, Any], index: int) -> list[Event]:
         cycle = self._require_cycle()
-        raw = _field(body, "secret", seat, index, {"secret"})
+        raw = body_field(body, "secret", seat, index, {"secret"})
         try:
             secret = crypto.Scalar.from_bytes(raw, "hand key secret")
         except CryptoError as exc:
@@ -1577,7 +1552,7 @@ class Table:
         cycle = self._cycle
         bot = self.genesis.dropout == "bot"
         fields = {"seat", "share", "secret", "tokens"} if bot else {"seat", "share", "secret"}
-        dropped = _field(body, "seat", seat, index, fields)
+        dropped = body_field(body, "seat", seat, index, fields)
         if type(dropped) is not int or dropped != self.dropped:
             raise Violation("bad-body", f"the recovery is of seat {self.dropped}, not "
                             f"{dropped!r}", seat=seat, index=index)
@@ -1627,7 +1602,7 @@ class Table:
         want = self._bot_openings(cycle, seat)
         if not isinstance(raw, list):
             raise Violation("bad-body", "a recover's tokens are a list", seat=seat, index=index)
-        got = [_pair_position(item, seat, index) for item in raw]
+        got = [pair_position(item, seat, index) for item in raw]
         if got != want:
             raise Violation("wrong-tokens", f"tokens for positions {got} of the dropped seat's "
                             f"hand, expected {want}", seat=seat, index=index)
@@ -1992,61 +1967,6 @@ class Table:
 # ----------------------------------------------------------------------------------- helpers
 
 
-def _kebab(name: str) -> str:
-    out: list[str] = []
-    for ch in name:
-        if ch.isupper() and out:
-            out.append("-")
-        out.append(ch.lower())
-    return "".join(out)
-
-
-def _chain_violation(exc: ChainError, *, accepting: bool) -> Violation:
-    """Whom a failed chain check (SPEC §6, §9.8) blames.
-
-    The signer, unless an honest signer could have signed the envelope on another branch of the
-    chain that the hub showed it: a ``fork`` (the head was signed by another seat), a sequence
-    number that skips ahead or lands on another seat's position (``wrong-sequence`` with no
-    seat), an envelope of another table (``wrong-table``, or ``genesis-mismatch`` while the
-    seats accept the genesis: the genesis this peer holds is not the one that seat signed).
-    """
-    rule = _kebab(type(exc).__name__)
-    message = str(exc)
-    if isinstance(exc, Equivocation):
-        return Violation(rule, message, seat=exc.seat, index=exc.index,
-                         evidence=(exc.first, exc.second))
-    if isinstance(exc, Fork):
-        return Violation("fork", f"{message}; the hub, seat {exc.head_seat} or seat {exc.seat} "
-                         "is at fault", seat=None, index=exc.index,
-                         evidence=(exc.head, exc.link),
-                         suspects=tuple(s for s in (exc.head_seat, exc.seat) if s is not None))
-    if isinstance(exc, WrongTable):
-        if accepting:
-            return Violation("genesis-mismatch", f"the genesis was altered or is not this "
-                             f"table's: seat {exc.seat} signed another genesis ({message})",
-                             seat=None, index=exc.index)
-        return Violation(rule, f"{message}: it belongs to another table", seat=None,
-                         index=exc.index)
-    if isinstance(exc, WrongSequence):
-        return Violation(rule, f"{message} (envelopes withheld by the hub, or a false sequence "
-                         f"number signed by seat {exc.seat})", seat=None, index=exc.index,
-                         suspects=(exc.seat,) if exc.seat is not None else ())
-    return Violation(rule, message, seat=exc.seat, index=exc.index)
-
-
-def _field(body: dict[str, Any], name: str, seat: int, index: int, allowed: set[str]) -> Any:
-    extra = set(body) - allowed
-    if extra:
-        raise Violation("bad-body", f"unexpected field {sorted(extra)[0]!r}", seat=seat,
-                        index=index)
-    if name not in body:
-        raise Violation("bad-body", f"missing field {name!r}", seat=seat, index=index)
-    for key in allowed - {"position", "token"}:
-        if key not in body:
-            raise Violation("bad-body", f"missing field {key!r}", seat=seat, index=index)
-    return body[name]
-
-
 @dataclass
 class _Plan:
     """What a checked ``action`` body will do once the engine accepts it."""
@@ -2133,38 +2053,9 @@ def _single_shape(action: Action, use: CardUse) -> bool:
             and use == CardUse(shown=(action.card,)))
 
 
-def _share_seat(item: object, seat: int, index: int) -> int:
-    if not isinstance(item, list) or len(item) != 2 or type(item[0]) is not int:
-        raise Violation("bad-body", "a share is [seat, token]", seat=seat, index=index)
-    return item[0]
-
-
-def _box_seat(item: object, seat: int, index: int) -> int:
-    if (not isinstance(item, list) or len(item) != 2 or type(item[0]) is not int
-            or not isinstance(item[1], bytes) or len(item[1]) != crypto.SEALED_TOKEN_SIZE):
-        raise Violation("bad-body", "a sealed share is [seat, sealed token]", seat=seat,
-                        index=index)
-    return item[0]
-
-
 def _box_index(holder: int, dealer: int) -> int:
     """The place of ``holder``'s box among ``dealer``'s boxes (holders in seat order)."""
     return holder if holder < dealer else holder - 1
-
-
-def _pair_position(item: object, seat: int, index: int) -> int:
-    if not isinstance(item, list) or len(item) != 2 or type(item[0]) is not int:
-        raise Violation("bad-body", "a public token is [position, token]", seat=seat, index=index)
-    return item[0]
-
-
-def _sealed_key(item: object, seat: int, index: int) -> tuple[int, int]:
-    if (not isinstance(item, list) or len(item) != 3 or type(item[0]) is not int
-            or type(item[1]) is not int or not isinstance(item[2], bytes)
-            or len(item[2]) != crypto.SEALED_TOKEN_SIZE):
-        raise Violation("bad-body", "a sealed token is [position, recipient, box]", seat=seat,
-                        index=index)
-    return item[0], item[1]
 
 
 def bare_inboxes(genesis: Genesis, frames: Sequence[bytes]) -> bool:
