@@ -64,7 +64,6 @@ from ..games.base import (
 )
 from ..genesis import Genesis
 from ..public_bot import bot_seed, public_move
-from ..secret_store import PROPOSAL, SIGNED, Keeper, decode_count, hand_name, inbox_name
 from ..wire import (
     BadSignature,
     Chain,
@@ -104,6 +103,7 @@ from .events import (
     SeatDropped,
     Step,
 )
+from .keeper import PROPOSAL, SIGNED, Keeper, decode_count, hand_name, inbox_name
 
 __all__ = [
     "Table",
