@@ -215,8 +215,7 @@ def test_meld_shows_several_cards_and_the_taken_upcard() -> None:
     (up_position, up_shares), (other_position, other_shares) = entries
     assert up_shares == []  # a public card in a hidden hand: every share is already public
     assert up_position not in table._require_cycle().hand_positions[0]
-    assert [s for s, _ in other_shares] == table._missing(table._require_cycle(),
-                                                          other_position)
+    assert [s for s, _ in other_shares] == table._require_cycle().missing(other_position)
     driver._queue(0, step.outgoing)
     driver.run_out()
     assert not driver.violations

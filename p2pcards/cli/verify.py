@@ -303,7 +303,7 @@ class _Show:
         return self.seat_names.side_list(count)
 
     def on_events(self, table: Table, index: int, events: list[Event]) -> None:
-        cycle = table._cycle
+        cycle = table.cycle
         self.deck = table.engine.deck
         previous = self.last_cycle
         if previous is not None and previous is not cycle and previous.number not in self.cards:

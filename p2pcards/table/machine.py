@@ -40,7 +40,6 @@ The message kinds and their bodies are specified in ``protocol/SPEC.md`` §9.
 
 from __future__ import annotations
 
-import functools
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
@@ -55,7 +54,6 @@ from ..games.base import (
     ALL_SEATS,
     Action,
     CardUse,
-    ChanceStep,
     GameError,
     HandResult,
     MatchState,
@@ -77,6 +75,7 @@ from ..wire import (
     open_envelope,
     seal,
 )
+from .cycle import DeckCycle, Move
 from .errors import (
     ResumeError,
     Violation,
@@ -160,83 +159,6 @@ class _Round:
         return self.speakers[self.done]
 
 
-@dataclass
-class _Duty:
-    """What one seat must provide for one chance step: a public token, or sealed tokens."""
-
-    step_index: int
-    position: int
-    public: bool
-    recipients: tuple[int, ...] = ()
-
-
-@dataclass(frozen=True)
-class _Move:
-    """One accepted action, as the full replay needs it.
-
-    ``action`` is the wire action (``HIDDEN`` where the card was not shown to everyone);
-    ``secret`` the deck positions of its ``HIDDEN`` slots, in slot order; ``claim`` marks an
-    out-of-turn claim (applied with ``apply_claim``).
-    """
-
-    index: int
-    seat: int
-    action: Action
-    secret: tuple[int, ...] = ()
-    claim: bool = False
-
-
-@dataclass
-class _Cycle:
-    """One shuffled deck: keys, shuffles, tokens, and the log needed for the replay."""
-
-    number: int
-    holders: tuple[int, ...] = ()
-    """The seats that hold a hand key of this deck: every seat, or, once the public bot plays
-    a seat, every other seat (SPEC §9.13.7)."""
-    sharing: bool = False
-    """The seats share their hand keys of this deck (a dropout policy, no recovery yet)."""
-    my_key: crypto.HandKey | None = None
-    publics: dict[int, crypto.Point] = field(default_factory=dict)
-    joint: crypto.Point | None = None
-    deck: crypto.EncryptedDeck | None = None
-    tokens: dict[int, dict[int, crypto.Point]] = field(default_factory=dict)
-    """position -> seat -> verified decryption share (public or opened from a sealed token)."""
-    public: dict[int, set[int]] = field(default_factory=dict)
-    """position -> seats whose share of it is public (the same for every participant)."""
-    held: dict[int, dict[int, crypto.RevealToken]] = field(default_factory=dict)
-    """position -> seat -> that seat's ``pass`` token, received privately with a passed card
-    (this participant forwards it when it shows or passes the card on)."""
-    hand_positions: dict[int, list[int]] = field(default_factory=dict)
-    chance_positions: list[list[int]] = field(default_factory=list)
-    """Deck positions of each chance batch, in order (for the replay)."""
-    actions: list[_Move] = field(default_factory=list)
-    """Every accepted action in order (for the replay)."""
-    played: dict[int, Card] = field(default_factory=dict)
-    known: dict[int, Card] = field(default_factory=dict)
-    """Deck position -> card, for every position this participant has decrypted."""
-    secrets: dict[int, crypto.Scalar] = field(default_factory=dict)
-    pending: tuple[ChanceStep, ...] = ()
-    pending_positions: tuple[int, ...] = ()
-    my_inbox: crypto.Scalar | None = None
-    """The local seat's inbox secret of this cycle (key sharing, SPEC §9.13)."""
-    inboxes: dict[int, crypto.Point] = field(default_factory=dict)
-    dealt: dict[int, DealtKey] = field(default_factory=dict)
-    """Seat -> its hand key's sharing, from its ``shuffle`` message."""
-    dealt_at: dict[int, int] = field(default_factory=dict)
-    """Seat -> the chain index of the ``shuffle`` message that carried its sharing."""
-    bad_box: int | None = None
-    """The dealer whose share for the local seat fails its commitments: the local seat owes
-    a ``complain`` and sends nothing else (SPEC §9.13.4)."""
-    my_shares: dict[int, crypto.Scalar] = field(default_factory=dict)
-    """Dealer seat -> the local seat's share of its key, opened and checked."""
-    shuffled: bool = False
-    """The ``shuffle`` round is complete: cards may have been dealt with this deck."""
-    audited: bool = False
-    published: dict[int, crypto.Scalar] = field(default_factory=dict)
-    """Holder seat -> its share of the dropped seat's key, published in ``recover``."""
-
-
 class Table:
     """One participant's view of a table; see the module docstring for the contract."""
 
@@ -283,7 +205,7 @@ class Table:
         self._full: MatchState = spec.new_match(self._config)
         """The full-information engine at the start of the current cycle (replayed after it)."""
         self._cycle_count = 0
-        self._cycle: _Cycle | None = None
+        self._cycle: DeckCycle | None = None
         self._round = _Round("accept", list(range(self.players)))
         self._results: dict[int, dict[str, Any]] = {}
         self._started = False
@@ -319,6 +241,12 @@ class Table:
         messages carried the inbox key as a bare point (:func:`bare_inboxes`, SPEC §9.11)."""
 
     # ------------------------------------------------------------------ public queries
+
+    @property
+    def cycle(self) -> DeckCycle | None:
+        """The deck in play (``None`` between hands), read only: its keys, shares, hands and
+        action log (what a replay screen or a verifier shows of it)."""
+        return self._cycle
 
     @property
     def dropped(self) -> int | None:
@@ -663,17 +591,15 @@ class Table:
         index = self.chain.next_seq
         payload = Payload(table_id=self.table_id, seq=index, prev=self.chain.head,
                           seat=self.seat, kind=kind, body=body)
-        trial = self.engine.copy()
-        saved = (self.engine, self._cycle, _snapshot(self._cycle), self._round.done)
-        try:
-            self.engine = trial
+        saved = (self.engine, self._cycle, self._round.done)
+        try:  # on copies of the engine and the deck: the table stays as it is
+            self.engine = self.engine.copy()
+            self._cycle = None if self._cycle is None else self._cycle.copy()
             self._apply(payload, index)
         except Violation as exc:
             raise GameError(f"the action cannot be sent: {exc}") from None
         finally:
-            self.engine, self._cycle, snapshot, self._round.done = saved
-            if self._cycle is not None and snapshot is not None:
-                _restore(self._cycle, snapshot)
+            self.engine, self._cycle, self._round.done = saved
         return seal(payload, self._identity).encode()
 
     # ------------------------------------------------------------------ dropouts (SPEC §9.13)
@@ -844,7 +770,7 @@ class Table:
 
     # ------------------------------------------------------------------ internals: flow
 
-    def _require_cycle(self) -> _Cycle:
+    def _require_cycle(self) -> DeckCycle:
         if self._cycle is None:
             raise RuntimeError("no deck cycle is in progress")
         return self._cycle
@@ -905,7 +831,8 @@ class Table:
         cycle = self._require_cycle()
         if kind == "key":
             cycle.joint = crypto.joint_key(cycle.publics[s] for s in cycle.holders)
-            cycle.deck = crypto.initial_deck(self.engine.deck, cycle.joint)
+            cycle.cards = self.engine.deck
+            cycle.deck = crypto.initial_deck(cycle.cards, cycle.joint)
             self._round = _Round("shuffle", list(cycle.holders))
             return events
         if kind == "shuffle":
@@ -937,11 +864,12 @@ class Table:
         cycle = self._cycle
         if phase is Phase.SHUFFLE:
             if cycle is not None and cycle.shuffled and not cycle.audited:
-                self._round = _Round("reveal", self._unrevealed(cycle))
+                self._round = _Round("reveal", cycle.unrevealed())
                 return []
             holders = tuple(s for s in range(self.players) if s != self.bot_seat)
-            self._cycle = _Cycle(self._cycle_count, holders=holders,
-                                 sharing=self.genesis.shares_keys and self.recovery is None)
+            self._cycle = DeckCycle(self.table_id, self._cycle_count, holders=holders,
+                                    bot=self.bot_seat,
+                                    sharing=self.genesis.shares_keys and self.recovery is None)
             self._cycle_count += 1
             self._round = _Round("key", list(holders))
             return [HandStarted(self.engine.hand_number, self._cycle.number)]
@@ -949,8 +877,8 @@ class Table:
         if phase is Phase.CHANCE:
             steps = self.engine.pending_chance()
             cycle.pending = steps
-            cycle.pending_positions = tuple(self._deck_position(cycle, s) for s in steps)
-            speakers = [s for s in range(self.players) if self._duties(s)]
+            cycle.pending_positions = tuple(cycle.deck_position(s) for s in steps)
+            speakers = [s for s in range(self.players) if cycle.duties(s)]
             self._round = _Round("tokens", speakers)
             return []
         if phase is Phase.ACTION:
@@ -960,18 +888,12 @@ class Table:
             return []
         if phase is Phase.HAND_OVER:
             if not cycle.audited:
-                self._round = _Round("reveal", self._unrevealed(cycle))
+                self._round = _Round("reveal", cycle.unrevealed())
             else:
                 self._round = _Round("result", [s for s in range(self.players)
                                                 if s != self.bot_seat])
             return []
         raise AssertionError(f"unexpected engine phase {phase}")
-
-    @staticmethod
-    def _unrevealed(cycle: _Cycle) -> list[int]:
-        """The speakers of ``cycle``'s ``reveal`` round: its holders whose secret is not known
-        yet (a rebuilt key is not revealed again)."""
-        return [s for s in cycle.holders if s not in cycle.secrets]
 
     # ------------------------------------------------------------------ internals: messages
 
@@ -1009,7 +931,7 @@ class Table:
         if kind == "tokens":
             public: list[list[Any]] = []
             sealed: list[list[Any]] = []
-            for duty in self._duties(self.seat):
+            for duty in cycle.duties(self.seat):
                 tok = self._make_token(duty.position, f"deal-{duty.position}")
                 if duty.public:
                     public.append([duty.position, tok.to_wire()])
@@ -1044,7 +966,7 @@ class Table:
                               for p in self._bot_openings(cycle, self.seat)]
         return body
 
-    def _bot_openings(self, cycle: _Cycle | None, seat: int) -> list[int]:
+    def _bot_openings(self, cycle: DeckCycle | None, seat: int) -> list[int]:
         """The positions of the dropped seat's hand whose share of ``seat`` is not public: with
         ``dropout`` = ``bot``, ``seat``'s ``recover`` publishes its token of each, so that the
         whole hand the bot takes over is open to every participant (SPEC §9.13.7)."""
@@ -1054,21 +976,21 @@ class Table:
         return sorted(p for p in cycle.hand_positions.get(self.dropped, [])
                       if seat not in cycle.public.get(p, set()))
 
-    def _rebuilds(self, cycle: _Cycle | None) -> bool:
+    def _rebuilds(self, cycle: DeckCycle | None) -> bool:
         """Whether the recovery rebuilds the dropped seat's key of ``cycle``: cards may have
         been dealt with it (the shuffle round is complete) and it is neither audited nor
         revealed."""
         return (cycle is not None and cycle.shuffled and not cycle.audited
                 and self.dropped not in cycle.secrets)
 
-    def _reveals(self, cycle: _Cycle | None, seat: int) -> bool:
+    def _reveals(self, cycle: DeckCycle | None, seat: int) -> bool:
         """Whether ``seat``'s ``recover`` must carry its own hand secret: with the ``forfeit``
         policy, for a dealt cycle not yet audited whose secret that seat has not revealed."""
         return (self.genesis.dropout == "forfeit" and cycle is not None and cycle.shuffled
                 and not cycle.audited and seat not in cycle.secrets)
 
     def _ctx(self, seat: int, step: str) -> ProofContext:
-        return ProofContext(self.table_id, self._require_cycle().number, seat, step)
+        return self._require_cycle().ctx(seat, step)
 
     def _on_accept(self, seat: int, body: dict[str, Any], index: int) -> list[Event]:
         if body:
@@ -1091,7 +1013,7 @@ class Table:
             cycle.inboxes[seat] = inbox
         return []
 
-    def _checked_inbox(self, cycle: _Cycle, seat: int, raw: object) -> crypto.Point:
+    def _checked_inbox(self, cycle: DeckCycle, seat: int, raw: object) -> crypto.Point:
         """``seat``'s inbox key ``[E, c, s]``: its proof of possession verified in step
         ``inbox``, and ``E`` unlike every inbox key published before it in this cycle (SPEC
         §9.13.3); :class:`CryptoError` otherwise."""
@@ -1138,11 +1060,12 @@ class Table:
             cycle.bad_box = seat  # only this seat can tell: it complains (SPEC §9.13.4)
         return []
 
-    def _holds_share(self, cycle: _Cycle, dealer: int) -> bool:
+    def _holds_share(self, cycle: DeckCycle, dealer: int) -> bool:
         """Whether the local seat holds a share of ``dealer``'s key it can open."""
         return self.seat is not None and self.seat != dealer and cycle.my_inbox is not None
 
-    def _open_my_share(self, cycle: _Cycle, dealer: int, dealt: DealtKey) -> crypto.Scalar | None:
+    def _open_my_share(self, cycle: DeckCycle, dealer: int,
+                       dealt: DealtKey) -> crypto.Scalar | None:
         """The local seat's share of ``dealer``'s key, opened and checked against the dealer's
         commitments; ``None`` if it is wrong or the local seat holds none."""
         if not self._holds_share(cycle, dealer):
@@ -1155,7 +1078,7 @@ class Table:
         cycle = self._require_cycle()
         raw_public = body_field(body, "public", seat, index, {"public", "sealed"})
         raw_sealed = body["sealed"]
-        duties = self._duties(seat)
+        duties = cycle.duties(seat)
         want_public = [d.position for d in duties if d.public]
         want_sealed = [(d.position, r) for d in duties for r in d.recipients]
         if not isinstance(raw_public, list) or not isinstance(raw_sealed, list):
@@ -1213,7 +1136,7 @@ class Table:
         if _single_shape(wire, use):
             assert action.card is not None
             position = self._my_position_of(action.card)
-            if set(self._missing(cycle, position)) <= {me}:
+            if set(cycle.missing(position)) <= {me}:
                 body["position"] = position
                 if me not in cycle.public.get(position, set()):
                     body["token"] = self._make_token(position, f"play-{position}").to_wire()
@@ -1224,7 +1147,7 @@ class Table:
             position = self._my_position_of(c, exclude=taken)
             taken.add(position)
             shares: list[list[Any]] = []
-            for s in self._missing(cycle, position):
+            for s in cycle.missing(position):
                 shares.append([s, self._share_token(cycle, position, s, "play").to_wire()])
             uses.append([position, shares])
         for c in use.hidden:
@@ -1241,10 +1164,10 @@ class Table:
                 if to == self.bot_seat:  # opened to everyone: the bot's hand is public
                     uses.append([position, [
                         [s, self._share_token(cycle, position, s, "play").to_wire()]
-                        for s in self._missing(cycle, position)]])
+                        for s in cycle.missing(position)]])
                     continue
                 boxes: list[list[Any]] = []
-                for s in self._missing(cycle, position):
+                for s in cycle.missing(position):
                     if s == to:
                         continue
                     tok = self._share_token(cycle, position, s, "pass")
@@ -1255,7 +1178,7 @@ class Table:
         body["uses"] = uses
         return body
 
-    def _share_token(self, cycle: _Cycle, position: int, seat: int,
+    def _share_token(self, cycle: DeckCycle, position: int, seat: int,
                      step: str) -> crypto.RevealToken:
         """The token of ``seat``'s share of ``position`` that the local seat publishes or passes:
         its own (made now in ``<step>-<position>``), or a ``pass`` token it holds for another."""
@@ -1265,22 +1188,6 @@ class Table:
         if held is None:
             raise GameError(f"this seat does not hold seat {seat}'s share of position {position}")
         return held
-
-    def _missing(self, cycle: _Cycle, position: int) -> list[int]:
-        """Seats whose share of ``position`` is not public yet, in seat order."""
-        public = cycle.public.get(position, set())
-        return [s for s in cycle.holders if s not in public and s != self.bot_seat]
-
-    def _showable(self, cycle: _Cycle, seat: int, position: int) -> bool:
-        """Whether ``seat`` may show ``position`` from its hand: dealt to (or passed into) it, or
-        a public card in no other seat's hand (a public card the engine moved into a hand)."""
-        if position in cycle.hand_positions.get(seat, []):
-            return True
-        if cycle.deck is None or not 0 <= position < len(cycle.deck):
-            return False
-        if self._missing(cycle, position) or position not in cycle.known:
-            return False
-        return not any(position in hand for s, hand in cycle.hand_positions.items() if s != seat)
 
     def _on_action(self, seat: int, body: dict[str, Any], index: int) -> list[Event]:
         cycle = self._require_cycle()
@@ -1324,20 +1231,20 @@ class Table:
             rule = getattr(exc, "rule", "illegal-move")
             raise Violation(rule, str(exc), seat=seat, index=index) from None
         self._commit_plan(cycle, seat, plan, use.to)
-        cycle.actions.append(_Move(index, seat, wire, tuple(plan.secret), claim))
+        cycle.actions.append(Move(index, seat, wire, tuple(plan.secret), claim))
         return [ActionPlayed(seat, live, index)]
 
-    def _check_single(self, cycle: _Cycle, seat: int, body: dict[str, Any], wire: Action,
+    def _check_single(self, cycle: DeckCycle, seat: int, body: dict[str, Any], wire: Action,
                       index: int) -> _Plan:
         """The single-card body ``{action, position[, token]}`` (unchanged since version 1.0)."""
         assert wire.card is not None
         raw_position = body.get("position")
-        if type(raw_position) is not int or not self._showable(cycle, seat, raw_position):
+        if type(raw_position) is not int or not cycle.showable(seat, raw_position):
             raise Violation("not-in-hand",
                             f"position {raw_position!r} is not a card of this seat's hand",
                             seat=seat, index=index)
         position: int = raw_position
-        if not set(self._missing(cycle, position)) <= {seat}:
+        if not set(cycle.missing(position)) <= {seat}:
             raise Violation("bad-body", f"position {position} needs forwarded shares: the "
                             "'uses' form is required", seat=seat, index=index)
         plan = _Plan()
@@ -1354,7 +1261,7 @@ class Table:
         plan.shown.append((position, wire.card))
         return plan
 
-    def _check_uses(self, cycle: _Cycle, seat: int, raw: object, wire: Action, use: CardUse,
+    def _check_uses(self, cycle: DeckCycle, seat: int, raw: object, wire: Action, use: CardUse,
                     index: int) -> _Plan:
         """The general body ``{action, uses}``: one ``[position, shares]`` per card of the
         card use, in the order shown, kept, hidden, passed (SPEC §9.6)."""
@@ -1369,7 +1276,7 @@ class Table:
             raise Violation("bad-body", "a position appears twice in 'uses'", seat=seat,
                             index=index)
         if use.empty or (_single_shape(wire, use)
-                         and set(self._missing(cycle, positions[0])) <= {seat}):
+                         and set(cycle.missing(positions[0])) <= {seat}):
             raise Violation("bad-body", "this action must use the single-card form", seat=seat,
                             index=index)
         plan = _Plan()
@@ -1377,10 +1284,10 @@ class Table:
         for kept, cards in ((False, use.shown), (True, use.kept)):
             for c in cards:
                 position, items = next(entries)
-                if not self._showable(cycle, seat, position):
+                if not cycle.showable(seat, position):
                     raise Violation("not-in-hand", f"position {position} is not a card of this "
                                     "seat's hand", seat=seat, index=index)
-                missing = self._missing(cycle, position)
+                missing = cycle.missing(position)
                 got = [share_seat(item, seat, index) for item in items]
                 if got != missing:
                     raise Violation("wrong-tokens", f"shares of seats {got} for position "
@@ -1416,7 +1323,7 @@ class Table:
                 if to == self.bot_seat:
                     self._open_to_bot(cycle, seat, position, items, plan, index)
                     continue
-                want_seats = [s for s in self._missing(cycle, position) if s != to]
+                want_seats = [s for s in cycle.missing(position) if s != to]
                 got = [box_seat(item, seat, index) for item in items]
                 if got != want_seats:
                     raise Violation("wrong-tokens", f"sealed shares of seats {got} for position "
@@ -1428,11 +1335,11 @@ class Table:
                     self._learn_secret(cycle, seat, position, plan)
         return plan
 
-    def _open_to_bot(self, cycle: _Cycle, seat: int, position: int, items: list[Any],
+    def _open_to_bot(self, cycle: DeckCycle, seat: int, position: int, items: list[Any],
                      plan: _Plan, index: int) -> None:
         """A card passed to the bot's seat: its missing shares are published in the clear
         (``[seat, token]`` as for a shown card), so that every participant learns it."""
-        missing = self._missing(cycle, position)
+        missing = cycle.missing(position)
         got = [share_seat(item, seat, index) for item in items]
         if got != missing:
             raise Violation("wrong-tokens", f"shares of seats {got} for position {position} "
@@ -1447,23 +1354,23 @@ class Table:
             shares[owner] = share
             plan.shares.append((position, owner, share))
         try:
-            plan.cards[position] = self._decrypt_shares(cycle, position, shares)
+            plan.cards[position] = cycle.decrypt_shares(position, shares)
         except CryptoError as exc:
             raise Violation("undecryptable", str(exc), seat=seat, index=index) from None
         plan.passed.append(position)
         plan.opened.append(position)
 
-    def _check_own(self, cycle: _Cycle, seat: int, position: int, index: int) -> None:
+    def _check_own(self, cycle: DeckCycle, seat: int, position: int, index: int) -> None:
         if position not in cycle.hand_positions.get(seat, []):
             raise Violation("not-in-hand", f"position {position} is not a card of this seat's "
                             "hand", seat=seat, index=index)
 
-    def _learn_secret(self, cycle: _Cycle, seat: int, position: int, plan: _Plan) -> None:
+    def _learn_secret(self, cycle: DeckCycle, seat: int, position: int, plan: _Plan) -> None:
         """A card moved face down or passed: known here if it is the actor's own or public."""
-        if position in cycle.known and (seat == self.seat or not self._missing(cycle, position)):
+        if position in cycle.known and (seat == self.seat or not cycle.missing(position)):
             plan.cards[position] = cycle.known[position]
 
-    def _open_pass(self, cycle: _Cycle, seat: int, position: int, items: list[Any],
+    def _open_pass(self, cycle: DeckCycle, seat: int, position: int, items: list[Any],
                    plan: _Plan, index: int) -> None:
         """The local seat receives ``position``: open every sealed share, decrypt the card."""
         assert self._x25519 is not None and cycle.deck is not None
@@ -1482,11 +1389,11 @@ class Table:
         if self.seat not in shares:
             shares[self.seat] = cycle.my_key.partial(cycle.deck[position].a)
         try:
-            plan.cards[position] = self._decrypt_shares(cycle, position, shares)
+            plan.cards[position] = cycle.decrypt_shares(position, shares)
         except CryptoError as exc:
             raise Violation("bad-sealed-token", str(exc), seat=seat, index=index) from None
 
-    def _verified(self, cycle: _Cycle, sender: int, owner: int, position: int, step: str,
+    def _verified(self, cycle: DeckCycle, sender: int, owner: int, position: int, step: str,
                   raw: object, rule: str, index: int) -> crypto.Point:
         """Decode and verify ``owner``'s token for ``position`` made in ``step``."""
         assert cycle.deck is not None
@@ -1498,10 +1405,10 @@ class Table:
             raise Violation(rule, str(exc), seat=sender, index=index) from None
         return tok.t
 
-    def _check_card(self, cycle: _Cycle, seat: int, position: int,
+    def _check_card(self, cycle: DeckCycle, seat: int, position: int,
                     shares: dict[int, crypto.Point], card_: Card, index: int) -> None:
         try:
-            revealed = self._decrypt_shares(cycle, position, shares)
+            revealed = cycle.decrypt_shares(position, shares)
         except CryptoError as exc:
             raise Violation("undecryptable", str(exc), seat=seat, index=index) from None
         if revealed != card_:
@@ -1509,7 +1416,7 @@ class Table:
                             f"played {card_} but the card at position {position} "
                             f"is {revealed}", seat=seat, index=index)
 
-    def _commit_plan(self, cycle: _Cycle, seat: int, plan: _Plan, to: int | None) -> None:
+    def _commit_plan(self, cycle: DeckCycle, seat: int, plan: _Plan, to: int | None) -> None:
         """Record what an accepted action did to the deck positions (SPEC §9.6)."""
         everyone = set(range(self.players))
         for position, owner, share in plan.shares:
@@ -1595,7 +1502,7 @@ class Table:
             cycle.secrets[seat] = secret
         return []
 
-    def _check_openings(self, cycle: _Cycle | None, seat: int, raw: object,
+    def _check_openings(self, cycle: DeckCycle | None, seat: int, raw: object,
                         index: int) -> list[tuple[int, crypto.Point]]:
         """The ``tokens`` of a ``recover`` under ``dropout`` = ``bot``: ``seat``'s tokens of
         :meth:`_bot_openings`, in that order, each checked in step ``bot-<position>``."""
@@ -1649,6 +1556,8 @@ class Table:
         self.recovery.bot = True
         interrupted, self._interrupted = self._interrupted, None
         cycle = self._cycle
+        if cycle is not None:
+            cycle.bot = dropped
         if cycle is not None and not cycle.shuffled:
             self._cycle = None
         elif cycle is not None and not cycle.audited:
@@ -1660,21 +1569,11 @@ class Table:
             return events
         return events + self._enter_engine_phase()
 
-    def _public_card(self, cycle: _Cycle, position: int) -> Card | None:
-        """The card at ``position`` if every participant can decrypt it (every share is public,
-        or is the bot's, computed from its rebuilt key), else ``None``."""
-        if cycle.deck is None or self._missing(cycle, position):
-            return None
-        if position not in cycle.known:
-            try:
-                cycle.known[position] = self._decrypt_shares(
-                    cycle, position, dict(cycle.tokens.get(position, {})))
-            except CryptoError as exc:
-                raise Violation("undecryptable", str(exc), seat=None,
-                                index=self.chain.next_seq) from None
-        return cycle.known[position]
+    def _public_card(self, cycle: DeckCycle, position: int) -> Card | None:
+        """:meth:`DeckCycle.public_card`, blamed on no seat at the next chain index."""
+        return cycle.public_card(position, index=self.chain.next_seq)
 
-    def _replay_cycle(self, cycle: _Cycle, card_at: Callable[[int], Card | None], *,
+    def _replay_cycle(self, cycle: DeckCycle, card_at: Callable[[int], Card | None], *,
                       partial: bool, whole: bool) -> MatchState:
         """Deck ``cycle``'s play replayed from its start (the full engine at its start) with
         the card ``card_at`` gives for each position (``None``: unknown, as a view that cannot
@@ -1726,12 +1625,12 @@ class Table:
                             seat=None, index=self.chain.next_seq)
         return replay
 
-    def _view(self, cycle: _Cycle, card_at: Callable[[int], Card | None]) -> MatchState:
+    def _view(self, cycle: DeckCycle, card_at: Callable[[int], Card | None]) -> MatchState:
         """The deck in play replayed as far as the records go, with the cards ``card_at``
         gives (the live engine with the bot's hand open, or the bot's public view)."""
         return self._replay_cycle(cycle, card_at, partial=True, whole=False)
 
-    def _bot_move(self, cycle: _Cycle) -> list[Event]:
+    def _bot_move(self, cycle: DeckCycle) -> list[Event]:
         """The public bot's action in its seat, applied at once and with no envelope: the
         game's bot chooses it from the public view of the hand (:meth:`_public_card`), seeded
         by :func:`~p2pcards.public_bot.bot_seed`, so that every participant computes the same
@@ -1751,12 +1650,14 @@ class Table:
         try:
             for kept, cards in ((False, use.shown), (True, use.kept)):
                 for c in cards:
-                    position = self._position_of(seat, c, exclude=taken)
+                    position = cycle.position_of(seat, c, local=self.seat, index=index,
+                                                 exclude=taken)
                     taken.add(position)
                     (plan.kept if kept else plan.shown).append((position, c))
             for moved, cards in ((plan.hidden, use.hidden), (plan.passed, use.passed)):
                 for c in cards:
-                    position = self._position_of(seat, c, exclude=taken, in_hand=True)
+                    position = cycle.position_of(seat, c, local=self.seat, index=index,
+                                                 exclude=taken, in_hand=True)
                     taken.add(position)
                     moved.append(position)
                     plan.cards[position] = c
@@ -1766,7 +1667,7 @@ class Table:
             raise Violation("replay-diverged", f"the bot's move {action} does not fit the live "
                             f"hand: {exc}", seat=None, index=index) from None
         self._commit_plan(cycle, seat, plan, use.to)
-        cycle.actions.append(_Move(index, seat, wire, tuple(plan.secret)))
+        cycle.actions.append(Move(index, seat, wire, tuple(plan.secret)))
         self._round.done += 1
         return [ActionPlayed(seat, action, index)]
 
@@ -1793,76 +1694,19 @@ class Table:
 
     # ------------------------------------------------------------------ internals: cards
 
-    def _deck_position(self, cycle: _Cycle, step: ChanceStep) -> int:
-        if step.zone is Zone.SHOW:
-            assert step.seat is not None
-            return cycle.hand_positions[step.seat][step.position]
-        return step.position
-
-    def _duties(self, seat: int) -> list[_Duty]:
-        """What ``seat`` must provide for the pending chance steps, in step order."""
-        cycle = self._cycle
-        if cycle is None or not cycle.pending or seat == self.bot_seat:
-            return []
-        out: list[_Duty] = []
-        for i, (step, position) in enumerate(zip(cycle.pending, cycle.pending_positions,
-                                                 strict=True)):
-            public = cycle.public.get(position, set())
-            if step.visible_to == ALL_SEATS or self._bot_sees(step):
-                if seat not in public:
-                    out.append(_Duty(i, position, public=True))
-                continue
-            if not step.visible_to:
-                continue
-            if seat in step.visible_to:
-                recipients = tuple(sorted(step.visible_to - {seat}))
-                if recipients:
-                    out.append(_Duty(i, position, public=False, recipients=recipients))
-            elif step.zone is Zone.SHOW and step.seat == seat:
-                out.append(_Duty(i, position, public=False,
-                                 recipients=tuple(sorted(step.visible_to))))
-            elif step.zone is not Zone.SHOW and seat not in public:
-                out.append(_Duty(i, position, public=True))
-        return out
-
-    def _bot_sees(self, step: ChanceStep) -> bool:
-        """Whether ``step`` shows a card to the bot's seat (or from its hand): such a card is
-        shown to every participant, who all compute the bot's moves (SPEC §9.13.7)."""
-        bot = self.bot_seat
-        return bot is not None and (bot in step.visible_to
-                                    or (step.zone is Zone.SHOW and step.seat == bot))
-
     def _make_token(self, position: int, step: str) -> crypto.RevealToken:
-        cycle = self._require_cycle()
-        assert cycle.my_key is not None and cycle.deck is not None and self.seat is not None
-        return crypto.token(cycle.my_key, cycle.deck[position], self._ctx(self.seat, step),
-                                 self._rng)
+        assert self.seat is not None
+        return self._require_cycle().token(self.seat, position, step, self._rng)
 
-    def _decrypt(self, cycle: _Cycle, position: int, *, include_own: bool) -> Card:
-        assert cycle.deck is not None
-        shares = dict(cycle.tokens.get(position, {}))
-        if include_own and self.seat in cycle.holders and self.seat not in shares:
-            assert cycle.my_key is not None
-            shares[self.seat] = cycle.my_key.partial(cycle.deck[position].a)
-        return self._decrypt_shares(cycle, position, shares)
-
-    def _decrypt_shares(self, cycle: _Cycle, position: int,
-                        shares: dict[int, crypto.Point]) -> Card:
-        assert cycle.deck is not None
-        bot = self.bot_seat
-        if bot is not None and bot in cycle.holders and bot not in shares:
-            shares = {**shares, bot: cycle.secrets[bot] * cycle.deck[position].a}
-        if set(shares) != set(cycle.holders):
-            raise CryptoError(f"position {position} lacks tokens from seats "
-                              f"{sorted(set(cycle.holders) - set(shares))}")
-        return crypto.decrypt_card(self.engine.deck, cycle.deck[position], shares.values())
+    def _decrypt(self, cycle: DeckCycle, position: int, *, include_own: bool) -> Card:
+        return cycle.decrypt(position, own=self.seat if include_own else None)
 
     def _complete_chance(self) -> list[Event]:
         cycle = self._require_cycle()
         cards: list[Card | None] = []
         for step, position in zip(cycle.pending, cycle.pending_positions, strict=True):
             visible = self.seat is not None and step.visible(self.seat)
-            if visible or step.visible_to == ALL_SEATS or self._bot_sees(step):
+            if visible or step.visible_to == ALL_SEATS or cycle.bot_sees(step):
                 try:
                     if position not in cycle.known:
                         cycle.known[position] = self._decrypt(cycle, position, include_own=True)
@@ -1887,25 +1731,9 @@ class Table:
         """The deck position of ``card`` in the local seat's hand: a position dealt or passed to
         it, or (unless ``in_hand``) a public card the engine moved into its hand."""
         assert self.seat is not None
-        return self._position_of(self.seat, card, exclude=exclude, in_hand=in_hand)
-
-    def _position_of(self, seat: int, card: Card, *,
-                     exclude: set[int] | frozenset[int] = frozenset(),
-                     in_hand: bool = False) -> int:
-        """:meth:`_my_position_of` for ``seat``: the local seat, or the bot's seat, whose hand
-        is public (the first matching position in the hand's order, then in deck order)."""
-        cycle = self._require_cycle()
-        card_at: Callable[[int], Card | None] = (
-            cycle.known.get if seat == self.seat else functools.partial(self._public_card, cycle))
-        for position in cycle.hand_positions.get(seat, []):
-            if position not in exclude and card_at(position) == card:
-                return position
-        if not in_hand:
-            for position in sorted(cycle.known):
-                if (cycle.known[position] == card and position not in exclude
-                        and self._showable(cycle, seat, position)):
-                    return position
-        raise GameError(f"{card} is not in this seat's hand")
+        return self._require_cycle().position_of(self.seat, card, local=self.seat,
+                                                 index=self.chain.next_seq, exclude=exclude,
+                                                 in_hand=in_hand)
 
     # ------------------------------------------------------------------ internals: audit
 
@@ -1986,26 +1814,6 @@ class _Plan:
     def secret(self) -> list[int]:
         """Positions of the action's ``HIDDEN`` slots, in slot order: hidden, then passed."""
         return self.hidden + self.passed
-
-
-def _snapshot(cycle: _Cycle | None) -> dict[str, Any] | None:
-    """A copy of the parts of a cycle an ``action`` message may change."""
-    if cycle is None:
-        return None
-    return {
-        "tokens": {p: dict(v) for p, v in cycle.tokens.items()},
-        "public": {p: set(v) for p, v in cycle.public.items()},
-        "held": {p: dict(v) for p, v in cycle.held.items()},
-        "hand_positions": {s: list(v) for s, v in cycle.hand_positions.items()},
-        "actions": list(cycle.actions),
-        "played": dict(cycle.played),
-        "known": dict(cycle.known),
-    }
-
-
-def _restore(cycle: _Cycle, snapshot: dict[str, Any]) -> None:
-    for name, value in snapshot.items():
-        setattr(cycle, name, value)
 
 
 def _slots(action: Action) -> list[Card]:
