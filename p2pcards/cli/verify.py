@@ -47,9 +47,9 @@ from ..table import (
     MatchEnded,
     SeatDropped,
     Table,
-    _fill,
     revealed_cards,
 )
+from ..table.card_use import fill
 from ..verify import (
     UnreadableTranscript,
     VerifyReport,
@@ -371,7 +371,7 @@ class _Show:
                 known = self.cards.get(number)
                 text, shown_as = action_text(action, self.deck), None
                 if secret and known is not None:
-                    text = action_text(_fill(action, [known[p] for p in secret]), self.deck)
+                    text = action_text(fill(action, [known[p] for p in secret]), self.deck)
                     shown_as = str(action)
                 story.append({"type": "play", "index": index, "seat": seat,
                               "name": self.names[seat], "move": text,

@@ -32,8 +32,6 @@ from .machine import (
     replay_frames,
     revealed_cards,
 )
-from .machine import _fill as _fill  # the tests' and the verifier's card slots
-from .machine import _mask as _mask
 
 __all__ = [
     "Table",

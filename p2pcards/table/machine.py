@@ -41,7 +41,7 @@ The message kinds and their bodies are specified in ``protocol/SPEC.md`` §9.
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass
 from typing import Any
 
 from .. import crypto
@@ -53,7 +53,6 @@ from ..crypto.vss import share_is_valid
 from ..games.base import (
     ALL_SEATS,
     Action,
-    CardUse,
     GameError,
     HandResult,
     MatchState,
@@ -75,16 +74,15 @@ from ..wire import (
     open_envelope,
     seal,
 )
+from . import card_use
 from .cycle import DeckCycle, Move
 from .errors import (
     ResumeError,
     Violation,
     body_field,
-    box_seat,
     chain_violation,
     pair_position,
     sealed_key,
-    share_seat,
 )
 from .events import (
     ActionPlayed,
@@ -1126,68 +1124,12 @@ class Table:
     def _action_body(self, action: Action) -> dict[str, Any]:
         """The body of the local seat's ``action`` message (SPEC §9.4, §9.6)."""
         assert self.seat is not None and self._rng is not None
-        cycle = self._require_cycle()
-        me = self.seat
-        use = self.engine.card_use(action)
-        wire = _mask(action, use)
-        body: dict[str, Any] = {"action": wire.to_wire()}
-        if use.empty:
-            return body
-        if _single_shape(wire, use):
-            assert action.card is not None
-            position = self._my_position_of(action.card)
-            if set(cycle.missing(position)) <= {me}:
-                body["position"] = position
-                if me not in cycle.public.get(position, set()):
-                    body["token"] = self._make_token(position, f"play-{position}").to_wire()
-                return body
-        uses: list[list[Any]] = []
-        taken: set[int] = set()
-        for c in (*use.shown, *use.kept):
-            position = self._my_position_of(c, exclude=taken)
-            taken.add(position)
-            shares: list[list[Any]] = []
-            for s in cycle.missing(position):
-                shares.append([s, self._share_token(cycle, position, s, "play").to_wire()])
-            uses.append([position, shares])
-        for c in use.hidden:
-            position = self._my_position_of(c, exclude=taken, in_hand=True)
-            taken.add(position)
-            uses.append([position, []])
-        if use.passed:
-            to = use.to
-            if to is None or not 0 <= to < self.players or to == me:
-                raise GameError(f"{action} passes cards to no other seat of this table")
-            for c in use.passed:
-                position = self._my_position_of(c, exclude=taken, in_hand=True)
-                taken.add(position)
-                if to == self.bot_seat:  # opened to everyone: the bot's hand is public
-                    uses.append([position, [
-                        [s, self._share_token(cycle, position, s, "play").to_wire()]
-                        for s in cycle.missing(position)]])
-                    continue
-                boxes: list[list[Any]] = []
-                for s in cycle.missing(position):
-                    if s == to:
-                        continue
-                    tok = self._share_token(cycle, position, s, "pass")
-                    box = crypto.seal_token(tok, self.genesis.seats[to].x25519,
-                                            self._ctx(me, f"pass-{position}-{to}-{s}"), self._rng)
-                    boxes.append([s, box])
-                uses.append([position, boxes])
-        body["uses"] = uses
-        return body
+        return card_use.prove(self._require_cycle(), action, self.engine.card_use(action),
+                              me=self.seat, rng=self._rng, x25519_of=self._x25519_of,
+                              index=self.chain.next_seq, players=self.players)
 
-    def _share_token(self, cycle: DeckCycle, position: int, seat: int,
-                     step: str) -> crypto.RevealToken:
-        """The token of ``seat``'s share of ``position`` that the local seat publishes or passes:
-        its own (made now in ``<step>-<position>``), or a ``pass`` token it holds for another."""
-        if seat == self.seat:
-            return self._make_token(position, f"{step}-{position}")
-        held = cycle.held.get(position, {}).get(seat)
-        if held is None:
-            raise GameError(f"this seat does not hold seat {seat}'s share of position {position}")
-        return held
+    def _x25519_of(self, seat: int) -> bytes:
+        return self.genesis.seats[seat].x25519
 
     def _on_action(self, seat: int, body: dict[str, Any], index: int) -> list[Event]:
         cycle = self._require_cycle()
@@ -1204,24 +1146,9 @@ class Table:
         except GameError as exc:
             raise Violation("bad-action", str(exc), seat=seat, index=index) from None
         claim = self._round.kind == "action" and seat != self._round.current
-        secret_slots = sum(1 for c in _slots(wire) if c == HIDDEN)
-        if secret_slots != len(use.hidden) + len(use.passed):
-            raise Violation("bad-action", f"the action has {secret_slots} hidden cards, its card "
-                            f"use {len(use.hidden) + len(use.passed)}", seat=seat, index=index)
-        if "uses" not in body and (use.empty or _single_shape(wire, use)):
-            if use.empty:
-                if set(body) != {"action"}:
-                    raise Violation("bad-body", "an action without a card has only the 'action' "
-                                    "field", seat=seat, index=index)
-                plan = _Plan()
-            else:
-                plan = self._check_single(cycle, seat, body, wire, index)
-        else:
-            if "uses" not in body:
-                raise Violation("bad-body", "an action moving these cards needs the 'uses' field",
-                                seat=seat, index=index)
-            plan = self._check_uses(cycle, seat, body["uses"], wire, use, index)
-        live = _fill(wire, [plan.cards.get(p, HIDDEN) for p in plan.secret])
+        who = card_use.Participant(self.players, self.seat, self._x25519)
+        plan = card_use.check(cycle, seat, body, wire, use, index, who)
+        live = card_use.fill(wire, [plan.cards.get(p, HIDDEN) for p in plan.secret])
         try:
             if claim:
                 self.engine.apply_claim(seat, live)
@@ -1230,217 +1157,9 @@ class Table:
         except GameError as exc:
             rule = getattr(exc, "rule", "illegal-move")
             raise Violation(rule, str(exc), seat=seat, index=index) from None
-        self._commit_plan(cycle, seat, plan, use.to)
+        card_use.commit(cycle, seat, plan, use.to, self.players)
         cycle.actions.append(Move(index, seat, wire, tuple(plan.secret), claim))
         return [ActionPlayed(seat, live, index)]
-
-    def _check_single(self, cycle: DeckCycle, seat: int, body: dict[str, Any], wire: Action,
-                      index: int) -> _Plan:
-        """The single-card body ``{action, position[, token]}`` (unchanged since version 1.0)."""
-        assert wire.card is not None
-        raw_position = body.get("position")
-        if type(raw_position) is not int or not cycle.showable(seat, raw_position):
-            raise Violation("not-in-hand",
-                            f"position {raw_position!r} is not a card of this seat's hand",
-                            seat=seat, index=index)
-        position: int = raw_position
-        if not set(cycle.missing(position)) <= {seat}:
-            raise Violation("bad-body", f"position {position} needs forwarded shares: the "
-                            "'uses' form is required", seat=seat, index=index)
-        plan = _Plan()
-        shares = dict(cycle.tokens.get(position, {}))
-        if "token" in body:
-            share = self._verified(cycle, seat, seat, position, f"play-{position}",
-                                   body["token"], "bad-token", index)
-            shares[seat] = share
-            plan.shares.append((position, seat, share))
-        elif seat not in cycle.public.get(position, set()):
-            raise Violation("missing-token", "a played card needs its owner's token",
-                            seat=seat, index=index)
-        self._check_card(cycle, seat, position, shares, wire.card, index)
-        plan.shown.append((position, wire.card))
-        return plan
-
-    def _check_uses(self, cycle: DeckCycle, seat: int, raw: object, wire: Action, use: CardUse,
-                    index: int) -> _Plan:
-        """The general body ``{action, uses}``: one ``[position, shares]`` per card of the
-        card use, in the order shown, kept, hidden, passed (SPEC §9.6)."""
-        want = len(use.shown) + len(use.kept) + len(use.hidden) + len(use.passed)
-        if (not isinstance(raw, list) or len(raw) != want or not all(
-                isinstance(e, list) and len(e) == 2 and type(e[0]) is int
-                and isinstance(e[1], list) for e in raw)):
-            raise Violation("bad-body", f"'uses' must be {want} entries [position, shares]",
-                            seat=seat, index=index)
-        positions = [e[0] for e in raw]
-        if len(set(positions)) != len(positions):
-            raise Violation("bad-body", "a position appears twice in 'uses'", seat=seat,
-                            index=index)
-        if use.empty or (_single_shape(wire, use)
-                         and set(cycle.missing(positions[0])) <= {seat}):
-            raise Violation("bad-body", "this action must use the single-card form", seat=seat,
-                            index=index)
-        plan = _Plan()
-        entries = iter(raw)
-        for kept, cards in ((False, use.shown), (True, use.kept)):
-            for c in cards:
-                position, items = next(entries)
-                if not cycle.showable(seat, position):
-                    raise Violation("not-in-hand", f"position {position} is not a card of this "
-                                    "seat's hand", seat=seat, index=index)
-                missing = cycle.missing(position)
-                got = [share_seat(item, seat, index) for item in items]
-                if got != missing:
-                    raise Violation("wrong-tokens", f"shares of seats {got} for position "
-                                    f"{position}, expected {missing}", seat=seat, index=index)
-                shares = dict(cycle.tokens.get(position, {}))
-                for owner, raw_token in items:
-                    if owner == seat:
-                        share = self._verified(cycle, seat, seat, position, f"play-{position}",
-                                               raw_token, "bad-token", index)
-                    else:
-                        share = self._verified(cycle, seat, owner, position, f"pass-{position}",
-                                               raw_token, "bad-forwarded-token", index)
-                    shares[owner] = share
-                    plan.shares.append((position, owner, share))
-                self._check_card(cycle, seat, position, shares, c, index)
-                (plan.kept if kept else plan.shown).append((position, c))
-        for _ in use.hidden:
-            position, items = next(entries)
-            self._check_own(cycle, seat, position, index)
-            if items:
-                raise Violation("bad-body", "a face-down card carries no shares", seat=seat,
-                                index=index)
-            plan.hidden.append(position)
-            self._learn_secret(cycle, seat, position, plan)
-        if use.passed:
-            to = use.to
-            if to is None or not 0 <= to < self.players or to == seat:
-                raise Violation("bad-action", "the action passes cards to no other seat",
-                                seat=seat, index=index)
-            for _ in use.passed:
-                position, items = next(entries)
-                self._check_own(cycle, seat, position, index)
-                if to == self.bot_seat:
-                    self._open_to_bot(cycle, seat, position, items, plan, index)
-                    continue
-                want_seats = [s for s in cycle.missing(position) if s != to]
-                got = [box_seat(item, seat, index) for item in items]
-                if got != want_seats:
-                    raise Violation("wrong-tokens", f"sealed shares of seats {got} for position "
-                                    f"{position}, expected {want_seats}", seat=seat, index=index)
-                plan.passed.append(position)
-                if to == self.seat and seat != self.seat:
-                    self._open_pass(cycle, seat, position, items, plan, index)
-                else:
-                    self._learn_secret(cycle, seat, position, plan)
-        return plan
-
-    def _open_to_bot(self, cycle: DeckCycle, seat: int, position: int, items: list[Any],
-                     plan: _Plan, index: int) -> None:
-        """A card passed to the bot's seat: its missing shares are published in the clear
-        (``[seat, token]`` as for a shown card), so that every participant learns it."""
-        missing = cycle.missing(position)
-        got = [share_seat(item, seat, index) for item in items]
-        if got != missing:
-            raise Violation("wrong-tokens", f"shares of seats {got} for position {position} "
-                            f"passed to the bot's seat, expected {missing}", seat=seat,
-                            index=index)
-        shares = dict(cycle.tokens.get(position, {}))
-        for owner, raw_token in items:
-            step, rule = (("play", "bad-token") if owner == seat
-                          else ("pass", "bad-forwarded-token"))
-            share = self._verified(cycle, seat, owner, position, f"{step}-{position}",
-                                   raw_token, rule, index)
-            shares[owner] = share
-            plan.shares.append((position, owner, share))
-        try:
-            plan.cards[position] = cycle.decrypt_shares(position, shares)
-        except CryptoError as exc:
-            raise Violation("undecryptable", str(exc), seat=seat, index=index) from None
-        plan.passed.append(position)
-        plan.opened.append(position)
-
-    def _check_own(self, cycle: DeckCycle, seat: int, position: int, index: int) -> None:
-        if position not in cycle.hand_positions.get(seat, []):
-            raise Violation("not-in-hand", f"position {position} is not a card of this seat's "
-                            "hand", seat=seat, index=index)
-
-    def _learn_secret(self, cycle: DeckCycle, seat: int, position: int, plan: _Plan) -> None:
-        """A card moved face down or passed: known here if it is the actor's own or public."""
-        if position in cycle.known and (seat == self.seat or not cycle.missing(position)):
-            plan.cards[position] = cycle.known[position]
-
-    def _open_pass(self, cycle: DeckCycle, seat: int, position: int, items: list[Any],
-                   plan: _Plan, index: int) -> None:
-        """The local seat receives ``position``: open every sealed share, decrypt the card."""
-        assert self._x25519 is not None and cycle.deck is not None
-        shares = dict(cycle.tokens.get(position, {}))
-        for owner, box in items:
-            try:
-                tok = crypto.open_token(box, self._x25519,
-                                        self._ctx(seat, f"pass-{position}-{self.seat}-{owner}"))
-                crypto.verify_token(cycle.publics[owner], cycle.deck[position], tok,
-                                    self._ctx(owner, f"pass-{position}"))
-            except CryptoError as exc:
-                raise Violation("bad-sealed-token", str(exc), seat=seat, index=index) from None
-            shares[owner] = tok.t
-            plan.held.append((position, owner, tok))
-        assert cycle.my_key is not None and self.seat is not None
-        if self.seat not in shares:
-            shares[self.seat] = cycle.my_key.partial(cycle.deck[position].a)
-        try:
-            plan.cards[position] = cycle.decrypt_shares(position, shares)
-        except CryptoError as exc:
-            raise Violation("bad-sealed-token", str(exc), seat=seat, index=index) from None
-
-    def _verified(self, cycle: DeckCycle, sender: int, owner: int, position: int, step: str,
-                  raw: object, rule: str, index: int) -> crypto.Point:
-        """Decode and verify ``owner``'s token for ``position`` made in ``step``."""
-        assert cycle.deck is not None
-        try:
-            tok = crypto.RevealToken.from_wire(raw)
-            crypto.verify_token(cycle.publics[owner], cycle.deck[position], tok,
-                                self._ctx(owner, step))
-        except CryptoError as exc:
-            raise Violation(rule, str(exc), seat=sender, index=index) from None
-        return tok.t
-
-    def _check_card(self, cycle: DeckCycle, seat: int, position: int,
-                    shares: dict[int, crypto.Point], card_: Card, index: int) -> None:
-        try:
-            revealed = cycle.decrypt_shares(position, shares)
-        except CryptoError as exc:
-            raise Violation("undecryptable", str(exc), seat=seat, index=index) from None
-        if revealed != card_:
-            raise Violation("card-mismatch",
-                            f"played {card_} but the card at position {position} "
-                            f"is {revealed}", seat=seat, index=index)
-
-    def _commit_plan(self, cycle: DeckCycle, seat: int, plan: _Plan, to: int | None) -> None:
-        """Record what an accepted action did to the deck positions (SPEC §9.6)."""
-        everyone = set(range(self.players))
-        for position, owner, share in plan.shares:
-            cycle.tokens.setdefault(position, {})[owner] = share
-        for position, owner, tok in plan.held:
-            cycle.held.setdefault(position, {})[owner] = tok
-        hand = cycle.hand_positions.setdefault(seat, [])
-        for position, c in (*plan.shown, *plan.kept):
-            cycle.public[position] = set(everyone)
-            cycle.known[position] = c
-            cycle.played[position] = c
-        for position, _ in plan.shown:
-            if position in hand:
-                hand.remove(position)
-        for position in plan.hidden:
-            hand.remove(position)
-        for position in plan.opened:
-            cycle.public[position] = set(everyone)
-        for position in plan.passed:
-            hand.remove(position)
-            assert to is not None
-            cycle.hand_positions.setdefault(to, []).append(position)
-            if position in plan.cards:
-                cycle.known[position] = plan.cards[position]
 
     def _on_reveal(self, seat: int, body: dict[str, Any], index: int) -> list[Event]:
         cycle = self._require_cycle()
@@ -1516,7 +1235,7 @@ class Table:
         out: list[tuple[int, crypto.Point]] = []
         for position, token in raw:
             assert cycle is not None
-            out.append((position, self._verified(cycle, seat, seat, position, f"bot-{position}",
+            out.append((position, card_use.verified(cycle, seat, seat, position, f"bot-{position}",
                                                  token, "bad-token", index)))
         return out
 
@@ -1606,7 +1325,7 @@ class Table:
             if move is None:
                 raise Violation("replay-diverged", "the full replay expects more actions",
                                 seat=None, index=self.chain.next_seq)
-            action = _fill(move.action, [card_at(p) or HIDDEN for p in move.secret])
+            action = card_use.fill(move.action, [card_at(p) or HIDDEN for p in move.secret])
             try:
                 if move.claim:
                     replay.apply_claim(move.seat, action)
@@ -1645,7 +1364,7 @@ class Table:
                             seat=None, index=self.chain.next_seq)
         index = self.chain.next_seq
         use = self.engine.card_use(action)
-        plan = _Plan()
+        plan = card_use.Plan()
         taken: set[int] = set()
         try:
             for kept, cards in ((False, use.shown), (True, use.kept)):
@@ -1661,12 +1380,12 @@ class Table:
                     taken.add(position)
                     moved.append(position)
                     plan.cards[position] = c
-            wire = _mask(action, use)
+            wire = card_use.mask(action, use)
             self.engine.apply(action)
         except GameError as exc:
             raise Violation("replay-diverged", f"the bot's move {action} does not fit the live "
                             f"hand: {exc}", seat=None, index=index) from None
-        self._commit_plan(cycle, seat, plan, use.to)
+        card_use.commit(cycle, seat, plan, use.to, self.players)
         cycle.actions.append(Move(index, seat, wire, tuple(plan.secret)))
         self._round.done += 1
         return [ActionPlayed(seat, action, index)]
@@ -1793,72 +1512,6 @@ class Table:
 
 
 # ----------------------------------------------------------------------------------- helpers
-
-
-@dataclass
-class _Plan:
-    """What a checked ``action`` body will do once the engine accepts it."""
-
-    shown: list[tuple[int, Card]] = field(default_factory=list)
-    kept: list[tuple[int, Card]] = field(default_factory=list)
-    hidden: list[int] = field(default_factory=list)
-    passed: list[int] = field(default_factory=list)
-    shares: list[tuple[int, int, crypto.Point]] = field(default_factory=list)
-    held: list[tuple[int, int, crypto.RevealToken]] = field(default_factory=list)
-    cards: dict[int, Card] = field(default_factory=dict)
-    """Cards of face-down or passed positions this participant knows."""
-    opened: list[int] = field(default_factory=list)
-    """Passed positions whose every share was published (a card passed to the bot's seat)."""
-
-    @property
-    def secret(self) -> list[int]:
-        """Positions of the action's ``HIDDEN`` slots, in slot order: hidden, then passed."""
-        return self.hidden + self.passed
-
-
-def _slots(action: Action) -> list[Card]:
-    """The cards an action names, in slot order: ``card`` first, then ``cards``."""
-    return ([] if action.card is None else [action.card]) + list(action.cards)
-
-
-def _fill(action: Action, cards: Sequence[Card]) -> Action:
-    """``action`` with its ``HIDDEN`` slots, in slot order, replaced by ``cards``."""
-    if not cards:
-        return action
-    it = iter(cards)
-    slots = [next(it) if c == HIDDEN else c for c in _slots(action)]
-    if action.card is None:
-        return replace(action, cards=tuple(slots))
-    return replace(action, card=slots[0], cards=tuple(slots[1:]))
-
-
-def _mask(action: Action, use: CardUse) -> Action:
-    """The wire form of the local seat's ``action``: its face-down and passed cards, in slot
-    order, become ``HIDDEN``. :class:`GameError` if the card use does not list them in that
-    order (hidden cards first, then passed ones)."""
-    secret = [*use.hidden, *use.passed]
-    if not secret:
-        return action
-    j = 0
-    slots: list[Card] = []
-    for c in _slots(action):
-        if j < len(secret) and c == secret[j]:
-            slots.append(HIDDEN)
-            j += 1
-        else:
-            slots.append(c)
-    if j != len(secret):
-        raise GameError(f"the card use of {action} does not list its hidden and passed cards "
-                        "in the action's order")
-    if action.card is None:
-        return replace(action, cards=tuple(slots))
-    return replace(action, card=slots[0], cards=tuple(slots[1:]))
-
-
-def _single_shape(action: Action, use: CardUse) -> bool:
-    """True for the version 1.0 shape: ``action.card`` alone, shown and leaving the hand."""
-    return (action.card is not None and action.card != HIDDEN
-            and use == CardUse(shown=(action.card,)))
 
 
 def _box_index(holder: int, dealer: int) -> int:
