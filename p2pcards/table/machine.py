@@ -40,7 +40,7 @@ The message kinds and their bodies are specified in ``protocol/SPEC.md`` §9.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -70,11 +70,10 @@ from ..wire import (
     Payload,
     ProtocolError,
     PublicIdentity,
-    codec,
     open_envelope,
     seal,
 )
-from . import card_use
+from . import audit, card_use, replay
 from .cycle import DeckCycle, Move
 from .errors import (
     ResumeError,
@@ -843,7 +842,7 @@ class Table:
         if kind == "action":
             return self._enter_engine_phase()
         if kind == "reveal":
-            events.extend(self._end_cycle())
+            self._audit_cycle(partial=False)
             cycle.audited = True
             return events + self._enter_engine_phase()
         if kind == "result":
@@ -943,7 +942,7 @@ class Table:
             assert cycle.my_key is not None
             return {"secret": cycle.my_key.secret.to_bytes()}
         if kind == "result":
-            return self._my_result()
+            return audit.result_body(self._full)
         if kind == "recover":
             return self._recover_body()
         raise AssertionError(kind)
@@ -1280,8 +1279,8 @@ class Table:
         if cycle is not None and not cycle.shuffled:
             self._cycle = None
         elif cycle is not None and not cycle.audited:
-            self.engine = self._view(cycle, lambda p: cycle.known.get(p)
-                                     or self._public_card(cycle, p))
+            self.engine = replay.view(self._full, cycle, lambda p: cycle.known.get(p)
+                                      or self._public_card(cycle, p), index=self.chain.next_seq)
         events: list[Event] = [BotSeated(dropped)]
         if interrupted.kind == "result":
             self._round = _Round("result", interrupted.speakers[interrupted.done + 1:])
@@ -1292,63 +1291,6 @@ class Table:
         """:meth:`DeckCycle.public_card`, blamed on no seat at the next chain index."""
         return cycle.public_card(position, index=self.chain.next_seq)
 
-    def _replay_cycle(self, cycle: DeckCycle, card_at: Callable[[int], Card | None], *,
-                      partial: bool, whole: bool) -> MatchState:
-        """Deck ``cycle``'s play replayed from its start (the full engine at its start) with
-        the card ``card_at`` gives for each position (``None``: unknown, as a view that cannot
-        see it). ``partial``: stop where the recorded chance batches and actions stop (a deck
-        cut short, or one still in play), else they must last to the end of the deck's play;
-        ``whole``: they must all be used and the replay must stop in the live engine's phase.
-        A rule a recorded action breaks is raised naming its actor and envelope, anything else
-        as ``replay-diverged``."""
-        replay = self._full.copy()
-        replay.begin_hand()
-        batches = iter(cycle.chance_positions)
-        moves = iter(cycle.actions)
-        while replay.phase in (Phase.CHANCE, Phase.ACTION):
-            if replay.phase is Phase.CHANCE:
-                positions = next(batches, None)
-                if positions is None and partial:
-                    break
-                if positions is None or len(positions) != len(replay.pending_chance()):
-                    raise Violation("replay-diverged", "the full replay asked for other cards",
-                                    seat=None, index=self.chain.next_seq)
-                try:
-                    replay.complete_chance([card_at(p) for p in positions])
-                except GameError as exc:
-                    raise Violation("replay-diverged", f"the dealt cards do not fit: {exc}",
-                                    seat=None, index=self.chain.next_seq) from None
-                continue
-            move = next(moves, None)
-            if move is None and partial:
-                break
-            if move is None:
-                raise Violation("replay-diverged", "the full replay expects more actions",
-                                seat=None, index=self.chain.next_seq)
-            action = card_use.fill(move.action, [card_at(p) or HIDDEN for p in move.secret])
-            try:
-                if move.claim:
-                    replay.apply_claim(move.seat, action)
-                elif replay.to_act != move.seat:
-                    raise GameError(f"seat {replay.to_act} was to act, not seat {move.seat}")
-                else:
-                    replay.apply(action)
-            except GameError as exc:
-                rule = getattr(exc, "rule", "illegal-move")
-                raise Violation(rule, f"found when the hand was replayed: {exc}",
-                                seat=move.seat, index=move.index) from None
-        leftover = next(batches, None) is not None or next(moves, None) is not None
-        if whole and (leftover or replay.phase is not self.engine.phase):
-            raise Violation("replay-diverged",
-                            "the full replay of the hand does not end where live play ended",
-                            seat=None, index=self.chain.next_seq)
-        return replay
-
-    def _view(self, cycle: DeckCycle, card_at: Callable[[int], Card | None]) -> MatchState:
-        """The deck in play replayed as far as the records go, with the cards ``card_at``
-        gives (the live engine with the bot's hand open, or the bot's public view)."""
-        return self._replay_cycle(cycle, card_at, partial=True, whole=False)
-
     def _bot_move(self, cycle: DeckCycle) -> list[Event]:
         """The public bot's action in its seat, applied at once and with no envelope: the
         game's bot chooses it from the public view of the hand (:meth:`_public_card`), seeded
@@ -1356,7 +1298,8 @@ class Table:
         (SPEC §9.13.7)."""
         seat = self.bot_seat
         assert seat is not None
-        view = self._view(cycle, lambda p: self._public_card(cycle, p))
+        view = replay.view(self._full, cycle, lambda p: self._public_card(cycle, p),
+                           index=self.chain.next_seq)
         seed = bot_seed(self.table_id, cycle.number, len(cycle.actions))
         action = public_move(self.genesis.game, view, seat, seed)
         if action is None:
@@ -1395,20 +1338,11 @@ class Table:
         else the side with the highest match score among the others (none on a tie)."""
         self.finished = True
         self.forfeit = dropped
-        scores = tuple(self._full.match_scores)
-        lost = self._full.side_of(dropped)
-        others = [side for side in range(self._full.num_sides) if side != lost]
-        best = max(scores[side] for side in others)
-        leaders = [side for side in others if scores[side] == best]
-        winner = leaders[0] if len(leaders) == 1 else None
-        return [MatchEnded(scores, winner, forfeit=dropped)]
+        return [MatchEnded(tuple(self._full.match_scores),
+                           audit.forfeit_winner(self._full, dropped), forfeit=dropped)]
 
     def _on_result(self, seat: int, body: dict[str, Any], index: int) -> list[Event]:
-        mine = self._my_result()
-        if codec.pack(body) != codec.pack(mine):  # exact wire equality: 1 is not true
-            raise Violation("result-mismatch",
-                            f"hand result {body!r} differs from the computed {mine!r}",
-                            seat=seat, index=index)
+        audit.check_result(body, self._full, seat, index)
         return []
 
     # ------------------------------------------------------------------ internals: cards
@@ -1456,45 +1390,14 @@ class Table:
 
     # ------------------------------------------------------------------ internals: audit
 
-    def _end_cycle(self) -> list[Event]:
-        """All keys are revealed: decrypt everything, replay the cycle with full information."""
-        self._audit_cycle(partial=False)
-        return []
-
     def _audit_cycle(self, *, partial: bool) -> None:
-        """Decrypt the whole deck with the sum of the secrets, check every played card and
-        replay the cycle with full information. ``partial``: the cycle stopped early (a
-        dropout); the replay ends where the recorded chance batches and actions end."""
+        """Audit the deck in play (:func:`.audit.audit_cycle`): the replay becomes the full
+        engine and the live one, and the deck is spent."""
         cycle = self._require_cycle()
-        # Every token was checked against its seat's public key by its DLEQ proof when it
-        # arrived, and every revealed secret against the same public key: decrypting with the
-        # sum of the secrets is therefore the whole audit of the deck.
-        try:
-            cards = revealed_cards(self, cycle)
-        except CryptoError as exc:
-            raise Violation("audit-failed", str(exc), seat=None,
-                            index=self.chain.next_seq) from None
-        assert cards is not None
-        for position, played in cycle.played.items():
-            if cards[position] != played:
-                raise Violation("card-mismatch", f"card at position {position} was misplayed",
-                                seat=None, index=self.chain.next_seq)
-        replay = self._replay_cycle(cycle, cards.__getitem__, partial=partial, whole=True)
-        self._full = replay
-        self.engine = replay.copy()
+        self._full = audit.audit_cycle(self._full, cycle, self.engine.deck, partial=partial,
+                                       end_phase=self.engine.phase, index=self.chain.next_seq)
+        self.engine = self._full.copy()
         self.spent.append(cycle.number)
-
-    def _my_result(self) -> dict[str, Any]:
-        result = self._full.hand_result()
-        after = self._full.copy()
-        after.next_hand()
-        return {
-            "hand": self._full.hand_number,
-            "result": result.to_wire(),
-            "scores": list(after.match_scores),
-            "over": after.match_over,
-            "winner": after.winner,
-        }
 
     def _after_results(self) -> list[Event]:
         result = self._full.hand_result()
@@ -1546,18 +1449,11 @@ def replay_frames(genesis: Genesis, frames: Sequence[bytes], *,
     return table
 
 
-def revealed_cards(table: Table, cycle: Any = None) -> list[Card] | None:
+def revealed_cards(table: Table, cycle: DeckCycle | None = None) -> list[Card] | None:
     """Every card of deck ``cycle`` (default: the current one), by position, once the hand key
     of each of its holders is known (revealed, or rebuilt after a dropout); else ``None``."""
-    cycle = table._cycle if cycle is None else cycle
-    if cycle is None or cycle.deck is None or not cycle.holders or any(
-            s not in cycle.secrets for s in cycle.holders):
-        return None
-    total = cycle.secrets[cycle.holders[0]]
-    for s in cycle.holders[1:]:
-        total = total + cycle.secrets[s]
-    deck = table.engine.deck
-    return [crypto.decrypt_card(deck, ct, [total * ct.a]) for ct in cycle.deck]
+    cycle = table.cycle if cycle is None else cycle
+    return None if cycle is None else audit.deck_cards(cycle, table.engine.deck)
 
 
 def deck_of(table: Table) -> Deck:
