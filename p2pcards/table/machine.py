@@ -60,7 +60,6 @@ from ..games.base import (
     Zone,
 )
 from ..genesis import Genesis
-from ..public_bot import bot_seed, public_move
 from ..wire import (
     BadSignature,
     Chain,
@@ -73,7 +72,7 @@ from ..wire import (
     open_envelope,
     seal,
 )
-from . import audit, card_use, replay
+from . import audit, bot, card_use, replay
 from .cycle import DeckCycle, Move
 from .errors import (
     ResumeError,
@@ -1292,46 +1291,15 @@ class Table:
         return cycle.public_card(position, index=self.chain.next_seq)
 
     def _bot_move(self, cycle: DeckCycle) -> list[Event]:
-        """The public bot's action in its seat, applied at once and with no envelope: the
-        game's bot chooses it from the public view of the hand (:meth:`_public_card`), seeded
-        by :func:`~p2pcards.public_bot.bot_seed`, so that every participant computes the same
-        (SPEC §9.13.7)."""
-        seat = self.bot_seat
-        assert seat is not None
-        view = replay.view(self._full, cycle, lambda p: self._public_card(cycle, p),
-                           index=self.chain.next_seq)
-        seed = bot_seed(self.table_id, cycle.number, len(cycle.actions))
-        action = public_move(self.genesis.game, view, seat, seed)
-        if action is None:
-            raise Violation("replay-diverged", f"the public view of seat {seat} has no move",
-                            seat=None, index=self.chain.next_seq)
+        """The public bot's action in its seat, applied at once and with no envelope
+        (:func:`.bot.play`, SPEC §9.13.7)."""
         index = self.chain.next_seq
-        use = self.engine.card_use(action)
-        plan = card_use.Plan()
-        taken: set[int] = set()
-        try:
-            for kept, cards in ((False, use.shown), (True, use.kept)):
-                for c in cards:
-                    position = cycle.position_of(seat, c, local=self.seat, index=index,
-                                                 exclude=taken)
-                    taken.add(position)
-                    (plan.kept if kept else plan.shown).append((position, c))
-            for moved, cards in ((plan.hidden, use.hidden), (plan.passed, use.passed)):
-                for c in cards:
-                    position = cycle.position_of(seat, c, local=self.seat, index=index,
-                                                 exclude=taken, in_hand=True)
-                    taken.add(position)
-                    moved.append(position)
-                    plan.cards[position] = c
-            wire = card_use.mask(action, use)
-            self.engine.apply(action)
-        except GameError as exc:
-            raise Violation("replay-diverged", f"the bot's move {action} does not fit the live "
-                            f"hand: {exc}", seat=None, index=index) from None
-        card_use.commit(cycle, seat, plan, use.to, self.players)
-        cycle.actions.append(Move(index, seat, wire, tuple(plan.secret)))
+        action = bot.play(cycle, self.engine, self._full, game=self.genesis.game,
+                          table_id=self.table_id, players=self.players, local=self.seat,
+                          index=index)
         self._round.done += 1
-        return [ActionPlayed(seat, action, index)]
+        assert cycle.bot is not None
+        return [ActionPlayed(cycle.bot, action, index)]
 
     def _forfeit(self, dropped: int) -> list[Event]:
         """End the match: ``dropped`` forfeits. The winner is the other side with two sides,
