@@ -72,7 +72,7 @@ from ..wire import (
     open_envelope,
     seal,
 )
-from . import audit, bot, card_use, replay
+from . import audit, bot, card_use, recovery, replay
 from .cycle import DeckCycle, Move
 from .errors import (
     ResumeError,
@@ -947,43 +947,9 @@ class Table:
         raise AssertionError(kind)
 
     def _recover_body(self) -> dict[str, Any]:
-        assert self.seat is not None and self.dropped is not None
-        cycle = self._cycle
-        share = secret = None
-        if self._rebuilds(cycle):
-            assert cycle is not None
-            share = cycle.my_shares[self.dropped].to_bytes()
-        if self._reveals(cycle, self.seat):
-            assert cycle is not None and cycle.my_key is not None
-            secret = cycle.my_key.secret.to_bytes()
-        body: dict[str, Any] = {"seat": self.dropped, "share": share, "secret": secret}
-        if self.genesis.dropout == "bot":
-            body["tokens"] = [[p, self._make_token(p, f"bot-{p}").to_wire()]
-                              for p in self._bot_openings(cycle, self.seat)]
-        return body
-
-    def _bot_openings(self, cycle: DeckCycle | None, seat: int) -> list[int]:
-        """The positions of the dropped seat's hand whose share of ``seat`` is not public: with
-        ``dropout`` = ``bot``, ``seat``'s ``recover`` publishes its token of each, so that the
-        whole hand the bot takes over is open to every participant (SPEC §9.13.7)."""
-        if not self._rebuilds(cycle):
-            return []
-        assert cycle is not None and self.dropped is not None
-        return sorted(p for p in cycle.hand_positions.get(self.dropped, [])
-                      if seat not in cycle.public.get(p, set()))
-
-    def _rebuilds(self, cycle: DeckCycle | None) -> bool:
-        """Whether the recovery rebuilds the dropped seat's key of ``cycle``: cards may have
-        been dealt with it (the shuffle round is complete) and it is neither audited nor
-        revealed."""
-        return (cycle is not None and cycle.shuffled and not cycle.audited
-                and self.dropped not in cycle.secrets)
-
-    def _reveals(self, cycle: DeckCycle | None, seat: int) -> bool:
-        """Whether ``seat``'s ``recover`` must carry its own hand secret: with the ``forfeit``
-        policy, for a dealt cycle not yet audited whose secret that seat has not revealed."""
-        return (self.genesis.dropout == "forfeit" and cycle is not None and cycle.shuffled
-                and not cycle.audited and seat not in cycle.secrets)
+        assert self.seat is not None and self.dropped is not None and self._rng is not None
+        return recovery.body(self._cycle, me=self.seat, dropped=self.dropped,
+                             policy=self.genesis.dropout, rng=self._rng)
 
     def _ctx(self, seat: int, step: str) -> ProofContext:
         return self._require_cycle().ctx(seat, step)
@@ -1173,69 +1139,9 @@ class Table:
         return []
 
     def _on_recover(self, seat: int, body: dict[str, Any], index: int) -> list[Event]:
-        cycle = self._cycle
-        bot = self.genesis.dropout == "bot"
-        fields = {"seat", "share", "secret", "tokens"} if bot else {"seat", "share", "secret"}
-        dropped = body_field(body, "seat", seat, index, fields)
-        if type(dropped) is not int or dropped != self.dropped:
-            raise Violation("bad-body", f"the recovery is of seat {self.dropped}, not "
-                            f"{dropped!r}", seat=seat, index=index)
-        share = secret = None
-        if self._rebuilds(cycle):
-            assert cycle is not None and self.dropped is not None
-            try:
-                share = crypto.Scalar.from_bytes(body["share"], "key share")
-            except CryptoError as exc:
-                raise Violation("bad-recovery-share", str(exc), seat=seat, index=index) from None
-            dealt = cycle.dealt[self.dropped]
-            if not share_is_valid(dealt.all_commitments(cycle.publics[self.dropped]), seat,
-                                  share):
-                raise Violation("bad-recovery-share", f"the published share of seat "
-                                f"{self.dropped}'s hand key does not match its commitments",
-                                seat=seat, index=index)
-        elif body["share"] is not None:
-            raise Violation("bad-body", "no share is due in this recovery", seat=seat,
-                            index=index)
-        if self._reveals(cycle, seat):
-            assert cycle is not None
-            try:
-                secret = crypto.Scalar.from_bytes(body["secret"], "hand key secret")
-            except CryptoError as exc:
-                raise Violation("bad-reveal", str(exc), seat=seat, index=index) from None
-            if secret * crypto.G != cycle.publics[seat]:
-                raise Violation("bad-reveal", "revealed hand key does not match its public "
-                                "key", seat=seat, index=index)
-        elif body["secret"] is not None:
-            raise Violation("bad-body", "no secret is due in this recovery", seat=seat,
-                            index=index)
-        opened = self._check_openings(cycle, seat, body["tokens"], index) if bot else []
-        for position, point in opened:
-            assert cycle is not None
-            cycle.tokens.setdefault(position, {})[seat] = point
-            cycle.public.setdefault(position, set()).add(seat)
-        if cycle is not None and share is not None:
-            cycle.published[seat] = share
-        if cycle is not None and secret is not None:
-            cycle.secrets[seat] = secret
+        recovery.take(self._cycle, seat, body, index, dropped=self.dropped,
+                      policy=self.genesis.dropout)
         return []
-
-    def _check_openings(self, cycle: DeckCycle | None, seat: int, raw: object,
-                        index: int) -> list[tuple[int, crypto.Point]]:
-        """The ``tokens`` of a ``recover`` under ``dropout`` = ``bot``: ``seat``'s tokens of
-        :meth:`_bot_openings`, in that order, each checked in step ``bot-<position>``."""
-        want = self._bot_openings(cycle, seat)
-        if not isinstance(raw, list):
-            raise Violation("bad-body", "a recover's tokens are a list", seat=seat, index=index)
-        got = [pair_position(item, seat, index) for item in raw]
-        if got != want:
-            raise Violation("wrong-tokens", f"tokens for positions {got} of the dropped seat's "
-                            f"hand, expected {want}", seat=seat, index=index)
-        out: list[tuple[int, crypto.Point]] = []
-        for position, token in raw:
-            assert cycle is not None
-            out.append((position, card_use.verified(cycle, seat, seat, position, f"bot-{position}",
-                                                 token, "bad-token", index)))
-        return out
 
     def _after_recovery(self) -> list[Event]:
         """Every other seat has published its share: rebuild the dropped seat's key, audit the
@@ -1244,14 +1150,9 @@ class Table:
         assert dropped is not None
         cycle = self._cycle
         events: list[Event] = []
-        if self._rebuilds(cycle):
+        if recovery.rebuilds(cycle, dropped):
             assert cycle is not None
-            holders = [s for s in range(self.players) if s != dropped]
-            secret = rebuild_key(cycle.published, holders)
-            if secret * crypto.G != cycle.publics[dropped]:  # cannot happen: shares checked
-                raise Violation("audit-failed", f"the rebuilt key of seat {dropped} does not "
-                                "match its public key", seat=None, index=self.chain.next_seq)
-            cycle.secrets[dropped] = secret
+            recovery.rebuild(cycle, dropped, self.players, self.chain.next_seq)
             assert self.recovery is not None
             self.recovery.rebuilt = True
             if self.genesis.dropout == "forfeit":
