@@ -17,7 +17,7 @@ from collections.abc import Mapping
 
 from p2pcards.crypto import Point, Randomness, Scalar
 from p2pcards.crypto.keyshares import DealtKey
-from p2pcards.table import machine as table
+from p2pcards.table import deal as table
 
 
 def main() -> int:

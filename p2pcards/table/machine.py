@@ -47,17 +47,15 @@ from typing import Any
 from .. import crypto
 from ..cards import HIDDEN, Card, Deck
 from ..crypto import CryptoError, ProofContext, Randomness
-from ..crypto.inbox import BoxOpening, InboxKey, PublishedInbox, verify_inbox, verify_opening
-from ..crypto.keyshares import DealtKey, deal_key, open_share, rebuild_key, share_in_box
+from ..crypto.inbox import BoxOpening, InboxKey, verify_opening
+from ..crypto.keyshares import rebuild_key, share_in_box
 from ..crypto.vss import share_is_valid
 from ..games.base import (
-    ALL_SEATS,
     Action,
     GameError,
     HandResult,
     MatchState,
     Phase,
-    Zone,
 )
 from ..genesis import Genesis
 from ..wire import (
@@ -72,15 +70,13 @@ from ..wire import (
     open_envelope,
     seal,
 )
-from . import audit, bot, card_use, recovery, replay
+from . import audit, bot, card_use, deal, recovery, replay
 from .cycle import DeckCycle, Move
 from .errors import (
     ResumeError,
     Violation,
     body_field,
     chain_violation,
-    pair_position,
-    sealed_key,
 )
 from .events import (
     ActionPlayed,
@@ -710,7 +706,7 @@ class Table:
         dealer = cycle.bad_box
         assert dealer is not None and cycle.my_inbox is not None
         dealt = cycle.dealt[dealer]
-        box = dealt.boxes[_box_index(self.seat, dealer)]
+        box = dealt.boxes[deal.box_index(self.seat, dealer)]
         opening = InboxKey(cycle.my_inbox).open_box(
             dealt.ephemeral, box, self._ctx(self.seat, f"open-{dealer}"), self._rng)
         payload = Payload(table_id=self.table_id, seq=self.chain.next_seq, prev=self.chain.head,
@@ -726,7 +722,7 @@ class Table:
         raw = body_field(body, "open", seat, index, {"dealer", "open"})
         dealer: int = body["dealer"]
         dealt = cycle.dealt[dealer]
-        box = dealt.boxes[_box_index(seat, dealer)]
+        box = dealt.boxes[deal.box_index(seat, dealer)]
         try:
             opening = BoxOpening.from_wire(raw)
             verify_opening(opening, cycle.inboxes[seat], dealt.ephemeral, box,
@@ -734,7 +730,7 @@ class Table:
         except CryptoError as exc:
             raise Violation("bad-complaint", str(exc), seat=seat, index=index) from None
         share = share_in_box(dealt, self.table_id, cycle.number, dealer, seat,
-                             _box_index(seat, dealer), cycle.inboxes[seat], opening.shared)
+                             deal.box_index(seat, dealer), cycle.inboxes[seat], opening.shared)
         if share_is_valid(dealt.all_commitments(cycle.publics[dealer]), seat, share):
             raise Violation("bad-complaint", f"the box of seat {dealer} for seat {seat} opens "
                             "to a share that matches its commitments", seat=seat, index=index)
@@ -901,45 +897,14 @@ class Table:
             return {}
         assert cycle is not None
         if kind == "key":
-            cycle.my_key = crypto.HandKey.generate(self._rng)
-            if self.keeper is not None:  # kept before its first use on the wire
-                self.keeper.keep(hand_name(cycle.number), cycle.my_key.secret.to_bytes())
-            share = cycle.my_key.share(self._ctx(self.seat, "key"), self._rng)
-            if not cycle.sharing:
-                return {"share": share.to_wire()}
-            inbox = InboxKey.generate(self._rng)
-            cycle.my_inbox = inbox.secret
-            if self.keeper is not None:
-                self.keeper.keep(inbox_name(cycle.number), inbox.secret.to_bytes())
-            published = inbox.publish(self._ctx(self.seat, "inbox"), self._rng)
-            return {"share": share.to_wire(), "inbox": published.to_wire()}
+            keep = None if self.keeper is None else self.keeper.keep
+            return deal.key_body(cycle, self.seat, self._rng, keep)
         if kind == "shuffle":
-            assert cycle.deck is not None and cycle.joint is not None
-            out, proof = crypto.shuffle(cycle.deck, cycle.joint, self._ctx(self.seat, "shuffle"),
-                                        self._rng)
-            body: dict[str, Any] = {"deck": out.to_wire(), "proof": proof.to_wire()}
-            if cycle.sharing:
-                assert cycle.my_key is not None
-                inboxes = {s: p for s, p in cycle.inboxes.items() if s != self.seat}
-                body["keyshares"] = deal_key(cycle.my_key.secret, self.table_id, cycle.number,
-                                             self.seat, inboxes, self._rng).to_wire()
-            return body
+            return deal.shuffle_body(cycle, self.seat, self._rng)
         if kind == "tokens":
-            public: list[list[Any]] = []
-            sealed: list[list[Any]] = []
-            for duty in cycle.duties(self.seat):
-                tok = self._make_token(duty.position, f"deal-{duty.position}")
-                if duty.public:
-                    public.append([duty.position, tok.to_wire()])
-                for recipient in duty.recipients:
-                    box = crypto.seal_token(
-                        tok, self.genesis.seats[recipient].x25519,
-                        self._ctx(self.seat, f"show-{duty.position}-{recipient}"), self._rng)
-                    sealed.append([duty.position, recipient, box])
-            return {"public": public, "sealed": sealed}
+            return deal.tokens_body(cycle, self.seat, self._rng, self._x25519_of)
         if kind == "reveal":
-            assert cycle.my_key is not None
-            return {"secret": cycle.my_key.secret.to_bytes()}
+            return deal.reveal_body(cycle)
         if kind == "result":
             return audit.result_body(self._full)
         if kind == "recover":
@@ -961,128 +926,18 @@ class Table:
         return [SeatAccepted(seat)]
 
     def _on_key(self, seat: int, body: dict[str, Any], index: int) -> list[Event]:
-        cycle = self._require_cycle()
-        sharing = cycle.sharing
-        raw = body_field(body, "share", seat, index, {"share", "inbox"} if sharing else {"share"})
-        try:
-            share = crypto.KeyShare.from_wire(raw)
-            crypto.verify_key_share(share, self._ctx(seat, "key"))
-            inbox = self._checked_inbox(cycle, seat, body["inbox"]) if sharing else None
-        except CryptoError as exc:
-            raise Violation("bad-key", str(exc), seat=seat, index=index) from None
-        cycle.publics[seat] = share.public
-        if inbox is not None:
-            cycle.inboxes[seat] = inbox
+        deal.check_key(self._require_cycle(), seat, body, index,
+                       bare_inboxes=self._bare_inboxes)
         return []
-
-    def _checked_inbox(self, cycle: DeckCycle, seat: int, raw: object) -> crypto.Point:
-        """``seat``'s inbox key ``[E, c, s]``: its proof of possession verified in step
-        ``inbox``, and ``E`` unlike every inbox key published before it in this cycle (SPEC
-        §9.13.3); :class:`CryptoError` otherwise."""
-        if self._bare_inboxes:
-            public = crypto.Point.from_bytes(raw, "inbox key")
-        else:
-            published = PublishedInbox.from_wire(raw)
-            verify_inbox(published, self._ctx(seat, "inbox"))
-            public = published.public
-        twin = next((s for s, e in cycle.inboxes.items() if e == public), None)
-        if twin is not None:
-            raise CryptoError(f"the inbox key repeats the one of seat {twin}", seat=seat,
-                              step="inbox")
-        return public
 
     def _on_shuffle(self, seat: int, body: dict[str, Any], index: int) -> list[Event]:
-        cycle = self._require_cycle()
-        assert cycle.deck is not None and cycle.joint is not None
-        sharing = cycle.sharing
-        fields = {"deck", "proof", "keyshares"} if sharing else {"deck", "proof"}
-        raw_deck = body_field(body, "deck", seat, index, fields)
-        raw_proof = body["proof"]
-        try:
-            out = crypto.EncryptedDeck.from_wire(raw_deck, self.engine.deck)
-            proof = crypto.ShuffleProof.from_wire(raw_proof, len(self.engine.deck))
-            crypto.verify_shuffle(cycle.deck, out, cycle.joint, proof, self._ctx(seat, "shuffle"))
-        except CryptoError as exc:
-            raise Violation("bad-shuffle", str(exc), seat=seat, index=index) from None
-        mine: crypto.Scalar | None = None
-        dealt: DealtKey | None = None
-        if sharing:
-            try:
-                dealt = DealtKey.from_wire(body["keyshares"], self.players - 1)
-            except CryptoError as exc:
-                raise Violation("bad-key-share", str(exc), seat=seat, index=index) from None
-            mine = self._open_my_share(cycle, seat, dealt)
-        cycle.deck = out
-        if dealt is not None:
-            cycle.dealt[seat] = dealt
-            cycle.dealt_at[seat] = index
-        if mine is not None:
-            cycle.my_shares[seat] = mine
-        elif dealt is not None and self._holds_share(cycle, seat) and cycle.bad_box is None:
-            cycle.bad_box = seat  # only this seat can tell: it complains (SPEC §9.13.4)
+        deal.check_shuffle(self._require_cycle(), seat, body, index, players=self.players,
+                           local=self.seat)
         return []
 
-    def _holds_share(self, cycle: DeckCycle, dealer: int) -> bool:
-        """Whether the local seat holds a share of ``dealer``'s key it can open."""
-        return self.seat is not None and self.seat != dealer and cycle.my_inbox is not None
-
-    def _open_my_share(self, cycle: DeckCycle, dealer: int,
-                       dealt: DealtKey) -> crypto.Scalar | None:
-        """The local seat's share of ``dealer``'s key, opened and checked against the dealer's
-        commitments; ``None`` if it is wrong or the local seat holds none."""
-        if not self._holds_share(cycle, dealer):
-            return None
-        assert self.seat is not None and cycle.my_inbox is not None
-        return open_share(dealt, cycle.publics[dealer], self.table_id, cycle.number, dealer,
-                          self.seat, _box_index(self.seat, dealer), cycle.my_inbox)
-
     def _on_tokens(self, seat: int, body: dict[str, Any], index: int) -> list[Event]:
-        cycle = self._require_cycle()
-        raw_public = body_field(body, "public", seat, index, {"public", "sealed"})
-        raw_sealed = body["sealed"]
-        duties = cycle.duties(seat)
-        want_public = [d.position for d in duties if d.public]
-        want_sealed = [(d.position, r) for d in duties for r in d.recipients]
-        if not isinstance(raw_public, list) or not isinstance(raw_sealed, list):
-            raise Violation("bad-body", "tokens message fields must be lists", seat=seat,
-                            index=index)
-        got_public = [pair_position(item, seat, index) for item in raw_public]
-        if got_public != want_public:
-            raise Violation("wrong-tokens",
-                            f"public tokens for positions {got_public}, expected {want_public}",
-                            seat=seat, index=index)
-        got_sealed = [sealed_key(item, seat, index) for item in raw_sealed]
-        if got_sealed != want_sealed:
-            raise Violation("wrong-tokens",
-                            f"sealed tokens for {got_sealed}, expected {want_sealed}",
-                            seat=seat, index=index)
-        assert cycle.deck is not None
-        received: list[tuple[int, crypto.Point]] = []
-        published = [position for position, _ in raw_public]
-        for position, raw in raw_public:
-            try:
-                tok = crypto.RevealToken.from_wire(raw)
-                crypto.verify_token(cycle.publics[seat], cycle.deck[position], tok,
-                                    self._ctx(seat, f"deal-{position}"))
-            except CryptoError as exc:
-                raise Violation("bad-token", str(exc), seat=seat, index=index) from None
-            received.append((position, tok.t))
-        for position, recipient, box in raw_sealed:
-            if recipient != self.seat:
-                continue
-            assert self._x25519 is not None
-            try:
-                tok = crypto.open_token(
-                    box, self._x25519, self._ctx(seat, f"show-{position}-{recipient}"))
-                crypto.verify_token(cycle.publics[seat], cycle.deck[position], tok,
-                                    self._ctx(seat, f"deal-{position}"))
-            except CryptoError as exc:
-                raise Violation("bad-sealed-token", str(exc), seat=seat, index=index) from None
-            received.append((position, tok.t))
-        for position, share in received:
-            cycle.tokens.setdefault(position, {})[seat] = share
-        for position in published:
-            cycle.public.setdefault(position, set()).add(seat)
+        deal.check_tokens(self._require_cycle(), seat, body, index, local=self.seat,
+                          x25519=self._x25519)
         return []
 
     def _action_body(self, action: Action) -> dict[str, Any]:
@@ -1126,16 +981,7 @@ class Table:
         return [ActionPlayed(seat, live, index)]
 
     def _on_reveal(self, seat: int, body: dict[str, Any], index: int) -> list[Event]:
-        cycle = self._require_cycle()
-        raw = body_field(body, "secret", seat, index, {"secret"})
-        try:
-            secret = crypto.Scalar.from_bytes(raw, "hand key secret")
-        except CryptoError as exc:
-            raise Violation("bad-reveal", str(exc), seat=seat, index=index) from None
-        if secret * crypto.G != cycle.publics[seat]:
-            raise Violation("bad-reveal", "revealed hand key does not match its public key",
-                            seat=seat, index=index)
-        cycle.secrets[seat] = secret
+        deal.check_reveal(self._require_cycle(), seat, body, index)
         return []
 
     def _on_recover(self, seat: int, body: dict[str, Any], index: int) -> list[Event]:
@@ -1224,29 +1070,8 @@ class Table:
         return cycle.decrypt(position, own=self.seat if include_own else None)
 
     def _complete_chance(self) -> list[Event]:
-        cycle = self._require_cycle()
-        cards: list[Card | None] = []
-        for step, position in zip(cycle.pending, cycle.pending_positions, strict=True):
-            visible = self.seat is not None and step.visible(self.seat)
-            if visible or step.visible_to == ALL_SEATS or cycle.bot_sees(step):
-                try:
-                    if position not in cycle.known:
-                        cycle.known[position] = self._decrypt(cycle, position, include_own=True)
-                    cards.append(cycle.known[position])
-                except CryptoError as exc:
-                    raise Violation("undecryptable", str(exc), seat=None,
-                                    index=self.chain.next_seq) from None
-            else:
-                cards.append(None)
-            if step.zone is Zone.HAND:
-                assert step.seat is not None
-                cycle.hand_positions.setdefault(step.seat, []).append(position)
-        cycle.chance_positions.append(list(cycle.pending_positions))
-        steps = cycle.pending
-        self.engine.complete_chance(cards)
-        cycle.pending = ()
-        cycle.pending_positions = ()
-        return [CardsRevealed(steps, tuple(cards))]
+        return [deal.complete_chance(self._require_cycle(), self.engine, local=self.seat,
+                                     index=self.chain.next_seq)]
 
     def _my_position_of(self, card: Card, *, exclude: set[int] | frozenset[int] = frozenset(),
                         in_hand: bool = False) -> int:
@@ -1284,11 +1109,6 @@ class Table:
 
 
 # ----------------------------------------------------------------------------------- helpers
-
-
-def _box_index(holder: int, dealer: int) -> int:
-    """The place of ``holder``'s box among ``dealer``'s boxes (holders in seat order)."""
-    return holder if holder < dealer else holder - 1
 
 
 def bare_inboxes(genesis: Genesis, frames: Sequence[bytes]) -> bool:
