@@ -39,53 +39,27 @@ from __future__ import annotations
 import contextlib
 import fcntl
 import os
-import re
 import stat
 import time
 from collections.abc import Collection, Iterable
 from pathlib import Path
-from typing import Protocol
+
+from .table.keeper import (
+    PROPOSAL,
+    SIGNED,
+    Keeper,
+    MemoryKeeper,
+    check_name,
+    decode_count,
+    encode_count,
+    hand_name,
+    inbox_name,
+    spent_names,
+)
 
 __all__ = ["SecretStoreError", "Keeper", "MemoryKeeper", "SecretStore", "FileKeeper",
            "hand_name", "inbox_name", "spent_names", "PROPOSAL", "SIGNED", "encode_count",
            "decode_count", "write_private", "TableBusy", "TableLock"]
-
-PROPOSAL = "proposal"
-"""The name of a seat's claim-window proposal (an envelope signed, not yet placed in the chain)."""
-
-SIGNED = "signed"
-"""The name of the count of the seat's own envelopes its transcript holds (kept each time the
-transcript gains one, before the envelope leaves this process): a resume from a transcript
-holding fewer would sign a second envelope for a place the seat already signed."""
-
-_NAME = re.compile(r"^[a-z][a-z0-9]{0,31}$")
-
-
-def hand_name(cycle: int) -> str:
-    """The name of the hand key of deck cycle ``cycle``."""
-    return f"hand{cycle}"
-
-
-def inbox_name(cycle: int) -> str:
-    """The name of the inbox key of deck cycle ``cycle`` (tables that share hand keys: the
-    secret that opens the key shares the other seats deal to this seat, SPEC §9.13)."""
-    return f"inbox{cycle}"
-
-
-def spent_names(cycle: int) -> tuple[str, str]:
-    """The names of the secrets of deck cycle ``cycle`` that are deleted once every holder's key
-    of that cycle is known from the transcript (the cycle is spent): its hand and inbox keys."""
-    return hand_name(cycle), inbox_name(cycle)
-
-
-def encode_count(count: int) -> bytes:
-    """A kept count (:data:`SIGNED`): 8 bytes, big-endian."""
-    return count.to_bytes(8, "big")
-
-
-def decode_count(data: bytes) -> int | None:
-    """The count kept by :func:`encode_count`, or ``None`` if ``data`` is not 8 bytes."""
-    return int.from_bytes(data, "big") if len(data) == 8 else None
 
 
 class SecretStoreError(Exception):
@@ -94,44 +68,6 @@ class SecretStoreError(Exception):
 
 class TableBusy(SecretStoreError):
     """Another process holds the lock of the seat at the table (:meth:`SecretStore.lock`)."""
-
-
-class Keeper(Protocol):
-    """One seat's secrets of one table, by name (``hand3``, ``proposal``)."""
-
-    def keep(self, name: str, data: bytes) -> None:
-        """Store ``data`` under ``name`` durably before returning (replacing any old value)."""
-        ...
-
-    def load(self, name: str) -> bytes | None:
-        """The value kept under ``name``, or ``None``."""
-        ...
-
-    def drop(self, name: str) -> None:
-        """Delete ``name`` (nothing if absent)."""
-        ...
-
-
-class MemoryKeeper:
-    """:class:`Keeper` in a dictionary (``items`` is the dictionary)."""
-
-    def __init__(self) -> None:
-        self.items: dict[str, bytes] = {}
-
-    def keep(self, name: str, data: bytes) -> None:
-        _check_name(name)
-        self.items[name] = bytes(data)
-
-    def load(self, name: str) -> bytes | None:
-        return self.items.get(name)
-
-    def drop(self, name: str) -> None:
-        self.items.pop(name, None)
-
-
-def _check_name(name: str) -> None:
-    if not _NAME.match(name):
-        raise ValueError(f"secret name {name!r} is not lower-case letters and digits")
 
 
 def _fsync_directory(path: Path) -> None:
@@ -193,7 +129,7 @@ class SecretStore:
 
     def path(self, table_id: bytes, seat: int, name: str) -> Path:
         """The file of secret ``name`` of ``seat`` at table ``table_id``."""
-        _check_name(name)
+        check_name(name)
         return self.directory / f"{table_id.hex()}-seat{seat}-{name}"
 
     def record_path(self, table_id: bytes, seat: int) -> Path:

@@ -15,9 +15,9 @@ from __future__ import annotations
 import sys
 from collections.abc import Mapping
 
-from p2pcards import table
 from p2pcards.crypto import Point, Randomness, Scalar
 from p2pcards.crypto.keyshares import DealtKey
+from p2pcards.table import deal as table
 
 
 def main() -> int:

@@ -17,7 +17,8 @@ from toy_games import PASS, SMALL, registered
 from p2pcards import crypto
 from p2pcards.cards import HIDDEN, Card
 from p2pcards.games.base import Action, CardUse, GameError
-from p2pcards.table import ActionPlayed, Table, Violation, _fill, _mask
+from p2pcards.table import ActionPlayed, Table, Violation
+from p2pcards.table.card_use import fill, mask
 from p2pcards.verify import verify_transcript
 
 
@@ -215,8 +216,7 @@ def test_meld_shows_several_cards_and_the_taken_upcard() -> None:
     (up_position, up_shares), (other_position, other_shares) = entries
     assert up_shares == []  # a public card in a hidden hand: every share is already public
     assert up_position not in table._require_cycle().hand_positions[0]
-    assert [s for s, _ in other_shares] == table._missing(table._require_cycle(),
-                                                          other_position)
+    assert [s for s, _ in other_shares] == table._require_cycle().missing(other_position)
     driver._queue(0, step.outgoing)
     driver.run_out()
     assert not driver.violations
@@ -408,15 +408,15 @@ def test_masking_and_filling_are_inverse(cards: list[Card], data: st.DataObject)
     split = data.draw(st.integers(0, len(chosen)))
     use = CardUse(hidden=tuple(chosen[:split]), passed=tuple(chosen[split:]),
                   to=1 if chosen[split:] else None)
-    masked = _mask(action, use)
+    masked = mask(action, use)
     slots = ([masked.card] if masked.card is not None else []) + list(masked.cards)
     assert slots.count(HIDDEN) == len(chosen)
     assert [c for c in slots if c != HIDDEN] == [c for c in cards if c not in chosen]
-    assert _fill(masked, chosen) == action
+    assert fill(masked, chosen) == action
     if len(chosen) >= 2:  # listed out of slot order: refused
         swapped = CardUse(hidden=tuple(reversed(chosen)))
         with pytest.raises(GameError):
-            _mask(action, swapped)
+            mask(action, swapped)
 
 
 _AT_MELD: list[tuple[Driver, int]] = []

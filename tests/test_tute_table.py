@@ -159,7 +159,7 @@ def test_false_marriage_is_caught_live_by_the_reveal_tokens() -> None:
     o_pos = table._my_position_of(other)
     uses = []
     for position in (k_pos, o_pos):
-        assert table._missing(cycle, position) == [cheat]
+        assert cycle.missing(position) == [cheat]
         token = table._make_token(position, f"play-{position}").to_wire()
         uses.append([position, [[cheat, token]]])
     action = Action("declare", cards=(king, Card(9, king.suit)), value="veinte")

@@ -47,9 +47,9 @@ from ..table import (
     MatchEnded,
     SeatDropped,
     Table,
-    _fill,
     revealed_cards,
 )
+from ..table.card_use import fill
 from ..verify import (
     UnreadableTranscript,
     VerifyReport,
@@ -303,7 +303,7 @@ class _Show:
         return self.seat_names.side_list(count)
 
     def on_events(self, table: Table, index: int, events: list[Event]) -> None:
-        cycle = table._cycle
+        cycle = table.cycle
         self.deck = table.engine.deck
         previous = self.last_cycle
         if previous is not None and previous is not cycle and previous.number not in self.cards:
@@ -371,7 +371,7 @@ class _Show:
                 known = self.cards.get(number)
                 text, shown_as = action_text(action, self.deck), None
                 if secret and known is not None:
-                    text = action_text(_fill(action, [known[p] for p in secret]), self.deck)
+                    text = action_text(fill(action, [known[p] for p in secret]), self.deck)
                     shown_as = str(action)
                 story.append({"type": "play", "index": index, "seat": seat,
                               "name": self.names[seat], "move": text,

@@ -65,7 +65,7 @@ class ReplayRecorder:
 
     def on_events(self, table: Table, index: int, events: Sequence[Event]) -> None:
         """The hook for :func:`~p2pcards.verify.replay_transcript`."""
-        cycle = table._cycle
+        cycle = table.cycle
         for number, known in list(self._cycles.items()):  # a finished deck may be revealed now
             deck = self._decks[number]
             if deck.cards is None:

@@ -1,0 +1,1150 @@
+"""The sans-IO table state machine: one match, engine + mental poker + signed messages.
+
+A :class:`Table` is one participant's view of a table: a seat (``seat`` = 0..n-1) or an observer
+(``seat=None``: the verifier, or a relay that wants to check). It never touches sockets, files or
+clocks. The caller feeds it:
+
+- :meth:`Table.start` once, then every received envelope (frame payload bytes) to
+  :meth:`Table.receive`;
+- the local seat's decisions to :meth:`Table.decide` when :attr:`Table.needs_decision` is true;
+
+and each call returns a :class:`Step`: the envelopes to send (already accepted into the local
+chain) and the :class:`Event` objects a user interface shows. Automatic messages of the local seat
+(hand keys, shuffles, reveal tokens, key reveals, hand results) are produced by the table itself.
+
+Anything wrong in a received envelope raises :class:`Violation` naming the culprit seat, the
+envelope index and the rule, and leaves the table unchanged; the caller decides whether to drop
+the envelope (a relay glitch) or abort (a cheating peer). Whose turn it is, message by message,
+is :attr:`Table.expected`: the protocol is one linear chain, one speaker at a time, except in a
+claim window, where :attr:`Table.claimants` may speak instead of the expected seat
+(:attr:`Table.speakers`; :meth:`Table.claim_actions`, :meth:`Table.claim`). A message the local
+seat sends in a claim window is a :attr:`Table.proposal`: the hub's order decides whether it
+enters the chain (it does when it comes back through :meth:`Table.receive`), and a message that
+came second is refused everywhere with the harmless rule ``lost-race``.
+
+Actions that use several cards, keep them, move them face down or pass them privately are
+proven as ``engine.card_use`` says (SPEC §9.6); the live engine gets ``HIDDEN`` in place of the
+cards this participant may not know.
+
+At a table whose genesis sets ``dropout`` = ``bot``, once a silent seat's recovery is over the
+table itself plays that seat (:attr:`Table.bot_seat`, :mod:`p2pcards.public_bot`): its moves
+enter no envelope and are reported as :class:`ActionPlayed` events of that seat (SPEC §9.13.7).
+
+At a table that shares its hand keys, a seat whose share of another seat's key is wrong says
+nothing else but a ``complain``, in its next turn (a :attr:`Table.proposal`, which the hub sends
+back); once it is in the chain every participant raises ``bad-key-share`` naming the dealer and
+the match is over (:attr:`Table.complaint`, SPEC §9.13.4).
+
+The message kinds and their bodies are specified in ``protocol/SPEC.md`` §9.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from .. import crypto
+from ..cards import HIDDEN, Card, Deck
+from ..crypto import CryptoError, ProofContext, Randomness
+from ..crypto.inbox import BoxOpening, InboxKey, verify_opening
+from ..crypto.keyshares import rebuild_key, share_in_box
+from ..crypto.vss import share_is_valid
+from ..games.base import (
+    Action,
+    GameError,
+    HandResult,
+    MatchState,
+    Phase,
+)
+from ..genesis import Genesis
+from ..wire import (
+    BadSignature,
+    Chain,
+    ChainError,
+    Envelope,
+    IdentityKey,
+    Payload,
+    ProtocolError,
+    PublicIdentity,
+    open_envelope,
+    seal,
+)
+from . import audit, bot, card_use, deal, recovery, replay
+from .cycle import DeckCycle, Move
+from .errors import (
+    ResumeError,
+    Violation,
+    body_field,
+    chain_violation,
+)
+from .events import (
+    ActionPlayed,
+    BotSeated,
+    CardsRevealed,
+    Complaint,
+    Event,
+    HandScored,
+    HandStarted,
+    KeyRebuilt,
+    MatchEnded,
+    ProposalDropped,
+    Recovery,
+    SeatAccepted,
+    SeatDropped,
+    Step,
+)
+from .keeper import PROPOSAL, SIGNED, Keeper, decode_count, hand_name, inbox_name
+
+__all__ = [
+    "Table",
+    "Step",
+    "Event",
+    "Violation",
+    "SeatAccepted",
+    "HandStarted",
+    "CardsRevealed",
+    "ActionPlayed",
+    "HandScored",
+    "MatchEnded",
+    "ProposalDropped",
+    "SeatDropped",
+    "KeyRebuilt",
+    "BotSeated",
+    "Recovery",
+    "Complaint",
+    "ResumeError",
+    "HUB_SEAT",
+    "KINDS",
+    "replay_frames",
+    "bare_inboxes",
+    "revealed_cards",
+]
+
+KINDS = ("accept", "key", "shuffle", "tokens", "action", "reveal", "result", "recover",
+         "complain")
+"""Every message kind of protocol version 1, in the order they first appear (``recover`` and
+``complain`` only at a table that shares its hand keys, SPEC §9.13)."""
+HUB_SEAT = 0
+"""The host's seat: the hub that relays every envelope (SPEC §11.5), whose own liveness and
+timers say when a seat is gone, and so the only seat that may begin a recovery (SPEC
+§9.13.5)."""
+
+
+# ----------------------------------------------------------------------------------- rounds
+
+
+@dataclass
+class _Round:
+    """A protocol round: ``kind`` messages from ``speakers`` in order."""
+
+    kind: str
+    speakers: list[int]
+    done: int = 0
+
+    @property
+    def complete(self) -> bool:
+        return self.done >= len(self.speakers)
+
+    @property
+    def current(self) -> int:
+        return self.speakers[self.done]
+
+
+class Table:
+    """One participant's view of a table; see the module docstring for the contract."""
+
+    def __init__(
+        self,
+        genesis: Genesis,
+        *,
+        seat: int | None,
+        identity: IdentityKey | None = None,
+        x25519_private: bytes | None = None,
+        rng: Randomness | None = None,
+        keeper: Keeper | None = None,
+        bare_inboxes: bool = False,
+    ) -> None:
+        self.genesis = genesis
+        self.table_id = genesis.table_id
+        self.seat = seat
+        self.players = len(genesis.seats)
+        if seat is not None:
+            if not 0 <= seat < self.players:
+                raise ValueError(f"seat {seat} is not a seat of this table")
+            if identity is None or rng is None or x25519_private is None:
+                raise ValueError("a seated table needs its identity key, X25519 key and rng")
+            if identity.public.to_bytes() != genesis.seats[seat].identity:
+                raise ValueError(f"this identity key is not the key of seat {seat}")
+        self._identity = identity
+        self._x25519 = x25519_private
+        self._rng = rng
+        self.keeper = keeper
+        """Where the local seat keeps each secret before it first uses it on the wire (its
+        hand keys, its claim-window proposals), so that a crashed peer can :meth:`resume`."""
+        self.spent: list[int] = []
+        """Deck cycles whose hand keys every seat has revealed, in order: from then on the
+        chain holds the local seat's key, and the kept copy may be deleted."""
+        self._replaying = False
+        self._keys = [PublicIdentity.from_bytes(s.identity) for s in genesis.seats]
+        self.chain = Chain(self.table_id)
+        self.frames: list[bytes] = []
+        """Every accepted envelope, in chain order (what a transcript stores)."""
+        spec = genesis.spec
+        self._config = genesis.game_config()
+        self.engine: MatchState = spec.new_match(self._config)
+        """The live engine: hidden cards are ``None`` in this participant's view."""
+        self._full: MatchState = spec.new_match(self._config)
+        """The full-information engine at the start of the current cycle (replayed after it)."""
+        self._cycle_count = 0
+        self._cycle: DeckCycle | None = None
+        self._round = _Round("accept", list(range(self.players)))
+        self._results: dict[int, dict[str, Any]] = {}
+        self._started = False
+        self.finished = False
+        self.last_result: HandResult | None = None
+        self.proposal: bytes | None = None
+        """The local seat's action envelope sent in a claim window and not yet placed in the
+        chain: the hub's order decides (SPEC §9.2). It is accepted when it comes back, and
+        dropped when a competing envelope is accepted first."""
+        self.windows: dict[int, tuple[frozenset[int], bytes]] = {}
+        """Chain index -> (seats that could speak there, the ``prev`` hash) for every index
+        accepted while a claim window was open: a later envelope of such a seat for that index
+        lost the race (``lost-race``)."""
+        self.recovery: Recovery | None = None
+        """The recovery of a seat that dropped out (SPEC §9.13), once a ``recover`` is
+        accepted."""
+        self.forfeit: int | None = None
+        """The seat that forfeited the match by dropping out (``dropout`` = ``forfeit``)."""
+        self.complaint: Complaint | None = None
+        """The proven complaint that ended the match (SPEC §9.13.4), once accepted."""
+        self._proven: Violation | None = None
+        """The dealer's violation a complaint proved, raised once the complaint is in the
+        chain."""
+        self.bot_seat: int | None = None
+        """The seat the public bot plays, once a recovery under ``dropout`` = ``bot`` is over
+        (SPEC §9.13.7)."""
+        self._interrupted: _Round | None = None
+        """The round a recovery replaced, to be taken up again without the dropped seat."""
+        if bare_inboxes and seat is not None:
+            raise ValueError("only an observer reads inbox keys without their proofs")
+        self._bare_inboxes = bare_inboxes
+        """An observer replaying a transcript recorded under the earlier rule, whose ``key``
+        messages carried the inbox key as a bare point (:func:`bare_inboxes`, SPEC §9.11)."""
+
+    # ------------------------------------------------------------------ public queries
+
+    @property
+    def cycle(self) -> DeckCycle | None:
+        """The deck in play (``None`` between hands), read only: its keys, shares, hands and
+        action log (what a replay screen or a verifier shows of it)."""
+        return self._cycle
+
+    @property
+    def dropped(self) -> int | None:
+        """The seat that dropped out, once its recovery has begun."""
+        return None if self.recovery is None else self.recovery.seat
+
+    @property
+    def expected(self) -> tuple[int, str] | None:
+        """``(seat, kind)`` of the next envelope, or ``None`` once the match is over (or a
+        violation found at the end of a hand has stopped it). In a claim window the
+        :attr:`claimants` may send the next ``action`` instead."""
+        if self.finished or self._round.complete:
+            return None  # over, or stopped by a violation found when a round completed
+        return self._round.current, self._round.kind
+
+    @property
+    def claimants(self) -> frozenset[int]:
+        """Seats other than the expected one that may send an ``action`` now: an out-of-turn
+        claim (``engine.claimants()``, empty for most games and outside action rounds; never
+        the bot's seat)."""
+        if self.finished or self._round.complete or self._round.kind != "action":
+            return frozenset()
+        if self.engine.phase is not Phase.ACTION:
+            return frozenset()
+        return frozenset(self.engine.claimants()) - {self._round.current, self.bot_seat}
+
+    @property
+    def speakers(self) -> frozenset[int]:
+        """Every seat whose envelope may come next: the expected seat and the claimants."""
+        expected = self.expected
+        if expected is None:
+            return frozenset()
+        return frozenset({expected[0]}) | self.claimants
+
+    @property
+    def needs_decision(self) -> bool:
+        """True when the local seat must choose an action (see :meth:`legal_actions`)."""
+        return (not self.finished and self.seat is not None and self._round.kind == "action"
+                and not self._round.complete and self._round.current == self.seat
+                and self.proposal is None and not self._complaint_due())
+
+    def legal_actions(self) -> list[Action]:
+        """The local seat's legal actions now (empty unless :attr:`needs_decision`)."""
+        return self.engine.legal_actions() if self.needs_decision else []
+
+    def claim_actions(self) -> list[Action]:
+        """The out-of-turn claims the local seat may make now (usually none)."""
+        if (self.seat is None or self.proposal is not None or self.seat not in self.claimants
+                or self._owes_complaint()):
+            return []
+        return self.engine.claim_actions(self.seat)
+
+    def claim(self, action: Action) -> Step:
+        """Send an out-of-turn claim of the local seat, one of :meth:`claim_actions`.
+
+        A claim always competes with the expected seat's action, so it is a :attr:`proposal`:
+        the envelope is in the returned ``outgoing`` but not yet in the local chain; it enters
+        when it comes back from the hub (:meth:`receive`), or is dropped if the other message
+        came first.
+        """
+        if action not in self.claim_actions():
+            raise GameError(f"{action} is not a claim this seat may make now")
+        return self._send_action(action)
+
+    def observation(self) -> dict[str, Any]:
+        """The local seat's observation (an observer sees the public view of seat 0)."""
+        return self.engine.observation(self.seat if self.seat is not None else 0)
+
+    # ------------------------------------------------------------------ driving
+
+    def start(self) -> Step:
+        """Begin: produce the local seat's messages if it speaks first. Call once."""
+        if self._started:
+            raise RuntimeError("Table.start() was already called")
+        self._started = True
+        return self._run_automatic()
+
+    def resume(self, frames: Sequence[bytes]) -> Step:
+        """Begin as a seat that was already playing: replay ``frames`` (this table's chain as
+        the transcript holds it, the local seat's own envelopes included), then produce what the
+        local seat owes next. Call instead of :meth:`start`.
+
+        Every frame is checked as :meth:`receive` checks a received one, so the table ends in
+        exactly the state it had when the last frame was accepted. The local seat's hand key of
+        a deck comes from ``frames`` once it is public there (its own ``reveal`` or ``recover``,
+        or rebuilt from the other seats' shares in their ``recover``), else from :attr:`keeper`
+        (``hand<N>``); its inbox key (``inbox<N>``) is needed only for the deck still in play,
+        since the kept keys of a deck are deleted once the deck is spent (:attr:`spent`). A
+        claim-window proposal that was signed but not yet placed is taken back from the keeper
+        (``proposal``), so that the seat never signs a second envelope for one chain position.
+        ``frames`` must hold at least the count of the seat's own envelopes that the keeper
+        says its transcript held (``signed``): a transcript cut before one of them would make
+        the seat sign another envelope in its place. Nothing the local seat already signed is
+        signed again. Returns the events of the replay and the envelopes the seat sends now;
+        :class:`ResumeError` names a frame that does not fit or a secret that is missing.
+        """
+        if self._started:
+            raise RuntimeError("Table.resume() is called instead of Table.start()")
+        if self.seat is None:
+            raise ValueError("only a seated table resumes")
+        self._started = True
+        known = self._own_public_keys(frames)
+        step = Step()
+        own = 0
+        self._replaying = True
+        try:
+            for index, data in enumerate(frames):
+                try:
+                    _, payload = open_envelope(data, self._keys)
+                except ProtocolError as exc:
+                    raise ResumeError(f"envelope {index} of the transcript cannot be read: "
+                                      f"{exc}") from None
+                if payload.seat == self.seat:
+                    own += 1
+                    if payload.kind == "key":
+                        self._restore_key(payload, known)
+                    self.proposal = data  # the local seat's own: taken as such
+                try:
+                    step.extend(self.receive(data))
+                except Violation as exc:
+                    raise ResumeError(f"the transcript does not replay: {exc}") from None
+                finally:
+                    self.proposal = None
+                if payload.seat == self.seat and payload.kind == "key":
+                    cycle = self._require_cycle()
+                    assert cycle.my_key is not None
+                    if cycle.my_key.public != cycle.publics[self.seat]:
+                        raise ResumeError(f"the kept key of hand cycle {cycle.number} is not the "
+                                          f"key seat {self.seat} published")
+        finally:
+            self._replaying = False
+        self._check_signed(own, len(frames))
+        self._check_inbox()
+        self._restore_proposal()
+        step.outgoing.extend(self._run_automatic().outgoing)
+        return step
+
+    def _check_signed(self, own: int, frames: int) -> None:
+        """Refuse a transcript that holds fewer of the local seat's envelopes than the keeper
+        says its transcript held (SPEC §11.7.4)."""
+        data = self.keeper.load(SIGNED) if self.keeper is not None else None
+        if data is None:
+            return
+        signed = decode_count(data)
+        if signed is None:
+            raise ResumeError(f"the kept count of seat {self.seat}'s envelopes is damaged "
+                              f"({len(data)} bytes, not 8)")
+        if own < signed:
+            raise ResumeError(f"the transcript ends after {frames} envelopes, {own} of them "
+                              f"seat {self.seat}'s, but the seat had already signed {signed}: "
+                              "resuming from it would sign a second, different envelope for a "
+                              "place the seat has signed, so resume from a complete copy of "
+                              "the transcript (every player's holds the same chain)")
+
+    def _check_inbox(self) -> None:
+        """After the replay: the deck in play needs the local seat's inbox key (it opens the
+        shares of the other seats' hand keys dealt to this seat), which is kept until the deck
+        is spent; a spent deck needs none."""
+        cycle = self._cycle
+        if (cycle is None or cycle.audited or cycle.number in self.spent
+                or self.seat not in cycle.inboxes or cycle.my_inbox is not None):
+            return
+        raise ResumeError(f"the inbox key of hand cycle {cycle.number} of seat {self.seat} is "
+                          "not among the kept secrets: this seat cannot go on")
+
+    def _own_public_keys(self, frames: Sequence[bytes]) -> dict[bytes, crypto.Scalar]:
+        """The local seat's hand keys that ``frames`` make public, by public key: the secret of
+        its own ``reveal`` (or of its ``recover`` under ``forfeit``), and the key rebuilt from
+        the other seats' shares when a recovery was of the local seat (SPEC §9.13). Frames that
+        cannot be read are skipped: the replay names what is wrong with them."""
+        found: dict[bytes, crypto.Scalar] = {}
+        rebuilt: dict[int, crypto.Scalar] = {}
+        for data in frames:
+            try:
+                _, payload = open_envelope(data, self._keys)
+                body = payload.body
+                if not isinstance(body, dict):
+                    continue
+                if payload.seat == self.seat and payload.kind in ("reveal", "recover"):
+                    if body.get("secret") is not None:
+                        secret = crypto.Scalar.from_bytes(body["secret"], "hand key secret")
+                        found[(secret * crypto.G).to_bytes()] = secret
+                elif (payload.kind == "recover" and body.get("seat") == self.seat
+                      and body.get("share") is not None):
+                    rebuilt[payload.seat] = crypto.Scalar.from_bytes(body["share"], "key share")
+            except (ProtocolError, CryptoError):
+                continue
+        holders = [s for s in range(self.players) if s != self.seat]
+        if rebuilt.keys() == set(holders):
+            try:
+                secret = rebuild_key(rebuilt, holders)
+                found[(secret * crypto.G).to_bytes()] = secret
+            except CryptoError:
+                pass  # the replay names the bad share
+        return found
+
+    def _restore_key(self, payload: Payload, known: dict[bytes, crypto.Scalar]) -> None:
+        """Give the replay the local seat's key of the hand whose ``key`` envelope is next, and
+        its inbox key of that hand while it is kept (see :meth:`_check_inbox`)."""
+        cycle = self._require_cycle()
+        share = payload.body.get("share") if isinstance(payload.body, dict) else None
+        try:
+            public = crypto.KeyShare.from_wire(share).public.to_bytes()
+        except CryptoError as exc:
+            raise ResumeError(f"envelope {payload.seq} holds no usable key share: {exc}") from None
+        secret = known.get(public)
+        if secret is None:
+            kept = self.keeper.load(hand_name(cycle.number)) if self.keeper is not None else None
+            if kept is None:
+                raise ResumeError(f"the key of hand cycle {cycle.number} of seat {self.seat} is "
+                                  "not among the kept secrets: this seat cannot go on")
+            try:
+                secret = crypto.Scalar.from_bytes(kept, "kept hand key")
+            except CryptoError as exc:
+                raise ResumeError(f"the kept key of hand cycle {cycle.number} is damaged: "
+                                  f"{exc}") from None
+        try:
+            cycle.my_key = crypto.HandKey(secret)
+        except CryptoError as exc:
+            raise ResumeError(f"the key of hand cycle {cycle.number} is unusable: {exc}") from None
+        if isinstance(payload.body, dict) and "inbox" in payload.body:
+            kept = self.keeper.load(inbox_name(cycle.number)) if self.keeper is not None else None
+            if kept is None:
+                return  # spent since: the deck needs it no more (checked after the replay)
+            try:
+                cycle.my_inbox = crypto.Scalar.from_bytes(kept, "kept inbox key")
+            except CryptoError as exc:
+                raise ResumeError(f"the kept inbox key of hand cycle {cycle.number} is "
+                                  f"damaged: {exc}") from None
+
+    def _restore_proposal(self) -> None:
+        """Take back a kept claim-window proposal that the chain has not placed yet."""
+        data = self.keeper.load(PROPOSAL) if self.keeper is not None else None
+        if data is None or data in self.frames:
+            return
+        try:
+            _, payload = open_envelope(data, self._keys)
+        except ProtocolError:
+            return
+        if (payload.seat == self.seat and payload.seq == self.chain.next_seq
+                and payload.prev == self.chain.head and self.seat in self.speakers):
+            self.proposal = data
+
+    def receive(self, data: bytes) -> Step:
+        """Check and apply one received envelope; raise :class:`Violation` naming the culprit.
+
+        On a violation nothing changes, so the caller may drop the envelope and go on.
+        """
+        index = self.chain.next_seq
+        try:
+            envelope, payload = open_envelope(data, self._keys)
+        except ProtocolError as exc:
+            rule = "bad-signature" if isinstance(exc, BadSignature) else "bad-envelope"
+            raise Violation(rule, str(exc), seat=exc.seat, index=index) from None
+        if self._lost_race(payload, envelope):
+            raise Violation("lost-race", "another seat's message took this place in the "
+                            "chain first", seat=payload.seat, index=payload.seq)
+        if self.finished:
+            raise Violation("after-match-end", "envelope received after the match ended",
+                            seat=payload.seat, index=index)
+        seat, kind = self._round.current, self._round.kind
+        speakers = self.speakers
+        own = data == self.proposal and self.proposal is not None
+        if payload.seat in speakers and (payload.seat != self.seat or own):
+            seat = payload.seat
+        starting = self._starts_recovery(payload)
+        if starting:
+            seat, kind = payload.seat, "recover"
+        complaining = not starting and self._starts_complaint(payload)
+        if complaining:
+            seat, kind = payload.seat, "complain"
+        try:
+            self.chain.check(payload, envelope, expected_seat=seat)
+        except ChainError as exc:
+            raise chain_violation(exc, accepting=kind == "accept") from None
+        if payload.seat == self.seat and not own:
+            raise Violation("own-seat", "envelope signed with this peer's own seat key",
+                            seat=payload.seat, index=index)
+        if payload.kind != kind:
+            raise Violation("wrong-kind", f"expected a {kind!r} message, got {payload.kind!r}",
+                            seat=payload.seat, index=index)
+        step = Step()
+        window = (speakers | {seat}, self.chain.head) if len(speakers) > 1 or complaining \
+            else None
+        saved = self._round
+        if starting:
+            step.events.append(self._begin_recovery(payload.seat))
+        if complaining:
+            self._round = _Round("complain", [payload.seat])
+        try:
+            step.events.extend(self._apply(payload, index))  # validates fully before any change
+        except Violation:
+            if starting or complaining:
+                self._round, self.recovery = saved, None
+            raise
+        self.chain.accept(payload, envelope, expected_seat=seat)
+        self.frames.append(data)
+        if window is not None:
+            self.windows[index] = window
+        if self.proposal is not None:
+            if not own and not self._complaint_due():  # a complaint is made again in its turn
+                step.events.append(ProposalDropped(self.proposal))
+            self.proposal = None
+        step.extend(self._advance())
+        return step
+
+    def decide(self, action: Action) -> Step:
+        """Send the local seat's action; :class:`GameError` (an ``IllegalMove``) if not legal.
+
+        The cards the action uses (``engine.card_use``) are proven as SPEC §9.6 says: shown and
+        kept cards with the owner's reveal token, face-down cards by their deck positions, a card
+        passed to another seat with tokens sealed to that seat.
+        """
+        if not self.needs_decision:
+            raise GameError("it is not this seat's turn to choose an action")
+        if action not in self.engine.legal_actions():
+            raise GameError(f"{action} is not a legal action now")
+        return self._send_action(action)
+
+    def _send_action(self, action: Action) -> Step:
+        body = self._action_body(action)
+        step = Step()
+        assert self.seat is not None
+        if self.speakers - {self.seat}:
+            # a claim window: the hub orders the competing messages (SPEC §9.2)
+            self.proposal = self._propose("action", body)
+            if self.keeper is not None:  # kept before it is sent: never two for one place
+                self.keeper.keep(PROPOSAL, self.proposal)
+            step.outgoing.append(self.proposal)
+            return step
+        try:
+            step.events.extend(self._emit("action", body, step))
+        except Violation as exc:  # the engine's card_use disagrees with itself
+            raise GameError(f"{action} cannot be sent: {exc}") from None
+        step.extend(self._advance())
+        return step
+
+    def _propose(self, kind: str, body: dict[str, Any]) -> bytes:
+        """Seal a message of the local seat without accepting it, after checking that this
+        table would accept it."""
+        assert self.seat is not None and self._identity is not None
+        index = self.chain.next_seq
+        payload = Payload(table_id=self.table_id, seq=index, prev=self.chain.head,
+                          seat=self.seat, kind=kind, body=body)
+        saved = (self.engine, self._cycle, self._round.done)
+        try:  # on copies of the engine and the deck: the table stays as it is
+            self.engine = self.engine.copy()
+            self._cycle = None if self._cycle is None else self._cycle.copy()
+            self._apply(payload, index)
+        except Violation as exc:
+            raise GameError(f"the action cannot be sent: {exc}") from None
+        finally:
+            self.engine, self._cycle, self._round.done = saved
+        return seal(payload, self._identity).encode()
+
+    # ------------------------------------------------------------------ dropouts (SPEC §9.13)
+
+    def can_recover(self, seat: int) -> bool:
+        """Whether the local seat may begin the recovery of ``seat``, the seat the table waits
+        for: the local seat is the hub's (:data:`HUB_SEAT`), the table shares its hand keys,
+        nobody has dropped out yet, the match has begun (past the ``accept`` round) and is not
+        over, ``seat`` is another seat, and the hub owes no complaint (SPEC §9.13.4)."""
+        return (self.seat == HUB_SEAT and seat != self.seat
+                and self._recoverable(seat) and not self._owes_complaint())
+
+    def _recoverable(self, seat: int) -> bool:
+        return (self.genesis.shares_keys and not self.finished and self.dropped is None
+                and not self._round.complete and self._round.kind not in ("accept", "recover")
+                and self._round.current == seat)
+
+    def opens_recovery(self, data: bytes) -> bool:
+        """Whether ``data`` is a validly signed ``recover`` of the hub that would begin the
+        recovery of the seat the table waits for, in place of that seat's message (SPEC
+        §9.13.5)."""
+        try:
+            _, payload = open_envelope(data, self._keys)
+        except ProtocolError:
+            return False
+        return self._starts_recovery(payload)
+
+    def recover_sender(self, data: bytes) -> tuple[int, object, int] | None:
+        """``(signer, named, seq)`` when ``data`` is a validly signed ``recover`` of this
+        table, whatever its position and whoever signed it (``named``: the ``seat`` of its
+        body, as sent); ``None`` otherwise. A hub uses it to tell a joiner's attempt to begin a
+        recovery, which only the hub may do (:meth:`opens_recovery`), from other envelopes; a
+        seat, to tell a recovery of itself at a place its own envelope holds."""
+        try:
+            _, payload = open_envelope(data, self._keys)
+        except ProtocolError:
+            return None
+        if payload.kind != "recover" or payload.table_id != self.table_id:
+            return None
+        body = payload.body
+        named = body.get("seat") if isinstance(body, dict) else None
+        return payload.seat, named, payload.seq
+
+    def _starts_recovery(self, payload: Payload) -> bool:
+        body = payload.body
+        return (payload.kind == "recover" and payload.seat == HUB_SEAT
+                and isinstance(body, dict) and type(body.get("seat")) is int
+                and self._recoverable(body["seat"]) and payload.seat != body["seat"])
+
+    def recover(self, seat: int) -> Step:
+        """Begin the recovery of ``seat``, which stopped answering (its link died or its
+        timeout passed): send the local seat's ``recover`` message, which every other seat
+        follows with its own (SPEC §9.13). :class:`RuntimeError` unless :meth:`can_recover`."""
+        if not self.can_recover(seat):
+            raise RuntimeError(f"seat {seat}'s key cannot be recovered now")
+        assert self.seat is not None
+        step = Step()
+        step.events.append(self._begin_recovery(self.seat))
+        step.events.extend(self._emit("recover", self._automatic_body(), step))
+        step.extend(self._advance())
+        return step
+
+    def _begin_recovery(self, by: int) -> Event:
+        """Open the ``recover`` round: the dropped seat is the one the round waited for."""
+        dropped, kind = self._round.current, self._round.kind
+        self.recovery = Recovery(dropped, kind, by, self.chain.next_seq)
+        self._interrupted = self._round
+        others = [s for s in range(self.players) if s not in (dropped, by)]
+        self._round = _Round("recover", [by, *others])
+        self.proposal = None
+        return SeatDropped(dropped, kind, by)
+
+    # ------------------------------------------------------------------ complaints (SPEC §9.13.4)
+
+    def _starts_complaint(self, payload: Payload) -> bool:
+        body = payload.body
+        return (payload.kind == "complain" and isinstance(body, dict)
+                and type(body.get("dealer")) is int
+                and self._may_complain(payload.seat, body["dealer"]))
+
+    def _may_complain(self, holder: int, dealer: int) -> bool:
+        """Whether ``holder`` may complain now about its share of ``dealer``'s key: it is
+        ``holder``'s turn, the current cycle shares its keys, ``dealer``'s sharing is in the
+        chain, ``holder`` is another seat of the cycle and has signed nothing since it, and the
+        match is going on (SPEC §9.13.4)."""
+        cycle = self._cycle
+        if (cycle is None or not cycle.sharing or self.finished or self._round.complete
+                or self._round.current != holder or holder == dealer
+                or holder not in cycle.holders or dealer not in cycle.dealt_at):
+            return False
+        since = range(cycle.dealt_at[dealer] + 1, self.chain.next_seq)
+        return all(self.chain.seat_of(i) != holder for i in since)
+
+    def _owes_complaint(self) -> bool:
+        """Whether the local seat holds a wrong share of this cycle: it signs nothing but its
+        ``complain`` (SPEC §9.13.4)."""
+        return self._cycle is not None and self._cycle.bad_box is not None
+
+    def _complaint_due(self) -> bool:
+        """Whether the local seat owes a ``complain`` and has not been able to place it yet."""
+        cycle = self._cycle
+        return (cycle is not None and cycle.bad_box is not None and self.seat is not None
+                and self._may_complain(self.seat, cycle.bad_box))
+
+    def _propose_complaint(self) -> bytes:
+        """The local seat's ``complain`` about its share of ``cycle.bad_box``'s key, in its
+        turn: the shared point of that one box with its proof (SPEC §9.13.4). It is a
+        :attr:`proposal`, placed by the hub (which sends it back); one that a claim beats in a
+        claim window is made again when the seat's turn comes back."""
+        assert self.seat is not None and self._identity is not None
+        cycle = self._require_cycle()
+        dealer = cycle.bad_box
+        assert dealer is not None and cycle.my_inbox is not None
+        dealt = cycle.dealt[dealer]
+        box = dealt.boxes[deal.box_index(self.seat, dealer)]
+        opening = InboxKey(cycle.my_inbox).open_box(
+            dealt.ephemeral, box, self._ctx(self.seat, f"open-{dealer}"), self._rng)
+        payload = Payload(table_id=self.table_id, seq=self.chain.next_seq, prev=self.chain.head,
+                          seat=self.seat, kind="complain",
+                          body={"dealer": dealer, "open": opening.to_wire()})
+        return seal(payload, self._identity).encode()
+
+    def _on_complain(self, seat: int, body: dict[str, Any], index: int) -> list[Event]:
+        """A complaint of holder ``seat``: its opening must verify and open its box to a share
+        that fails the dealer's commitments, else ``bad-complaint`` names the complainant.
+        A proven one ends the match with the dealer at fault once it is in the chain."""
+        cycle = self._require_cycle()
+        raw = body_field(body, "open", seat, index, {"dealer", "open"})
+        dealer: int = body["dealer"]
+        dealt = cycle.dealt[dealer]
+        box = dealt.boxes[deal.box_index(seat, dealer)]
+        try:
+            opening = BoxOpening.from_wire(raw)
+            verify_opening(opening, cycle.inboxes[seat], dealt.ephemeral, box,
+                           self._ctx(seat, f"open-{dealer}"))
+        except CryptoError as exc:
+            raise Violation("bad-complaint", str(exc), seat=seat, index=index) from None
+        share = share_in_box(dealt, self.table_id, cycle.number, dealer, seat,
+                             deal.box_index(seat, dealer), cycle.inboxes[seat], opening.shared)
+        if share_is_valid(dealt.all_commitments(cycle.publics[dealer]), seat, share):
+            raise Violation("bad-complaint", f"the box of seat {dealer} for seat {seat} opens "
+                            "to a share that matches its commitments", seat=seat, index=index)
+        dealt_at = cycle.dealt_at[dealer]
+        self.complaint = Complaint(seat, dealer, index, dealt_at)
+        self._proven = Violation(
+            "bad-key-share", f"seat {dealer} dealt seat {seat} a share of its hand key that does "
+            f"not match its commitments, as seat {seat}'s complaint in envelope {index} proves",
+            seat=dealer, index=dealt_at)
+        return []
+
+    def is_lost_race(self, data: bytes) -> bool:
+        """Whether ``data`` is a validly signed envelope that lost a claim window race: an
+        eligible seat's message for a chain index that another eligible seat's envelope took
+        first (harmless: drop it)."""
+        try:
+            envelope, payload = open_envelope(data, self._keys)
+        except ProtocolError:
+            return False
+        return self._lost_race(payload, envelope)
+
+    def _lost_race(self, payload: Payload, envelope: Envelope) -> bool:
+        window = self.windows.get(payload.seq)
+        if window is None or payload.table_id != self.table_id:
+            return False
+        seats, prev = window
+        return (payload.seat in seats and payload.prev == prev
+                and payload.seat != self.chain.seat_of(payload.seq))
+
+    # ------------------------------------------------------------------ internals: flow
+
+    def _require_cycle(self) -> DeckCycle:
+        if self._cycle is None:
+            raise RuntimeError("no deck cycle is in progress")
+        return self._cycle
+
+    def _advance(self) -> Step:
+        """After a message: finish the round if complete, then run automatic local messages."""
+        step = Step()
+        while self._round.complete and not self.finished:
+            step.events.extend(self._finish_round())
+        step.extend(self._run_automatic())
+        return step
+
+    def _run_automatic(self) -> Step:
+        step = Step()
+        if self._replaying:
+            return step  # the transcript holds what the local seat sent
+        if self._complaint_due():  # the local seat says nothing else (SPEC §9.13.4)
+            if self.proposal is None:
+                self.proposal = self._propose_complaint()
+                if self.keeper is not None:  # kept before it is sent: never two for one place
+                    self.keeper.keep(PROPOSAL, self.proposal)
+                step.outgoing.append(self.proposal)
+            return step
+        while (not self.finished and self.seat is not None and self._round.current == self.seat
+               and self._round.kind != "action"):
+            step.events.extend(self._emit(self._round.kind, self._automatic_body(), step))
+            while self._round.complete and not self.finished:
+                step.events.extend(self._finish_round())
+        return step
+
+    def _emit(self, kind: str, body: dict[str, Any], step: Step) -> list[Event]:
+        """Seal, apply locally and queue one message of the local seat."""
+        assert self.seat is not None and self._identity is not None
+        index = self.chain.next_seq
+        payload = Payload(table_id=self.table_id, seq=index, prev=self.chain.head,
+                          seat=self.seat, kind=kind, body=body)
+        envelope = seal(payload, self._identity)
+        events = self._apply(payload, index)
+        self.chain.accept(payload, envelope, expected_seat=self.seat)
+        data = envelope.encode()
+        self.frames.append(data)
+        step.outgoing.append(data)
+        return events
+
+    def _apply(self, payload: Payload, index: int) -> list[Event]:
+        """Validate and apply a message of the expected seat and kind; advance the round."""
+        handler = getattr(self, f"_on_{payload.kind}")
+        events: list[Event] = handler(payload.seat, payload.body, index)
+        self._round.done += 1
+        return events
+
+    def _finish_round(self) -> list[Event]:
+        """The current round is complete: compute what follows and open the next round."""
+        kind = self._round.kind
+        events: list[Event] = []
+        if kind == "accept":
+            return self._enter_engine_phase()
+        cycle = self._require_cycle()
+        if kind == "key":
+            cycle.joint = crypto.joint_key(cycle.publics[s] for s in cycle.holders)
+            cycle.cards = self.engine.deck
+            cycle.deck = crypto.initial_deck(cycle.cards, cycle.joint)
+            self._round = _Round("shuffle", list(cycle.holders))
+            return events
+        if kind == "shuffle":
+            cycle.shuffled = True
+            self.engine.begin_hand()
+            return self._enter_engine_phase()
+        if kind == "tokens":
+            events.extend(self._complete_chance())
+            return events + self._enter_engine_phase()
+        if kind == "action":
+            return self._enter_engine_phase()
+        if kind == "reveal":
+            self._audit_cycle(partial=False)
+            cycle.audited = True
+            return events + self._enter_engine_phase()
+        if kind == "result":
+            return events + self._after_results()
+        if kind == "recover":
+            return self._after_recovery()
+        if kind == "complain":
+            assert self._proven is not None
+            self.finished = True  # nothing more is accepted: the dealer is at fault
+            raise self._proven
+        raise AssertionError(kind)
+
+    def _enter_engine_phase(self) -> list[Event]:
+        """Open the round the live engine's phase calls for."""
+        phase = self.engine.phase
+        cycle = self._cycle
+        if phase is Phase.SHUFFLE:
+            if cycle is not None and cycle.shuffled and not cycle.audited:
+                self._round = _Round("reveal", cycle.unrevealed())
+                return []
+            holders = tuple(s for s in range(self.players) if s != self.bot_seat)
+            self._cycle = DeckCycle(self.table_id, self._cycle_count, holders=holders,
+                                    bot=self.bot_seat,
+                                    sharing=self.genesis.shares_keys and self.recovery is None)
+            self._cycle_count += 1
+            self._round = _Round("key", list(holders))
+            return [HandStarted(self.engine.hand_number, self._cycle.number)]
+        assert cycle is not None
+        if phase is Phase.CHANCE:
+            steps = self.engine.pending_chance()
+            cycle.pending = steps
+            cycle.pending_positions = tuple(cycle.deck_position(s) for s in steps)
+            speakers = [s for s in range(self.players) if cycle.duties(s)]
+            self._round = _Round("tokens", speakers)
+            return []
+        if phase is Phase.ACTION:
+            self._round = _Round("action", [self.engine.to_act])
+            if self.engine.to_act == self.bot_seat:
+                return self._bot_move(cycle)
+            return []
+        if phase is Phase.HAND_OVER:
+            if not cycle.audited:
+                self._round = _Round("reveal", cycle.unrevealed())
+            else:
+                self._round = _Round("result", [s for s in range(self.players)
+                                                if s != self.bot_seat])
+            return []
+        raise AssertionError(f"unexpected engine phase {phase}")
+
+    # ------------------------------------------------------------------ internals: messages
+
+    def _automatic_body(self) -> dict[str, Any]:
+        kind = self._round.kind
+        cycle = self._cycle
+        assert self.seat is not None and self._rng is not None
+        if kind == "accept":
+            return {}
+        assert cycle is not None
+        if kind == "key":
+            keep = None if self.keeper is None else self.keeper.keep
+            return deal.key_body(cycle, self.seat, self._rng, keep)
+        if kind == "shuffle":
+            return deal.shuffle_body(cycle, self.seat, self._rng)
+        if kind == "tokens":
+            return deal.tokens_body(cycle, self.seat, self._rng, self._x25519_of)
+        if kind == "reveal":
+            return deal.reveal_body(cycle)
+        if kind == "result":
+            return audit.result_body(self._full)
+        if kind == "recover":
+            return self._recover_body()
+        raise AssertionError(kind)
+
+    def _recover_body(self) -> dict[str, Any]:
+        assert self.seat is not None and self.dropped is not None and self._rng is not None
+        return recovery.body(self._cycle, me=self.seat, dropped=self.dropped,
+                             policy=self.genesis.dropout, rng=self._rng)
+
+    def _ctx(self, seat: int, step: str) -> ProofContext:
+        return self._require_cycle().ctx(seat, step)
+
+    def _on_accept(self, seat: int, body: dict[str, Any], index: int) -> list[Event]:
+        if body:
+            raise Violation("bad-body", "an accept message has an empty body", seat=seat,
+                            index=index)
+        return [SeatAccepted(seat)]
+
+    def _on_key(self, seat: int, body: dict[str, Any], index: int) -> list[Event]:
+        deal.check_key(self._require_cycle(), seat, body, index,
+                       bare_inboxes=self._bare_inboxes)
+        return []
+
+    def _on_shuffle(self, seat: int, body: dict[str, Any], index: int) -> list[Event]:
+        deal.check_shuffle(self._require_cycle(), seat, body, index, players=self.players,
+                           local=self.seat)
+        return []
+
+    def _on_tokens(self, seat: int, body: dict[str, Any], index: int) -> list[Event]:
+        deal.check_tokens(self._require_cycle(), seat, body, index, local=self.seat,
+                          x25519=self._x25519)
+        return []
+
+    def _action_body(self, action: Action) -> dict[str, Any]:
+        """The body of the local seat's ``action`` message (SPEC §9.4, §9.6)."""
+        assert self.seat is not None and self._rng is not None
+        return card_use.prove(self._require_cycle(), action, self.engine.card_use(action),
+                              me=self.seat, rng=self._rng, x25519_of=self._x25519_of,
+                              index=self.chain.next_seq, players=self.players)
+
+    def _x25519_of(self, seat: int) -> bytes:
+        return self.genesis.seats[seat].x25519
+
+    def _on_action(self, seat: int, body: dict[str, Any], index: int) -> list[Event]:
+        cycle = self._require_cycle()
+        if "uses" in body:
+            allowed = {"action", "uses"}
+        elif "position" in body or "token" in body:
+            allowed = {"action", "position", "token"}
+        else:
+            allowed = {"action"}
+        raw_action = body_field(body, "action", seat, index, allowed)
+        try:
+            wire = Action.from_wire(raw_action)
+            use = self.engine.card_use(wire)
+        except GameError as exc:
+            raise Violation("bad-action", str(exc), seat=seat, index=index) from None
+        claim = self._round.kind == "action" and seat != self._round.current
+        who = card_use.Participant(self.players, self.seat, self._x25519)
+        plan = card_use.check(cycle, seat, body, wire, use, index, who)
+        live = card_use.fill(wire, [plan.cards.get(p, HIDDEN) for p in plan.secret])
+        try:
+            if claim:
+                self.engine.apply_claim(seat, live)
+            else:
+                self.engine.apply(live)
+        except GameError as exc:
+            rule = getattr(exc, "rule", "illegal-move")
+            raise Violation(rule, str(exc), seat=seat, index=index) from None
+        card_use.commit(cycle, seat, plan, use.to, self.players)
+        cycle.actions.append(Move(index, seat, wire, tuple(plan.secret), claim))
+        return [ActionPlayed(seat, live, index)]
+
+    def _on_reveal(self, seat: int, body: dict[str, Any], index: int) -> list[Event]:
+        deal.check_reveal(self._require_cycle(), seat, body, index)
+        return []
+
+    def _on_recover(self, seat: int, body: dict[str, Any], index: int) -> list[Event]:
+        recovery.take(self._cycle, seat, body, index, dropped=self.dropped,
+                      policy=self.genesis.dropout)
+        return []
+
+    def _after_recovery(self) -> list[Event]:
+        """Every other seat has published its share: rebuild the dropped seat's key, audit the
+        dealt cycle (forfeit), end the match with the dropper forfeiting."""
+        dropped = self.dropped
+        assert dropped is not None
+        cycle = self._cycle
+        events: list[Event] = []
+        if recovery.rebuilds(cycle, dropped):
+            assert cycle is not None
+            recovery.rebuild(cycle, dropped, self.players, self.chain.next_seq)
+            assert self.recovery is not None
+            self.recovery.rebuilt = True
+            if self.genesis.dropout == "forfeit":
+                self.recovery.audited = True  # also when the audit finds a violation
+                self._audit_cycle(partial=True)
+                cycle.audited = True
+            events.append(KeyRebuilt(dropped, self.recovery.audited))
+        if self.genesis.dropout == "bot":
+            return events + self._seat_bot(dropped)
+        return events + self._forfeit(dropped)
+
+    def _seat_bot(self, dropped: int) -> list[Event]:
+        """``dropout`` = ``bot``: the public bot plays ``dropped`` from now on (SPEC §9.13.7).
+        A deck no card was dealt from is made again without the seat; a deck in play goes on
+        with the seat's rebuilt key, the live engine replayed with its hand now open; the round
+        the recovery replaced is taken up again without the seat."""
+        assert self.recovery is not None and self._interrupted is not None
+        self.bot_seat = dropped
+        self.recovery.bot = True
+        interrupted, self._interrupted = self._interrupted, None
+        cycle = self._cycle
+        if cycle is not None:
+            cycle.bot = dropped
+        if cycle is not None and not cycle.shuffled:
+            self._cycle = None
+        elif cycle is not None and not cycle.audited:
+            self.engine = replay.view(self._full, cycle, lambda p: cycle.known.get(p)
+                                      or self._public_card(cycle, p), index=self.chain.next_seq)
+        events: list[Event] = [BotSeated(dropped)]
+        if interrupted.kind == "result":
+            self._round = _Round("result", interrupted.speakers[interrupted.done + 1:])
+            return events
+        return events + self._enter_engine_phase()
+
+    def _public_card(self, cycle: DeckCycle, position: int) -> Card | None:
+        """:meth:`DeckCycle.public_card`, blamed on no seat at the next chain index."""
+        return cycle.public_card(position, index=self.chain.next_seq)
+
+    def _bot_move(self, cycle: DeckCycle) -> list[Event]:
+        """The public bot's action in its seat, applied at once and with no envelope
+        (:func:`.bot.play`, SPEC §9.13.7)."""
+        index = self.chain.next_seq
+        action = bot.play(cycle, self.engine, self._full, game=self.genesis.game,
+                          table_id=self.table_id, players=self.players, local=self.seat,
+                          index=index)
+        self._round.done += 1
+        assert cycle.bot is not None
+        return [ActionPlayed(cycle.bot, action, index)]
+
+    def _forfeit(self, dropped: int) -> list[Event]:
+        """End the match: ``dropped`` forfeits. The winner is the other side with two sides,
+        else the side with the highest match score among the others (none on a tie)."""
+        self.finished = True
+        self.forfeit = dropped
+        return [MatchEnded(tuple(self._full.match_scores),
+                           audit.forfeit_winner(self._full, dropped), forfeit=dropped)]
+
+    def _on_result(self, seat: int, body: dict[str, Any], index: int) -> list[Event]:
+        audit.check_result(body, self._full, seat, index)
+        return []
+
+    # ------------------------------------------------------------------ internals: cards
+
+    def _make_token(self, position: int, step: str) -> crypto.RevealToken:
+        assert self.seat is not None
+        return self._require_cycle().token(self.seat, position, step, self._rng)
+
+    def _decrypt(self, cycle: DeckCycle, position: int, *, include_own: bool) -> Card:
+        return cycle.decrypt(position, own=self.seat if include_own else None)
+
+    def _complete_chance(self) -> list[Event]:
+        return [deal.complete_chance(self._require_cycle(), self.engine, local=self.seat,
+                                     index=self.chain.next_seq)]
+
+    def _my_position_of(self, card: Card, *, exclude: set[int] | frozenset[int] = frozenset(),
+                        in_hand: bool = False) -> int:
+        """The deck position of ``card`` in the local seat's hand: a position dealt or passed to
+        it, or (unless ``in_hand``) a public card the engine moved into its hand."""
+        assert self.seat is not None
+        return self._require_cycle().position_of(self.seat, card, local=self.seat,
+                                                 index=self.chain.next_seq, exclude=exclude,
+                                                 in_hand=in_hand)
+
+    # ------------------------------------------------------------------ internals: audit
+
+    def _audit_cycle(self, *, partial: bool) -> None:
+        """Audit the deck in play (:func:`.audit.audit_cycle`): the replay becomes the full
+        engine and the live one, and the deck is spent."""
+        cycle = self._require_cycle()
+        self._full = audit.audit_cycle(self._full, cycle, self.engine.deck, partial=partial,
+                                       end_phase=self.engine.phase, index=self.chain.next_seq)
+        self.engine = self._full.copy()
+        self.spent.append(cycle.number)
+
+    def _after_results(self) -> list[Event]:
+        result = self._full.hand_result()
+        hand = self._full.hand_number
+        self._full.next_hand()
+        self.engine = self._full.copy()
+        self.last_result = result
+        events: list[Event] = [HandScored(hand, result, tuple(self._full.match_scores))]
+        self._cycle = None
+        if self._full.match_over:
+            self.finished = True
+            events.append(MatchEnded(tuple(self._full.match_scores), self._full.winner))
+            return events
+        return events + self._enter_engine_phase()
+
+
+# ----------------------------------------------------------------------------------- helpers
+
+
+def bare_inboxes(genesis: Genesis, frames: Sequence[bytes]) -> bool:
+    """Whether ``frames`` were recorded under the earlier rule of key sharing (SPEC §9.11),
+    whose ``key`` messages carried the inbox key as a bare 32-byte point without its proof of
+    possession: the ``inbox`` of the chain's first ``key`` message is one. An observer replays
+    such a transcript with ``bare_inboxes``; a seat never accepts the bare form."""
+    keys = [PublicIdentity.from_bytes(s.identity) for s in genesis.seats]
+    for data in frames:
+        try:
+            _, payload = open_envelope(data, keys)
+        except ProtocolError:
+            return False
+        if payload.kind == "key":
+            body = payload.body
+            return isinstance(body, dict) and isinstance(body.get("inbox"), bytes)
+    return False
+
+
+def replay_frames(genesis: Genesis, frames: Sequence[bytes], *,
+                  bare_inboxes: bool = False) -> Table:
+    """An observer table fed every frame (raises :class:`Violation` at the first bad one)."""
+    table = Table(genesis, seat=None, bare_inboxes=bare_inboxes)
+    table.start()
+    for data in frames:
+        table.receive(data)
+    return table
+
+
+def revealed_cards(table: Table, cycle: DeckCycle | None = None) -> list[Card] | None:
+    """Every card of deck ``cycle`` (default: the current one), by position, once the hand key
+    of each of its holders is known (revealed, or rebuilt after a dropout); else ``None``."""
+    cycle = table.cycle if cycle is None else cycle
+    return None if cycle is None else audit.deck_cards(cycle, table.engine.deck)
+
+
+def deck_of(table: Table) -> Deck:
+    """The deck of the table's current hand."""
+    return table.engine.deck
