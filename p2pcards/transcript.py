@@ -310,14 +310,14 @@ class TranscriptWriter:
         self.close()
 
 
-def _jsonable(value: Any) -> Any:
+def jsonable(value: Any) -> Any:
     """Wire value -> JSON value: bytes become lower-case hex text."""
     if isinstance(value, bytes):
         return value.hex()
     if isinstance(value, list):
-        return [_jsonable(v) for v in value]
+        return [jsonable(v) for v in value]
     if isinstance(value, dict):
-        return {k: _jsonable(v) for k, v in value.items()}
+        return {k: jsonable(v) for k, v in value.items()}
     return value
 
 
@@ -361,7 +361,7 @@ def to_json(transcript: TranscriptFile, *, indent: int | None = 2) -> str:
             "version": payload.version,
             "table_id": payload.table_id.hex(),
             "prev": payload.prev.hex(),
-            "body": _jsonable(payload.body),
+            "body": jsonable(payload.body),
             "signature": envelope.signature.hex(),
             "hash": envelope_hash(envelope).hex(),
         })
@@ -376,11 +376,11 @@ def to_json(transcript: TranscriptFile, *, indent: int | None = 2) -> str:
                 f"evidence record {number} at byte offset {offset} cannot be decoded: {exc}",
                 offset=offset,
             ) from None
-        records.append({"record": number, "offset": offset, "content": _jsonable(record)})
+        records.append({"record": number, "offset": offset, "content": jsonable(record)})
     document = {
         "format": MAGIC.decode("ascii").strip(),
         "table_id": transcript.table_id.hex(),
-        "genesis": _jsonable(genesis),
+        "genesis": jsonable(genesis),
         "envelopes": entries,
         "evidence": records,
         "truncated": transcript.truncated,

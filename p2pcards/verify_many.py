@@ -24,7 +24,7 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from .evidence import Evidence, EvidenceError, find_conflicts
-from .transcript import TranscriptFile, _jsonable
+from .transcript import TranscriptFile, jsonable
 from .verify import Status, UnreadableTranscript, VerifyReport, load, verify_transcript
 from .wire import Envelope, Payload, PublicIdentity, envelope_hash
 from .wire.errors import ProtocolError
@@ -106,7 +106,7 @@ def _view(file: str, where: str, data: bytes) -> EnvelopeView:
     envelope = Envelope.decode(data)
     payload = Payload.decode(envelope.payload)
     return EnvelopeView(file, where, envelope_hash(envelope).hex(), payload.seq, payload.seat,
-                        payload.kind, payload.prev.hex(), _jsonable(payload.body))
+                        payload.kind, payload.prev.hex(), jsonable(payload.body))
 
 
 def verify_transcripts(sources: Sequence[Source]) -> MultiReport:

@@ -14,7 +14,7 @@ from hypothesis import strategies as st
 from test_relay_support import room_code, running_relay
 
 from p2pcards.cli import UserError
-from p2pcards.cli.play import _parse_address
+from p2pcards.cli.play import parse_address
 from p2pcards.net.errors import BadFrame, PeerGone
 from p2pcards.net.invite import Invite
 from p2pcards.net.relay_mux import CONN_ID_SIZE, HOST_SLOT, INBOX_FRAMES, RelayMux, open_relay_mux
@@ -169,10 +169,10 @@ def test_invites_round_trip_with_and_without_a_relay(host: str, port: int, nonce
     ("::1", ("::1", 7447)),
 ])
 def test_relay_addresses_on_the_command_line(text: str, address: tuple[str, int]) -> None:
-    assert _parse_address(text, "--relay") == address
+    assert parse_address(text, "--relay") == address
 
 
 @pytest.mark.parametrize("text", ["", "x:0", "x:65536", "x:", ":7447", "a b:1", "[::1]:port"])
 def test_bad_relay_addresses_are_refused_in_one_sentence(text: str) -> None:
     with pytest.raises(UserError, match=r"^--relay '.*' must be HOST or HOST:PORT, for example "):
-        _parse_address(text, "--relay")
+        parse_address(text, "--relay")

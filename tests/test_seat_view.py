@@ -11,8 +11,8 @@ from attacks import Driver
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from p2pcards.faces.terminal import move_text
 from p2pcards.faces.view import SeatPresenter
+from p2pcards.faces.wording import move_text
 
 
 @pytest.mark.parametrize(("game", "preset", "players"), [

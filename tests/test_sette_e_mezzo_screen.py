@@ -14,13 +14,13 @@ from p2pcards.cards import cards
 from p2pcards.faces.names import SeatNames
 from p2pcards.faces.screen_text import points_and_a_half, presented, result_row
 from p2pcards.faces.terminal import (
-    describe_event,
     move_labels,
     move_lines,
     parse_choice,
     result_table,
     state_table,
 )
+from p2pcards.faces.wording import describe_event
 from p2pcards.games import get_game
 from p2pcards.games.base import Action
 from p2pcards.local import make_tables

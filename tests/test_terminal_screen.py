@@ -165,7 +165,7 @@ def test_a_person_reads_the_turns_the_labels_the_help_and_confirms_leaving(
 
 
 def test_a_second_shuffle_within_a_hand_is_not_a_new_hand() -> None:
-    from p2pcards.faces.terminal import hand_heading
+    from p2pcards.faces.wording import hand_heading
     from p2pcards.table import HandStarted
 
     begun: set[int] = set()

@@ -10,7 +10,6 @@ import pytest
 from attacks import recorded_match, write_transcript
 
 from p2pcards import cli
-from p2pcards.card_text import action_text, own_names
 from p2pcards.cards import (
     ITALIAN_40,
     SPANISH_40,
@@ -23,6 +22,7 @@ from p2pcards.cards import (
     suit_name,
 )
 from p2pcards.faces.terminal import state_table
+from p2pcards.faces.wording import action_text, own_names
 from p2pcards.games.base import Action
 
 

@@ -26,7 +26,7 @@ __all__ = ["ScopaBot", "BriscolaBot", "TressetteBot"]
 _PRIMIERA = {7: 21, 6: 18, 1: 16, 5: 15, 4: 14, 3: 13, 2: 12, 8: 10, 9: 10, 10: 10}
 
 
-class _ScoringBot:
+class ScoringBot:
     name = "smart"
 
     def __init__(self, seed: int | None = None) -> None:
@@ -51,7 +51,7 @@ def _scopa_value(c: Card) -> float:
     return value
 
 
-class ScopaBot(_ScoringBot):
+class ScopaBot(ScoringBot):
     """Captures the most valuable cards, sweeps when it can, trails its least useful card."""
 
     def score(self, observation: Mapping[str, Any], action: Action) -> float:
@@ -67,7 +67,7 @@ class ScopaBot(_ScoringBot):
         return -_scopa_value(action.card) - risk
 
 
-def _trick_cards(observation: Mapping[str, Any]) -> list[Card]:
+def trick_cards(observation: Mapping[str, Any]) -> list[Card]:
     out = []
     for item in observation.get("trick", []):
         code = item["card"] if isinstance(item, Mapping) else item[1]
@@ -75,7 +75,7 @@ def _trick_cards(observation: Mapping[str, Any]) -> list[Card]:
     return out
 
 
-def _follow_score(trick: list[Card], mine: Card, order: RankOrder, trump: str | None,
+def follow_score(trick: list[Card], mine: Card, order: RankOrder, trump: str | None,
                   points: Callable[[Card], int], partner_winning: bool) -> float:
     if not trick:
         return -points(mine) * 2 - order.strength(mine.rank) * 0.1 - (5 if mine.suit == trump
@@ -90,7 +90,7 @@ def _follow_score(trick: list[Card], mine: Card, order: RankOrder, trump: str | 
     return -points(mine) * 2 - (5 if mine.suit == trump else 0)
 
 
-def _partner_winning(observation: Mapping[str, Any], trick: list[Card], order: RankOrder,
+def partner_winning(observation: Mapping[str, Any], trick: list[Card], order: RankOrder,
                      trump: str | None) -> bool:
     players = observation.get("players", len(observation.get("hand_sizes", [])))
     items = observation.get("trick", [])
@@ -101,19 +101,19 @@ def _partner_winning(observation: Mapping[str, Any], trick: list[Card], order: R
     return bool(winner_seat % 2 == observation["seat"] % 2)
 
 
-class BriscolaBot(_ScoringBot):
+class BriscolaBot(ScoringBot):
     """Takes tricks with points cheaply, throws worthless cards otherwise, saves trumps."""
 
     def score(self, observation: Mapping[str, Any], action: Action) -> float:
         assert action.card is not None
         trump = observation.get("trump_suit")
-        trick = _trick_cards(observation)
-        partner = _partner_winning(observation, trick, BRISCOLA_ORDER, trump)
-        return _follow_score(trick, action.card, BRISCOLA_ORDER, trump,
+        trick = trick_cards(observation)
+        partner = partner_winning(observation, trick, BRISCOLA_ORDER, trump)
+        return follow_score(trick, action.card, BRISCOLA_ORDER, trump,
                              lambda c: BRISCOLA_POINTS.get(c.rank, 0), partner)
 
 
-class TressetteBot(_ScoringBot):
+class TressetteBot(ScoringBot):
     """Declares what it holds, then wins tricks with points, else discards its cheapest card."""
 
     def score(self, observation: Mapping[str, Any], action: Action) -> float:
@@ -121,7 +121,7 @@ class TressetteBot(_ScoringBot):
             return 1000.0 if action.kind in ("declare", "announce") else -1000.0
         if action.value:
             return -500.0  # signals are optional; this bot does not talk
-        trick = _trick_cards(observation)
-        partner = _partner_winning(observation, trick, TRESSETTE_ORDER, None)
-        return _follow_score(trick, action.card, TRESSETTE_ORDER, None,
+        trick = trick_cards(observation)
+        partner = partner_winning(observation, trick, TRESSETTE_ORDER, None)
+        return follow_score(trick, action.card, TRESSETTE_ORDER, None,
                              lambda c: TRESSETTE_THIRDS.get(c.rank, 0), partner)

@@ -19,7 +19,7 @@ from typing import Any
 from ..cards import Card, card
 from ..games.base import Action
 from ..games.tute_rules import KING, ORDER, POINTS, QUEEN, declaration_points
-from .heuristic import _follow_score, _partner_winning, _ScoringBot, _trick_cards
+from .heuristic import ScoringBot, follow_score, partner_winning, trick_cards
 
 __all__ = ["TuteBot"]
 
@@ -34,7 +34,7 @@ def _top_outstanding(c: Card, gone: set[Card]) -> bool:
                for rank in ORDER.high_to_low if rank != c.rank)
 
 
-class TuteBot(_ScoringBot):
+class TuteBot(ScoringBot):
     """See the module docstring."""
 
     def score(self, observation: Mapping[str, Any], action: Action) -> float:
@@ -44,10 +44,10 @@ class TuteBot(_ScoringBot):
         assert action.card is not None
         mine = action.card
         trump = observation.get("trump_suit")
-        trick = _trick_cards(observation)
+        trick = trick_cards(observation)
         if trick:
-            partner = _partner_winning(observation, trick, ORDER, trump)
-            return _follow_score(trick, mine, ORDER, trump, _points, partner)
+            partner = partner_winning(observation, trick, ORDER, trump)
+            return follow_score(trick, mine, ORDER, trump, _points, partner)
         hand = [card(code) for code in observation.get("hand", [])]
         gone = {card(code) for code in observation.get("played", [])}
         if mine.suit != trump and _top_outstanding(mine, gone):

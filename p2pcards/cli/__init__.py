@@ -8,12 +8,10 @@ or peer failure.
 from __future__ import annotations
 
 import argparse
-import sys
 from collections.abc import Callable, Sequence
 
 from .. import __version__
-from ..games.base import GameError
-from .errors import EXIT_INVALID, EXIT_NETWORK, EXIT_USAGE, UserError, silence_stdout
+from .errors import EXIT_INVALID, EXIT_NETWORK, EXIT_USAGE, UserError, run_command
 
 __all__ = ["EXIT_INVALID", "EXIT_NETWORK", "EXIT_USAGE", "UserError", "build_parser", "main"]
 
@@ -23,9 +21,6 @@ def _cmd_rules(args: argparse.Namespace) -> int:
     lines = describe_game(args.game) if args.game else list_games()
     print("\n".join(lines))
     return 0
-
-
-Handler = Callable[[argparse.Namespace], int]
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -76,25 +71,15 @@ def _register_net(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> N
 _EXTRA_COMMANDS.append(_register_net)
 
 
+def _register_demo(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    from .demo import register
+
+    register(sub)
+
+
+_EXTRA_COMMANDS.append(_register_demo)
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the command line; returns the exit status."""
-    parser = build_parser()
-    args = parser.parse_args(argv)
-    handler: Handler | None = getattr(args, "handler", None)
-    if handler is None:
-        parser.print_help()
-        return EXIT_USAGE
-    try:
-        return handler(args)
-    except UserError as exc:
-        print(f"p2pcards: {exc}", file=sys.stderr)
-        return exc.status
-    except GameError as exc:
-        print(f"p2pcards: {exc}", file=sys.stderr)
-        return EXIT_USAGE
-    except KeyboardInterrupt:
-        print("p2pcards: interrupted", file=sys.stderr)
-        return 130
-    except BrokenPipeError:  # the output's reader left (``| head``): stop quietly
-        silence_stdout()
-        return EXIT_NETWORK
+    return run_command(build_parser(), argv)

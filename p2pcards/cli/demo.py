@@ -29,6 +29,7 @@ no imports); the verification is timed on its own. The user's own identity key i
 
 from __future__ import annotations
 
+import argparse
 import contextlib
 import os
 import signal
@@ -48,13 +49,16 @@ from rich.console import Console
 from ..faces.terminal import side_names
 from ..games import get_game
 from ..genesis import Genesis
-from ..table_rules import show_value
+from ..table_rules import parse_settings, show_value
 from ..transcript import read_transcript
 from ..verify import UnreadableTranscript, verify_transcript
-from .errors import EXIT_USAGE, UserError
+from .errors import EXIT_USAGE, UserError, run_command
+from .play import bot_option, check_bot, parse_address, settings_option
+from .play import register as register_play
 
 __all__ = ["run_demo", "fork_available", "choose_start", "DemoStartError", "StartMethod",
-           "START_ENV", "LOCAL_RELAY", "INVITE_PREFIX", "TRANSCRIPT_PREFIX"]
+           "START_ENV", "LOCAL_RELAY", "INVITE_PREFIX", "TRANSCRIPT_PREFIX", "register",
+           "peer_parser"]
 
 INVITE_PREFIX = "p2pcards join "
 TRANSCRIPT_PREFIX = "transcript ("
@@ -255,12 +259,8 @@ def _prepare_fork(game: str) -> None:
     import cryptography.hazmat.backends.openssl  # noqa: F401 - loaded on a key's first use
 
     from ..bots import make_bot
-    from . import (
-        build_parser,
-        play,  # noqa: F401 - the host and join commands
-    )
 
-    build_parser()  # imports the module of every command
+    peer_parser()  # imports the modules of the commands the peers run
     make_bot(game, "smart", 0)
 
 
@@ -466,11 +466,10 @@ def _child(args: Sequence[str], stderr: Path, *, held: Sequence[int], stdin: int
 
 
 def _run_cli(args: Sequence[str]) -> int:
-    """``p2pcards ARGS`` as ``python -m p2pcards`` runs it, as an exit status."""
-    from . import main
-
+    """``p2pcards ARGS`` as ``python -m p2pcards`` runs it (for the commands a peer or the local
+    relay runs), as an exit status."""
     try:
-        return main(list(args))
+        return run_command(peer_parser(), list(args))
     except SystemExit as exc:  # argparse exits for --help and for bad usage
         code: object = exc.code
         if code is None or isinstance(code, int):
@@ -576,3 +575,40 @@ def _report(followed: _Followed, wall: float, console: Console, failed: bool) ->
                   f"verification {seconds:.2f} s")
     console.print(f"transcript: {transcript}")
     return EXIT_FAILED if failed else 0
+
+
+def peer_parser() -> argparse.ArgumentParser:
+    """The parser of the commands the demo's processes run: ``host``, ``join`` and ``relay``."""
+    from . import relay
+
+    parser = argparse.ArgumentParser(prog="p2pcards")
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND")
+    register_play(sub)
+    relay.register(sub)
+    return parser
+
+
+def _cmd_demo(args: argparse.Namespace) -> int:
+    relay = args.relay
+    if relay is not None and relay != LOCAL_RELAY:
+        host, port = parse_address(relay, "--relay")
+        relay = f"[{host}]:{port}" if ":" in host else f"{host}:{port}"
+    flags = parse_settings(get_game(args.game).name, args.set)
+    check_bot(args.bot)
+    return run_demo(game=args.game, players=args.players, variant=args.variant, seed=args.seed,
+                    relay=relay, flags=flags, bot=args.bot or "smart")
+
+
+def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    """Add ``demo`` to the ``p2pcards`` parser."""
+    demo = sub.add_parser("demo", help="bots play a full match between local processes")
+    demo.add_argument("--game", default="scopa", help="game (default: scopa)")
+    demo.add_argument("--players", type=int, default=2, help="number of players (default: 2)")
+    demo.add_argument("--variant", help="preset of the game")
+    settings_option(demo)
+    demo.add_argument("--seed", type=int, help="make the match reproducible")
+    bot_option(demo, "the bot every seat plays")
+    demo.add_argument("--relay", nargs="?", const="local", metavar="HOST[:PORT]",
+                      help="play through a relay: the one at HOST:PORT (default port 7447), or "
+                           "without a value a relay the demo starts in one more local process")
+    demo.set_defaults(handler=_cmd_demo)

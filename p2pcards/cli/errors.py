@@ -1,6 +1,13 @@
-"""Exit statuses of the command line and the one-sentence error every command may raise."""
+"""Exit statuses of the command line, the one-sentence error every command may raise, and the
+run of a parsed command that turns every user-facing failure into one sentence and a status."""
 
 from __future__ import annotations
+
+import argparse
+import sys
+from collections.abc import Callable, Sequence
+
+from ..games.base import GameError
 
 EXIT_INVALID = 1
 EXIT_USAGE = 2
@@ -40,3 +47,31 @@ def first_failure(exc: BaseException) -> BaseException:
             if isinstance(found, MatchFailure | KeyboardInterrupt | BrokenPipeError):
                 return found
     return exc
+
+
+Handler = Callable[[argparse.Namespace], int]
+
+
+def run_command(parser: argparse.ArgumentParser, argv: Sequence[str] | None = None) -> int:
+    """Parse ``argv`` with ``parser`` and run the chosen command's handler; returns the exit
+    status. A failure meant for the user ends as one sentence on standard error (never a
+    traceback); without a command the help is printed."""
+    args = parser.parse_args(argv)
+    handler: Handler | None = getattr(args, "handler", None)
+    if handler is None:
+        parser.print_help()
+        return EXIT_USAGE
+    try:
+        return handler(args)
+    except UserError as exc:
+        print(f"p2pcards: {exc}", file=sys.stderr)
+        return exc.status
+    except GameError as exc:
+        print(f"p2pcards: {exc}", file=sys.stderr)
+        return EXIT_USAGE
+    except KeyboardInterrupt:
+        print("p2pcards: interrupted", file=sys.stderr)
+        return 130
+    except BrokenPipeError:  # the output's reader left (``| head``): stop quietly
+        silence_stdout()
+        return EXIT_NETWORK

@@ -1,4 +1,5 @@
-"""The ``id``, ``host``, ``join`` and ``demo`` commands (registered into :mod:`p2pcards.cli`).
+"""The ``id``, ``host`` and ``join`` commands, and ``resume`` from :mod:`.resume` (registered into
+:mod:`p2pcards.cli`).
 
 ``host`` prints the table's rules (``--variant`` and every ``--set`` house rule) and the invite
 on a line of its own (``p2pcards join p2pcards://...``), which commits to those rules; ``join``
@@ -259,7 +260,7 @@ RELAY_PORT = 7447
 """The port ``p2pcards relay`` listens on by default, assumed when ``--relay`` names none."""
 
 
-def _parse_address(text: str, option: str) -> tuple[str, int]:
+def parse_address(text: str, option: str) -> tuple[str, int]:
     """``HOST:PORT`` or ``HOST`` (port :data:`RELAY_PORT`); an IPv6 host in brackets."""
     host, port = text.strip(), str(RELAY_PORT)
     if host.startswith("[") and "]" in host:  # [v6] or [v6]:port
@@ -301,7 +302,7 @@ def _dropout(choice: str | None, players: int) -> str | None:
 
 
 def _cmd_host(args: argparse.Namespace) -> int:
-    _check_bot(args.bot)
+    check_bot(args.bot)
     _check_web(args)
     _check_seed(args)
     spec = get_game(args.game)
@@ -324,7 +325,7 @@ def _cmd_host(args: argparse.Namespace) -> int:
     if args.relay is not None:
         if args.advertise:
             raise UserError("--advertise does not apply with --relay: the invite names the relay")
-        relay = _parse_address(args.relay, "--relay")
+        relay = parse_address(args.relay, "--relay")
     if args.code and relay is None:
         raise UserError("--code needs --relay HOST[:PORT]: a code is redeemed through a relay")
     if not 0 < args.code_minutes <= 1440:
@@ -433,7 +434,7 @@ def _cmd_join(args: argparse.Namespace) -> int:
     _check_web(args)
     _check_seed(args)
     try:
-        _check_bot(args.bot)
+        check_bot(args.bot)
         text = _read_invite(args.invite)
         if looks_like_code(text):
             code = parse_code(text)
@@ -447,7 +448,7 @@ def _cmd_join(args: argparse.Namespace) -> int:
         if args.relay is None:
             raise UserError("a code is redeemed through a relay: add --relay HOST[:PORT], the "
                             "relay the host named", EXIT_USAGE)
-        relay = _parse_address(args.relay, "--relay")
+        relay = parse_address(args.relay, "--relay")
     elif args.relay is not None:
         raise UserError("--relay goes with a code; an invite names its relay itself",
                         EXIT_USAGE)
@@ -528,21 +529,8 @@ def _seat_name(args: argparse.Namespace) -> str:
         raise UserError(str(exc), EXIT_USAGE) from None
 
 
-def _cmd_demo(args: argparse.Namespace) -> int:
-    from .demo import LOCAL_RELAY, run_demo
-
-    relay = args.relay
-    if relay is not None and relay != LOCAL_RELAY:
-        host, port = _parse_address(relay, "--relay")
-        relay = f"[{host}]:{port}" if ":" in host else f"{host}:{port}"
-    flags = parse_settings(get_game(args.game).name, args.set)
-    _check_bot(args.bot)
-    return run_demo(game=args.game, players=args.players, variant=args.variant, seed=args.seed,
-                    relay=relay, flags=flags, bot=args.bot or "smart")
-
-
 def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
-    """Add ``id``, ``host``, ``join`` and ``demo`` to the ``p2pcards`` parser."""
+    """Add ``id``, ``host``, ``join`` and ``resume`` to the ``p2pcards`` parser."""
     ident = sub.add_parser("id", help="print your identity fingerprint (made on first use)")
     ident.add_argument("-v", "--verbose", action="store_true", help="also say where it is kept")
     ident.set_defaults(handler=_cmd_id)
@@ -551,7 +539,7 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     host.add_argument("--game", default="scopa", help="game to play (default: scopa)")
     host.add_argument("--variant", help="preset of the game (see p2pcards rules GAME)")
     host.add_argument("--players", type=int, help="number of seats (default: the preset's first)")
-    _settings(host)
+    settings_option(host)
     host.add_argument("--bots", type=int, default=0, help="seats played by bots in this process")
     host.add_argument("--listen", default="0.0.0.0:0",
                       help="HOST:PORT to listen on (default 0.0.0.0:0, a free port)")
@@ -599,18 +587,6 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     join.set_defaults(handler=_cmd_join)
     register_resume(sub)
 
-    demo = sub.add_parser("demo", help="bots play a full match between local processes")
-    demo.add_argument("--game", default="scopa", help="game (default: scopa)")
-    demo.add_argument("--players", type=int, default=2, help="number of players (default: 2)")
-    demo.add_argument("--variant", help="preset of the game")
-    _settings(demo)
-    demo.add_argument("--seed", type=int, help="make the match reproducible")
-    _bot_option(demo, "the bot every seat plays")
-    demo.add_argument("--relay", nargs="?", const="local", metavar="HOST[:PORT]",
-                      help="play through a relay: the one at HOST:PORT (default port 7447), or "
-                           "without a value a relay the demo starts in one more local process")
-    demo.set_defaults(handler=_cmd_demo)
-
 
 def _check_web(args: argparse.Namespace) -> None:
     """``--web`` is a person's table: not with ``--bot``; ``--no-browser`` needs ``--web``."""
@@ -634,7 +610,7 @@ def _check_seed(args: argparse.Namespace) -> None:
         raise UserError("--insecure-public-keys goes with --seed", EXIT_USAGE)
 
 
-def _check_bot(spec: str | None) -> None:
+def check_bot(spec: str | None) -> None:
     """A ``--bot`` value that cannot work is a usage error before anything starts."""
     if spec is None:
         return
@@ -644,20 +620,22 @@ def _check_bot(spec: str | None) -> None:
         raise UserError(str(exc), EXIT_USAGE) from None
 
 
-def _bot_option(parser: argparse.ArgumentParser, what: str) -> None:
+def bot_option(parser: argparse.ArgumentParser, what: str) -> None:
+    """Add ``--bot [BOT]`` to ``parser``, its help saying ``what`` the bot does."""
     parser.add_argument("--bot", nargs="?", const="smart", default=None, metavar="BOT",
                         help=f"{what}: smart (the default), random, or your own as "
                              f"module:callable or file.py:callable (see docs/bots.md)")
 
 
-def _settings(parser: argparse.ArgumentParser) -> None:
+def settings_option(parser: argparse.ArgumentParser) -> None:
+    """Add the repeatable ``--set FLAG=VALUE`` house rule to ``parser``."""
     parser.add_argument("--set", action="append", default=[], metavar="FLAG=VALUE",
                         help="a house rule: set one flag that p2pcards rules GAME lists "
                              "(repeatable), e.g. --set target=21")
 
 
 def _common(parser: argparse.ArgumentParser) -> None:
-    _bot_option(parser, "a bot plays your seat")
+    bot_option(parser, "a bot plays your seat")
     parser.add_argument("--name", help="your name at this table (default: the name you gave "
                         "once, kept beside your identity; without a terminal, your login)")
     parser.add_argument("--transcript", help="where to write the transcript")

@@ -31,10 +31,10 @@ from typing import Any
 from rich.console import Console
 from rich.table import Table as RichTable
 
-from ..card_text import action_text, own_names
 from ..cards import Card, Deck, name_cards
 from ..faces.names import SeatNames
 from ..faces.screen_text import result_row
+from ..faces.wording import action_text, own_names
 from ..games.base import ChanceStep, Zone
 from ..genesis import Genesis
 from ..table import (

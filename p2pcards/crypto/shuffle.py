@@ -166,7 +166,7 @@ def _flat(deck: EncryptedDeck) -> list[Point]:
     return out
 
 
-def _statement(
+def shuffle_statement(
     ctx: ProofContext, deck_in: EncryptedDeck, deck_out: EncryptedDeck, joint_key: Point,
     c: Sequence[Point],
 ) -> tuple[Transcript, list[Scalar]]:
@@ -178,8 +178,9 @@ def _statement(
     return t, u
 
 
-def _challenge(t: Transcript, c_hat: Sequence[Point], tt: Sequence[Point],
-               t_hat: Sequence[Point]) -> Scalar:
+def shuffle_challenge(t: Transcript, c_hat: Sequence[Point], tt: Sequence[Point],
+                      t_hat: Sequence[Point]) -> Scalar:
+    """The Fiat-Shamir challenge ``e`` over the statement and the prover's commitments."""
     return t.bytes_(b"challenge").points(c_hat).points(tt).points(t_hat).challenge()
 
 
@@ -211,7 +212,7 @@ def prove_shuffle(
         j = perm[i]
         r[j] = rng.scalar()
         c[j] = r[j] * G + hs[i]
-    t, u = _statement(ctx, deck_in, deck_out, joint_key, c)
+    t, u = shuffle_statement(ctx, deck_in, deck_out, joint_key, c)
     u_p = [u[perm[i]] for i in range(n)]
 
     # 3. commitment chain
@@ -235,7 +236,7 @@ def prove_shuffle(
     t_hat = [w_hat[i] * G + w_p[i] * prevs[i] for i in range(n)]
 
     # 5. challenge
-    e = _challenge(t, c_hat, (t1, t2, t3, t4a, t4b), t_hat)
+    e = shuffle_challenge(t, c_hat, (t1, t2, t3, t4a, t4b), t_hat)
 
     # 6. responses
     v = [_ONE] * n
@@ -279,10 +280,10 @@ def verify_shuffle(
     if sizes != {n}:
         raise fail(f"shuffle proof is not for {n} cards")
     h, hs, h_sum = shuffle_generators(deck_in.deck_name, n)
-    t, u = _statement(ctx, deck_in, deck_out, joint_key, proof.c)
+    t, u = shuffle_statement(ctx, deck_in, deck_out, joint_key, proof.c)
     t1, t2, t3, t4a, t4b = proof.t
     s1, s2, s3, s4 = proof.s
-    e = _challenge(t, proof.c_hat, proof.t, proof.t_hat)
+    e = shuffle_challenge(t, proof.c_hat, proof.t, proof.t_hat)
 
     def require(ok: bool, name: str) -> None:
         if not ok:

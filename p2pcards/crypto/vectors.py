@@ -27,11 +27,11 @@ from .keyshares import DealtKey, deal_key, share_context, share_in_box
 from .rand import DeterministicRandomness
 from .sealed import seal_token, x25519_keypair
 from .shuffle import (
-    _challenge,
-    _statement,
     prove_shuffle,
     random_permutation,
+    shuffle_challenge,
     shuffle_generators,
+    shuffle_statement,
 )
 from .simulation import run_hand
 from .tokens import token
@@ -117,8 +117,8 @@ def _shuffle() -> dict[str, Any]:
     )
     proof = prove_shuffle(deck_in, deck_out, h_key, perm, rerand, ctx, rng)
     h, hs, _ = shuffle_generators(deck.name, n)
-    t, u = _statement(ctx, deck_in, deck_out, h_key, proof.c)
-    e = _challenge(t, proof.c_hat, proof.t, proof.t_hat)
+    t, u = shuffle_statement(ctx, deck_in, deck_out, h_key, proof.c)
+    e = shuffle_challenge(t, proof.c_hat, proof.t, proof.t_hat)
     return {
         "description": "a 40-card shuffle with its Terelius-Wikstrom proof",
         "seed": _hex(seed),

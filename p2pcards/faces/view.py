@@ -25,6 +25,7 @@ from .announce import Announcer
 from .names import SeatNames
 from .order import display_order, sort_hand
 from .screen_text import presented, result_row
+from .wording import cards_text, describe_event, hand_heading, move_text
 
 __all__ = ["SeatInfo", "MoveChoice", "ZoneView", "ResultView", "SeatView", "SeatPresenter",
            "LOG_LINES"]
@@ -197,8 +198,6 @@ class SeatPresenter:
         """Fold new events into the log and the latest result; with the seat's
         ``observation`` after them, also the announcements (a scopa, a trick's winner) that
         only a comparison with the previous observation shows."""
-        from .terminal import describe_event, hand_heading  # one wording of events, shared
-
         for event in events:
             if isinstance(event, HandScored):
                 self.last_result = self._result(event.hand, event.result)
@@ -276,14 +275,10 @@ def _size(sizes: Any, seat: int) -> int | None:
 
 
 def _text(value: Any) -> str:
-    from .terminal import cards_text
-
     return cards_text(value)
 
 
 def _choice(number: int, index: int, action: Action, deck: Deck | None) -> MoveChoice:
-    from .terminal import move_text  # the one wording of a move, shared
-
     return MoveChoice(number, index, move_text(action, deck), action.kind,
                       action.card.code if action.card is not None else None,
                       tuple(c.code for c in action.cards), action.amount)

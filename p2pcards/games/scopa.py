@@ -42,7 +42,6 @@ Scopa part of italian-card-games.txt, 2 players).
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass, field
 from typing import Any
 
 from ..cards import ITALIAN_40, Card, Deck, cards
@@ -50,7 +49,6 @@ from .base import (
     ALL_SEATS,
     Action,
     BadChance,
-    BadPlayerCount,
     BadSeat,
     ChanceStep,
     GameError,
@@ -61,11 +59,11 @@ from .base import (
     Phase,
     UnknownFlag,
     UnknownHand,
-    VariantConfig,
     WrongPhase,
     Zone,
     flags_of,
 )
+from .scopa_config import PLAYER_COUNTS, ScopaConfig
 from .scopa_scoring import leader_at_target, score_hand
 
 __all__ = [
@@ -82,69 +80,9 @@ __all__ = [
     "sum_combinations",
 ]
 
-PLAYER_COUNTS = (2, 3, 4)
 HAND_SIZE = 3
 TABLE_START = 4
 _MASK = (1 << 11) - 1  # subset sums above 10 never matter
-
-
-def _choices(*values: object) -> dict[str, object]:
-    return {"choices": values}
-
-
-@dataclass(frozen=True)
-class ScopaConfig(VariantConfig):
-    """The variant of a Scopa match. Build it with ``SPEC.preset(...)``; direct construction
-    checks every field too (:class:`BadPlayerCount`, :class:`UnknownFlag`)."""
-
-    players: int
-    ties: str = field(
-        default="each",
-        metadata={
-            "doc": "tie for the most cards, denari or primiera: a point to each tied side or none",
-            **_choices("each", "none"),
-        },
-    )
-    denari_needs_six: bool = field(
-        default=False,
-        metadata={"doc": "the denari point needs 6 or more of the 10 denari (else nobody)"},
-    )
-    primiera_needs_all_suits: bool = field(
-        default=False,
-        metadata={"doc": "a side without cards of all four suits cannot win the primiera"},
-    )
-    napola: bool = field(
-        default=False,
-        metadata={"doc": "A-2-3 of denari score 3, plus 1 per further consecutive denaro"},
-    )
-    rebello: bool = field(default=False, metadata={"doc": "the King of denari scores 1 point"})
-    sum_choice: str = field(
-        default="free",
-        metadata={
-            "doc": "among sum captures: free choice, or one with the fewest cards",
-            **_choices("free", "fewest_cards"),
-        },
-    )
-    redeal_three_kings: bool = field(
-        default=False,
-        metadata={"doc": "throw in and redeal when 3 or more kings open on the table"},
-    )
-    target: int = field(
-        default=11, metadata={"doc": "points that win the match", **_choices(11, 21, 31)}
-    )
-    stop_at_target: bool = field(
-        default=False,
-        metadata={"doc": "count points in order and stop the moment a side reaches the target"},
-    )
-
-    def __post_init__(self) -> None:
-        if self.players not in PLAYER_COUNTS:
-            raise BadPlayerCount(f"scopa is for 2, 3 or 4 players, not {self.players!r}")
-        for flag in flags_of(ScopaConfig):
-            value = getattr(self, flag.name)
-            bad_choice = flag.choices and value not in flag.choices
-            if bad_choice or type(value) is not type(flag.default):
-                raise UnknownFlag(f"scopa flag {flag.name!r} cannot be {value!r}")
 
 
 def can_capture(table: Sequence[Card], rank: int) -> bool:

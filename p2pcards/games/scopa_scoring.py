@@ -20,13 +20,10 @@ Pure functions over the cards each side captured; :mod:`p2pcards.games.scopa` ca
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
-from typing import TYPE_CHECKING
 
 from ..cards import Card
 from .base import HandResult, ScoreLine
-
-if TYPE_CHECKING:
-    from .scopa import ScopaConfig
+from .scopa_config import ScopaConfig
 
 __all__ = [
     "PRIMIERA_VALUES",

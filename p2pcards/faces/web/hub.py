@@ -32,8 +32,8 @@ from ...games.base import Action
 from ...genesis import Genesis
 from ...net.session import Player
 from ...table import Event, Table
-from ..terminal import move_text
 from ..view import SeatPresenter
+from ..wording import move_text
 from .server import Visitors, json_text
 
 __all__ = ["SeatPage", "claim_choices"]
