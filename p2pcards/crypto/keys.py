@@ -14,6 +14,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import dataclass
+from functools import cached_property
 
 from ._wire import as_list, as_point, as_scalar
 from .errors import CryptoError, InvalidScalar, ProofError
@@ -83,9 +84,9 @@ class HandKey:
         """A fresh key."""
         return cls(rng.scalar())
 
-    @property
+    @cached_property
     def public(self) -> Point:
-        """``X = x·G``."""
+        """``X = x·G`` (computed once)."""
         return self.secret * G
 
     def share(self, ctx: ProofContext, rng: Randomness | None = None) -> KeyShare:

@@ -15,7 +15,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 
 from ..cards import Card, Deck
-from ._wire import as_list, as_point, as_scalar
+from ._wire import as_list, as_received_point, as_scalar
 from .deckpoints import card_of
 from .elgamal import Ciphertext
 from .errors import InvalidEncoding, ProofError
@@ -65,7 +65,7 @@ class RevealToken:
     @classmethod
     def from_wire(cls, data: object, field: str = "token") -> RevealToken:
         t, e, s = as_list(data, field, 3)
-        return cls(as_point(t, f"{field} t"), DLEQProof.from_wire([e, s], field))
+        return cls(as_received_point(t, f"{field} t"), DLEQProof.from_wire([e, s], field))
 
     @classmethod
     def from_bytes(cls, data: bytes, field: str = "token") -> RevealToken:
