@@ -30,6 +30,9 @@ def build_parser() -> argparse.ArgumentParser:
         description="Play Italian card games peer to peer, with no server and no trusted dealer.",
     )
     parser.add_argument("--version", action="version", version=f"p2pcards {__version__}")
+    parser.add_argument("--paranoid", action="store_true",
+                        help="every seat of this process also checks the proofs of its own "
+                        "messages (slower; for debugging)")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
 
     rules = sub.add_parser("rules", help="list games, or a game's presets and flags")

@@ -58,6 +58,10 @@ def run_command(parser: argparse.ArgumentParser, argv: Sequence[str] | None = No
     traceback); without a command the help is printed."""
     args = parser.parse_args(argv)
     handler: Handler | None = getattr(args, "handler", None)
+    if getattr(args, "paranoid", False):
+        from ..crypto.own import set_paranoid
+
+        set_paranoid(True)
     if handler is None:
         parser.print_help()
         return EXIT_USAGE

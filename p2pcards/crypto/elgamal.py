@@ -15,11 +15,13 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 
 from ..cards import Deck
-from ._wire import as_list, as_point
+from ._wire import as_list, as_received_point
 from .deckpoints import card_points
 from .group import G, Point, Scalar
 
 __all__ = ["Ciphertext", "EncryptedDeck", "initial_deck"]
+
+_ONE = Scalar(1)
 
 
 @dataclass(frozen=True, slots=True)
@@ -30,8 +32,10 @@ class Ciphertext:
     b: Point
 
     def rerandomize(self, r: Scalar, joint_key: Point) -> Ciphertext:
-        """``(a + r·G, b + r·H)``."""
-        return Ciphertext(self.a + r * G, self.b + r * joint_key)
+        """``(a + r·G, b + r·H)``; ``a + r·G`` is ``(1 + r)·G`` when ``a`` is ``G`` (a card of
+        the initial deck), one base multiplication instead of one and an addition."""
+        a = (r + _ONE) * G if self.a == G else self.a + r * G
+        return Ciphertext(a, self.b + r * joint_key)
 
     def to_wire(self) -> list[bytes]:
         """``[a, b]``."""
@@ -40,7 +44,7 @@ class Ciphertext:
     @classmethod
     def from_wire(cls, data: object, field: str = "ciphertext") -> Ciphertext:
         a, b = as_list(data, field, 2)
-        return cls(as_point(a, f"{field} a"), as_point(b, f"{field} b"))
+        return cls(as_received_point(a, f"{field} a"), as_received_point(b, f"{field} b"))
 
 
 @dataclass(frozen=True)

@@ -28,6 +28,7 @@ import nacl.bindings as sodium
 import nacl.exceptions
 
 from .errors import CryptoError, InvalidPoint, InvalidScalar
+from .own import is_own_message
 
 __all__ = [
     "ORDER",
@@ -177,10 +178,31 @@ class Point:
         return p
 
     @classmethod
+    def received(cls, data: object, field: str = "point") -> Point:
+        """Decode a point from outside that a proof verification will multiply by a scalar.
+
+        The checks that cost no group operation (type, length, not the identity) are made here;
+        the libsodium check (canonical, on the curve, in the prime-order subgroup) is made by the
+        point's first use: a scalar multiplication makes exactly that check as part of its work
+        (so the point is validated once, not twice), any other use (sum, comparison, hash) calls
+        ``is_valid_point`` first. Either way an invalid point raises the same
+        :class:`InvalidPoint` naming ``field`` as :meth:`from_bytes` would. In the local seat's own
+        message the point is trusted, as in :meth:`from_bytes`."""
+        data = _shaped(data, field)
+        if is_own_message():
+            return cls._of(data)
+        return _Unchecked._pending(data, field)
+
+    def _ready(self) -> bytes:
+        """The encoding, once the point is known valid (see :class:`_Unchecked`)."""
+        return self._b
+
+    @classmethod
     def from_bytes(cls, data: object, field: str = "point") -> Point:
         """Decode a point from outside: 32 bytes, canonical, on the curve, in the prime-order
         subgroup, not of small order, not the identity. Raises :class:`InvalidPoint` naming
-        ``field``."""
+        ``field``. In the local seat's own message only the checks that cost no group operation
+        are made (:mod:`.own`)."""
         return cls._of(_validated(data, field))
 
     def to_bytes(self) -> bytes:
@@ -200,7 +222,7 @@ class Point:
         if other._b == _IDENTITY_BYTES:
             return self
         try:
-            return Point._of(sodium.crypto_core_ed25519_add(self._b, other._b))
+            return Point._of(sodium.crypto_core_ed25519_add(self._ready(), other._ready()))
         except _SODIUM_ERRORS as exc:  # pragma: no cover - inputs are always valid points
             raise CryptoError(f"point addition failed: {exc}") from None
 
@@ -208,7 +230,7 @@ class Point:
         if other._b == _IDENTITY_BYTES:
             return self
         try:
-            return Point._of(sodium.crypto_core_ed25519_sub(self._b, other._b))
+            return Point._of(sodium.crypto_core_ed25519_sub(self._ready(), other._ready()))
         except _SODIUM_ERRORS as exc:  # pragma: no cover - inputs are always valid points
             raise CryptoError(f"point subtraction failed: {exc}") from None
 
@@ -230,10 +252,10 @@ class Point:
         return Point._of(out)
 
     def __eq__(self, other: object) -> bool:
-        return isinstance(other, Point) and other._b == self._b
+        return isinstance(other, Point) and other._ready() == self._ready()
 
     def __hash__(self) -> int:
-        return hash(self._b)
+        return hash(self._ready())
 
     def __setattr__(self, name: str, value: object) -> None:
         raise AttributeError("Point is immutable")
@@ -242,22 +264,77 @@ class Point:
         return f"Point({self._b.hex()})"
 
 
-def _validated(data: object, field: str) -> bytes:
+class _Unchecked(Point):
+    """A received point whose libsodium check is still to be made (:meth:`Point.received`).
+
+    ``_field`` names it while the check is pending and is ``None`` once it passed. The first
+    scalar multiplication by a nonzero scalar makes the check itself (libsodium's
+    ``crypto_scalarmult_ed25519_noclamp`` refuses exactly the points ``is_valid_point`` refuses
+    but the identity, which :func:`_shaped` already refused); every other use calls
+    ``is_valid_point`` first.
+    """
+
+    __slots__ = ("_field",)
+    _field: str | None
+
+    @classmethod
+    def _pending(cls, data: bytes, field: str) -> _Unchecked:
+        p = object.__new__(cls)
+        object.__setattr__(p, "_b", data)
+        object.__setattr__(p, "_field", field)
+        return p
+
+    def _ready(self) -> bytes:
+        if self._field is not None:
+            _check_valid(self._b, self._field)
+            object.__setattr__(self, "_field", None)
+        return self._b
+
+    def __rmul__(self, k: Scalar) -> Point:
+        if not isinstance(k, Scalar):
+            return NotImplemented
+        if self._field is None or k._v == 0:
+            self._ready()
+            return Point.__rmul__(self, k)
+        try:
+            out = sodium.crypto_scalarmult_ed25519_noclamp(k.to_bytes(), self._b)
+        except _SODIUM_ERRORS:
+            raise _invalid(self._field) from None
+        object.__setattr__(self, "_field", None)
+        return Point._of(out)
+
+
+def _shaped(data: object, field: str) -> bytes:
+    """``data`` if it is 32 bytes and not the identity; :class:`InvalidPoint` otherwise."""
     if not isinstance(data, bytes):
         raise InvalidPoint(f"{field} must be 32 bytes, got {type(data).__name__}")
     if len(data) != 32:
         raise InvalidPoint(f"{field} must be 32 bytes, got {len(data)}")
     if data == _IDENTITY_BYTES:
         raise InvalidPoint(f"{field} is the identity point")
+    return data
+
+
+def _invalid(field: str) -> InvalidPoint:
+    return InvalidPoint(
+        f"{field} is not a canonical point of the prime-order subgroup "
+        "(off the curve, non-canonical, small order or with a torsion component)"
+    )
+
+
+def _check_valid(data: bytes, field: str) -> None:
     try:
         ok = sodium.crypto_core_ed25519_is_valid_point(data)
     except _SODIUM_ERRORS:  # pragma: no cover - length already checked
         ok = False
     if not ok:
-        raise InvalidPoint(
-            f"{field} is not a canonical point of the prime-order subgroup "
-            "(off the curve, non-canonical, small order or with a torsion component)"
-        )
+        raise _invalid(field)
+
+
+def _validated(data: object, field: str) -> bytes:
+    data = _shaped(data, field)
+    if not is_own_message():  # else computed by this seat itself: see own.py
+        _check_valid(data, field)
     return data
 
 

@@ -49,6 +49,7 @@ from ..cards import HIDDEN, Card, Deck
 from ..crypto import CryptoError, ProofContext, Randomness
 from ..crypto.inbox import BoxOpening, InboxKey, verify_opening
 from ..crypto.keyshares import rebuild_key, share_in_box
+from ..crypto.own import is_paranoid, own_message
 from ..crypto.vss import share_is_valid
 from ..games.base import (
     Action,
@@ -164,8 +165,13 @@ class Table:
         rng: Randomness | None = None,
         keeper: Keeper | None = None,
         bare_inboxes: bool = False,
+        paranoid: bool | None = None,
     ) -> None:
         self.genesis = genesis
+        self.paranoid = is_paranoid() if paranoid is None else paranoid
+        """Whether the local seat checks the proofs and points of its own messages too (CRYPTO.md
+        §14: it need not; every other seat and the verifier do). Default: the process-wide
+        switch ``p2pcards --paranoid``."""
         self.table_id = genesis.table_id
         self.seat = seat
         self.players = len(genesis.seats)
@@ -794,13 +800,15 @@ class Table:
         return step
 
     def _emit(self, kind: str, body: dict[str, Any], step: Step) -> list[Event]:
-        """Seal, apply locally and queue one message of the local seat."""
+        """Seal, apply locally (its own proofs unchecked unless :attr:`paranoid`) and queue one
+        message of the local seat."""
         assert self.seat is not None and self._identity is not None
         index = self.chain.next_seq
         payload = Payload(table_id=self.table_id, seq=index, prev=self.chain.head,
                           seat=self.seat, kind=kind, body=body)
         envelope = seal(payload, self._identity)
-        events = self._apply(payload, index)
+        with own_message(trusted=not self.paranoid):
+            events = self._apply(payload, index)
         self.chain.accept(payload, envelope, expected_seat=self.seat)
         data = envelope.encode()
         self.frames.append(data)
