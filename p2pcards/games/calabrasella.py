@@ -92,6 +92,7 @@ from .base import (
     UnknownHand,
     WrongPhase,
     Zone,
+    actions_with_cards,
     flags_of,
     sort_actions,
 )
@@ -369,8 +370,8 @@ class CalabrasellaMatch(MatchProgress):
     def _discard_choices(self, hand: list[Card]) -> list[Action]:
         """Every discard of 1..``WIDOW_SIZE`` cards, already in :func:`sort_actions` order
         (see :func:`_combinations_in_order`), so that the ~800 actions need no sort."""
-        return [Action("discard", cards=combo)
-                for combo in _combinations_in_order(sorted(set(hand)), WIDOW_SIZE)]
+        return actions_with_cards("discard", _combinations_in_order(sorted(set(hand)),
+                                                                    WIDOW_SIZE))
 
     def _take_choices(self) -> list[Action]:
         """Every take of as many widow cards as were discarded: combinations of one size of a
@@ -378,7 +379,7 @@ class CalabrasellaMatch(MatchProgress):
         from itertools import combinations
 
         k = len(self._discards)
-        return [Action("take", cards=combo) for combo in combinations(sorted(self._widow), k)]
+        return actions_with_cards("take", combinations(sorted(self._widow), k))
 
     # ------------------------------------------------------------------ card use
 
