@@ -26,8 +26,16 @@ sending window (seconds per second, so 100 % is one core) by the relay, by the g
 everything else on the machine (other load disturbs the figures: rerun), and at the end the
 largest passing level. Nothing here asserts a time; a lost or corrupted frame fails the level.
 
+The target (issue 29) is 250 tables, 1,000 connections, at p99 <= 50 ms with one other busy
+process on the machine: ``--busy`` starts that process (a Python loop) for the whole run, and
+the last lines say whether the 250-table level met it. ``--compare CHECKOUT`` runs the relay of
+another checkout too (``git worktree add /tmp/relay-old <commit>``), each level against both
+relays in turns, so that old and new are measured under the same load. Each row also gives the
+p90, the relay's CPU time per forwarded frame and the generators' own loop lag (99th percentile
+of one pass of their loop: their share of the measured latency).
+
     python benchmarks/relay.py [--quick] [--levels 100,250,300] [--rate 4] [--seconds 8]
-                               [--generators 2]
+                               [--generators 2] [--busy] [--compare CHECKOUT]
 """
 
 from __future__ import annotations
@@ -150,6 +158,7 @@ class _Tally:
         self.bad = 0  # corrupted, misrouted, duplicated or out-of-order frames
         self.latencies = array("d")  # milliseconds
         self.last_receive = 0.0
+        self.lags = array("d")  # milliseconds each loop pass took, from poll's return on
 
 
 def _receive(peer: _Peer, tally: _Tally, now_ns: int) -> None:
@@ -226,6 +235,7 @@ def _drive(peers: list[_Peer], count: int, rate: float, seconds: float,
                 break
             timeout = events[pos][0] - now if pos < total else deadline - now
             ready = poller.poll(max(0.0, timeout))
+            woke = time.monotonic()
             if ready:
                 now_ns = time.monotonic_ns()
                 for fd, mask in ready:
@@ -269,6 +279,7 @@ def _drive(peers: list[_Peer], count: int, rate: float, seconds: float,
                 if done < len(frame):
                     peer.out += frame[done:]
                     poller.modify(peer.sock.fileno(), select.EPOLLIN | select.EPOLLOUT)
+            tally.lags.append((time.monotonic() - woke) * 1e3)
     finally:
         gc.enable()
         poller.close()
@@ -295,7 +306,8 @@ def generator_main(spec: dict[str, Any]) -> int:
         "connections": len(peers), "sent": tally.sent, "delivered": tally.delivered,
         "expected": count * (SEATS - 1) * len(peers), "acks": tally.acks, "bad": tally.bad,
         "last_receive": tally.last_receive,
-        "latencies": base64.b64encode(tally.latencies.tobytes()).decode()}})
+        "latencies": base64.b64encode(tally.latencies.tobytes()).decode(),
+        "lags": base64.b64encode(tally.lags.tobytes()).decode()}})
     return 0
 
 
@@ -324,10 +336,12 @@ class Level:
     acks: int = 0
     bad: int = 0
     latencies: array[float] = field(default_factory=lambda: array("d"))
+    lags: array[float] = field(default_factory=lambda: array("d"))  # generator loop passes, ms
     seconds: float = 0.0  # from the first scheduled send to the last frame received
     rss_per_conn: float = 0.0
     rss_after_kib: int = 0
     relay_cpu: float = 0.0  # relay CPU seconds per wall second during the sending window
+    relay_us_per_frame: float = 0.0  # relay CPU per forwarded frame, start to last receipt
     generator_cpu: float = 0.0  # all generators' CPU seconds per wall second, same window
     other_cpu: float = 0.0  # every other process on the machine, same window
 
@@ -336,10 +350,7 @@ class Level:
         return self.expected - self.delivered
 
     def percentile(self, q: float) -> float:
-        lat = sorted(self.latencies)
-        if not lat:
-            return float("nan")
-        return lat[max(0, min(len(lat) - 1, int(len(lat) * q + 0.999999) - 1))]
+        return _percentile(self.latencies, q)
 
     @property
     def passed(self) -> bool:
@@ -348,6 +359,13 @@ class Level:
     @property
     def forwarded_per_second(self) -> float:
         return self.delivered / self.seconds if self.seconds > 0 else 0.0
+
+
+def _percentile(values: array[float], q: float) -> float:
+    ordered = sorted(values)
+    if not ordered:
+        return float("nan")
+    return ordered[max(0, min(len(ordered) - 1, int(len(ordered) * q + 0.999999) - 1))]
 
 
 def cpu_seconds(pid: int) -> float:
@@ -401,7 +419,7 @@ def run_level(port: int, relay_pid: int, tables: int, rate: float, seconds: floa
             proc.stdin.write(json.dumps({"start": start}) + "\n")
             proc.stdin.flush()
         time.sleep(max(0.0, start - time.monotonic()))
-        relay_before = cpu_seconds(relay_pid)
+        relay_before = relay_start = cpu_seconds(relay_pid)
         gen_before = sum(cpu_seconds(proc.pid) for proc in procs)
         busy_before = machine_busy_seconds()
         time.sleep(seconds)
@@ -419,8 +437,11 @@ def run_level(port: int, relay_pid: int, tables: int, rate: float, seconds: floa
             level.acks += result["acks"]
             level.bad += result["bad"]
             level.latencies.frombytes(base64.b64decode(result["latencies"]))
+            level.lags.frombytes(base64.b64decode(result["lags"]))
             last = max(last, result["last_receive"])
         level.seconds = last - start
+        level.relay_us_per_frame = ((cpu_seconds(relay_pid) - relay_start) * 1e6
+                                    / max(1, level.delivered))
     finally:
         for proc in procs:
             if proc.poll() is None:
@@ -430,25 +451,36 @@ def run_level(port: int, relay_pid: int, tables: int, rate: float, seconds: floa
     return level
 
 
-HEADER = (f"{'tables':>6} {'conns':>6} {'fwd frames/s':>12} {'p50 ms':>7} {'p99 ms':>7} "
-          f"{'max ms':>7} {'lost':>5} {'bad':>4} {'KiB/conn':>8} {'RSS MiB':>7} "
-          f"{'relay CPU':>9} {'gen CPU':>7} {'other':>5}")
+HEADER = (f"{'tables':>6} {'conns':>6} {'fwd frames/s':>12} {'p50 ms':>7} {'p90 ms':>7} "
+          f"{'p99 ms':>7} {'max ms':>7} {'lost':>5} {'bad':>4} {'KiB/conn':>8} {'RSS MiB':>7} "
+          f"{'relay CPU':>9} {'us/frame':>8} {'gen CPU':>7} {'gen lag':>7} {'other':>5}")
 
 
-def report(level: Level, out: IO[str]) -> None:
+def report(level: Level, out: IO[str], label: str = "") -> None:
+    """One row of :data:`HEADER` (after ``label``, when old and new relays are compared).
+
+    ``us/frame`` is the relay's CPU time per forwarded frame, from the first send to the last
+    receipt (so it holds when the relay falls behind, where the CPU share saturates).
+    ``gen lag`` is the 99th percentile of one pass of a generator's loop (from ``poll``'s
+    return to the next ``poll``, wall time): how long a frame that has arrived can wait for a
+    generator to read it, the generators' own share of the measured latency.
+    """
     lat_max = max(level.latencies) if level.latencies else float("nan")
-    print(f"{level.tables:>6} {level.connections:>6} {level.forwarded_per_second:>12,.0f} "
-          f"{level.percentile(0.5):>7.1f} {level.percentile(0.99):>7.1f} {lat_max:>7.1f} "
+    print(f"{label}{level.tables:>6} {level.connections:>6} {level.forwarded_per_second:>12,.0f} "
+          f"{level.percentile(0.5):>7.1f} {level.percentile(0.9):>7.1f} "
+          f"{level.percentile(0.99):>7.1f} {lat_max:>7.1f} "
           f"{level.lost:>5} {level.bad:>4} {level.rss_per_conn / 1024:>8.1f} "
           f"{level.rss_after_kib / 1024:>7.1f} {level.relay_cpu:>9.0%} "
-          f"{level.generator_cpu:>7.0%} {level.other_cpu:>5.0%}  "
-          f"{'ok' if level.passed else 'FAIL'}", file=out, flush=True)
+          f"{level.relay_us_per_frame:>8.1f} {level.generator_cpu:>7.0%} "
+          f"{_percentile(level.lags, 0.99):>7.1f} "
+          f"{level.other_cpu:>5.0%}  {'ok' if level.passed else 'FAIL'}", file=out, flush=True)
 
 
-def start_relay(log: IO[bytes], pin: list[int] | None,
-                profile: str | None) -> tuple[subprocess.Popen[bytes], int]:
-    """Start the relay on a free loopback port; return the process and the port (0: failed).
-    With ``profile``, the relay runs under cProfile and writes its statistics there on exit."""
+def start_relay(log: IO[bytes], pin: list[int] | None, profile: str | None,
+                root: Path = ROOT) -> tuple[subprocess.Popen[bytes], int]:
+    """Start the relay of the checkout ``root`` on a free loopback port; return the process and
+    the port (0: failed). With ``profile``, the relay runs under cProfile and writes its
+    statistics there on exit."""
     profiler = ["-m", "cProfile", "-o", profile] if profile else []
     relay = subprocess.Popen(
         [sys.executable, *profiler, "-m", "p2pcards", "relay", "--listen", "127.0.0.1:0",
@@ -456,10 +488,12 @@ def start_relay(log: IO[bytes], pin: list[int] | None,
          # every generator connects from 127.0.0.1: the per-address caps must not apply
          "--max-rooms-per-address", "4999", "--max-connections-per-address", "19999",
          "--total-bytes", str(4 * 1024**3)],
-        stderr=log, stdout=subprocess.DEVNULL, env={**os.environ, "PYTHONPATH": str(ROOT)})
+        stderr=log, stdout=subprocess.DEVNULL, cwd=root,
+        env={**os.environ, "PYTHONPATH": str(root)})
     if pin is not None:
         os.sched_setaffinity(relay.pid, pin)
-    for _ in range(400):
+    deadline = time.monotonic() + 120  # a loaded machine can take long to start Python
+    while time.monotonic() < deadline and relay.poll() is None:
         log.seek(0)
         found = re.search(rb"event=listening address=[^ ]*:(\d+)", log.read())
         if found:
@@ -467,6 +501,55 @@ def start_relay(log: IO[bytes], pin: list[int] | None,
         time.sleep(0.025)
     relay.kill()
     return relay, 0
+
+
+TARGET_TABLES = 250
+"""The capacity target: 250 four-seat tables (1,000 connections) at p99 <= 50 ms with one busy
+process beside the relay."""
+
+
+def start_busy() -> subprocess.Popen[bytes]:
+    """One process that keeps a CPU busy (a Python loop) until it is killed."""
+    return subprocess.Popen([sys.executable, "-c", "while True: pass"])
+
+
+@dataclass
+class Relay:
+    """A relay process under test: which checkout it runs, its process, port and log."""
+
+    name: str
+    root: Path
+    proc: subprocess.Popen[bytes]
+    port: int
+    log: IO[bytes]
+    levels: list[Level] = field(default_factory=list)
+
+    def stop(self) -> None:
+        self.proc.send_signal(signal.SIGTERM)
+        try:
+            self.proc.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            self.proc.kill()
+            self.proc.wait()
+
+
+def _target_line(relay: Relay, busy: bool) -> str:
+    """Whether the target level passed for ``relay``, in one line."""
+    at_target = [level for level in relay.levels if level.tables == TARGET_TABLES]
+    if not at_target:
+        return (f"{relay.name}: target not measured (no level of {TARGET_TABLES} tables was "
+                "run)")
+    worst = max(at_target, key=lambda level: level.percentile(0.99))
+    met = "met" if all(level.passed for level in at_target) else "NOT met"
+    beside = "one busy process beside it" if busy else "no --busy process (the target wants one)"
+    # RSS per connection means something on the first level only (later ones reuse memory)
+    rss = relay.levels[0].rss_per_conn / 1024
+    return (f"{relay.name}: target {TARGET_TABLES} tables ({worst.connections} connections) at "
+            f"p99 <= {P99_LIMIT_MS:g} ms, {beside}: {met} (worst p99 "
+            f"{worst.percentile(0.99):.1f} ms in {len(at_target)} run(s), "
+            f"{sum(level.lost for level in at_target)} lost, "
+            f"{sum(level.bad for level in at_target)} bad; {rss:.1f} KiB of relay RSS per idle "
+            f"connection, first level)")
 
 
 def main() -> int:
@@ -477,6 +560,11 @@ def main() -> int:
     parser.add_argument("--seconds", type=float, help="sending time per level")
     parser.add_argument("--generators", type=int, default=2,
                         help="load generator processes (tables are split among them)")
+    parser.add_argument("--busy", action="store_true",
+                        help="run one CPU-busy process beside the relay for the whole run")
+    parser.add_argument("--compare", metavar="CHECKOUT", type=Path,
+                        help="also run the relay of another checkout (e.g. a git worktree of "
+                             "an earlier commit), each level against both, in turns")
     parser.add_argument("--pin", action="store_true",
                         help="pin the relay to CPU 0 and the generators to the other CPUs")
     parser.add_argument("--profile", metavar="FILE",
@@ -492,34 +580,58 @@ def main() -> int:
     relay_pin = cpus[:1] if args.pin and len(cpus) > 1 else None
     generator_pin = cpus[1:] if relay_pin else None
     _raise_fd_limit()
+    checkouts = [("this", ROOT)]
+    if args.compare is not None:
+        if not (args.compare / "p2pcards" / "relay").is_dir():
+            print(f"--compare {args.compare}: not a p2pcards checkout", file=sys.stderr)
+            return 2
+        checkouts.insert(0, ("old", args.compare.resolve()))
 
-    with tempfile.TemporaryFile() as log:
-        relay, port = start_relay(log, relay_pin, args.profile)
-        if not port:
-            print("the relay did not start", file=sys.stderr)
-            return 1
-        print(f"relay pid {relay.pid} on port {port}; {len(cpus)} CPUs, {args.generators} "
-              f"generator processes{', relay pinned to one CPU' if relay_pin else ''}; "
-              f"{SEATS} seats per table, {args.rate:g} frames/s per peer for {seconds:g} s, "
-              f"5 % of frames {LARGE} B, the rest {SMALL} B")
-        print(HEADER)
-        best: Level | None = None
+    relays: list[Relay] = []
+    busy = start_busy() if args.busy else None
+    with tempfile.TemporaryFile() as this_log, tempfile.TemporaryFile() as old_log:
+        logs = {"this": this_log, "old": old_log}
         try:
-            for tables in levels:
-                level = run_level(port, relay.pid, tables, args.rate, seconds,
-                                  args.generators, generator_pin)
-                report(level, sys.stdout)
-                if level.passed and (best is None or tables > best.tables):
-                    best = level
+            for name, root in checkouts:
+                proc, port = start_relay(logs[name], relay_pin,
+                                         args.profile if name == "this" else None, root)
+                relays.append(Relay(name, root, proc, port, logs[name]))
+                if not port:
+                    print(f"the relay of {root} did not start", file=sys.stderr)
+                    return 1
+            for relay in relays:
+                print(f"{relay.name} relay: {relay.root} (pid {relay.proc.pid}, port {relay.port})")
+            print(f"{len(cpus)} CPUs, {args.generators} generator processes"
+                  f"{', relay pinned to one CPU' if relay_pin else ''}"
+                  f"{', one busy process beside' if busy else ''}; {SEATS} seats per table, "
+                  f"{args.rate:g} frames/s per peer for {seconds:g} s, 5 % of frames {LARGE} B, "
+                  f"the rest {SMALL} B")
+            labelled = len(relays) > 1
+            print(f"{'relay ' if labelled else ''}{HEADER}")
+            for number, tables in enumerate(levels):
+                # in turns, so that neither relay always runs right after the other
+                for relay in relays if number % 2 == 0 else relays[::-1]:
+                    level = run_level(relay.port, relay.proc.pid, tables, args.rate, seconds,
+                                      args.generators, generator_pin)
+                    relay.levels.append(level)
+                    report(level, sys.stdout, f"{relay.name:<5} " if labelled else "")
         finally:
-            relay.send_signal(signal.SIGTERM)
-            relay.wait(timeout=10)
-        if best is None:
-            print("no level passed (p99 < 50 ms, no frame lost or bad)")
+            for relay in relays:
+                relay.stop()
+            if busy is not None:
+                busy.kill()
+                busy.wait()
+    for relay in relays:
+        passing = [level for level in relay.levels if level.passed]
+        if not passing:
+            print(f"{relay.name}: no level passed (p99 < {P99_LIMIT_MS:g} ms, no frame lost or "
+                  "bad)")
         else:
-            print(f"most tables with p99 < 50 ms and no loss: {best.tables} "
-                  f"({best.connections} connections), forwarding "
+            best = max(passing, key=lambda level: level.tables)
+            print(f"{relay.name}: most tables with p99 < {P99_LIMIT_MS:g} ms and no loss: "
+                  f"{best.tables} ({best.connections} connections), forwarding "
                   f"{best.forwarded_per_second:,.0f} frames/s")
+        print(_target_line(relay, busy is not None))
     return 0
 
 

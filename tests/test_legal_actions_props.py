@@ -173,3 +173,32 @@ def test_burraco_one_card_additions_match_the_reference(seed: int) -> None:
         for c in FRENCH_108.cards:
             if c not in meld.cards:
                 assert one_card_extensions(meld, c) == reference_one_card_extensions(meld, c)
+
+
+@settings(max_examples=200, deadline=None)
+@given(hand=st.lists(st.sampled_from(FRENCH_108.cards), min_size=0, max_size=13, unique=True),
+       most=st.integers(1, 5))
+def test_calabrasella_discards_come_out_in_order(hand: list[Card], most: int) -> None:
+    """The discard enumeration lists every combination of 1..most cards once, already sorted."""
+    from itertools import combinations
+
+    from p2pcards.games.calabrasella import _combinations_in_order
+
+    ordered = sorted(hand)
+    expected = sorted(c for k in range(1, most + 1) for c in combinations(ordered, k))
+    assert _combinations_in_order(ordered, most) == expected
+
+
+@settings(max_examples=200, deadline=None)
+@given(kind=st.sampled_from(["meld", "discard", "rumino"]),
+       combos=st.lists(st.lists(st.sampled_from(FRENCH_108.cards), max_size=6).map(tuple),
+                       max_size=12))
+def test_actions_built_in_bulk_equal_the_plain_ones(kind: str,
+                                                    combos: list[tuple[Card, ...]]) -> None:
+    from p2pcards.games.base import actions_with_cards
+
+    built = actions_with_cards(kind, combos)
+    plain = [Action(kind, cards=combo) for combo in combos]
+    assert built == plain
+    assert [hash(a) for a in built] == [hash(a) for a in plain]
+    assert [a.to_wire() for a in built] == [a.to_wire() for a in plain]

@@ -273,6 +273,28 @@ def _action_key(a: Action) -> tuple[Any, ...]:
             tuple([(c.rank, c.suit, c.copy) for c in a.cards]), a.value, a.amount)
 
 
+_new_object = object.__new__
+_set_kind, _set_card, _set_cards, _set_value, _set_amount = (
+    Action.__dict__[name].__set__ for name in ("kind", "card", "cards", "value", "amount"))
+
+
+def actions_with_cards(kind: str, combos: Iterable[tuple[Card, ...]]) -> list[Action]:
+    """``[Action(kind, cards=c) for c in combos]``, equal action for action, built without the
+    frozen dataclass's guarded field assignments: about 2.5 times cheaper, for the hundreds of
+    melds or discards some states offer."""
+    out: list[Action] = []
+    append = out.append
+    for combo in combos:
+        action = _new_object(Action)
+        _set_kind(action, kind)
+        _set_card(action, None)
+        _set_cards(action, combo)
+        _set_value(action, "")
+        _set_amount(action, 0)
+        append(action)
+    return out
+
+
 def sort_actions(actions: Iterable[Action]) -> list[Action]:
     """``actions`` in :class:`Action`'s order (kind, card, cards, value, amount; cards by rank,
     suit and copy), as ``sorted`` would put them, but compared as plain tuples: much cheaper

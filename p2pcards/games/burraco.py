@@ -86,6 +86,7 @@ from .base import (
     VariantConfig,
     WrongPhase,
     Zone,
+    actions_with_cards,
     flags_of,
     sort_actions,
 )
@@ -363,7 +364,8 @@ class BurracoMatch(MatchProgress):
             raise UnknownHand(f"seat {seat}'s hand is not known in this view, so no legal "
                               "actions")
         known = [c for c in hand if c is not None]
-        actions = [Action("meld", cards=meld.cards) for meld in self._new_melds(seat, known)]
+        actions = actions_with_cards("meld", [meld.cards
+                                              for meld in self._new_melds(seat, known)])
         actions += self._additions(seat, known)
         size = len(known)
         actions += [Action("discard", c) for c in known

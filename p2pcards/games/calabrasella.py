@@ -92,6 +92,7 @@ from .base import (
     UnknownHand,
     WrongPhase,
     Zone,
+    actions_with_cards,
     flags_of,
     sort_actions,
 )
@@ -367,22 +368,18 @@ class CalabrasellaMatch(MatchProgress):
         return [c for c in hand if c is not None]
 
     def _discard_choices(self, hand: list[Card]) -> list[Action]:
-        from itertools import combinations
-
-        ordered = sorted(set(hand))
-        out = [
-            Action("discard", cards=combo)
-            for k in range(1, WIDOW_SIZE + 1)
-            for combo in combinations(ordered, k)
-        ]
-        return sort_actions(out)
+        """Every discard of 1..``WIDOW_SIZE`` cards, already in :func:`sort_actions` order
+        (see :func:`_combinations_in_order`), so that the ~800 actions need no sort."""
+        return actions_with_cards("discard", _combinations_in_order(sorted(set(hand)),
+                                                                    WIDOW_SIZE))
 
     def _take_choices(self) -> list[Action]:
+        """Every take of as many widow cards as were discarded: combinations of one size of a
+        sorted list come out in sorted order."""
         from itertools import combinations
 
         k = len(self._discards)
-        return sort_actions(Action("take", cards=combo)
-                      for combo in combinations(sorted(self._widow), k))
+        return actions_with_cards("take", combinations(sorted(self._widow), k))
 
     # ------------------------------------------------------------------ card use
 
@@ -912,3 +909,20 @@ SPEC = GameSpec(
 )
 
 SPECS = (SPEC,)
+
+
+def _combinations_in_order(ordered: list[Card], most: int) -> list[tuple[Card, ...]]:
+    """Every combination of 1..``most`` cards of ``ordered`` (sorted, distinct) in the order of
+    the tuples themselves: each combination right before its own extensions, which come in the
+    order of their added card (a depth-first walk), as ``sorted`` would put them."""
+    out: list[tuple[Card, ...]] = []
+
+    def extend(prefix: tuple[Card, ...], start: int) -> None:
+        for i in range(start, len(ordered)):
+            combo = (*prefix, ordered[i])
+            out.append(combo)
+            if len(combo) < most:
+                extend(combo, i + 1)
+
+    extend((), 0)
+    return out

@@ -53,7 +53,8 @@ says; ``zero``: doubled whenever the losing side scores nothing."""
 
 def card_points(cards: Iterable[Card]) -> int:
     """The card points of ``cards`` (no last-trick bonus)."""
-    return sum(POINTS.get(c.rank, 0) for c in cards)
+    get = POINTS.get
+    return sum([get(c.rank, 0) for c in cards])
 
 
 def call_level(hand: Iterable[Card]) -> int:

@@ -95,6 +95,7 @@ from .base import (
     VariantConfig,
     WrongPhase,
     Zone,
+    actions_with_cards,
     default_card_use,
     flags_of,
     sort_actions,
@@ -453,7 +454,7 @@ class RuminoMatch(MatchProgress):
         if len(known) != len(hand):
             raise UnknownHand(
                 f"seat {seat}'s hand is not known in this view, so no legal actions")
-        out: list[Action] = [Action("rumino", cards=sub) for sub in rumino_subsets(known)]
+        out: list[Action] = actions_with_cards("rumino", rumino_subsets(known))
         if not self._drawn:
             if self.stock_size > 0:
                 out.append(Action("draw", value="stock"))

@@ -102,8 +102,12 @@ def trick_winner(played: Sequence[Card], order: RankOrder, trump: str | None = N
 
 
 def card_points(cards: Iterable[Card], table: Mapping[int, int]) -> int:
-    """The sum of ``table[rank]`` over ``cards`` (ranks not in ``table`` count 0)."""
-    return sum(table.get(c.rank, 0) for c in cards)
+    """The sum of ``table[rank]`` over ``cards`` (ranks not in ``table`` count 0).
+
+    Summed over a list rather than a generator: a third cheaper, and the environments count
+    every side's pile for every observation."""
+    get = table.get
+    return sum([get(c.rank, 0) for c in cards])
 
 
 def cards_of_suit(hand: Iterable[Card | None], suit: str) -> list[Card]:

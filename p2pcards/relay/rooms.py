@@ -70,6 +70,10 @@ class Room:
     def welcome(self, slot: int) -> Welcome:
         return Welcome(slot, self.base, self.next_index)
 
+    def frame(self, index: int) -> bytes:
+        """The framed ``frame`` message held at ``index`` (which the buffer must still hold)."""
+        return self._frames[index - self.base]
+
     def read(self, cursor: int, max_bytes: int) -> list[tuple[int, int, bytes]]:
         """Frames from index ``cursor`` on as ``(index, sender slot, framed message)``; at least
         one frame if any, then as many as fit in ``max_bytes``."""
