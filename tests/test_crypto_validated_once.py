@@ -34,7 +34,7 @@ from p2pcards.crypto import (
 )
 from p2pcards.crypto.errors import ProofError
 from p2pcards.crypto.group import point_sum
-from p2pcards.crypto.shuffle import _challenge, _statement, combination, shuffle_generators
+from p2pcards.crypto.shuffle import shuffle_challenge, shuffle_statement, combination, shuffle_generators
 
 DECK = Deck("once6", ITALIAN_40.cards[:6])
 N = len(DECK)
@@ -114,8 +114,8 @@ def _verify_message_eagerly(message: list[Any]) -> None:
     proof = ShuffleProof.from_wire(message[1], N)
     deck_in, joint = S["deck_in"], S["joint"]
     h, hs, h_sum = shuffle_generators(DECK.name, N)
-    t, u = _statement(CTX, deck_in, out, joint, proof.c)
-    e = _challenge(t, proof.c_hat, proof.t, proof.t_hat)
+    t, u = shuffle_statement(CTX, deck_in, out, joint, proof.c)
+    e = shuffle_challenge(t, proof.c_hat, proof.t, proof.t_hat)
     t1, t2, t3, t4a, t4b = proof.t
     s1, s2, s3, s4 = proof.s
 
