@@ -14,7 +14,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 from .identity_store import IdentityStoreError, config_dir
-from .seating import MAX_NAME
+from .seating.handshake import MAX_NAME
 
 __all__ = ["name_path", "stored_name", "store_name", "check_name", "ask_name", "login_name"]
 
@@ -26,7 +26,7 @@ def name_path() -> Path:
 
 def check_name(text: str) -> str | None:
     """One sentence saying what is wrong with ``text`` as a name (empty, longer than
-    :data:`~p2pcards.seating.MAX_NAME` characters, or holding a control character), or
+    :data:`~p2pcards.seating.handshake.MAX_NAME` characters, or holding a control character), or
     ``None`` when it is a good name."""
     name = text.strip()
     if not name:

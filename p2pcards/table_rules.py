@@ -2,7 +2,7 @@
 
 :class:`TableRules` is the part of a genesis that is fixed before anybody is seated. The host
 announces it in the seating handshake, its invite commits to it with :meth:`TableRules.digest`,
-and a joiner compares the genesis against it before signing (see :mod:`p2pcards.seating`).
+and a joiner compares the genesis against it before signing (see :mod:`p2pcards.seating.handshake`).
 
 Digest (normative, ``protocol/SPEC.md`` §11.2)::
 

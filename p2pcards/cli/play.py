@@ -43,13 +43,13 @@ from ..net.codes import redeem_code
 from ..net.errors import MatchFailure
 from ..net.handshake import Reviewer, refuse_unusual
 from ..net.hub import HostConfig, host_match
-from ..net.invite import Invite, InviteError
 from ..net.peer import join_match
 from ..net.seats import bot_player, seat_secrets
 from ..net.session import Player
 from ..player_name import ask_name, check_name, login_name, stored_name
 from ..relay.client import RECONNECT_WINDOW
-from ..seating import Review
+from ..seating.handshake import Review
+from ..seating.invite import Invite, InviteError
 from ..table import Table
 from ..table_rules import parse_settings
 from ..transcript import TranscriptWriter

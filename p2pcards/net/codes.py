@@ -24,10 +24,10 @@ from ..codes import Code, CodeError, HostExchange, JoinerExchange, WrongCode, ma
 from ..relay.errors import RelayError, RelayRejected
 from ..relay.mailbox import table_tag
 from ..relay.mailbox_client import MailboxClient, claim_mailbox, open_mailbox
+from ..seating.invite import Invite, InviteError
 from ..wire.errors import BadKey
 from ..wire.identity import PublicIdentity
 from .errors import MatchFailure
-from .invite import Invite, InviteError
 
 __all__ = ["serve_codes", "redeem_code", "EXCHANGE_SECONDS", "DEFAULT_CODE_TTL", "MAX_BURNS"]
 

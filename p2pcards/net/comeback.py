@@ -28,9 +28,9 @@ from dataclasses import dataclass
 import trio
 
 from ..genesis import Genesis
-from ..local import SeatSecrets
 from ..match_record import MatchRecord, RecordedSeat
 from ..reentry import Bond, HostReentry, Refused, Returned, SeatReentry
+from ..seating.secrets import SeatSecrets
 from ..secret_store import FileKeeper, SecretStore, SecretStoreError, TableLock
 from ..wire.identity import IdentityKey
 from .errors import HandshakeError, MatchFailure, NetError

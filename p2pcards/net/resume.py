@@ -27,15 +27,16 @@ import trio
 from ..crypto import SystemRandomness
 from ..genesis import Genesis
 from ..match_record import HOST, MatchRecord
+from ..seating.invite import Invite, InviteError
 from ..secret_store import SecretStore, SecretStoreError
 from ..table import Table
 from ..transcript import TranscriptWriter
 from ..wire.identity import IdentityKey
 from .comeback import Door, dialler
-from .errors import CannotResume, MatchFailure, one_failure
+from .errors import CannotResume, MatchFailure
 from .framed import FrameChannel
 from .hub import door_tcp, tcp_acceptor
-from .invite import Invite, InviteError
+from .nursery import one_failure
 from .peer import GRACE_SECONDS, connect_direct
 from .relay_mux import open_relay_mux
 from .relay_room import JoinerRoom, claim_host_slot, serve_room

@@ -12,7 +12,7 @@ from ..bots.base import choose_claim
 from ..bots.loader import BotLoadError, load_bot
 from ..crypto import DeterministicRandomness, Randomness, SystemRandomness
 from ..games.base import Action
-from ..local import SeatSecrets, new_seat
+from ..seating.secrets import SeatSecrets, new_seat
 from ..table import Table
 from ..wire.identity import IdentityKey
 from .errors import MatchFailure
