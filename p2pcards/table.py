@@ -64,7 +64,7 @@ from .games.base import (
 )
 from .genesis import Genesis
 from .public_bot import bot_seed, public_move
-from .secret_store import PROPOSAL, SIGNED, Keeper, decode_count, hand_name, inbox_name
+from .records.secret_store import PROPOSAL, SIGNED, Keeper, decode_count, hand_name, inbox_name
 from .wire import (
     BadSignature,
     Chain,

@@ -11,8 +11,8 @@ from pathlib import Path
 import pytest
 from test_net_processes import Peer, host
 
+from p2pcards.records.transcript import read_transcript
 from p2pcards.table import replay_frames
-from p2pcards.transcript import read_transcript
 from p2pcards.verify import verify_transcript
 
 

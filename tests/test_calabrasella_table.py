@@ -25,8 +25,8 @@ from p2pcards.games.base import Action
 from p2pcards.games.calabrasella import CalabrasellaMatch, Stage
 from p2pcards.local import make_tables, run_in_memory
 from p2pcards.net.seats import bot_seed
+from p2pcards.records.transcript import read_transcript
 from p2pcards.table import ActionPlayed, Table
-from p2pcards.transcript import read_transcript
 from p2pcards.verify import verify_transcript
 
 ONE_HAND = {"hands": 1}

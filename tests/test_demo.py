@@ -21,7 +21,7 @@ from p2pcards.cli.demo import START_ENV, DemoStartError, choose_start, fork_avai
 from p2pcards.games import get_game
 from p2pcards.local import make_tables, run_in_memory
 from p2pcards.net.seats import bot_seed
-from p2pcards.transcript import read_transcript
+from p2pcards.records.transcript import read_transcript
 from p2pcards.verify import verify_transcript
 
 CAN_FORK = hasattr(os, "fork") and sys.platform != "darwin"

@@ -19,9 +19,9 @@ from p2pcards.net.hub import HostConfig, host_match
 from p2pcards.net.peer import join_match
 from p2pcards.net.seats import bot_player, seat_secrets
 from p2pcards.net.session import Player
+from p2pcards.records.transcript import TranscriptWriter, read_transcript
 from p2pcards.seating.invite import Invite
 from p2pcards.table import Table
-from p2pcards.transcript import TranscriptWriter, read_transcript
 from p2pcards.verify import verify_transcript
 from p2pcards.wire.envelope import open_envelope
 from p2pcards.wire.identity import PublicIdentity

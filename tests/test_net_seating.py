@@ -15,8 +15,8 @@ from p2pcards.net.hub import HostConfig, host_match
 from p2pcards.net.peer import join_match
 from p2pcards.net.seats import bot_player, seat_secrets
 from p2pcards.net.session import Player
+from p2pcards.records.transcript import TranscriptWriter
 from p2pcards.seating.invite import Invite
-from p2pcards.transcript import TranscriptWriter
 
 GAME, PRESET = "briscola", "italian"
 

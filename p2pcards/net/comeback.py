@@ -28,10 +28,10 @@ from dataclasses import dataclass
 import trio
 
 from ..genesis import Genesis
-from ..match_record import MatchRecord, RecordedSeat
+from ..records.match_record import MatchRecord, RecordedSeat
+from ..records.secret_store import FileKeeper, SecretStore, SecretStoreError, TableLock
 from ..reentry import Bond, HostReentry, Refused, Returned, SeatReentry
 from ..seating.secrets import SeatSecrets
-from ..secret_store import FileKeeper, SecretStore, SecretStoreError, TableLock
 from ..wire.identity import IdentityKey
 from .errors import HandshakeError, MatchFailure, NetError
 from .framed import FrameChannel

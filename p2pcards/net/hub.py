@@ -38,13 +38,13 @@ import trio
 
 from ..codes import Code
 from ..genesis import Genesis
+from ..records.transcript import TranscriptWriter
 from ..relay.client import RECONNECT_WINDOW
 from ..seating.handshake import Close, HostSeating, Joined, Output, SeatedJoiner, Send
 from ..seating.invite import NONCE_SIZE, Invite
 from ..seating.secrets import SeatSecrets
 from ..table import Table
 from ..table_rules import TableRules
-from ..transcript import TranscriptWriter
 from ..wire.identity import IdentityKey, PublicIdentity
 from .codes import serve_codes
 from .comeback import Comeback, Door, KeptSeat

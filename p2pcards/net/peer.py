@@ -16,10 +16,10 @@ from collections.abc import Awaitable, Callable
 import trio
 
 from ..genesis import Genesis
+from ..records.transcript import TranscriptWriter
 from ..relay.client import RECONNECT_WINDOW
 from ..seating.invite import Invite
 from ..table import Table
-from ..transcript import TranscriptWriter
 from ..wire.identity import IdentityKey
 from .comeback import Comeback, KeptSeat, dialler
 from .errors import MatchFailure

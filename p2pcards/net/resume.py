@@ -1,8 +1,8 @@
 """Resume: bring a crashed peer back into its unfinished match (``p2pcards resume``).
 
-:func:`resume_match` takes the match record the peer kept (:mod:`p2pcards.match_record`), its
-transcript so far and the seats' kept secrets (:mod:`p2pcards.secret_store`), rebuilds each
-local seat from the chain (:meth:`~p2pcards.table.Table.resume`: every envelope is checked
+:func:`resume_match` takes the match record the peer kept (:mod:`p2pcards.records.match_record`),
+its transcript so far and the seats' kept secrets (:mod:`p2pcards.records.secret_store`), rebuilds
+each local seat from the chain (:meth:`~p2pcards.table.Table.resume`: every envelope is checked
 again, nothing already signed is signed again) and runs a :class:`~.session.Session` whose links
 all start *down*:
 
@@ -26,11 +26,11 @@ import trio
 
 from ..crypto import SystemRandomness
 from ..genesis import Genesis
-from ..match_record import HOST, MatchRecord
+from ..records.match_record import HOST, MatchRecord
+from ..records.secret_store import SecretStore, SecretStoreError
+from ..records.transcript import TranscriptWriter
 from ..seating.invite import Invite, InviteError
-from ..secret_store import SecretStore, SecretStoreError
 from ..table import Table
-from ..transcript import TranscriptWriter
 from ..wire.identity import IdentityKey
 from .comeback import Door, dialler
 from .errors import CannotResume, MatchFailure
@@ -56,7 +56,7 @@ async def resume_match(record: MatchRecord, genesis: Genesis, frames: Sequence[b
     :class:`MatchFailure`. The record and the kept secrets are deleted when the match is over
     (finished or given up); a crash, or seats that cannot be rebuilt (:class:`CannotResume`),
     leave them for another try. The caller holds the lock of the record's own seat
-    (:meth:`~p2pcards.secret_store.SecretStore.lock`)."""
+    (:meth:`~p2pcards.records.secret_store.SecretStore.lock`)."""
     try:
         invite = Invite.parse(record.invite)
     except InviteError as exc:

@@ -48,7 +48,7 @@ new connection send keepalives). A session made with ``replay`` starts from a tr
 (:meth:`~p2pcards.table.Table.resume`) with every link down.
 
 Evidence (``protocol/SPEC.md`` §9.8): when a local table refuses a signed envelope, the session
-appends an evidence record (:mod:`p2pcards.evidence`) holding it to the transcript before it
+appends an evidence record (:mod:`p2pcards.records.evidence`) holding it to the transcript before it
 aborts, so that anyone can check the accusation with ``p2pcards verify``.
 
 Dropouts (SPEC §9.13): at a table whose genesis sets a dropout policy, the hub does not end the
@@ -66,8 +66,8 @@ hub to every seat, the holder included, before it stops, so that every transcrip
 Forks (SPEC §6.1): when the reference table finds a ``fork`` (an envelope whose link names
 another envelope than the one this peer holds, signed by another seat), the session does not
 blame the signer. It asks the link that delivered the envelope for the envelope that link names
-(``need``), then for the one before, and so on (:class:`~p2pcards.evidence.ForkProbe`), for at
-most ``timeouts["step"]`` seconds. Every peer answers ``need`` from its own chain (``have``, with
+(``need``), then for the one before, and so on (:class:`~p2pcards.records.evidence.ForkProbe`), for
+at most ``timeouts["step"]`` seconds. Every peer answers ``need`` from its own chain (``have``, with
 ``data`` nil when it holds no such envelope). If the answers bring the two branches together,
 the culprit is proven (an ``equivocation``, or an ``out-of-turn`` envelope) and named, with a
 second evidence record; otherwise the fork is reported as such: the hub or one of two seats.
@@ -85,9 +85,16 @@ from typing import Any
 
 import trio
 
-from ..evidence import Evidence, ForkProbe, ProbeError, from_violation
 from ..games.base import Action
 from ..genesis import Genesis
+from ..records.evidence import Evidence, ForkProbe, ProbeError, from_violation
+from ..records.secret_store import (
+    SIGNED,
+    SecretStoreError,
+    encode_count,
+    spent_names,
+)
+from ..records.transcript import TranscriptWriter
 from ..recovery_watch import (
     Turn,
     answered_message,
@@ -96,14 +103,7 @@ from ..recovery_watch import (
     wrongful_message,
 )
 from ..reentry import Bond, Unproven
-from ..secret_store import (
-    SIGNED,
-    SecretStoreError,
-    encode_count,
-    spent_names,
-)
 from ..table import HUB_SEAT, Event, ResumeError, Table, Violation
-from ..transcript import TranscriptWriter
 from ..wire import ZERO_HASH, codec
 from ..wire.chain import Chain
 from ..wire.errors import ProtocolError

@@ -1,6 +1,6 @@
 """The name a person plays under, kept beside their identity key.
 
-``name`` in the config directory (:func:`~p2pcards.identity_store.config_dir`, beside
+``name`` in the config directory (:func:`~p2pcards.records.identity_store.config_dir`, beside
 ``identity.key``) holds it as one line of text. ``host`` and ``join`` without ``--name`` use the
 kept name; a person at a terminal who has none is asked once (:func:`ask_name`) and the answer
 is kept. A run with no terminal, or a bot's seat, is never asked: it plays under the login name.
@@ -13,8 +13,8 @@ import unicodedata
 from collections.abc import Callable
 from pathlib import Path
 
+from ..seating.handshake import MAX_NAME
 from .identity_store import IdentityStoreError, config_dir
-from .seating.handshake import MAX_NAME
 
 __all__ = ["name_path", "stored_name", "store_name", "check_name", "ask_name", "login_name"]
 
