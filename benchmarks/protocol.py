@@ -50,7 +50,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from p2pcards import crypto, local, table  # noqa: E402
 from p2pcards.bots import make_bot  # noqa: E402
 from p2pcards.crypto import group  # noqa: E402
-from p2pcards.genesis import Genesis  # noqa: E402
+from p2pcards.seating.genesis import Genesis  # noqa: E402
 from p2pcards.wire import codec, envelope, identity  # noqa: E402
 
 TARGET_RATIO = 1.5

@@ -17,7 +17,7 @@ from typing import Any
 from .bots.base import Bot, choose_claim
 from .crypto import DeterministicRandomness, Randomness, SystemRandomness
 from .games import get_game
-from .genesis import DEFAULT_TIMEOUTS, Genesis, SeatInfo
+from .seating.genesis import DEFAULT_TIMEOUTS, Genesis, SeatInfo
 from .seating.secrets import new_seat
 from .table import Event, Table, Violation
 

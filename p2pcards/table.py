@@ -62,9 +62,9 @@ from .games.base import (
     Phase,
     Zone,
 )
-from .genesis import Genesis
 from .public_bot import bot_seed, public_move
 from .records.secret_store import PROPOSAL, SIGNED, Keeper, decode_count, hand_name, inbox_name
+from .seating.genesis import Genesis
 from .wire import (
     BadSignature,
     Chain,

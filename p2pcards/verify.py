@@ -1,7 +1,7 @@
 """The transcript verifier: replay a recorded match and say whether it holds, down to the points.
 
 :func:`verify_transcript` reads a transcript file (:mod:`p2pcards.records.transcript`), decodes its
-genesis (:meth:`p2pcards.genesis.Genesis.decode`) and feeds every envelope, in order, to an
+genesis (:meth:`p2pcards.seating.genesis.Genesis.decode`) and feeds every envelope, in order, to an
 observer :class:`p2pcards.table.Table` (``seat=None``). The observer checks what every seated peer
 checks: signatures, chain links and turn order, key proofs, shuffle proofs, reveal tokens, the
 legality of every move (at once where public information allows, otherwise in the full-information
@@ -51,7 +51,6 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
-from .genesis import DROPOUT_POLICIES, Genesis, GenesisError
 from .records.evidence import (
     NEVER_PROVEN,
     Evidence,
@@ -63,6 +62,7 @@ from .records.evidence import (
     link_problem,
 )
 from .records.transcript import TranscriptError, TranscriptFile, read_transcript
+from .seating.genesis import DROPOUT_POLICIES, Genesis, GenesisError
 from .table import Event, HandScored, MatchEnded, Table, Violation, bare_inboxes, replay_frames
 from .wire import Envelope, PublicIdentity, envelope_hash
 

@@ -26,9 +26,9 @@ from typing import Any
 from p2pcards.bots import make_bot
 from p2pcards.bots.base import Bot, choose_claim
 from p2pcards.games.base import Action
-from p2pcards.genesis import Genesis
 from p2pcards.local import MatchRun, make_tables, run_in_memory
 from p2pcards.records.transcript import TranscriptWriter
+from p2pcards.seating.genesis import Genesis
 from p2pcards.table import Recovery, Table, Violation
 from p2pcards.wire import Envelope, IdentityKey, Payload, envelope_hash, open_envelope, seal
 

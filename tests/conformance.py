@@ -47,10 +47,10 @@ from p2pcards.crypto import DeterministicRandomness, ProofContext, Scalar
 from p2pcards.crypto.inbox import InboxKey
 from p2pcards.games.base import Action
 from p2pcards.games.rumino_melds import is_rumino
-from p2pcards.genesis import Genesis
 from p2pcards.local import MatchRun, make_tables, run_in_memory
 from p2pcards.records.evidence import Evidence
 from p2pcards.records.transcript import TranscriptWriter
+from p2pcards.seating.genesis import Genesis
 from p2pcards.table import Table
 from p2pcards.wire import Envelope
 

@@ -21,7 +21,7 @@ def _check_transcript(path: Path) -> None:
     assert report.status == "valid", report.violation
     assert report.game == "burraco" and report.hands
     found = read_transcript(path)
-    from p2pcards.genesis import Genesis
+    from p2pcards.seating.genesis import Genesis
 
     table = replay_frames(Genesis.decode(found.genesis), found.envelopes)
     engine = table.engine

@@ -17,7 +17,6 @@ from hypothesis import strategies as st
 
 from p2pcards import cli, crypto
 from p2pcards.crypto import DeterministicRandomness, ProofContext
-from p2pcards.genesis import Genesis
 from p2pcards.local import MatchRun
 from p2pcards.records.evidence import (
     NEVER_PROVEN,
@@ -31,6 +30,7 @@ from p2pcards.records.evidence import (
     is_evidence_frame,
 )
 from p2pcards.records.transcript import TranscriptError, TranscriptWriter, read_transcript, to_json
+from p2pcards.seating.genesis import Genesis
 from p2pcards.table import Table, Violation
 from p2pcards.verify import UnreadableTranscript, verify_transcript
 from p2pcards.verify_many import DifferentTables, verify_transcripts

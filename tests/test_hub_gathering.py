@@ -10,8 +10,8 @@ import trio.testing
 from p2pcards.net.framed import FramedStream
 from p2pcards.net.hub import _Gathering
 from p2pcards.seating.handshake import HostSeating
+from p2pcards.seating.rules import TableRules
 from p2pcards.seating.secrets import new_seat
-from p2pcards.table_rules import TableRules
 
 
 def _host() -> HostSeating:

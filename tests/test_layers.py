@@ -61,9 +61,8 @@ def _offending(paths: list[Path], banned: tuple[str, ...]) -> list[str]:
     return bad
 
 
-SANS_IO = ("games", "crypto", "wire", "table.py", "genesis.py", "verify.py", "seating",
-           "cards.py", "records/transcript.py", "records/evidence.py", "table_rules.py",
-           "recovery_watch.py", "public_bot", "reentry.py")
+SANS_IO = ("games", "crypto", "wire", "table.py", "verify.py", "seating", "cards.py",
+           "records/transcript.py", "records/evidence.py", "public_bot")
 
 
 def test_a_resolved_relative_import_is_seen() -> None:

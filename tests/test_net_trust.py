@@ -14,12 +14,12 @@ from typing import Any
 import trio
 from test_net_processes import Peer, host, join, joined_fingerprint
 
-from p2pcards.genesis import Genesis
 from p2pcards.net.framed import FramedStream
+from p2pcards.seating.genesis import Genesis
 from p2pcards.seating.handshake import Close, HostSeating, JoinerSeating, Review, Send
 from p2pcards.seating.invite import Invite
+from p2pcards.seating.rules import TableRules
 from p2pcards.seating.secrets import new_seat
-from p2pcards.table_rules import TableRules
 from p2pcards.verify import verify_transcript
 
 ALTERED = {"target": 21, "napola": True, "ties": "none"}

@@ -20,7 +20,7 @@ from p2pcards.net.seats import bot_player
 from p2pcards.net.session import Absent, Link, LocalSeat, Reentry, Session
 from p2pcards.records.secret_store import SIGNED, MemoryKeeper, encode_count
 from p2pcards.records.transcript import TranscriptWriter, read_transcript
-from p2pcards.reentry import Bond, HostReentry, Returned, SeatReentry
+from p2pcards.seating.reentry import Bond, HostReentry, Returned, SeatReentry
 from p2pcards.seating.secrets import new_seat
 from p2pcards.table import Table
 from p2pcards.verify import verify_transcript

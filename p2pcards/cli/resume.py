@@ -19,7 +19,6 @@ from pathlib import Path
 import trio
 
 from ..faces.terminal import BotLog, PersonUI, StdinLines
-from ..genesis import Genesis
 from ..net.comeback import Comeback, KeptSeat, recorded_seat
 from ..net.errors import MatchFailure
 from ..net.resume import ResumedSeat, resume_match
@@ -29,6 +28,7 @@ from ..records.identity_store import IdentityStoreError, config_dir, load_or_cre
 from ..records.match_record import JOINER, MatchRecord, RecordError
 from ..records.secret_store import SecretStore, SecretStoreError, TableLock
 from ..records.transcript import TranscriptError, TranscriptWriter, read_transcript
+from ..seating.genesis import Genesis
 from ..table import Table
 from ..wire.errors import ProtocolError
 from ..wire.identity import IdentityKey

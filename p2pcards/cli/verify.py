@@ -36,7 +36,7 @@ from ..faces.names import SeatNames
 from ..faces.screen_text import result_row
 from ..faces.wording import action_text, own_names
 from ..games.base import ChanceStep, Zone
-from ..genesis import Genesis
+from ..seating.genesis import Genesis
 from ..table import (
     ActionPlayed,
     BotSeated,

@@ -4,7 +4,7 @@
 (which commits to the table's rules with their digest), seats joiners as they claim seats (seat
 0 is the host, then the joiners, then the host's bot seats) through the sans-IO
 :class:`~p2pcards.seating.handshake.HostSeating`, which no slow or silent connection can hold
-up, builds the :class:`~p2pcards.genesis.Genesis`, sends it to every joiner, and runs the
+up, builds the :class:`~p2pcards.seating.genesis.Genesis`, sends it to every joiner, and runs the
 :class:`~.session.Session` as the hub: every envelope a joiner sends is checked by the host's
 own table, then forwarded to every other seat. The hub can neither forge (envelopes are signed)
 nor reorder undetected (the chain); it can only stop forwarding, which the others see as a
@@ -36,15 +36,15 @@ from typing import Any
 
 import trio
 
-from ..codes import Code
-from ..genesis import Genesis
 from ..records.transcript import TranscriptWriter
 from ..relay.client import RECONNECT_WINDOW
+from ..seating.codes import Code
+from ..seating.genesis import Genesis
 from ..seating.handshake import Close, HostSeating, Joined, Output, SeatedJoiner, Send
 from ..seating.invite import NONCE_SIZE, Invite
+from ..seating.rules import TableRules
 from ..seating.secrets import SeatSecrets
 from ..table import Table
-from ..table_rules import TableRules
 from ..wire.identity import IdentityKey, PublicIdentity
 from .codes import serve_codes
 from .comeback import Comeback, Door, KeptSeat

@@ -15,9 +15,9 @@ from collections.abc import Awaitable, Callable
 
 import trio
 
-from ..genesis import Genesis
 from ..records.transcript import TranscriptWriter
 from ..relay.client import RECONNECT_WINDOW
+from ..seating.genesis import Genesis
 from ..seating.invite import Invite
 from ..table import Table
 from ..wire.identity import IdentityKey

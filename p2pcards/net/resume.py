@@ -25,10 +25,10 @@ from collections.abc import Awaitable, Callable, Sequence
 import trio
 
 from ..crypto import SystemRandomness
-from ..genesis import Genesis
 from ..records.match_record import HOST, MatchRecord
 from ..records.secret_store import SecretStore, SecretStoreError
 from ..records.transcript import TranscriptWriter
+from ..seating.genesis import Genesis
 from ..seating.invite import Invite, InviteError
 from ..table import Table
 from ..wire.identity import IdentityKey

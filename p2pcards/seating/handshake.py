@@ -46,13 +46,13 @@ from collections.abc import Callable, Hashable
 from dataclasses import dataclass, field
 from typing import Any
 
-from ..genesis import PROTOCOL_VERSION, Genesis, GenesisError, SeatInfo
-from ..table_rules import TableRules, show_value
 from ..wire import codec
 from ..wire.errors import BadKey
 from ..wire.identity import IdentityKey, PublicIdentity
 from .errors import HandshakeError
+from .genesis import PROTOCOL_VERSION, Genesis, GenesisError, SeatInfo
 from .invite import Invite
+from .rules import TableRules, show_value
 from .secrets import SeatSecrets
 
 __all__ = [

@@ -6,8 +6,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from ..crypto import Randomness, SystemRandomness, x25519_keypair
-from ..genesis import SeatInfo
 from ..wire import IdentityKey
+from .genesis import SeatInfo
 
 __all__ = ["SeatSecrets", "new_seat"]
 

@@ -44,10 +44,10 @@ from collections.abc import Callable, Collection
 from dataclasses import dataclass, field
 from typing import Any
 
+from ..wire import codec
+from ..wire.identity import IdentityKey, PublicIdentity
+from .errors import HandshakeError
 from .genesis import PROTOCOL_VERSION, Genesis
-from .seating.errors import HandshakeError
-from .wire import codec
-from .wire.identity import IdentityKey, PublicIdentity
 
 __all__ = ["HOST_CONTEXT", "SEAT_CONTEXT", "RESUME_CONTEXT", "CHALLENGE_SIZE", "SeatReentry",
            "HostReentry", "Returned", "Bond", "Resume", "Unproven", "Refused",

@@ -26,11 +26,11 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from .cards import Card, card
-from .games import get_game
-from .games.base import Flag, GameError, UnknownFlag
+from ..cards import Card, card
+from ..games import get_game
+from ..games.base import Flag, GameError, UnknownFlag
+from ..wire import codec
 from .genesis import DEFAULT_TIMEOUTS, DROPOUT_POLICIES, Genesis, GenesisError
-from .wire import codec
 
 __all__ = ["TableRules", "Difference", "parse_setting", "parse_settings", "RULES_CONTEXT",
            "DIGEST_SIZE", "show_value"]
