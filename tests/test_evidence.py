@@ -17,7 +17,7 @@ from hypothesis import strategies as st
 
 from p2pcards import cli, crypto
 from p2pcards.crypto import DeterministicRandomness, ProofContext
-from p2pcards.local import MatchRun
+from p2pcards.offline.memory import MatchRun
 from p2pcards.records.evidence import (
     NEVER_PROVEN,
     Evidence,

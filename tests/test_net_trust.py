@@ -193,7 +193,7 @@ def test_peers_of_one_table_sharing_a_directory_never_race_for_one_transcript_na
     default transcript name (both checked "is it taken?" at the same moment). The seat is now
     always in the name."""
     from p2pcards.cli.play import default_transcript_path
-    from p2pcards.local import make_tables
+    from p2pcards.offline.memory import make_tables
 
     monkeypatch.setenv("P2PCARDS_HOME", str(tmp_path))
     genesis, _ = make_tables("scopa", "classic", 3, seed=1)

@@ -14,7 +14,7 @@ from attacks import Driver, forged_recover, write_transcript
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
-from p2pcards.local import make_tables
+from p2pcards.offline.memory import make_tables
 from p2pcards.seating.recovery_watch import (
     SLACK_SECONDS,
     Turn,

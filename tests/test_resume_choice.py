@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 from p2pcards.cli import main
-from p2pcards.local import make_tables
+from p2pcards.offline.memory import make_tables
 from p2pcards.records.match_record import HOST, JOINER, MatchRecord, RecordedSeat
 from p2pcards.records.secret_store import SecretStore
 from p2pcards.records.transcript import TranscriptWriter

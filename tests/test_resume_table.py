@@ -25,7 +25,7 @@ from hypothesis import strategies as st
 from p2pcards.bots.base import Bot
 from p2pcards.bots.loader import load_bot
 from p2pcards.crypto import SystemRandomness
-from p2pcards.local import make_genesis
+from p2pcards.offline.memory import make_genesis
 from p2pcards.records.secret_store import (
     PROPOSAL,
     SIGNED,

@@ -14,12 +14,12 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from .bots.base import Bot, choose_claim
-from .crypto import DeterministicRandomness, Randomness, SystemRandomness
-from .games import get_game
-from .seating.genesis import DEFAULT_TIMEOUTS, Genesis, SeatInfo
-from .seating.secrets import new_seat
-from .table import Event, Table, Violation
+from ..bots.base import Bot, choose_claim
+from ..crypto import DeterministicRandomness, Randomness, SystemRandomness
+from ..games import get_game
+from ..seating.genesis import DEFAULT_TIMEOUTS, Genesis, SeatInfo
+from ..seating.secrets import new_seat
+from ..table import Event, Table, Violation
 
 __all__ = ["make_genesis", "make_tables", "run_in_memory", "MatchRun"]
 
