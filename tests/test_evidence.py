@@ -33,7 +33,7 @@ from p2pcards.records.transcript import TranscriptError, TranscriptWriter, read_
 from p2pcards.seating.genesis import Genesis
 from p2pcards.table import Table, Violation
 from p2pcards.verify import UnreadableTranscript, verify_transcript
-from p2pcards.verify_many import DifferentTables, verify_transcripts
+from p2pcards.verify.many import DifferentTables, verify_transcripts
 from p2pcards.wire import (
     Chain,
     IdentityKey,

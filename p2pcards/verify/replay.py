@@ -51,7 +51,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
-from .records.evidence import (
+from ..records.evidence import (
     NEVER_PROVEN,
     Evidence,
     EvidenceError,
@@ -61,10 +61,10 @@ from .records.evidence import (
     check_pair,
     link_problem,
 )
-from .records.transcript import TranscriptError, TranscriptFile, read_transcript
-from .seating.genesis import DROPOUT_POLICIES, Genesis, GenesisError
-from .table import Event, HandScored, MatchEnded, Table, Violation, bare_inboxes, replay_frames
-from .wire import Envelope, PublicIdentity, envelope_hash
+from ..records.transcript import TranscriptError, TranscriptFile, read_transcript
+from ..seating.genesis import DROPOUT_POLICIES, Genesis, GenesisError
+from ..table import Event, HandScored, MatchEnded, Table, Violation, bare_inboxes, replay_frames
+from ..wire import Envelope, PublicIdentity, envelope_hash
 
 __all__ = [
     "Status",
