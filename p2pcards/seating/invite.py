@@ -13,7 +13,7 @@ then ``None`` and the joiner can only compare what the host announces with the n
 
 For a table played through a relay the scheme is ``p2pcards+relay://`` and ``HOST:PORT`` is the
 relay's address; the nonce then also names the table's room at the relay (see
-:mod:`.relay_mux`).
+:mod:`p2pcards.net.relay_mux`).
 
 Sans-IO: parsing and formatting only.
 """
