@@ -6,8 +6,8 @@ Two measurements:
 
 1. **Random playouts.** For every game and every player count of its default preset, whole hands
    are played with full information by :class:`~p2pcards.bots.RandomBot` seats, the way
-   :func:`p2pcards.simulate.play_hand` does it (shuffle, fulfil every chance step, ask the acting
-   seat's bot with its observation and the legal actions, apply, score the hand); an illegal
+   :func:`p2pcards.offline.simulate.play_hand` does it (shuffle, fulfil every chance step, ask the
+   acting seat's bot with its observation and the legal actions, apply, score the hand); an illegal
    action raises the engine's ``IllegalMove``; a match that ends is replaced by a new one.
    Printed: hands per second, actions per hand, microseconds per action.
 2. **Full-information replay of one 2-player Scopa hand.** A hand is played and recorded (the card
@@ -38,7 +38,7 @@ from p2pcards.bots import RandomBot  # noqa: E402
 from p2pcards.cards import Card  # noqa: E402
 from p2pcards.games import all_games, get_game  # noqa: E402
 from p2pcards.games.base import Action, GameSpec, HandResult, MatchState, Phase  # noqa: E402
-from p2pcards.simulate import play_hand  # noqa: E402
+from p2pcards.offline.simulate import play_hand  # noqa: E402
 
 REPLAY_TARGET_S = 0.005
 """The target of the issue for replaying one 2-player Scopa hand with full information."""

@@ -29,10 +29,10 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 import numpy as np  # noqa: E402
 
-from p2pcards.env import raw_env  # noqa: E402
 from p2pcards.games import all_games  # noqa: E402
 from p2pcards.games.base import Phase  # noqa: E402
-from p2pcards.simulate import fulfil_chance  # noqa: E402
+from p2pcards.offline.env import raw_env  # noqa: E402
+from p2pcards.offline.simulate import fulfil_chance  # noqa: E402
 
 
 def env_steps(game: str, players: int, seconds: float) -> float:

@@ -59,7 +59,7 @@ def _env_rate(game: str, players: int, seconds: float) -> float:
     """Environment steps per CPU second with a random masked policy."""
     import numpy as np
 
-    from p2pcards.env import raw_env
+    from p2pcards.offline.env import raw_env
 
     e = raw_env(game, players)
     rng = random.Random(0)
@@ -93,7 +93,7 @@ def _engine_rate(game: str, players: int, seconds: float) -> float:
     """Engine actions per CPU second with the same random policy."""
     from p2pcards.games import get_game
     from p2pcards.games.base import Phase
-    from p2pcards.simulate import fulfil_chance
+    from p2pcards.offline.simulate import fulfil_chance
 
     spec = get_game(game)
     config = spec.preset(players=players)

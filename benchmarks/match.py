@@ -4,8 +4,8 @@ Run: ``python benchmarks/match.py [--game scopa] [--players 2 4] [--seeds 1 2 3]
 
 For each player count and seed, the seeded demo (every seat a separate OS process, real loopback
 TCP, the host forwarding every envelope, every peer writing its transcript) plays exactly the
-match that :func:`p2pcards.local.run_in_memory` plays in one process with the same seed: same
-genesis, same shuffles, same moves, same envelopes (``tests/test_demo.py`` checks this). The
+match that :func:`p2pcards.offline.memory.run_in_memory` plays in one process with the same seed:
+same genesis, same shuffles, same moves, same envelopes (``tests/test_demo.py`` checks this). The
 ratio ``demo / in memory`` is what the processes, sockets, framing, forwarding and transcripts
 cost; the target is below 1.30.
 
@@ -37,8 +37,8 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from p2pcards.bots import make_bot  # noqa: E402
-from p2pcards.local import make_tables, run_in_memory  # noqa: E402
 from p2pcards.net.seats import bot_seed  # noqa: E402
+from p2pcards.offline.memory import make_tables, run_in_memory  # noqa: E402
 
 _WALL = re.compile(r"match wall time ([\d.]+) s .*of which play ([\d.]+) s")
 _HOW = re.compile(r"each in its own process \(([^)]*)\)")

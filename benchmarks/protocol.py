@@ -3,8 +3,8 @@
 Run from the repository root: ``python benchmarks/protocol.py [--quick] [--repeat N]
 [--seed S] [--bots random|smart] [--profile]``.
 
-Each run plays one match among in-memory bots (``local.make_tables(..., seed=...)`` then
-``local.run_in_memory``: both seats in this process, every envelope delivered to the other
+Each run plays one match among in-memory bots (``memory.make_tables(..., seed=...)`` then
+``memory.run_in_memory``: both seats in this process, every envelope delivered to the other
 seat), then verifies it as an observer (``table.replay_frames(genesis, frames)``).
 
 Time is split by wrapping, in this process only, the entry points the table uses into each part
@@ -47,10 +47,11 @@ from typing import Any
 # Benchmark the checkout this file is in, whatever copy of the package is installed.
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from p2pcards import crypto, local, table  # noqa: E402
+from p2pcards import crypto, table  # noqa: E402
 from p2pcards.bots import make_bot  # noqa: E402
 from p2pcards.crypto import group  # noqa: E402
-from p2pcards.genesis import Genesis  # noqa: E402
+from p2pcards.offline import memory  # noqa: E402
+from p2pcards.seating.genesis import Genesis  # noqa: E402
 from p2pcards.wire import codec, envelope, identity  # noqa: E402
 
 TARGET_RATIO = 1.5
@@ -205,21 +206,21 @@ class Run:
 
 def one_run(seed: int, bots_kind: str) -> Run:
     """Play and verify one match, first plainly, then again with the wrappers installed."""
-    genesis, tables = local.make_tables("scopa", "", 2, seed=seed)
+    genesis, tables = memory.make_tables("scopa", "", 2, seed=seed)
     bots = [make_bot("scopa", bots_kind, seed * 10 + i) for i in range(2)]
     t0 = time.perf_counter()
-    plain = local.run_in_memory(genesis, tables, bots)
+    plain = memory.run_in_memory(genesis, tables, bots)
     plain_play = time.perf_counter() - t0
     t0 = time.perf_counter()
     table.replay_frames(genesis, plain.frames)
     plain_verify = time.perf_counter() - t0
 
     meter = Meter()
-    genesis, tables = local.make_tables("scopa", "", 2, seed=seed)
+    genesis, tables = memory.make_tables("scopa", "", 2, seed=seed)
     timed_bots = [TimedBot(make_bot("scopa", bots_kind, seed * 10 + i), meter) for i in range(2)]
     with instrumented(meter, type(tables[0].engine)):
         t0 = time.perf_counter()
-        run = local.run_in_memory(genesis, tables, timed_bots)
+        run = memory.run_in_memory(genesis, tables, timed_bots)
         play = PhaseFigures(time.perf_counter() - t0, dict(meter.seconds), dict(meter.calls))
         meter.reset()
         t0 = time.perf_counter()
@@ -271,9 +272,9 @@ def print_run(run: Run) -> None:
 
 def profile_observer(seed: int, bots_kind: str, top: int) -> None:
     """cProfile of the observer's replay (Table.receive of every frame), by inline time."""
-    genesis, tables = local.make_tables("scopa", "", 2, seed=seed)
+    genesis, tables = memory.make_tables("scopa", "", 2, seed=seed)
     bots = [make_bot("scopa", bots_kind, seed * 10 + i) for i in range(2)]
-    run = local.run_in_memory(genesis, tables, bots)
+    run = memory.run_in_memory(genesis, tables, bots)
     profiler = cProfile.Profile()
     profiler.runcall(table.replay_frames, genesis, run.frames)
     print(f"cProfile of the observer's replay (top {top} by inline time):")

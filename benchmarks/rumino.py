@@ -3,8 +3,8 @@
 Run: ``python benchmarks/rumino.py [--players 6] [--hands 2] [--seed 1]``.
 
 Every seat is a :class:`p2pcards.table.Table` in this one process, with full mental poker, driven
-like :func:`p2pcards.local.run_in_memory`: each envelope is delivered to every other table in
-chain order. The time to deliver an envelope (every receiving table checking it, and the replies
+like :func:`p2pcards.offline.memory.run_in_memory`: each envelope is delivered to every other table
+in chain order. The time to deliver an envelope (every receiving table checking it, and the replies
 it triggers being produced) is charged to that envelope's kind. Printed per hand:
 
 - ``shuffle phase``: the ``key`` and ``shuffle`` rounds of the 108-card deck (each seat's shuffle
@@ -33,7 +33,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from p2pcards.bots import make_bot  # noqa: E402
-from p2pcards.local import make_tables  # noqa: E402
+from p2pcards.offline.memory import make_tables  # noqa: E402
 from p2pcards.table import HandScored  # noqa: E402
 from p2pcards.wire import PublicIdentity, open_envelope  # noqa: E402
 

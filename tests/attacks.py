@@ -1,10 +1,10 @@
 """Test utilities: drive in-memory tables step by step and inject cheating envelopes.
 
-:class:`Driver` runs a match like :func:`p2pcards.local.run_in_memory`, one delivery or one bot
-decision per :meth:`Driver.step`, so a test can stop at a chosen moment (:meth:`Driver.run_until`)
-and craft envelopes with :func:`craft` (any payload, sealed with any identity key, at any chain
-position). Honest tables that raise :class:`Violation` are recorded in :attr:`Driver.violations`
-and stop being fed.
+:class:`Driver` runs a match like :func:`p2pcards.offline.memory.run_in_memory`, one delivery or one
+bot decision per :meth:`Driver.step`, so a test can stop at a chosen moment
+(:meth:`Driver.run_until`) and craft envelopes with :func:`craft` (any payload, sealed with any
+identity key, at any chain position). Honest tables that raise :class:`Violation` are recorded in
+:attr:`Driver.violations` and stop being fed.
 
 A seat can be *detached* (:meth:`Driver.detach`): its table no longer speaks for it and a
 *puppet* (:meth:`Driver.puppet_step`) crafts its messages from the detached table's secrets
@@ -26,10 +26,10 @@ from typing import Any
 from p2pcards.bots import make_bot
 from p2pcards.bots.base import Bot, choose_claim
 from p2pcards.games.base import Action
-from p2pcards.genesis import Genesis
-from p2pcards.local import MatchRun, make_tables, run_in_memory
+from p2pcards.offline.memory import MatchRun, make_tables, run_in_memory
+from p2pcards.records.transcript import TranscriptWriter
+from p2pcards.seating.genesis import Genesis
 from p2pcards.table import Recovery, Table, Violation
-from p2pcards.transcript import TranscriptWriter
 from p2pcards.wire import Envelope, IdentityKey, Payload, envelope_hash, open_envelope, seal
 
 

@@ -10,8 +10,8 @@ from typing import Any
 from attacks import craft, decode, envelope_hash_of, identity_of, recorded_match, write_transcript
 from test_net_processes import Peer
 
+from p2pcards.records.transcript import read_transcript
 from p2pcards.table import HandScored
-from p2pcards.transcript import read_transcript
 from p2pcards.verify import verify_transcript
 
 

@@ -15,8 +15,8 @@ record of the file(s) (SPEC §9.9: ``proven``, ``other``, ``not-proven``, ``unve
 ``p2pcards verify --json`` output.
 
 The honest material is one Briscola match of 2 seats (preset ``italian``: two hands) made with
-:func:`p2pcards.local.make_tables` and seed 1, one Tressette hand of 3 seats (seed 1) for the
-revoke found at the audit, a short table of every game (:data:`GAMES`: the whole match where a
+:func:`p2pcards.offline.memory.make_tables` and seed 1, one Tressette hand of 3 seats (seed 1) for
+the revoke found at the audit, a short table of every game (:data:`GAMES`: the whole match where a
 preset or flag keeps it short, else its first hand), a Tute table of 4 seats with each dropout
 policy (a seat falls silent and the hub recovers it), and a Rumino match of 3 seats (seed 5)
 with a claim. The broken cases are honest prefixes with one crafted envelope, signed with the
@@ -45,13 +45,13 @@ from p2pcards import crypto
 from p2pcards.bots import make_bot
 from p2pcards.crypto import DeterministicRandomness, ProofContext, Scalar
 from p2pcards.crypto.inbox import InboxKey
-from p2pcards.evidence import Evidence
 from p2pcards.games.base import Action
 from p2pcards.games.rumino_melds import is_rumino
-from p2pcards.genesis import Genesis
-from p2pcards.local import MatchRun, make_tables, run_in_memory
+from p2pcards.offline.memory import MatchRun, make_tables, run_in_memory
+from p2pcards.records.evidence import Evidence
+from p2pcards.records.transcript import TranscriptWriter
+from p2pcards.seating.genesis import Genesis
 from p2pcards.table import Table
-from p2pcards.transcript import TranscriptWriter
 from p2pcards.wire import Envelope
 
 ROOT = Path(__file__).resolve().parent.parent

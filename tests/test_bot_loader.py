@@ -13,7 +13,7 @@ import pytest
 from p2pcards.bots import RandomBot
 from p2pcards.bots.loader import BotLoadError, describe_bot_spec, load_bot
 from p2pcards.games import get_game
-from p2pcards.simulate import play_match
+from p2pcards.offline.simulate import play_match
 
 BOT_SOURCE = '''
 class FirstMove:

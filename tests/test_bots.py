@@ -7,7 +7,7 @@ import pytest
 
 from p2pcards.bots import RandomBot, make_bot
 from p2pcards.games import all_games, get_game
-from p2pcards.simulate import play_match
+from p2pcards.offline.simulate import play_match
 
 
 @pytest.mark.parametrize("game", [spec.name for spec in all_games()])

@@ -9,7 +9,7 @@ from p2pcards.bots.burraco import BurracoBot
 from p2pcards.cards import cards
 from p2pcards.games.base import Action
 from p2pcards.games.burraco import SPEC, BurracoConfig, BurracoMatch
-from p2pcards.simulate import play_hand
+from p2pcards.offline.simulate import play_hand
 
 
 def test_smart_side_outscores_random_side() -> None:

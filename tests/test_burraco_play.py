@@ -11,8 +11,8 @@ from pathlib import Path
 import pytest
 from test_net_processes import Peer, host
 
+from p2pcards.records.transcript import read_transcript
 from p2pcards.table import replay_frames
-from p2pcards.transcript import read_transcript
 from p2pcards.verify import verify_transcript
 
 
@@ -21,7 +21,7 @@ def _check_transcript(path: Path) -> None:
     assert report.status == "valid", report.violation
     assert report.game == "burraco" and report.hands
     found = read_transcript(path)
-    from p2pcards.genesis import Genesis
+    from p2pcards.seating.genesis import Genesis
 
     table = replay_frames(Genesis.decode(found.genesis), found.envelopes)
     engine = table.engine

@@ -85,7 +85,7 @@ def test_hand_invariants_and_live_views(seed: int, preset: str, smart: bool) -> 
 @settings(max_examples=10, deadline=None)
 @given(seed=st.integers(0, 2**32 - 1), start=st.integers(20, 80))
 def test_whole_matches_conserve_chips_and_end(seed: int, start: int) -> None:
-    from p2pcards.simulate import play_match
+    from p2pcards.offline.simulate import play_match
 
     for preset in ("classic", "to-the-last-chip"):
         config = SPEC.preset(preset, start_chips=start)
@@ -105,7 +105,7 @@ def test_whole_matches_conserve_chips_and_end(seed: int, start: int) -> None:
 
 
 def test_smart_bot_beats_two_random_players() -> None:
-    from p2pcards.simulate import play_match
+    from p2pcards.offline.simulate import play_match
 
     ahead = 0
     for seed in range(10):

@@ -23,10 +23,10 @@ from p2pcards.cli.demo import START_ENV
 from p2pcards.cli.verify import _breakdown
 from p2pcards.games.base import Action
 from p2pcards.games.calabrasella import CalabrasellaMatch, Stage
-from p2pcards.local import make_tables, run_in_memory
 from p2pcards.net.seats import bot_seed
+from p2pcards.offline.memory import make_tables, run_in_memory
+from p2pcards.records.transcript import read_transcript
 from p2pcards.table import ActionPlayed, Table
-from p2pcards.transcript import read_transcript
 from p2pcards.verify import verify_transcript
 
 ONE_HAND = {"hands": 1}

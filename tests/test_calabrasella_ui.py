@@ -23,7 +23,7 @@ from p2pcards.faces.terminal import (
 from p2pcards.games import all_games
 from p2pcards.games.base import Action
 from p2pcards.games.calabrasella import SPEC
-from p2pcards.local import make_tables
+from p2pcards.offline.memory import make_tables
 
 
 def test_a_discard_is_typed_with_cards_in_any_order() -> None:

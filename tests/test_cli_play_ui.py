@@ -7,7 +7,7 @@ from p2pcards.cards import card
 from p2pcards.faces.terminal import parse_choice, side_names
 from p2pcards.faces.wording import describe_event
 from p2pcards.games.base import Action
-from p2pcards.local import make_tables, run_in_memory
+from p2pcards.offline.memory import make_tables, run_in_memory
 from p2pcards.table import ActionPlayed, HandScored, MatchEnded
 
 LEGAL = [

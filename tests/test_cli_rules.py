@@ -27,7 +27,7 @@ def test_rules_lists_every_game_with_counts_and_presets(capsys: pytest.CaptureFi
     ((2, 4, 5, 6), "2, 4-6"), ((2, 3, 5), "2, 3, 5"),
 ])
 def test_player_counts_are_written_as_ranges(counts: tuple[int, ...], text: str) -> None:
-    from p2pcards.rules_text import _counts
+    from p2pcards.cli.rules import _counts
 
     assert _counts(counts) == text
 

@@ -15,7 +15,7 @@ from hypothesis import strategies as st
 from test_net_processes import DEADLINE, Peer
 from test_relay_support import RelayProcess
 
-from p2pcards.codes import (
+from p2pcards.seating.codes import (
     NAMEPLATES,
     WORDS,
     Code,

@@ -18,9 +18,9 @@ from hypothesis import strategies as st
 from p2pcards.bots import make_bot
 from p2pcards.crypto import DeterministicRandomness, G, ProofContext, Scalar
 from p2pcards.crypto.inbox import BoxOpening, InboxKey, PublishedInbox
-from p2pcards.genesis import Genesis
-from p2pcards.local import make_tables, run_in_memory
-from p2pcards.secret_store import PROPOSAL, MemoryKeeper
+from p2pcards.offline.memory import make_tables, run_in_memory
+from p2pcards.records.secret_store import PROPOSAL, MemoryKeeper
+from p2pcards.seating.genesis import Genesis
 from p2pcards.table import Table, Violation, bare_inboxes, replay_frames
 from p2pcards.verify import verify_transcript
 from p2pcards.wire import Envelope, envelope_hash

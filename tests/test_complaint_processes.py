@@ -12,8 +12,8 @@ import pytest
 from attacks import decode
 from test_net_processes import Peer, host, join
 
-from p2pcards.genesis import Genesis
-from p2pcards.transcript import read_transcript
+from p2pcards.records.transcript import read_transcript
+from p2pcards.seating.genesis import Genesis
 from p2pcards.verify import verify_transcript
 
 EVIL = Path(__file__).with_name("evil_dealer.py")

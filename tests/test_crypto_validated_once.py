@@ -34,7 +34,12 @@ from p2pcards.crypto import (
 )
 from p2pcards.crypto.errors import ProofError
 from p2pcards.crypto.group import point_sum
-from p2pcards.crypto.shuffle import shuffle_challenge, shuffle_statement, combination, shuffle_generators
+from p2pcards.crypto.shuffle import (
+    combination,
+    shuffle_challenge,
+    shuffle_generators,
+    shuffle_statement,
+)
 
 DECK = Deck("once6", ITALIAN_40.cards[:6])
 N = len(DECK)

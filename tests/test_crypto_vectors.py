@@ -10,7 +10,6 @@ from typing import Any
 import nacl.bindings as sodium
 import pytest
 
-from p2pcards import public_bot_vectors
 from p2pcards.cards import ITALIAN_40
 from p2pcards.crypto import (
     DeterministicRandomness,
@@ -38,6 +37,7 @@ from p2pcards.crypto import (
 from p2pcards.crypto.audit import KeyRecord
 from p2pcards.crypto.elgamal import Ciphertext
 from p2pcards.crypto.vectors import VECTOR_DIR, build, main
+from p2pcards.public_bot import vectors as public_bot_vectors
 
 
 def load(name: str) -> dict[str, Any]:

@@ -19,9 +19,9 @@ from test_relay_support import RelayProcess
 from p2pcards.bots import make_bot
 from p2pcards.cli.demo import START_ENV, DemoStartError, choose_start, fork_available
 from p2pcards.games import get_game
-from p2pcards.local import make_tables, run_in_memory
 from p2pcards.net.seats import bot_seed
-from p2pcards.transcript import read_transcript
+from p2pcards.offline.memory import make_tables, run_in_memory
+from p2pcards.records.transcript import read_transcript
 from p2pcards.verify import verify_transcript
 
 CAN_FORK = hasattr(os, "fork") and sys.platform != "darwin"

@@ -16,8 +16,8 @@ from p2pcards import cli
 from p2pcards.cli.verify import dropout_line
 from p2pcards.crypto import Scalar
 from p2pcards.games.base import Action
-from p2pcards.genesis import Genesis, GenesisError
-from p2pcards.local import make_tables
+from p2pcards.offline.memory import make_tables
+from p2pcards.seating.genesis import Genesis, GenesisError
 from p2pcards.table import HUB_SEAT, MatchEnded, SeatDropped, Table, Violation
 from p2pcards.verify import WithheldKey, verify_transcript
 

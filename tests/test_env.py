@@ -17,8 +17,8 @@ pytest.importorskip("pettingzoo")
 
 from pettingzoo.test import api_test, seed_test  # noqa: E402
 
-from p2pcards.env import CardGameEnv, EnvError, env, raw_env  # noqa: E402
 from p2pcards.games import all_games  # noqa: E402
+from p2pcards.offline.env import CardGameEnv, EnvError, env, raw_env  # noqa: E402
 
 CASES = [(spec.name, count) for spec in all_games() for count in spec.player_counts]
 
@@ -167,7 +167,7 @@ def test_the_example_in_docs_bots_runs(tmp_path: Path, monkeypatch: pytest.Monke
     text = (Path(__file__).resolve().parent.parent / "docs" / "bots.md").read_text()
     blocks = re.findall(r"```python\n(.*?)```", text, flags=re.S)
     bot_source = next(b for b in blocks if b.startswith('"""A greedy example bot'))
-    loop_source = next(b for b in blocks if b.startswith("from p2pcards.env import env"))
+    loop_source = next(b for b in blocks if b.startswith("from p2pcards.offline.env import env"))
     (tmp_path / "greedy.py").write_text(bot_source)
     monkeypatch.syspath_prepend(str(tmp_path))
     printed: list[object] = []
@@ -183,7 +183,7 @@ def _reference_vector(e: CardGameEnv, observation: dict[str, object], seat: int)
     padded with zeros, a hashed block per text key."""
     import hashlib
 
-    from p2pcards.env import TEXT_BUCKETS
+    from p2pcards.offline.env import TEXT_BUCKETS
 
     layout = e.layout
     out = [0.0] * layout.size

@@ -17,7 +17,8 @@ from hypothesis import strategies as st
 
 from p2pcards import cli, crypto
 from p2pcards.crypto import DeterministicRandomness, ProofContext
-from p2pcards.evidence import (
+from p2pcards.offline.memory import MatchRun
+from p2pcards.records.evidence import (
     NEVER_PROVEN,
     Evidence,
     EvidenceError,
@@ -28,12 +29,11 @@ from p2pcards.evidence import (
     from_violation,
     is_evidence_frame,
 )
-from p2pcards.genesis import Genesis
-from p2pcards.local import MatchRun
+from p2pcards.records.transcript import TranscriptError, TranscriptWriter, read_transcript, to_json
+from p2pcards.seating.genesis import Genesis
 from p2pcards.table import Table, Violation
-from p2pcards.transcript import TranscriptError, TranscriptWriter, read_transcript, to_json
 from p2pcards.verify import UnreadableTranscript, verify_transcript
-from p2pcards.verify_many import DifferentTables, verify_transcripts
+from p2pcards.verify.many import DifferentTables, verify_transcripts
 from p2pcards.wire import (
     Chain,
     IdentityKey,

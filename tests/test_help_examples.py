@@ -14,7 +14,7 @@ from p2pcards.cards import BadCardCode, card
 from p2pcards.faces.help import EXAMPLES, help_lines
 from p2pcards.faces.terminal import PersonUI
 from p2pcards.games import all_games, get_game
-from p2pcards.local import make_tables
+from p2pcards.offline.memory import make_tables
 
 GAMES = [g.name for g in all_games()]
 CODE = re.compile(r"(?<![\w-])([A2-9TJQKX][DCSBH]?[1-4]?)(?![\w-])")

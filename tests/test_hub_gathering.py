@@ -7,11 +7,11 @@ from __future__ import annotations
 import trio
 import trio.testing
 
-from p2pcards.local import new_seat
 from p2pcards.net.framed import FramedStream
 from p2pcards.net.hub import _Gathering
-from p2pcards.seating import HostSeating
-from p2pcards.table_rules import TableRules
+from p2pcards.seating.handshake import HostSeating
+from p2pcards.seating.rules import TableRules
+from p2pcards.seating.secrets import new_seat
 
 
 def _host() -> HostSeating:

@@ -14,7 +14,7 @@ from hypothesis import strategies as st
 from test_net_processes import BRISCOLA_2, DEADLINE, Peer
 
 from p2pcards.cli.play import join_line
-from p2pcards.net.invite import Invite
+from p2pcards.seating.invite import Invite
 from p2pcards.verify import verify_transcript
 
 INVITE = "p2pcards://127.0.0.1:7300/" + "5f" * 16 + "?rules=" + "9a" * 16 + "#JAJX-SQVL-PT7R-BAEY"

@@ -32,7 +32,7 @@ from p2pcards.games import all_games, get_game
 from p2pcards.games.base import Action, MatchState, Phase, sort_actions
 from p2pcards.games.burraco_melds import Meld, one_card_extensions, three_card_melds
 from p2pcards.games.rumino_melds import best_split
-from p2pcards.simulate import fulfil_chance
+from p2pcards.offline.simulate import fulfil_chance
 
 CASES = [(spec.name, count) for spec in all_games() for count in spec.player_counts]
 REFERENCES: dict[str, Callable[[MatchState], list[Action]]] = {

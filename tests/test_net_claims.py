@@ -14,14 +14,14 @@ import trio
 from toy_games import CLAIM, registered
 
 from p2pcards.games.base import Action
-from p2pcards.genesis import Genesis
 from p2pcards.net.hub import HostConfig, host_match
-from p2pcards.net.invite import Invite
 from p2pcards.net.peer import join_match
 from p2pcards.net.seats import bot_player, seat_secrets
 from p2pcards.net.session import Player
+from p2pcards.records.transcript import TranscriptWriter, read_transcript
+from p2pcards.seating.genesis import Genesis
+from p2pcards.seating.invite import Invite
 from p2pcards.table import Table
-from p2pcards.transcript import TranscriptWriter, read_transcript
 from p2pcards.verify import verify_transcript
 from p2pcards.wire.envelope import open_envelope
 from p2pcards.wire.identity import PublicIdentity

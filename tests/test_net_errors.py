@@ -6,7 +6,8 @@ from __future__ import annotations
 import pytest
 import trio
 
-from p2pcards.net.errors import MatchFailure, PeerGone, one_failure, unwrap_failure
+from p2pcards.net.errors import MatchFailure, PeerGone
+from p2pcards.net.nursery import one_failure, unwrap_failure
 
 
 def test_the_first_match_failure_of_nested_groups_is_the_one_raised() -> None:

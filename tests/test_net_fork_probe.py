@@ -13,13 +13,13 @@ import trio
 import trio.testing
 
 from p2pcards.crypto import SystemRandomness
-from p2pcards.local import make_tables
 from p2pcards.net.errors import MatchFailure
 from p2pcards.net.framed import FramedStream
 from p2pcards.net.seats import bot_player
 from p2pcards.net.session import Link, LocalSeat, Session
+from p2pcards.offline.memory import make_tables
+from p2pcards.records.transcript import TranscriptWriter, read_transcript
 from p2pcards.table import Table
-from p2pcards.transcript import TranscriptWriter, read_transcript
 from p2pcards.verify import verify_transcript
 from p2pcards.wire import Payload, codec, envelope_hash, open_envelope, seal
 

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import pytest
 
-from p2pcards.net.invite import Invite, InviteError
+from p2pcards.seating.invite import Invite, InviteError
 from p2pcards.wire.identity import IdentityKey
 
 NONCE = bytes(range(16))

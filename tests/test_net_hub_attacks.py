@@ -16,7 +16,7 @@ from test_net_processes import Peer, join, joined_fingerprint
 
 from p2pcards.cli import main as cli_main
 from p2pcards.verify import verify_transcript
-from p2pcards.verify_many import verify_transcripts
+from p2pcards.verify.many import verify_transcripts
 
 EVIL = Path(__file__).with_name("evil_hub.py")
 

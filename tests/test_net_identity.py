@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from p2pcards.identity_store import (
+from p2pcards.records.identity_store import (
     IdentityStoreError,
     config_dir,
     identity_path,

@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 from test_net_processes import host, join
 
-from p2pcards.transcript import read_transcript
+from p2pcards.records.transcript import read_transcript
 from p2pcards.verify import verify_transcript
 
 FAST = [("scopa", "classic", 2), ("tressette", "classic", 3), ("tresette", "classic", 4)]

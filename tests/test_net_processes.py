@@ -23,8 +23,8 @@ import trio
 from p2pcards.net.errors import PeerGone
 from p2pcards.net.framed import FramedStream
 from p2pcards.net.handshake import join_table, receive_genesis
-from p2pcards.net.invite import Invite
 from p2pcards.net.seats import seat_secrets
+from p2pcards.seating.invite import Invite
 from p2pcards.verify import verify_transcript
 
 DEADLINE = 300.0  # a hang guard only: whole matches on a loaded 2-core machine take minutes

@@ -8,15 +8,15 @@ from pathlib import Path
 
 import trio
 
-from p2pcards.genesis import Genesis
 from p2pcards.net.framed import FramedStream
 from p2pcards.net.handshake import join_table
 from p2pcards.net.hub import HostConfig, host_match
-from p2pcards.net.invite import Invite
 from p2pcards.net.peer import join_match
 from p2pcards.net.seats import bot_player, seat_secrets
 from p2pcards.net.session import Player
-from p2pcards.transcript import TranscriptWriter
+from p2pcards.records.transcript import TranscriptWriter
+from p2pcards.seating.genesis import Genesis
+from p2pcards.seating.invite import Invite
 
 GAME, PRESET = "briscola", "italian"
 

@@ -14,12 +14,12 @@ from typing import Any
 import trio
 from test_net_processes import Peer, host, join, joined_fingerprint
 
-from p2pcards.genesis import Genesis
-from p2pcards.local import new_seat
 from p2pcards.net.framed import FramedStream
-from p2pcards.net.invite import Invite
-from p2pcards.seating import Close, HostSeating, JoinerSeating, Review, Send
-from p2pcards.table_rules import TableRules
+from p2pcards.seating.genesis import Genesis
+from p2pcards.seating.handshake import Close, HostSeating, JoinerSeating, Review, Send
+from p2pcards.seating.invite import Invite
+from p2pcards.seating.rules import TableRules
+from p2pcards.seating.secrets import new_seat
 from p2pcards.verify import verify_transcript
 
 ALTERED = {"target": 21, "napola": True, "ties": "none"}
@@ -193,7 +193,7 @@ def test_peers_of_one_table_sharing_a_directory_never_race_for_one_transcript_na
     default transcript name (both checked "is it taken?" at the same moment). The seat is now
     always in the name."""
     from p2pcards.cli.play import default_transcript_path
-    from p2pcards.local import make_tables
+    from p2pcards.offline.memory import make_tables
 
     monkeypatch.setenv("P2PCARDS_HOME", str(tmp_path))
     genesis, _ = make_tables("scopa", "classic", 3, seed=1)

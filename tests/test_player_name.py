@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 from test_net_processes import DEADLINE, Peer
 
-from p2pcards.player_name import ask_name, check_name, login_name, store_name, stored_name
+from p2pcards.records.player_name import ask_name, check_name, login_name, store_name, stored_name
 from p2pcards.verify import load
 
 QUESTION = "the other players will see you by a name"

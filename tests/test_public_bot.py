@@ -20,7 +20,6 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from p2pcards import public_bot_vectors
 from p2pcards.cards import card
 from p2pcards.games import get_game
 from p2pcards.games.base import Action, MatchState, Phase
@@ -35,6 +34,7 @@ from p2pcards.public_bot import (
     public_choice,
     public_move,
 )
+from p2pcards.public_bot import vectors as public_bot_vectors
 from p2pcards.public_bot.banking import CHASE_BELOW, HIT_BELOW
 from p2pcards.public_bot.melds import BURRACO_SIZE
 from p2pcards.public_bot.scopa import SWEEP_BONUS, SWEEP_RISK

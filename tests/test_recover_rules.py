@@ -2,7 +2,7 @@
 opens the round; a joiner's, signed for the awaited seat at the right place, is refused by every
 table as ``out-of-turn`` and the match ends with no recovery; a transcript holding one is
 invalid, naming the joiner. And the sans-IO judgement a seat makes of a recovery of itself
-(:mod:`p2pcards.recovery_watch`)."""
+(:mod:`p2pcards.seating.recovery_watch`)."""
 
 from __future__ import annotations
 
@@ -14,8 +14,8 @@ from attacks import Driver, forged_recover, write_transcript
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
-from p2pcards.local import make_tables
-from p2pcards.recovery_watch import (
+from p2pcards.offline.memory import make_tables
+from p2pcards.seating.recovery_watch import (
     SLACK_SECONDS,
     Turn,
     turn_limit,

@@ -18,16 +18,12 @@ from hypothesis import strategies as st
 from test_resume_session import PATIENCE, Table2, proven
 
 from p2pcards.net.comeback import Door, dialler
-from p2pcards.net.errors import (
-    EXIT_NETWORK,
-    EXIT_VIOLATION,
-    HandshakeError,
-    MatchFailure,
-    one_failure,
-)
+from p2pcards.net.errors import EXIT_NETWORK, EXIT_VIOLATION, MatchFailure
 from p2pcards.net.framed import FrameChannel, FramedStream
+from p2pcards.net.nursery import one_failure
 from p2pcards.net.session import Absent, Link, Reentry, Session, seat_label
-from p2pcards.reentry import Bond, HostReentry, Refused, Resume, SeatReentry, Unproven
+from p2pcards.seating.errors import HandshakeError
+from p2pcards.seating.reentry import Bond, HostReentry, Refused, Resume, SeatReentry, Unproven
 from p2pcards.wire import ZERO_HASH, codec
 from p2pcards.wire.identity import PublicIdentity
 

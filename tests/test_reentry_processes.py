@@ -22,7 +22,7 @@ import pytest
 from test_net_processes import BRISCOLA_2, Peer, host, join, joined_fingerprint
 from test_resume_processes import _complete, _same_chain
 
-from p2pcards.net.invite import Invite
+from p2pcards.seating.invite import Invite
 from p2pcards.verify import verify_transcript
 from p2pcards.wire import codec
 from p2pcards.wire.framing import FrameDecoder, encode_frame

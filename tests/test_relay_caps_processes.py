@@ -18,10 +18,10 @@ from test_codes import CODE_LINE, nth_code
 from test_net_processes import DEADLINE, Peer
 from test_relay_support import RelayProcess
 
-from p2pcards.codes import WORDS, Code, parse_code
 from p2pcards.net.codes import MAX_BURNS, redeem_code
 from p2pcards.net.errors import MatchFailure
 from p2pcards.relay import RelayConnection, RelayRejected, connect
+from p2pcards.seating.codes import WORDS, Code, parse_code
 from p2pcards.verify import verify_transcript
 from p2pcards.wire import IdentityKey
 

@@ -13,10 +13,8 @@ import trio
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from p2pcards.codes import Code
 from p2pcards.net.codes import MAX_BURNS, redeem_code, serve_codes
 from p2pcards.net.errors import MatchFailure
-from p2pcards.net.invite import Invite
 from p2pcards.relay import RelayRejected, RelayServer
 from p2pcards.relay.mailbox import (
     NAMEPLATES,
@@ -30,6 +28,8 @@ from p2pcards.relay.mailbox import (
     table_tag,
 )
 from p2pcards.relay.mailbox_client import claim_mailbox, open_mailbox
+from p2pcards.seating.codes import Code
+from p2pcards.seating.invite import Invite
 from p2pcards.wire import IdentityKey, codec
 from p2pcards.wire.framing import FrameDecoder, encode_frame
 

@@ -10,7 +10,7 @@ import pytest
 import trio
 from test_relay_support import RelayProcess, play_match, raw_admitted, room_code, running_relay
 
-from p2pcards.local import make_tables
+from p2pcards.offline.memory import make_tables
 from p2pcards.relay import RelayRejected, connect
 from p2pcards.wire import IdentityKey
 from p2pcards.wire.framing import encode_frame

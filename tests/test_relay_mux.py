@@ -16,9 +16,9 @@ from test_relay_support import room_code, running_relay
 from p2pcards.cli import UserError
 from p2pcards.cli.play import parse_address
 from p2pcards.net.errors import BadFrame, PeerGone
-from p2pcards.net.invite import Invite
 from p2pcards.net.relay_mux import CONN_ID_SIZE, HOST_SLOT, INBOX_FRAMES, RelayMux, open_relay_mux
 from p2pcards.relay import connect
+from p2pcards.seating.invite import Invite
 from p2pcards.wire import IdentityKey, codec
 
 DEADLINE = 30.0

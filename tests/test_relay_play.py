@@ -21,11 +21,11 @@ import trio
 from test_net_processes import BRISCOLA_2, Peer, join, joined_fingerprint
 from test_relay_support import RelayProcess
 
-from p2pcards.net.invite import Invite
 from p2pcards.net.relay_mux import CONN_ID_SIZE
+from p2pcards.records.transcript import read_transcript
 from p2pcards.relay import Delivery, RelayError, connect
 from p2pcards.relay.messages import decode_relay_message, encode_delivery
-from p2pcards.transcript import read_transcript
+from p2pcards.seating.invite import Invite
 from p2pcards.verify import verify_transcript
 from p2pcards.wire import IdentityKey, codec
 from p2pcards.wire.framing import MAX_FRAME_SIZE, FrameDecoder, encode_frame

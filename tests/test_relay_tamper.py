@@ -8,7 +8,7 @@ import pytest
 import trio
 from test_relay_support import Tamper, drive, room_code, running_relay
 
-from p2pcards.local import make_tables
+from p2pcards.offline.memory import make_tables
 from p2pcards.relay import connect
 from p2pcards.table import Violation
 from p2pcards.wire import IdentityKey

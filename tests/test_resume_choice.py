@@ -12,10 +12,10 @@ from pathlib import Path
 import pytest
 
 from p2pcards.cli import main
-from p2pcards.local import make_tables
-from p2pcards.match_record import HOST, JOINER, MatchRecord, RecordedSeat
-from p2pcards.secret_store import SecretStore
-from p2pcards.transcript import TranscriptWriter
+from p2pcards.offline.memory import make_tables
+from p2pcards.records.match_record import HOST, JOINER, MatchRecord, RecordedSeat
+from p2pcards.records.secret_store import SecretStore
+from p2pcards.records.transcript import TranscriptWriter
 
 TABLE = b"\x0b" * 32
 

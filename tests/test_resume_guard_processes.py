@@ -18,9 +18,9 @@ from pathlib import Path
 from test_net_processes import Peer
 from test_resume_processes import _complete, _kept_files, _match, _same_chain
 
-from p2pcards.match_record import MatchRecord
-from p2pcards.secret_store import decode_count
-from p2pcards.transcript import TranscriptWriter, read_transcript
+from p2pcards.records.match_record import MatchRecord
+from p2pcards.records.secret_store import decode_count
+from p2pcards.records.transcript import TranscriptWriter, read_transcript
 from p2pcards.wire import Envelope, Payload
 
 

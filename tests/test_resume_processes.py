@@ -18,7 +18,7 @@ import pytest
 from test_net_processes import BRISCOLA_2, Peer, join
 from test_relay_support import RelayProcess
 
-from p2pcards.transcript import read_transcript
+from p2pcards.records.transcript import read_transcript
 from p2pcards.verify import verify_transcript
 
 BOUND = 120  # seconds for the rest of a bots' match after a resume (it takes about 10)

@@ -14,7 +14,7 @@ import pytest
 from test_net_processes import Peer, join
 from test_resume_processes import _complete, _kept_files, _owner_only, _same_chain
 
-from p2pcards.match_record import MatchRecord
+from p2pcards.records.match_record import MatchRecord
 
 
 def _table(tmp_path: Path, players: int) -> tuple[list[Peer], list[Path]]:

@@ -12,15 +12,17 @@ import trio
 import trio.testing
 
 from p2pcards.crypto import SystemRandomness
-from p2pcards.local import make_genesis, new_seat
-from p2pcards.net.errors import MatchFailure, one_failure
+from p2pcards.net.errors import MatchFailure
 from p2pcards.net.framed import FrameChannel, FramedStream
+from p2pcards.net.nursery import one_failure
 from p2pcards.net.seats import bot_player
 from p2pcards.net.session import Absent, Link, LocalSeat, Reentry, Session
-from p2pcards.reentry import Bond, HostReentry, Returned, SeatReentry
-from p2pcards.secret_store import SIGNED, MemoryKeeper, encode_count
+from p2pcards.offline.memory import make_genesis
+from p2pcards.records.secret_store import SIGNED, MemoryKeeper, encode_count
+from p2pcards.records.transcript import TranscriptWriter, read_transcript
+from p2pcards.seating.reentry import Bond, HostReentry, Returned, SeatReentry
+from p2pcards.seating.secrets import new_seat
 from p2pcards.table import Table
-from p2pcards.transcript import TranscriptWriter, read_transcript
 from p2pcards.verify import verify_transcript
 
 GAME, PRESET = "briscola", "italian"

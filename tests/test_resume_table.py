@@ -25,8 +25,8 @@ from hypothesis import strategies as st
 from p2pcards.bots.base import Bot
 from p2pcards.bots.loader import load_bot
 from p2pcards.crypto import SystemRandomness
-from p2pcards.local import make_genesis, new_seat
-from p2pcards.secret_store import (
+from p2pcards.offline.memory import make_genesis
+from p2pcards.records.secret_store import (
     PROPOSAL,
     SIGNED,
     MemoryKeeper,
@@ -36,8 +36,9 @@ from p2pcards.secret_store import (
     inbox_name,
     spent_names,
 )
+from p2pcards.records.transcript import TranscriptWriter
+from p2pcards.seating.secrets import new_seat
 from p2pcards.table import ResumeError, Table
-from p2pcards.transcript import TranscriptWriter
 from p2pcards.verify import verify_transcript
 from p2pcards.wire import Envelope, Payload
 

@@ -26,7 +26,7 @@ from p2pcards.games.base import (
     Zone,
 )
 from p2pcards.games.rumino import SPEC, RuminoConfig, RuminoMatch, rebuy_price
-from p2pcards.simulate import play_match
+from p2pcards.offline.simulate import play_match
 
 
 def config(players: int = 2, preset: str = "classic", **flags: object) -> RuminoConfig:

@@ -16,10 +16,10 @@ from p2pcards.cli.demo import START_ENV
 from p2pcards.games.base import Action
 from p2pcards.games.rumino import RuminoMatch
 from p2pcards.games.rumino_melds import deadwood, is_rumino
-from p2pcards.genesis import Genesis
-from p2pcards.local import make_tables, run_in_memory
 from p2pcards.net.seats import bot_seed
-from p2pcards.transcript import read_transcript
+from p2pcards.offline.memory import make_tables, run_in_memory
+from p2pcards.records.transcript import read_transcript
+from p2pcards.seating.genesis import Genesis
 from p2pcards.verify import verify_transcript
 
 

@@ -17,11 +17,9 @@ from hypothesis import strategies as st
 
 from p2pcards import games
 from p2pcards.games.base import GameSpec, UnknownFlag, VariantConfig, flags_of
-from p2pcards.genesis import Genesis
-from p2pcards.local import SeatSecrets, new_seat
-from p2pcards.net.errors import HandshakeError
-from p2pcards.net.invite import Invite
-from p2pcards.seating import (
+from p2pcards.seating.errors import HandshakeError
+from p2pcards.seating.genesis import Genesis
+from p2pcards.seating.handshake import (
     CLAIM_SECONDS,
     Close,
     Freed,
@@ -35,7 +33,9 @@ from p2pcards.seating import (
     Started,
     review_refusal,
 )
-from p2pcards.table_rules import TableRules, parse_setting, parse_settings
+from p2pcards.seating.invite import Invite
+from p2pcards.seating.rules import TableRules, parse_setting, parse_settings
+from p2pcards.seating.secrets import SeatSecrets, new_seat
 from p2pcards.wire.identity import IdentityKey
 
 NONCE = bytes(range(16))

@@ -13,7 +13,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from p2pcards.secret_store import (
+from p2pcards.records.secret_store import (
     MemoryKeeper,
     SecretStore,
     SecretStoreError,

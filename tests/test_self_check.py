@@ -9,10 +9,11 @@ from typing import Any
 
 import pytest
 
-from p2pcards import crypto, local
+from p2pcards import crypto
 from p2pcards.bots import make_bot
 from p2pcards.cli import main
 from p2pcards.crypto.own import is_own_message, is_paranoid, own_message, set_paranoid
+from p2pcards.offline import memory as local
 from p2pcards.table import Table, Violation
 
 

@@ -23,7 +23,7 @@ from p2pcards.faces.terminal import (
 from p2pcards.faces.wording import describe_event
 from p2pcards.games import get_game
 from p2pcards.games.base import Action
-from p2pcards.local import make_tables
+from p2pcards.offline.memory import make_tables
 from p2pcards.table import CardsRevealed
 from p2pcards.verify import verify_transcript
 

@@ -14,7 +14,7 @@ from test_net_processes import BRISCOLA_2, Peer, join
 from test_resume_guard_processes import _busy
 from test_resume_processes import _complete, _kept_files, _owner_only, _same_chain
 
-from p2pcards.match_record import MatchRecord
+from p2pcards.records.match_record import MatchRecord
 
 
 def _both(home: Path) -> tuple[Peer, Peer]:

@@ -13,8 +13,9 @@ from attacks import decode, identity_of, resign
 from conformance import briscola, transcript
 
 from p2pcards.cards import BadCardCode, card, get_deck
-from p2pcards.genesis import Genesis, GenesisError
-from p2pcards.local import make_genesis, new_seat
+from p2pcards.offline.memory import make_genesis
+from p2pcards.seating.genesis import Genesis, GenesisError
+from p2pcards.seating.secrets import new_seat
 from p2pcards.table import Table, Violation
 from p2pcards.verify import UnreadableTranscript, verify_transcript
 

@@ -16,7 +16,7 @@ from toy_games import CLAIM, registered
 from p2pcards.bots import RandomBot
 from p2pcards.faces.terminal import LineSource, PersonUI
 from p2pcards.games.base import Action
-from p2pcards.local import make_tables, run_in_memory
+from p2pcards.offline.memory import make_tables, run_in_memory
 from p2pcards.table import ProposalDropped, Table, Violation
 from p2pcards.verify import verify_transcript
 

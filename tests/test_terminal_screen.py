@@ -20,8 +20,8 @@ from p2pcards.faces.order import display_order, sort_hand
 from p2pcards.faces.terminal import PersonUI, move_labels, move_lines, parse_choice
 from p2pcards.games import all_games, get_game
 from p2pcards.games.base import Action, Phase
-from p2pcards.local import make_tables
-from p2pcards.simulate import fulfil_chance
+from p2pcards.offline.memory import make_tables
+from p2pcards.offline.simulate import fulfil_chance
 from p2pcards.verify import verify_transcript
 
 # ----------------------------------------------------------------------------- order

@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from p2pcards.transcript import (
+from p2pcards.records.transcript import (
     MAGIC,
     TranscriptError,
     TranscriptWriter,

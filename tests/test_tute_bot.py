@@ -9,7 +9,7 @@ from p2pcards.cards import card, cards
 from p2pcards.games import get_game
 from p2pcards.games.base import Action
 from p2pcards.games.tute import TuteMatch
-from p2pcards.simulate import play_match
+from p2pcards.offline.simulate import play_match
 
 SPEC = get_game("tute")
 

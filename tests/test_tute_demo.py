@@ -12,9 +12,9 @@ from attacks import write_transcript
 from test_net_processes import Peer, host
 
 from p2pcards.bots import make_bot
-from p2pcards.local import make_tables, run_in_memory
 from p2pcards.net.seats import bot_seed
-from p2pcards.transcript import read_transcript
+from p2pcards.offline.memory import make_tables, run_in_memory
+from p2pcards.records.transcript import read_transcript
 from p2pcards.verify import verify_transcript
 
 

@@ -13,9 +13,9 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from p2pcards import cli
-from p2pcards.local import MatchRun, make_tables
+from p2pcards.offline.memory import MatchRun, make_tables
+from p2pcards.records.transcript import MAGIC, read_transcript
 from p2pcards.table import KINDS, Table, Violation, replay_frames
-from p2pcards.transcript import MAGIC, read_transcript
 from p2pcards.verify import UnreadableTranscript, verify_transcript
 
 SETTINGS = settings(max_examples=25, deadline=None,

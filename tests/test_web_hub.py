@@ -19,7 +19,7 @@ from hypothesis import strategies as st
 from p2pcards.bots import make_bot
 from p2pcards.bots.base import choose_claim
 from p2pcards.faces.web.hub import SeatPage
-from p2pcards.local import make_tables
+from p2pcards.offline.memory import make_tables
 from p2pcards.table import Table, Violation
 
 DEALS = 2

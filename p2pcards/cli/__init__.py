@@ -16,7 +16,7 @@ from .errors import EXIT_INVALID, EXIT_NETWORK, EXIT_USAGE, UserError, run_comma
 __all__ = ["EXIT_INVALID", "EXIT_NETWORK", "EXIT_USAGE", "UserError", "build_parser", "main"]
 
 def _cmd_rules(args: argparse.Namespace) -> int:
-    from ..rules_text import describe_game, list_games
+    from .rules import describe_game, list_games
 
     lines = describe_game(args.game) if args.game else list_games()
     print("\n".join(lines))

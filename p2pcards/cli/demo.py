@@ -48,9 +48,9 @@ from rich.console import Console
 
 from ..faces.terminal import side_names
 from ..games import get_game
-from ..genesis import Genesis
-from ..table_rules import parse_settings, show_value
-from ..transcript import read_transcript
+from ..records.transcript import read_transcript
+from ..seating.genesis import Genesis
+from ..seating.rules import parse_settings, show_value
 from ..verify import UnreadableTranscript, verify_transcript
 from .errors import EXIT_USAGE, UserError, run_command
 from .play import bot_option, check_bot, parse_address, settings_option

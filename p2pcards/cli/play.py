@@ -27,11 +27,16 @@ from typing import Any
 import trio
 
 from ..bots.loader import BotLoadError, check_bot_spec
-from ..codes import Code, CodeError, looks_like_code, parse_code
 from ..faces.terminal import BotLog, PersonUI, StdinLines
 from ..games import get_game
-from ..genesis import DEFAULT_TIMEOUTS, Genesis
-from ..identity_store import (
+from ..net.codes import redeem_code
+from ..net.errors import MatchFailure
+from ..net.handshake import Reviewer, refuse_unusual
+from ..net.hub import HostConfig, host_match
+from ..net.peer import join_match
+from ..net.seats import bot_player, seat_secrets
+from ..net.session import Player
+from ..records.identity_store import (
     IdentityStoreError,
     claim_identity,
     config_dir,
@@ -39,20 +44,15 @@ from ..identity_store import (
     load_or_create_identity,
     transcripts_dir,
 )
-from ..net.codes import redeem_code
-from ..net.errors import MatchFailure
-from ..net.handshake import Reviewer, refuse_unusual
-from ..net.hub import HostConfig, host_match
-from ..net.invite import Invite, InviteError
-from ..net.peer import join_match
-from ..net.seats import bot_player, seat_secrets
-from ..net.session import Player
-from ..player_name import ask_name, check_name, login_name, stored_name
+from ..records.player_name import ask_name, check_name, login_name, stored_name
+from ..records.transcript import TranscriptWriter
 from ..relay.client import RECONNECT_WINDOW
-from ..seating import Review
+from ..seating.codes import Code, CodeError, looks_like_code, parse_code
+from ..seating.genesis import DEFAULT_TIMEOUTS, Genesis
+from ..seating.handshake import Review
+from ..seating.invite import Invite, InviteError
+from ..seating.rules import parse_settings
 from ..table import Table
-from ..table_rules import parse_settings
-from ..transcript import TranscriptWriter
 from ..wire.identity import IdentityKey
 from .errors import EXIT_NETWORK, EXIT_USAGE, UserError, first_failure, silence_stdout
 from .resume import RecordFacts, comeback_for, return_wait, return_wait_option

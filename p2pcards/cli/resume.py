@@ -1,9 +1,9 @@
 """Coming back after a crash: what ``host``/``join`` keep, and the ``resume`` command.
 
 ``host`` and ``join`` keep a match record and the seats' secrets in ``secrets/`` under the
-p2pcards home (owner-only files, :mod:`p2pcards.secret_store`), and delete them when the match
-is over. After a crash (the process killed, the machine restarted) ``p2pcards resume`` finds the
-record of the newest unfinished match (or of the transcript named, or of the ``--seat`` named:
+p2pcards home (owner-only files, :mod:`p2pcards.records.secret_store`), and delete them when the
+match is over. After a crash (the process killed, the machine restarted) ``p2pcards resume`` finds
+the record of the newest unfinished match (or of the transcript named, or of the ``--seat`` named:
 one home may keep the records of several seats of one table, each process's own), rebuilds
 the seats from the transcript and brings them back into the match, while the other players
 wait for them (each peer's ``--return-wait``, by default the table's move timeout).
@@ -19,17 +19,17 @@ from pathlib import Path
 import trio
 
 from ..faces.terminal import BotLog, PersonUI, StdinLines
-from ..genesis import Genesis
-from ..identity_store import IdentityStoreError, config_dir, load_or_create_identity
-from ..match_record import JOINER, MatchRecord, RecordError
 from ..net.comeback import Comeback, KeptSeat, recorded_seat
 from ..net.errors import MatchFailure
 from ..net.resume import ResumedSeat, resume_match
 from ..net.seats import bot_player
 from ..net.session import MAX_RETURN_WAIT, Player
-from ..secret_store import SecretStore, SecretStoreError, TableLock
+from ..records.identity_store import IdentityStoreError, config_dir, load_or_create_identity
+from ..records.match_record import JOINER, MatchRecord, RecordError
+from ..records.secret_store import SecretStore, SecretStoreError, TableLock
+from ..records.transcript import TranscriptError, TranscriptWriter, read_transcript
+from ..seating.genesis import Genesis
 from ..table import Table
-from ..transcript import TranscriptError, TranscriptWriter, read_transcript
 from ..wire.errors import ProtocolError
 from ..wire.identity import IdentityKey
 from .errors import EXIT_USAGE, UserError, first_failure

@@ -9,8 +9,8 @@ ends) or not a readable transcript at all.
 standard error, and status 2).
 
 With several files (the transcripts of several seats of one table), each is reported, then what
-they prove together (:mod:`p2pcards.verify_many`): an equivocation is shown with both envelopes.
-The status is then that of :class:`p2pcards.verify_many.MultiReport`, and ``--json`` prints its
+they prove together (:mod:`p2pcards.verify.many`): an equivocation is shown with both envelopes.
+The status is then that of :class:`p2pcards.verify.many.MultiReport`, and ``--json`` prints its
 ``to_dict``.
 
 ``show`` replays a match hand by hand for a person: the deal, every play with its seat and card
@@ -36,7 +36,7 @@ from ..faces.names import SeatNames
 from ..faces.screen_text import result_row
 from ..faces.wording import action_text, own_names
 from ..games.base import ChanceStep, Zone
-from ..genesis import Genesis
+from ..seating.genesis import Genesis
 from ..table import (
     ActionPlayed,
     BotSeated,
@@ -58,7 +58,7 @@ from ..verify import (
     replay_transcript,
     verify_transcript,
 )
-from ..verify_many import MultiReport, verify_transcripts
+from ..verify.many import MultiReport, verify_transcripts
 from .errors import EXIT_INVALID, EXIT_USAGE, UserError
 from .web import show_web, web_options
 

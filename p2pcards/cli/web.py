@@ -21,10 +21,10 @@ import trio
 from ..faces.web.hub import SeatPage
 from ..faces.web.replay import ReplayPage, ReplayRecorder
 from ..faces.web.server import start_web_server
-from ..genesis import Genesis
 from ..net.errors import MatchFailure
 from ..net.session import Player
-from ..transcript import TranscriptFile
+from ..records.transcript import TranscriptFile
+from ..seating.genesis import Genesis
 from ..verify import UnreadableTranscript, replay_transcript, verify_transcript
 from .errors import EXIT_INVALID, EXIT_USAGE, UserError
 

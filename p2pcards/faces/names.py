@@ -7,7 +7,7 @@ log line use these names, so that each column and each sentence says whose it is
 
 from __future__ import annotations
 
-from ..genesis import Genesis
+from ..seating.genesis import Genesis
 
 __all__ = ["SeatNames"]
 

@@ -29,8 +29,8 @@ from rich.table import Table as RichTable
 
 from ..cards import Deck, name_cards
 from ..games.base import Action, HandResult
-from ..genesis import Genesis
 from ..net.session import Player, PlayerQuit
+from ..seating.genesis import Genesis
 from ..table import (
     BotSeated,
     Event,

@@ -19,7 +19,7 @@ from typing import Any
 
 from ..cards import HIDDEN_CODE, BadCardCode, Card, Deck, card, deck_family
 from ..games.base import Action, HandResult
-from ..genesis import Genesis
+from ..seating.genesis import Genesis
 from ..table import Event, HandScored, HandStarted, MatchEnded, Table
 from .announce import Announcer
 from .names import SeatNames

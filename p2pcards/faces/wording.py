@@ -13,7 +13,7 @@ from typing import Any
 
 from ..cards import Card, Deck, card_name, deck_family, name_cards
 from ..games.base import ALL_SEATS, Action, Zone
-from ..genesis import Genesis
+from ..seating.genesis import Genesis
 from ..table import (
     ActionPlayed,
     BotSeated,

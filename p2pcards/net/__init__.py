@@ -4,9 +4,8 @@ Layers, bottom up (each module has one job):
 
 - :mod:`.framed`: :class:`~.framed.FramedStream`, length-prefixed frames over any Trio stream
   with a hard size limit, and msgpack control messages on top of them.
-- :mod:`.invite`: the one-line invite ``p2pcards://HOST:PORT/<table nonce>#<fingerprint>``.
-- :mod:`.handshake`: joiner and host sides of the seating handshake (each side proves its
-  identity key), and the joiner's checks of the genesis the host sends.
+- :mod:`.handshake`: the joiner's side of the seating handshake over a connection (the
+  messages, checks and the one-line invite are the sans-IO :mod:`p2pcards.seating`).
 - :mod:`.session`: the match loop shared by every peer: local :class:`~p2pcards.table.Table`
   objects, remote links, routing, timeouts, the transcript.
 - :mod:`.hub`: the hosting peer: listens, seats joiners, builds the genesis, forwards every frame.
@@ -15,5 +14,6 @@ Layers, bottom up (each module has one job):
 - :mod:`.demo`: ``p2pcards demo``, bots in separate processes, then the verification.
 
 Every failure surfaces as a :class:`~.errors.MatchFailure` carrying one sentence and an exit
-status (3 for network and peer trouble, 1 for a protocol violation).
+status (3 for network and peer trouble, 1 for a protocol violation); :mod:`.nursery` turns a
+Trio nursery's exception group into that one failure.
 """

@@ -1,6 +1,6 @@
 """Short codes over a relay (Trio): the host's mailboxes and the joiner's redemption.
 
-The exchange itself is :mod:`p2pcards.codes` (sans-IO); the relay's side is its mailbox
+The exchange itself is :mod:`p2pcards.seating.codes` (sans-IO); the relay's side is its mailbox
 service (:mod:`p2pcards.relay.mailbox`). The host asks the relay for a mailbox, which hands
 out a free nameplate, makes the code of that number and two random words, tells the person,
 and serves exactly one exchange: a joiner with the right words gets the table's invite and the
@@ -20,14 +20,14 @@ from collections.abc import Awaitable, Callable
 
 import trio
 
-from ..codes import Code, CodeError, HostExchange, JoinerExchange, WrongCode, make_code
 from ..relay.errors import RelayError, RelayRejected
 from ..relay.mailbox import table_tag
 from ..relay.mailbox_client import MailboxClient, claim_mailbox, open_mailbox
+from ..seating.codes import Code, CodeError, HostExchange, JoinerExchange, WrongCode, make_code
+from ..seating.invite import Invite, InviteError
 from ..wire.errors import BadKey
 from ..wire.identity import PublicIdentity
 from .errors import MatchFailure
-from .invite import Invite, InviteError
 
 __all__ = ["serve_codes", "redeem_code", "EXCHANGE_SECONDS", "DEFAULT_CODE_TTL", "MAX_BURNS"]
 

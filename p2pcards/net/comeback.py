@@ -6,16 +6,16 @@ joiner always opens the new connection, also when the host is the one that came 
 
 - :class:`Door` is the host's side. During the match the host keeps accepting connections on
   its address (or in its relay room); the first message of each says what it wants. A
-  ``rejoin`` is answered with :class:`~p2pcards.reentry.HostReentry` (both sides prove their
+  ``rejoin`` is answered with :class:`~p2pcards.seating.reentry.HostReentry` (both sides prove their
   genesis keys on fresh challenges) and the proven connection is handed to the session
-  (:meth:`~.session.Session.rejoin`) with its :class:`~p2pcards.reentry.Bond`, which catches
+  (:meth:`~.session.Session.rejoin`) with its :class:`~p2pcards.seating.reentry.Bond`, which catches
   it up with a ``resume`` signed on that connection; a newcomer's seating ``hello``
   reads "the table is full"; anything else is closed without a word (in a relay room, a
   joiner's connection to the host's earlier life, before it crashed, still sending: closing it
   tells the joiner at once to come back).
 - :func:`dialler` is the joiner's: it connects again and again, with capped backoff, until a
-  connection passes :class:`~p2pcards.reentry.SeatReentry`, or the host refuses for good with a
-  refusal signed by its key (then the match ends with the host's reason; an unsigned refusal,
+  connection passes :class:`~p2pcards.seating.reentry.SeatReentry`, or the host refuses for good
+  with a refusal signed by its key (then the match ends with the host's reason; an unsigned refusal,
   which anyone on the path could write, is only a failed attempt).
 """
 
@@ -27,11 +27,11 @@ from dataclasses import dataclass
 
 import trio
 
-from ..genesis import Genesis
-from ..local import SeatSecrets
-from ..match_record import MatchRecord, RecordedSeat
-from ..reentry import Bond, HostReentry, Refused, Returned, SeatReentry
-from ..secret_store import FileKeeper, SecretStore, SecretStoreError, TableLock
+from ..records.match_record import MatchRecord, RecordedSeat
+from ..records.secret_store import FileKeeper, SecretStore, SecretStoreError, TableLock
+from ..seating.genesis import Genesis
+from ..seating.reentry import Bond, HostReentry, Refused, Returned, SeatReentry
+from ..seating.secrets import SeatSecrets
 from ..wire.identity import IdentityKey
 from .errors import HandshakeError, MatchFailure, NetError
 from .framed import FrameChannel
@@ -199,7 +199,7 @@ def dialler(genesis: Genesis, seat: int, identity: IdentityKey,
             label: str = "the host") -> Callable[[], Awaitable[tuple[FrameChannel, Bond]]]:
     """The joiner's ``Reentry.reconnect``: ``connect`` opens a raw connection to the host (it
     raises :class:`MatchFailure` when it cannot). Attempts go on with capped backoff until one
-    passes the re-entry handshake (its channel and :class:`~p2pcards.reentry.Bond` are
+    passes the re-entry handshake (its channel and :class:`~p2pcards.seating.reentry.Bond` are
     returned) or the host refuses the seat with a signed refusal (a :class:`MatchFailure` with
     its reason). The first failed attempt that got an answer is told to ``notice``. Cancel it
     to stop trying."""

@@ -1,9 +1,9 @@
 """The joiner's side of the seating handshake over a :class:`~.framed.FrameChannel` (Trio).
 
-A thin layer over :class:`p2pcards.seating.JoinerSeating`, which holds every message and check
-(see its module for the messages). This module only moves messages and waits, each wait for
-the host bounded by :data:`HOST_SECONDS`; the rules review (a person reading them) is not.
-The host's side is driven by :mod:`.hub` over :class:`p2pcards.seating.HostSeating`.
+A thin layer over :class:`p2pcards.seating.handshake.JoinerSeating`, which holds every message
+and check (see its module for the messages). This module only moves messages and waits, each
+wait for the host bounded by :data:`HOST_SECONDS`; the rules review (a person reading them) is not.
+The host's side is driven by :mod:`.hub` over :class:`p2pcards.seating.handshake.HostSeating`.
 """
 
 from __future__ import annotations
@@ -14,8 +14,7 @@ from typing import Any
 
 import trio
 
-from ..local import SeatSecrets
-from ..seating import (
+from ..seating.handshake import (
     JoinerSeating,
     Review,
     Seated,
@@ -23,9 +22,10 @@ from ..seating import (
     Started,
     review_refusal,
 )
+from ..seating.invite import Invite
+from ..seating.secrets import SeatSecrets
 from .errors import BadFrame, HandshakeError, NetError
 from .framed import FrameChannel
-from .invite import Invite
 
 __all__ = ["SecretsFor", "Reviewer", "join_table", "receive_genesis", "refuse_unusual",
            "accept_all", "HOST_SECONDS"]
@@ -43,7 +43,7 @@ declines (it is sent to the host as the reason)."""
 
 async def refuse_unusual(review: Review) -> str | None:
     """The default for a joiner nobody is asked for: refuse any house rule or timeout that is
-    not the named preset's (see :func:`p2pcards.seating.review_refusal`)."""
+    not the named preset's (see :func:`p2pcards.seating.handshake.review_refusal`)."""
     return review_refusal(review.rules, review.committed)
 
 

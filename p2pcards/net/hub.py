@@ -3,8 +3,8 @@
 :func:`host_match` opens the listening socket (port 0 picks a free port), reports the invite
 (which commits to the table's rules with their digest), seats joiners as they claim seats (seat
 0 is the host, then the joiners, then the host's bot seats) through the sans-IO
-:class:`~p2pcards.seating.HostSeating`, which no slow or silent connection can hold up, builds
-the :class:`~p2pcards.genesis.Genesis`, sends it to every joiner, and runs the
+:class:`~p2pcards.seating.handshake.HostSeating`, which no slow or silent connection can hold
+up, builds the :class:`~p2pcards.seating.genesis.Genesis`, sends it to every joiner, and runs the
 :class:`~.session.Session` as the hub: every envelope a joiner sends is checked by the host's
 own table, then forwarded to every other seat. The hub can neither forge (envelopes are signed)
 nor reorder undetected (the chain); it can only stop forwarding, which the others see as a
@@ -36,20 +36,21 @@ from typing import Any
 
 import trio
 
-from ..codes import Code
-from ..genesis import Genesis
-from ..local import SeatSecrets
+from ..records.transcript import TranscriptWriter
 from ..relay.client import RECONNECT_WINDOW
-from ..seating import Close, HostSeating, Joined, Output, SeatedJoiner, Send
+from ..seating.codes import Code
+from ..seating.genesis import Genesis
+from ..seating.handshake import Close, HostSeating, Joined, Output, SeatedJoiner, Send
+from ..seating.invite import NONCE_SIZE, Invite
+from ..seating.rules import TableRules
+from ..seating.secrets import SeatSecrets
 from ..table import Table
-from ..table_rules import TableRules
-from ..transcript import TranscriptWriter
 from ..wire.identity import IdentityKey, PublicIdentity
 from .codes import serve_codes
 from .comeback import Comeback, Door, KeptSeat
-from .errors import MatchFailure, NetError, one_failure
+from .errors import MatchFailure, NetError
 from .framed import FrameChannel, FramedStream
-from .invite import NONCE_SIZE, Invite
+from .nursery import one_failure
 from .relay_mux import HOST_SLOT, RelayMux, open_relay_mux
 from .relay_room import door_relay, serve_room
 from .seats import bot_player, seat_secrets, table_rng
@@ -135,8 +136,8 @@ class _Connection:
 
 
 class _Gathering:
-    """The Trio driver of :class:`~p2pcards.seating.HostSeating`: a reader per connection feeds
-    it, a timer calls its ``tick``, and its outputs are carried out at once."""
+    """The Trio driver of :class:`~p2pcards.seating.handshake.HostSeating`: a reader per
+    connection feeds it, a timer calls its ``tick``, and its outputs are carried out at once."""
 
     def __init__(self, seating: HostSeating, notice: Notice) -> None:
         self.seating = seating

@@ -2,8 +2,8 @@
 
 :func:`join_match` connects to ``HOST:PORT`` of the invite, runs the joiner side of the
 handshake (the host must prove the invite's fingerprint and announce the rules the invite
-commits to; ``review`` accepts or declines them; see :mod:`p2pcards.seating`), waits for the
-genesis and checks it against those rules, then runs a :class:`~.session.Session` with one link
+commits to; ``review`` accepts or declines them; see :mod:`p2pcards.seating.handshake`), waits for
+the genesis and checks it against those rules, then runs a :class:`~.session.Session` with one link
 (the host, which speaks for every other seat). With a relay invite the connection to the host is
 a virtual one through the relay room (:mod:`.relay_mux`); everything else is the same. The
 joiner allows :data:`GRACE_SECONDS` more than the genesis timeouts, so that when a third seat
@@ -15,16 +15,17 @@ from collections.abc import Awaitable, Callable
 
 import trio
 
-from ..genesis import Genesis
+from ..records.transcript import TranscriptWriter
 from ..relay.client import RECONNECT_WINDOW
+from ..seating.genesis import Genesis
+from ..seating.invite import Invite
 from ..table import Table
-from ..transcript import TranscriptWriter
 from ..wire.identity import IdentityKey
 from .comeback import Comeback, KeptSeat, dialler
-from .errors import MatchFailure, one_failure
+from .errors import MatchFailure
 from .framed import FrameChannel, FramedStream
 from .handshake import Reviewer, SecretsFor, join_table, receive_genesis, refuse_unusual
-from .invite import Invite
+from .nursery import one_failure
 from .relay_mux import HOST_SLOT, open_relay_mux
 from .relay_room import JoinerRoom
 from .seats import table_rng

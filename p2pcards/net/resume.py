@@ -1,8 +1,8 @@
 """Resume: bring a crashed peer back into its unfinished match (``p2pcards resume``).
 
-:func:`resume_match` takes the match record the peer kept (:mod:`p2pcards.match_record`), its
-transcript so far and the seats' kept secrets (:mod:`p2pcards.secret_store`), rebuilds each
-local seat from the chain (:meth:`~p2pcards.table.Table.resume`: every envelope is checked
+:func:`resume_match` takes the match record the peer kept (:mod:`p2pcards.records.match_record`),
+its transcript so far and the seats' kept secrets (:mod:`p2pcards.records.secret_store`), rebuilds
+each local seat from the chain (:meth:`~p2pcards.table.Table.resume`: every envelope is checked
 again, nothing already signed is signed again) and runs a :class:`~.session.Session` whose links
 all start *down*:
 
@@ -25,17 +25,18 @@ from collections.abc import Awaitable, Callable, Sequence
 import trio
 
 from ..crypto import SystemRandomness
-from ..genesis import Genesis
-from ..match_record import HOST, MatchRecord
-from ..secret_store import SecretStore, SecretStoreError
+from ..records.match_record import HOST, MatchRecord
+from ..records.secret_store import SecretStore, SecretStoreError
+from ..records.transcript import TranscriptWriter
+from ..seating.genesis import Genesis
+from ..seating.invite import Invite, InviteError
 from ..table import Table
-from ..transcript import TranscriptWriter
 from ..wire.identity import IdentityKey
 from .comeback import Door, dialler
-from .errors import CannotResume, MatchFailure, one_failure
+from .errors import CannotResume, MatchFailure
 from .framed import FrameChannel
 from .hub import door_tcp, tcp_acceptor
-from .invite import Invite, InviteError
+from .nursery import one_failure
 from .peer import GRACE_SECONDS, connect_direct
 from .relay_mux import open_relay_mux
 from .relay_room import JoinerRoom, claim_host_slot, serve_room
@@ -55,7 +56,7 @@ async def resume_match(record: MatchRecord, genesis: Genesis, frames: Sequence[b
     :class:`MatchFailure`. The record and the kept secrets are deleted when the match is over
     (finished or given up); a crash, or seats that cannot be rebuilt (:class:`CannotResume`),
     leave them for another try. The caller holds the lock of the record's own seat
-    (:meth:`~p2pcards.secret_store.SecretStore.lock`)."""
+    (:meth:`~p2pcards.records.secret_store.SecretStore.lock`)."""
     try:
         invite = Invite.parse(record.invite)
     except InviteError as exc:

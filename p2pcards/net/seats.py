@@ -1,9 +1,10 @@
 """A seat's secrets, fresh or seeded, and bot players.
 
 Seeded seats (``--seed N``, for demos, tests and benchmarks only: the keys are predictable)
-derive exactly what :func:`p2pcards.local.make_tables` derives for the same seed, so a match
-over the network with seed ``N`` is the very match :func:`p2pcards.local.run_in_memory` plays
-in memory with that seed and the bots of :func:`bot_player` (same genesis, same frames).
+derive exactly what :func:`p2pcards.offline.memory.make_tables` derives for the same seed, so a
+match over the network with seed ``N`` is the very match
+:func:`p2pcards.offline.memory.run_in_memory` plays in memory with that seed and the bots of
+:func:`bot_player` (same genesis, same frames).
 """
 
 from __future__ import annotations
@@ -12,7 +13,7 @@ from ..bots.base import choose_claim
 from ..bots.loader import BotLoadError, load_bot
 from ..crypto import DeterministicRandomness, Randomness, SystemRandomness
 from ..games.base import Action
-from ..local import SeatSecrets, new_seat
+from ..seating.secrets import SeatSecrets, new_seat
 from ..table import Table
 from ..wire.identity import IdentityKey
 from .errors import MatchFailure

@@ -23,7 +23,7 @@ Wire messages after the handshake (see :mod:`.framed`): ``envelope {data: envelo
 ``abort {reason: text}``, and the two messages of a fork probe, ``need {hash: bytes(32)}`` and
 ``have {hash, data: envelope bytes or nil}``. Aborts travel outside the chain: they are a
 courtesy, not evidence. On a connection made by re-entry an abort is signed on that connection
-(:meth:`~p2pcards.reentry.Bond.abort`), and one its sender did not sign ends the match as a
+(:meth:`~p2pcards.seating.reentry.Bond.abort`), and one its sender did not sign ends the match as a
 tampered connection, blaming nobody.
 
 Re-entry (SPEC §11.7): with a :class:`Reentry` policy a link whose connection is lost (closed,
@@ -38,8 +38,8 @@ comes back through :meth:`Session.rejoin` (the hub's door, after the seat proved
 through ``Reentry.reconnect`` (a joiner dialling the host again).
 On the new connection each side first sends ``resume {count, head, proof}`` (how far its chain
 goes: its length and the hash of its last envelope, signed on the connection's two challenges,
-:class:`~p2pcards.reentry.Bond`), then answers the other's ``resume`` with the envelopes of its
-own chain that follow it, after checking the other's signature and that its head is the envelope
+:class:`~p2pcards.seating.reentry.Bond`), then answers the other's ``resume`` with the envelopes of
+its own chain that follow it, after checking the other's signature and that its head is the envelope
 it holds at that position. A ``resume`` its sender's key did not sign ends the match blaming
 nobody (the connection was tampered with); a signed one with another chain names its signer.
 Until its ``resume`` has arrived a new connection is *syncing*: a wait for a seat behind it
@@ -48,7 +48,7 @@ new connection send keepalives). A session made with ``replay`` starts from a tr
 (:meth:`~p2pcards.table.Table.resume`) with every link down.
 
 Evidence (``protocol/SPEC.md`` §9.8): when a local table refuses a signed envelope, the session
-appends an evidence record (:mod:`p2pcards.evidence`) holding it to the transcript before it
+appends an evidence record (:mod:`p2pcards.records.evidence`) holding it to the transcript before it
 aborts, so that anyone can check the accusation with ``p2pcards verify``.
 
 Dropouts (SPEC §9.13): at a table whose genesis sets a dropout policy, the hub does not end the
@@ -59,15 +59,15 @@ message, and the match ends as the table says. Envelopes of a seat whose recover
 are dropped. Only the hub begins a recovery, on its own liveness and timers: a joiner's
 ``recover`` that is not its turn is dropped with a warning and the match goes on. A joiner
 whose own seat the hub recovers while its connection stayed up and its time was far from out,
-or after it had answered, says so naming the hub and stops (:mod:`p2pcards.recovery_watch`).
+or after it had answered, says so naming the hub and stops (:mod:`p2pcards.seating.recovery_watch`).
 A holder's ``complain`` about a wrong share (SPEC §9.13.4), sent in its turn, is sent on by the
 hub to every seat, the holder included, before it stops, so that every transcript ends with it.
 
 Forks (SPEC §6.1): when the reference table finds a ``fork`` (an envelope whose link names
 another envelope than the one this peer holds, signed by another seat), the session does not
 blame the signer. It asks the link that delivered the envelope for the envelope that link names
-(``need``), then for the one before, and so on (:class:`~p2pcards.evidence.ForkProbe`), for at
-most ``timeouts["step"]`` seconds. Every peer answers ``need`` from its own chain (``have``, with
+(``need``), then for the one before, and so on (:class:`~p2pcards.records.evidence.ForkProbe`), for
+at most ``timeouts["step"]`` seconds. Every peer answers ``need`` from its own chain (``have``, with
 ``data`` nil when it holds no such envelope). If the answers bring the two branches together,
 the culprit is proven (an ``equivocation``, or an ``out-of-turn`` envelope) and named, with a
 second evidence record; otherwise the fork is reported as such: the hub or one of two seats.
@@ -85,25 +85,25 @@ from typing import Any
 
 import trio
 
-from ..evidence import Evidence, ForkProbe, ProbeError, from_violation
 from ..games.base import Action
-from ..genesis import Genesis
-from ..recovery_watch import (
+from ..records.evidence import Evidence, ForkProbe, ProbeError, from_violation
+from ..records.secret_store import (
+    SIGNED,
+    SecretStoreError,
+    encode_count,
+    spent_names,
+)
+from ..records.transcript import TranscriptWriter
+from ..seating.genesis import Genesis
+from ..seating.recovery_watch import (
     Turn,
     answered_message,
     turn_limit,
     wrongful_elapsed,
     wrongful_message,
 )
-from ..reentry import Bond, Unproven
-from ..secret_store import (
-    SIGNED,
-    SecretStoreError,
-    encode_count,
-    spent_names,
-)
+from ..seating.reentry import Bond, Unproven
 from ..table import HUB_SEAT, Event, ResumeError, Table, Violation
-from ..transcript import TranscriptWriter
 from ..wire import ZERO_HASH, codec
 from ..wire.chain import Chain
 from ..wire.errors import ProtocolError
@@ -150,7 +150,7 @@ class Reentry:
     """How a lost link may come back (module docstring). ``patience``: seconds an away seat has
     to come back, from the moment its loss was noticed. ``reconnect`` (a joiner's): open a new,
     authenticated connection to the hub, retrying as long as it is not cancelled, and return it
-    with its :class:`~p2pcards.reentry.Bond`; it raises :class:`MatchFailure` when the hub
+    with its :class:`~p2pcards.seating.reentry.Bond`; it raises :class:`MatchFailure` when the hub
     refuses for good. Without it the hub's door calls :meth:`Session.rejoin`."""
 
     patience: float
@@ -251,7 +251,7 @@ class Link:
     """Replaced by the link of a new connection: what it still reports is ignored."""
     bond: Bond | None = None
     """For a connection made by re-entry: the proven keys and challenges its ``resume`` is
-    signed on (:mod:`p2pcards.reentry`)."""
+    signed on (:mod:`p2pcards.seating.reentry`)."""
 
     def __post_init__(self) -> None:
         self.outbox, self._outbox_receive = trio.open_memory_channel[bytes](math.inf)
@@ -356,7 +356,7 @@ class Session:
         stops waiting for them."""
         self._turn: Turn | None = None
         """A joiner's: when its local seat's current turn began, and on which connection (to
-        judge a recovery of that seat, :mod:`p2pcards.recovery_watch`)."""
+        judge a recovery of that seat, :mod:`p2pcards.seating.recovery_watch`)."""
         if replay is not None:
             self._written = len(replay)
 
@@ -681,7 +681,7 @@ class Session:
     def _judge_recovery(self, link: Link, seat: int, index: int) -> None:
         """A joiner's, after its table accepted the hub's first ``recover``, naming ``seat``
         at chain ``index``: if ``seat`` is this peer's and was connected and answering
-        (:func:`~p2pcards.recovery_watch.wrongful_elapsed`), say so naming the hub and stop,
+        (:func:`~p2pcards.seating.recovery_watch.wrongful_elapsed`), say so naming the hub and stop,
         the transcript ending with that ``recover`` (SPEC §9.13.5)."""
         if self.forward or seat not in self._local_seats or self._turn is None:
             return
@@ -849,8 +849,8 @@ class Session:
 
     async def rejoin(self, bond: Bond, channel: FrameChannel) -> None:
         """The hub's door: ``bond.seat`` proved its key on ``channel``
-        (:mod:`p2pcards.reentry`); the link of that seat is replaced by one over ``channel``,
-        which is named by the proven seat from now on."""
+        (:mod:`p2pcards.seating.reentry`); the link of that seat is replaced by one over
+        ``channel``, which is named by the proven seat from now on."""
         channel.label = seat_label(self.genesis, bond.seat)
         await self._inbox_send.send(("returned", self._link_of(bond.seat), (channel, bond)))
 

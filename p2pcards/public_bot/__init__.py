@@ -7,7 +7,8 @@ hub, not the seat's partner) can choose or steer the bot's moves. Each game give
 action an integer key and the bot plays the first action, in the canonical order, with the
 lowest key; its only randomness is the SHA-256 generator of :mod:`.draws`. This is not the
 ``smart`` bot people play against (:mod:`p2pcards.bots`): that one may change freely, this one
-is part of the protocol. Part of the sans-IO core.
+is part of the protocol. Part of the sans-IO core; its test vectors are written and checked by
+:mod:`.vectors` (``python -m p2pcards.public_bot.vectors --check``).
 """
 
 from __future__ import annotations

@@ -6,7 +6,7 @@ A host asks the relay for a mailbox (``mb-open``) and gets a *nameplate*, a numb
 connections, and from then on forwards each one's ``mb-msg`` bodies to the other, verbatim, at
 most :attr:`MailboxLimits.max_messages` of at most :attr:`MailboxLimits.max_message` bytes
 each way. The relay never sees the code's words: the bodies are a password-authenticated key
-exchange and ciphertext (``p2pcards/codes.py``), and it only ever learns the number.
+exchange and ciphertext (``p2pcards/seating/codes.py``), and it only ever learns the number.
 
 Every nameplate is claimed **once**. When the exchange ends (either side leaves, or
 :attr:`MailboxLimits.exchange_timeout` passes) the nameplate stays *used* until the end of its

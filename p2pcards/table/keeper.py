@@ -3,7 +3,7 @@
 
 The table needs only this port and the names of what it keeps (its hand and inbox keys of a
 deck, its claim-window proposal, the count of its signed envelopes). The files that keep them
-are :mod:`p2pcards.secret_store`'s; :class:`MemoryKeeper` keeps them in memory.
+are :mod:`p2pcards.records.secret_store`'s; :class:`MemoryKeeper` keeps them in memory.
 """
 
 from __future__ import annotations

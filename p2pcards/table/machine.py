@@ -58,7 +58,7 @@ from ..games.base import (
     MatchState,
     Phase,
 )
-from ..genesis import Genesis
+from ..seating.genesis import Genesis
 from ..wire import (
     BadSignature,
     Chain,

@@ -33,7 +33,7 @@ Modules:
   :class:`OutOfTurn`, :class:`Equivocation`).
 
 The normative description is ``protocol/SPEC.md``; the transcript file format is in
-:mod:`p2pcards.transcript`.
+:mod:`p2pcards.records.transcript`.
 """
 
 from .chain import (

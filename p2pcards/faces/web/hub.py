@@ -29,8 +29,8 @@ from typing import Any
 import trio
 
 from ...games.base import Action
-from ...genesis import Genesis
 from ...net.session import Player
+from ...seating.genesis import Genesis
 from ...table import Event, Table
 from ..view import SeatPresenter
 from ..wording import move_text

@@ -23,7 +23,7 @@ import trio
 
 from ...cards import Card
 from ...games.base import Zone
-from ...genesis import Genesis
+from ...seating.genesis import Genesis
 from ...table import (
     ActionPlayed,
     CardsRevealed,

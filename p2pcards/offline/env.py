@@ -3,7 +3,7 @@
 Install the optional extra first: ``pip install 'p2pcards[rl]'``. Nothing else in the package
 imports this module, so the core never needs PettingZoo.
 
-    from p2pcards.env import env
+    from p2pcards.offline.env import env
     e = env("scopa", players=2)
     e.reset(seed=7)
     for agent in e.agent_iter():
@@ -55,9 +55,9 @@ import numpy as np
 from gymnasium import spaces
 from pettingzoo import AECEnv
 
-from .cards import Card, Deck
-from .games import get_game
-from .games.base import Action, GameSpec, MatchState, Phase
+from ..cards import Card, Deck
+from ..games import get_game
+from ..games.base import Action, GameSpec, MatchState, Phase
 from .simulate import fulfil_chance
 
 __all__ = ["TEXT_BUCKETS", "EnvError", "ObservationLayout", "CardGameEnv",

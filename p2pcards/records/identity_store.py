@@ -13,7 +13,7 @@ import os
 import stat
 from pathlib import Path
 
-from .wire.identity import IdentityKey
+from ..wire.identity import IdentityKey
 
 __all__ = ["IdentityStoreError", "claim_identity", "config_dir", "identity_path",
            "load_or_create_identity", "transcripts_dir"]

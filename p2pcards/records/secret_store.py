@@ -8,7 +8,7 @@ seat did not play with the user's stored identity, its Ed25519 identity key. The
 holds everything else. A :class:`SecretStore` keeps these secrets in files, so that a process
 killed mid-hand can be started again and carry on (``p2pcards resume``).
 
-Layout, under the p2pcards home directory (:func:`p2pcards.identity_store.config_dir`)::
+Layout, under the p2pcards home directory (:func:`p2pcards.records.identity_store.config_dir`)::
 
     secrets/                                  mode 0700
     secrets/<table id hex>-seat<S>.match      mode 0600: the match record (:mod:`.match_record`)
@@ -44,7 +44,7 @@ import time
 from collections.abc import Collection, Iterable
 from pathlib import Path
 
-from .table.keeper import (
+from ..table.keeper import (
     PROPOSAL,
     SIGNED,
     Keeper,

@@ -39,8 +39,8 @@ from cryptography.hazmat.primitives.ciphers.aead import ChaCha20Poly1305
 from cryptography.hazmat.primitives.kdf.hkdf import HKDF
 from spake2 import SPAKE2_A, SPAKE2_B
 
-from .wire.codec import Limits, pack, unpack
-from .wire.errors import DecodeError
+from ..wire.codec import Limits, pack, unpack
+from ..wire.errors import DecodeError
 
 __all__ = ["WORDS", "NAMEPLATES", "Code", "CodeError", "WrongCode", "Unlocked", "make_code",
            "parse_code", "looks_like_code", "transcript_hash", "HostExchange", "JoinerExchange",

@@ -1,7 +1,7 @@
 """The public bot's vectors ``protocol/vectors/public_bot_<game>.json`` and
 ``protocol/vectors/public_bot_draws.json`` (protocol/BOTS.md §13).
 
-``python -m p2pcards.public_bot_vectors`` writes them; ``--check`` regenerates them in memory and
+``python -m p2pcards.public_bot.vectors`` writes them; ``--check`` regenerates them in memory and
 exits with status 1 if a file differs byte for byte. :func:`build` is the pure part. Each game's
 file holds decisions of a simulated match in which the public bot plays every seat: the bot's
 inputs (the fields of BOTS.md §3 for that game), the legal actions in canonical order, the seed,
@@ -18,16 +18,16 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
-from .cards import Card, card
-from .games import get_game
-from .games.base import Action, MatchState, Phase, Zone
-from .public_bot import GAMES, DrawStream, bot_seed, canonical_key
-from .public_bot.order import first_lowest
-from .vector_files import vector_main
+from ..cards import Card, card
+from ..games import get_game
+from ..games.base import Action, MatchState, Phase, Zone
+from ..vector_files import vector_main
+from . import GAMES, DrawStream, bot_seed, canonical_key
+from .order import first_lowest
 
 __all__ = ["INPUTS", "PLAYERS", "TABLE_ID", "build", "main", "draw_trace"]
 
-VECTOR_DIR = Path(__file__).resolve().parents[1] / "protocol" / "vectors"
+VECTOR_DIR = Path(__file__).resolve().parents[2] / "protocol" / "vectors"
 TABLE_ID = hashlib.sha256(b"p2pcards test vector table").digest()
 """The table id every seed of the vectors is made with."""
 
@@ -179,7 +179,7 @@ def build() -> dict[str, str]:
 
 def main(argv: list[str] | None = None) -> int:
     """Write or check the vectors."""
-    return vector_main(build, VECTOR_DIR, "python -m p2pcards.public_bot_vectors", __doc__,
+    return vector_main(build, VECTOR_DIR, "python -m p2pcards.public_bot.vectors", __doc__,
                        argv)
 
 

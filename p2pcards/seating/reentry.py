@@ -1,8 +1,8 @@
 """Re-entry: a seat whose connection to the hub was lost proves who it is on a new one.
 
-Sans-IO, like :mod:`p2pcards.seating`: the caller moves the messages, this module makes and
-checks them (``protocol/SPEC.md`` §11.7.2). A joiner always opens the connection, also when it was
-the host that crashed and came back; both ends prove their genesis key on fresh challenges, so
+Sans-IO, like :mod:`p2pcards.seating.handshake`: the caller moves the messages, this module makes
+and checks them (``protocol/SPEC.md`` §11.7.2). A joiner always opens the connection, also when it
+was the host that crashed and came back; both ends prove their genesis key on fresh challenges, so
 neither can be replaced by a third party, and nothing of the chain is signed::
 
     seat -> host  rejoin            {version, table: table id, seat, challenge: 32 bytes}
@@ -44,10 +44,10 @@ from collections.abc import Callable, Collection
 from dataclasses import dataclass, field
 from typing import Any
 
+from ..wire import codec
+from ..wire.identity import IdentityKey, PublicIdentity
+from .errors import HandshakeError
 from .genesis import PROTOCOL_VERSION, Genesis
-from .net.errors import HandshakeError
-from .wire import codec
-from .wire.identity import IdentityKey, PublicIdentity
 
 __all__ = ["HOST_CONTEXT", "SEAT_CONTEXT", "RESUME_CONTEXT", "CHALLENGE_SIZE", "SeatReentry",
            "HostReentry", "Returned", "Bond", "Resume", "Unproven", "Refused",

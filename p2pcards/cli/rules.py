@@ -5,8 +5,8 @@ Pure formatting over the game registry: no I/O.
 
 from __future__ import annotations
 
-from .games import all_games, get_game
-from .games.base import GameSpec
+from ..games import all_games, get_game
+from ..games.base import GameSpec
 
 
 def _counts(counts: tuple[int, ...]) -> str:

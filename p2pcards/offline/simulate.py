@@ -10,9 +10,9 @@ import random
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from .bots.base import Bot, choose_claim
-from .cards import Card, card
-from .games.base import Action, GameSpec, HandResult, MatchState, Phase, Zone
+from ..bots.base import Bot, choose_claim
+from ..cards import Card, card
+from ..games.base import Action, GameSpec, HandResult, MatchState, Phase, Zone
 
 __all__ = ["SimulatedMatch", "fulfil_chance", "play_hand", "play_match"]
 

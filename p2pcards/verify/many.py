@@ -1,9 +1,9 @@
 """Verifying the transcripts of several seats of one table together (``p2pcards verify A B ...``).
 
-Each transcript is verified on its own (:func:`p2pcards.verify.verify_transcript`). Then every
-validly signed envelope of the table found in any of them, in a chain or in an evidence record,
-goes into one pool, and any two different envelopes signed by one seat for one ``seq`` are an
-**equivocation** by that seat (:func:`p2pcards.evidence.find_conflicts`): the proof a single
+Each transcript is verified on its own (:func:`.replay.verify_transcript`). Then every validly
+signed envelope of the table found in any of them, in a chain or in an evidence record, goes
+into one pool, and any two different envelopes signed by one seat for one ``seq`` are an
+**equivocation** by that seat (:func:`p2pcards.records.evidence.find_conflicts`): the proof a single
 transcript cannot hold, because an honest peer's chain never accepts both. This is how the
 equivocator behind a ``fork`` (one seat's transcript holds one branch, another seat's the other)
 is named.
@@ -23,11 +23,11 @@ from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
-from .evidence import Evidence, EvidenceError, find_conflicts
-from .transcript import TranscriptFile, jsonable
-from .verify import Status, UnreadableTranscript, VerifyReport, load, verify_transcript
-from .wire import Envelope, Payload, PublicIdentity, envelope_hash
-from .wire.errors import ProtocolError
+from ..records.evidence import Evidence, EvidenceError, find_conflicts
+from ..records.transcript import TranscriptFile, jsonable
+from ..wire import Envelope, Payload, PublicIdentity, envelope_hash
+from ..wire.errors import ProtocolError
+from .replay import Status, UnreadableTranscript, VerifyReport, load, verify_transcript
 
 __all__ = ["EnvelopeView", "EquivocationReport", "MultiReport", "DifferentTables",
            "verify_transcripts"]

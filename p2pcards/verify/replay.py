@@ -1,7 +1,7 @@
 """The transcript verifier: replay a recorded match and say whether it holds, down to the points.
 
-:func:`verify_transcript` reads a transcript file (:mod:`p2pcards.transcript`), decodes its
-genesis (:meth:`p2pcards.genesis.Genesis.decode`) and feeds every envelope, in order, to an
+:func:`verify_transcript` reads a transcript file (:mod:`p2pcards.records.transcript`), decodes its
+genesis (:meth:`p2pcards.seating.genesis.Genesis.decode`) and feeds every envelope, in order, to an
 observer :class:`p2pcards.table.Table` (``seat=None``). The observer checks what every seated peer
 checks: signatures, chain links and turn order, key proofs, shuffle proofs, reveal tokens, the
 legality of every move (at once where public information allows, otherwise in the full-information
@@ -21,17 +21,17 @@ The outcome is a :class:`VerifyReport` with one of three statuses:
     at a table without a dropout policy, it names the seat as the reason the match could not be
     checked (:class:`WithheldKey`).
 
-Evidence records after the chain (:mod:`p2pcards.evidence`) are checked too, each on its own.
-Records are not signed, so a record proves only what its signed envelopes prove by themselves
+Evidence records after the chain (:mod:`p2pcards.records.evidence`) are checked too, each on its
+own. Records are not signed, so a record proves only what its signed envelopes prove by themselves
 (SPEC §9.9): an ``equivocation`` by its two envelopes, and a rule the chain's prefix decides by
 its one envelope, when that envelope extends this transcript's chain at the record's position
 and the observer table, offered it there, refuses it with the claimed rule and seat. Harmless
 rules and those that need a chain the record cannot show (``replay``, ``lost-race``, ``fork``,
-``wrong-sequence`` ...: :data:`p2pcards.evidence.NEVER_PROVEN`) are never proven. Each record
-gets an :class:`EvidenceReport`. A record that proves its claim makes the transcript ``invalid``
-(when the chain itself holds no violation, the first proven record that names a seat, else the
-first proven one, becomes :attr:`VerifyReport.violation`, with ``source = "evidence"``); one
-that does not is reported as not proven and changes nothing else.
+``wrong-sequence`` ...: :data:`p2pcards.records.evidence.NEVER_PROVEN`) are never proven. Each
+record gets an :class:`EvidenceReport`. A record that proves its claim makes the transcript
+``invalid`` (when the chain itself holds no violation, the first proven record that names a seat,
+else the first proven one, becomes :attr:`VerifyReport.violation`, with ``source = "evidence"``);
+one that does not is reported as not proven and changes nothing else.
 
 A file that cannot be read as a transcript at all (missing, not a transcript, a cut or garbled
 genesis record) raises :class:`UnreadableTranscript`, whose message is one sentence.
@@ -51,7 +51,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
-from .evidence import (
+from ..records.evidence import (
     NEVER_PROVEN,
     Evidence,
     EvidenceError,
@@ -61,10 +61,10 @@ from .evidence import (
     check_pair,
     link_problem,
 )
-from .genesis import DROPOUT_POLICIES, Genesis, GenesisError
-from .table import Event, HandScored, MatchEnded, Table, Violation, bare_inboxes, replay_frames
-from .transcript import TranscriptError, TranscriptFile, read_transcript
-from .wire import Envelope, PublicIdentity, envelope_hash
+from ..records.transcript import TranscriptError, TranscriptFile, read_transcript
+from ..seating.genesis import DROPOUT_POLICIES, Genesis, GenesisError
+from ..table import Event, HandScored, MatchEnded, Table, Violation, bare_inboxes, replay_frames
+from ..wire import Envelope, PublicIdentity, envelope_hash
 
 __all__ = [
     "Status",
@@ -142,7 +142,7 @@ class EvidenceReport:
     """One evidence record of the file and what checking it established.
 
     ``claimed_rule`` / ``claimed_seat`` / ``claim`` are what the recorder wrote; ``verdict`` is
-    one of :data:`p2pcards.evidence.Verdict` (or ``malformed`` for a record that does not
+    one of :data:`p2pcards.records.evidence.Verdict` (or ``malformed`` for a record that does not
     decode); ``rule`` / ``seat`` / ``fingerprint`` / ``index`` what it proves (``proven``) or the
     other violation its envelope shows (``other``); ``message`` says it in one sentence;
     ``envelopes`` are the SHA-256 hashes (hex) of its envelopes.

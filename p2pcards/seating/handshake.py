@@ -46,14 +46,14 @@ from collections.abc import Callable, Hashable
 from dataclasses import dataclass, field
 from typing import Any
 
+from ..wire import codec
+from ..wire.errors import BadKey
+from ..wire.identity import IdentityKey, PublicIdentity
+from .errors import HandshakeError
 from .genesis import PROTOCOL_VERSION, Genesis, GenesisError, SeatInfo
-from .local import SeatSecrets
-from .net.errors import HandshakeError
-from .net.invite import Invite
-from .table_rules import TableRules, show_value
-from .wire import codec
-from .wire.errors import BadKey
-from .wire.identity import IdentityKey, PublicIdentity
+from .invite import Invite
+from .rules import TableRules, show_value
+from .secrets import SeatSecrets
 
 __all__ = [
     "HOST_CONTEXT", "JOINER_CONTEXT", "CHALLENGE_SIZE", "MAX_NAME",

@@ -6,7 +6,7 @@ Format (all lengths big-endian, frames as in :mod:`p2pcards.wire.framing`)::
     frame 0: the genesis record         its canonical encoding; table_id = SHA-256 of these bytes
     frame 1 + i: the envelope of seq i  the frame payload exactly as received (or as sent)
 
-    evidence records (optional)         after the last envelope: see :mod:`p2pcards.evidence`
+    evidence records (optional)         after the last envelope: see :mod:`.evidence`
 
 Frames are 4-byte length + payload, each payload 1 to :data:`MAX_FRAME_SIZE` bytes. An envelope
 frame is a msgpack array; an evidence record is a msgpack map, so the first byte of a frame tells
@@ -35,11 +35,11 @@ from pathlib import Path
 from types import TracebackType
 from typing import Any, BinaryIO
 
+from ..wire import codec
+from ..wire.envelope import Envelope, Payload, envelope_hash
+from ..wire.errors import ProtocolError
+from ..wire.framing import MAX_FRAME_SIZE, PREFIX_SIZE, encode_frame
 from .evidence import is_evidence_frame
-from .wire import codec
-from .wire.envelope import Envelope, Payload, envelope_hash
-from .wire.errors import ProtocolError
-from .wire.framing import MAX_FRAME_SIZE, PREFIX_SIZE, encode_frame
 
 __all__ = [
     "MAGIC",
@@ -82,7 +82,7 @@ class TranscriptFile:
     envelopes: list[bytes] = field(default_factory=list)
     offsets: list[int] = field(default_factory=list)
     evidence: list[bytes] = field(default_factory=list)
-    """The evidence records after the chain (undecoded frames; see :mod:`p2pcards.evidence`)."""
+    """The evidence records after the chain (undecoded frames; see :mod:`.evidence`)."""
     evidence_offsets: list[int] = field(default_factory=list)
     truncated: bool = False
     truncated_at: int | None = None
@@ -288,7 +288,7 @@ class TranscriptWriter:
         return self._count - 1
 
     def append_evidence(self, record: bytes) -> None:
-        """Write one evidence record (an encoded :class:`~p2pcards.evidence.Evidence`) after the
+        """Write one evidence record (an encoded :class:`~.evidence.Evidence`) after the
         chain; from then on only evidence records may be appended."""
         if not is_evidence_frame(record):
             raise ValueError("an evidence record is a msgpack map")

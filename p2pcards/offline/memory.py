@@ -1,6 +1,7 @@
 """Setting up tables and running whole matches in memory (no sockets).
 
-:func:`new_seat` makes a seat's long-term secrets; :func:`make_genesis` the agreed table;
+:func:`make_genesis` makes the agreed table (a seat's secrets come from
+:func:`p2pcards.seating.secrets.new_seat`);
 :func:`run_in_memory` routes every envelope from each peer to every other peer, as a hub would,
 asking bots for decisions. Used by the tests, the benchmarks and the in-process demo parts.
 """
@@ -13,38 +14,14 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from .bots.base import Bot, choose_claim
-from .crypto import DeterministicRandomness, Randomness, SystemRandomness, x25519_keypair
-from .games import get_game
-from .genesis import DEFAULT_TIMEOUTS, Genesis, SeatInfo
-from .table import Event, Table, Violation
-from .wire import IdentityKey
+from ..bots.base import Bot, choose_claim
+from ..crypto import DeterministicRandomness, Randomness, SystemRandomness
+from ..games import get_game
+from ..seating.genesis import DEFAULT_TIMEOUTS, Genesis, SeatInfo
+from ..seating.secrets import new_seat
+from ..table import Event, Table, Violation
 
-__all__ = ["SeatSecrets", "new_seat", "make_genesis", "make_tables", "run_in_memory",
-           "MatchRun"]
-
-
-@dataclass(frozen=True)
-class SeatSecrets:
-    """A seat's long-term secrets: its Ed25519 identity and its X25519 key (private, public)."""
-
-    identity: IdentityKey
-    x25519_private: bytes
-    x25519_public: bytes
-    nonce: bytes
-
-    def info(self, name: str = "") -> SeatInfo:
-        """The public part, for the genesis."""
-        return SeatInfo(self.identity.public.to_bytes(), self.x25519_public, self.nonce, name)
-
-
-def new_seat(rng: Randomness | None = None, identity: IdentityKey | None = None) -> SeatSecrets:
-    """Fresh per-table secrets (the identity may be the user's long-term key)."""
-    rng = rng or SystemRandomness()
-    if identity is None:
-        identity = IdentityKey.from_bytes(rng.bytes(32))
-    private, public = x25519_keypair(rng)
-    return SeatSecrets(identity, private, public, rng.bytes(16))
+__all__ = ["make_genesis", "make_tables", "run_in_memory", "MatchRun"]
 
 
 def make_genesis(game: str, preset: str, seats: Sequence[SeatInfo],

@@ -2,7 +2,7 @@
 
 :class:`TableRules` is the part of a genesis that is fixed before anybody is seated. The host
 announces it in the seating handshake, its invite commits to it with :meth:`TableRules.digest`,
-and a joiner compares the genesis against it before signing (see :mod:`p2pcards.seating`).
+and a joiner compares the genesis against it before signing (see :mod:`p2pcards.seating.handshake`).
 
 Digest (normative, ``protocol/SPEC.md`` §11.2)::
 
@@ -26,11 +26,11 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from .cards import Card, card
-from .games import get_game
-from .games.base import Flag, GameError, UnknownFlag
+from ..cards import Card, card
+from ..games import get_game
+from ..games.base import Flag, GameError, UnknownFlag
+from ..wire import codec
 from .genesis import DEFAULT_TIMEOUTS, DROPOUT_POLICIES, Genesis, GenesisError
-from .wire import codec
 
 __all__ = ["TableRules", "Difference", "parse_setting", "parse_settings", "RULES_CONTEXT",
            "DIGEST_SIZE", "show_value"]

@@ -3,7 +3,7 @@
 The host prints one invite per table. The nonce (16 random bytes, 32 hex digits) names this
 table among everything the host ever hosts, so an old invite is refused; the fingerprint lets
 the joiner check that whoever answers at ``HOST:PORT`` holds the host's identity key; the rules
-digest (:meth:`p2pcards.table_rules.TableRules.digest`, 16 bytes, 32 hex digits) commits the
+digest (:meth:`p2pcards.seating.rules.TableRules.digest`, 16 bytes, 32 hex digits) commits the
 host to the table's rules (game, preset, every flag, player count and timeouts), so that a joiner
 refuses a table whose rules are not the ones it was invited to. An IPv6 host is written in
 brackets: ``p2pcards://[::1]:7000/...``.
@@ -13,7 +13,7 @@ then ``None`` and the joiner can only compare what the host announces with the n
 
 For a table played through a relay the scheme is ``p2pcards+relay://`` and ``HOST:PORT`` is the
 relay's address; the nonce then also names the table's room at the relay (see
-:mod:`.relay_mux`).
+:mod:`p2pcards.net.relay_mux`).
 
 Sans-IO: parsing and formatting only.
 """

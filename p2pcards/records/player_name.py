@@ -1,6 +1,6 @@
 """The name a person plays under, kept beside their identity key.
 
-``name`` in the config directory (:func:`~p2pcards.identity_store.config_dir`, beside
+``name`` in the config directory (:func:`~p2pcards.records.identity_store.config_dir`, beside
 ``identity.key``) holds it as one line of text. ``host`` and ``join`` without ``--name`` use the
 kept name; a person at a terminal who has none is asked once (:func:`ask_name`) and the answer
 is kept. A run with no terminal, or a bot's seat, is never asked: it plays under the login name.
@@ -13,8 +13,8 @@ import unicodedata
 from collections.abc import Callable
 from pathlib import Path
 
+from ..seating.handshake import MAX_NAME
 from .identity_store import IdentityStoreError, config_dir
-from .seating import MAX_NAME
 
 __all__ = ["name_path", "stored_name", "store_name", "check_name", "ask_name", "login_name"]
 
@@ -26,7 +26,7 @@ def name_path() -> Path:
 
 def check_name(text: str) -> str | None:
     """One sentence saying what is wrong with ``text`` as a name (empty, longer than
-    :data:`~p2pcards.seating.MAX_NAME` characters, or holding a control character), or
+    :data:`~p2pcards.seating.handshake.MAX_NAME` characters, or holding a control character), or
     ``None`` when it is a good name."""
     name = text.strip()
     if not name:

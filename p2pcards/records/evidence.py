@@ -53,15 +53,15 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Literal
 
-from .wire import codec
-from .wire.chain import Chain
-from .wire.envelope import ZERO_HASH, Envelope, Payload, envelope_hash, open_envelope
-from .wire.errors import ProtocolError
-from .wire.framing import MAX_FRAME_SIZE
-from .wire.identity import PublicIdentity
+from ..wire import codec
+from ..wire.chain import Chain
+from ..wire.envelope import ZERO_HASH, Envelope, Payload, envelope_hash, open_envelope
+from ..wire.errors import ProtocolError
+from ..wire.framing import MAX_FRAME_SIZE
+from ..wire.identity import PublicIdentity
 
 if TYPE_CHECKING:
-    from .table import Violation
+    from ..table import Violation
 
 __all__ = [
     "Evidence",

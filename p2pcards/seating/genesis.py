@@ -16,11 +16,11 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from .games import get_game
-from .games.base import GameError, GameSpec
-from .wire import codec
-from .wire.errors import ProtocolError
-from .wire.identity import PublicIdentity
+from ..games import get_game
+from ..games.base import GameError, GameSpec
+from ..wire import codec
+from ..wire.errors import ProtocolError
+from ..wire.identity import PublicIdentity
 
 __all__ = ["Genesis", "GenesisError", "SeatInfo", "PROTOCOL_VERSION", "DEFAULT_TIMEOUTS",
            "DROPOUT_POLICIES"]

@@ -18,8 +18,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from .wire import codec
-from .wire.errors import DecodeError
+from ..wire import codec
+from ..wire.errors import DecodeError
 
 __all__ = ["MatchRecord", "RecordedSeat", "RecordError", "HOST", "JOINER"]
 
@@ -92,7 +92,7 @@ class MatchRecord:
     @property
     def own_seat(self) -> int:
         """The lowest recorded seat: the seat that names the record and its lock in the secret
-        store (:meth:`~p2pcards.secret_store.SecretStore.record_path`)."""
+        store (:meth:`~p2pcards.records.secret_store.SecretStore.record_path`)."""
         return min(s.seat for s in self.seats)
 
     def encode(self) -> bytes:
