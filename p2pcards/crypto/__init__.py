@@ -25,7 +25,10 @@ proof is bound to its context and fails in any other):
 Data from outside is decoded with the ``from_wire`` class methods (every object has
 ``to_wire()`` giving bytes and lists only, ready for the canonical msgpack codec); they validate
 every point (canonical, prime-order subgroup, not the identity), every scalar (canonical) and
-every count, and raise :class:`InvalidEncoding` naming the field. All errors derive from
+every count, and raise :class:`InvalidEncoding` naming the field. A point that a verification
+multiplies (a deck's ciphertexts, a shuffle proof's ``c`` and ``c_hat``, a token's ``t``) is
+validated at its first use instead, once, with the same error (:meth:`Point.received`); in the
+local seat's own message nothing is checked again (:mod:`.own`). All errors derive from
 :class:`CryptoError`, whose ``seat`` and ``step`` name the culprit when known.
 
 Public API::
