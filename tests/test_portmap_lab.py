@@ -9,6 +9,7 @@ once the host has exited.
 from __future__ import annotations
 
 import re
+import signal
 import subprocess
 import sys
 from pathlib import Path
@@ -86,3 +87,34 @@ def test_nat_pmp_maps_and_removes_a_port_on_a_router_without_upnp() -> None:
         out, err = process.communicate(timeout=60)
         assert out == "removed\n", err
         assert "dport 7448" not in lab.mappings(router)
+
+
+def test_ctrl_c_removes_the_mapping_and_no_port_mapping_asks_for_none(tmp_path: Path) -> None:
+    require_miniupnpd()
+    with Lab() as lab:
+        router = lab.router()
+        home = lab.home(router)
+        lab.miniupnpd(router)
+
+        hosting = Peer(tmp_path / "host", "host", *BRISCOLA_2, "--bot", "--listen",
+                       "0.0.0.0:7449", "--advertise", home.v4, "--ephemeral-identity",
+                       wrap=lab.wrap(home.ns))
+        try:
+            hosting.wait_for(MAPPED_JOIN)
+            assert "dport 7449" in lab.mappings(router)
+            hosting.process.send_signal(signal.SIGINT)
+            assert hosting.finish() != 0
+        finally:
+            hosting.kill()
+        assert "dport 7449" not in lab.mappings(router)
+        assert "Traceback" not in hosting.stderr
+
+        plain = Peer(tmp_path / "plain", "host", *BRISCOLA_2, "--bot", "--listen",
+                     "0.0.0.0:7450", "--advertise", home.v4, "--ephemeral-identity",
+                     "--no-port-mapping", wrap=lab.wrap(home.ns))
+        try:
+            plain.wait_for(r"^p2pcards join ")
+            assert "dport 7450" not in lab.mappings(router)
+        finally:
+            plain.kill()
+        assert not any(line.startswith("port mapping") for line in plain.out)
