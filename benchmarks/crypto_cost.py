@@ -142,9 +142,9 @@ class Counting:
 def count_workload(game: str, players: int, seeds: tuple[int, ...],
                    paranoid: bool) -> dict[str, Any]:
     """Play the seeded matches in memory with counting on; decks and counts per entry point."""
-    from p2pcards import local
     from p2pcards.bots import make_bot
 
+    local = _memory_runner()
     counting = COUNTING
     counting.by_entry.clear()
     decks = 0
@@ -163,11 +163,21 @@ def count_workload(game: str, players: int, seeds: tuple[int, ...],
 COUNTING = Counting()
 
 
+def _memory_runner() -> Any:
+    """The in-memory runner of the checkout on ``sys.path``: ``p2pcards.offline.memory``, or
+    ``p2pcards.local`` in a checkout from before the packages."""
+    try:
+        from p2pcards.offline import memory
+    except ImportError:
+        from p2pcards import local as memory  # type: ignore[attr-defined,no-redef]
+    return memory
+
+
 def in_memory_cpu(seed: int) -> float:
     """Process CPU seconds of one 2-seat Scopa match in memory (set-up and play)."""
-    from p2pcards import local
     from p2pcards.bots import make_bot
 
+    local = _memory_runner()
     started = time.process_time()
     genesis, tables = local.make_tables("scopa", "", 2, seed=seed)
     bots = [make_bot("scopa", "smart", seed * 10 + i) for i in range(2)]

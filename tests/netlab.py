@@ -11,7 +11,9 @@ behind its WAN address (``203.0.113.(10+N)``) and keeps a stateful firewall for 
 IPv6 (its LAN is the global ``2001:db8:N::/64``, routed, not translated): what goes out and its
 replies pass, unsolicited inbound packets are dropped, as home routers do. ``nat="random"``
 gives a new outside port to every connection (``masquerade random``), which behaves as a
-symmetric NAT; the default keeps the mapping endpoint-independent. A :meth:`Lab.home` host sits
+symmetric NAT; the default keeps the mapping endpoint-independent. :meth:`Lab.miniupnpd` runs
+miniupnpd on a router (UPnP-IGD, NAT-PMP and PCP), as a home router that maps ports on request
+does. A :meth:`Lab.home` host sits
 behind a router; :meth:`Lab.run` and :meth:`Lab.wrap` run commands and processes inside a
 namespace; :meth:`Lab.cut` drops every packet a router forwards to or from one address, as a
 broken link would.
@@ -28,6 +30,9 @@ import itertools
 import os
 import shutil
 import subprocess
+import sys
+import tempfile
+import uuid
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from types import TracebackType
@@ -35,11 +40,13 @@ from types import TracebackType
 import pytest
 
 __all__ = ["Lab", "Router", "Host", "require_netlab", "netlab_missing", "REQUIRE_ENV",
-           "INTERNET_V4", "INTERNET_V6"]
+           "INTERNET_V4", "INTERNET_V6", "miniupnpd_missing", "require_miniupnpd"]
 
 REQUIRE_ENV = "P2PCARDS_REQUIRE_NETLAB"
 INTERNET_V4 = "203.0.113.1"
 INTERNET_V6 = "2001:db8::1"
+STUN_SECOND = "203.0.113.2"
+"""The internet's second address, from which the lab's STUN server answers a change of IP."""
 SKIP_PREFIX = "the network lab needs"
 _labs = itertools.count(1)
 
@@ -63,6 +70,24 @@ def netlab_missing() -> str | None:
 def require_netlab() -> None:
     """Skip the calling test when the lab cannot be built, or fail it when it is required."""
     missing = netlab_missing()
+    if missing is None:
+        return
+    if os.environ.get(REQUIRE_ENV) == "1":
+        pytest.fail(f"{missing}, and {REQUIRE_ENV}=1 requires it")
+    pytest.skip(missing)
+
+
+def miniupnpd_missing() -> str | None:
+    """Why a router cannot run miniupnpd here, in one sentence, or ``None``."""
+    missing = netlab_missing()
+    if missing is None and shutil.which("miniupnpd", path="/usr/sbin:/usr/bin:/sbin:/bin") is None:
+        missing = f"{SKIP_PREFIX} miniupnpd (apt-get install miniupnpd-nftables)"
+    return missing
+
+
+def require_miniupnpd() -> None:
+    """Skip the calling test when no router can run miniupnpd, or fail it when required."""
+    missing = miniupnpd_missing()
     if missing is None:
         return
     if os.environ.get(REQUIRE_ENV) == "1":
@@ -100,6 +125,8 @@ class Lab:
     internet: str = ""
     _routers: int = 0
     _publics: int = 0
+    daemons: list[subprocess.Popen[str]] = field(default_factory=list)
+    _stun: subprocess.Popen[str] | None = None
 
     def __enter__(self) -> Lab:
         try:
@@ -121,7 +148,17 @@ class Lab:
         self.close()
 
     def close(self) -> None:
-        """Delete every namespace of this lab (their processes lose their network)."""
+        """Stop the lab's daemons, then delete every namespace of this lab (their other
+        processes lose their network)."""
+        for daemon in self.daemons:
+            if daemon.poll() is None:
+                daemon.terminate()
+                try:
+                    daemon.wait(10)
+                except subprocess.TimeoutExpired:
+                    daemon.kill()
+                    daemon.wait(10)
+        self.daemons.clear()
         for ns in reversed(self.namespaces):
             subprocess.run(["ip", "netns", "del", ns], capture_output=True)
         self.namespaces.clear()
@@ -221,6 +258,93 @@ class Lab:
         self.run(ns, "ip", "route", "add", "default", "via", INTERNET_V4)
         self.run(ns, "ip", "-6", "route", "add", "default", "via", INTERNET_V6)
         return host
+
+    def miniupnpd(self, router: Router, *, upnp: bool = True) -> subprocess.Popen[str]:
+        """Run miniupnpd on ``router`` with a config of its own (external interface ``wan``,
+        listening on ``lan``, NAT-PMP and PCP on, UPnP-IGD on unless ``upnp`` is false), not
+        as a system service; returns once it answers on the LAN. Its mappings are nftables
+        rules in the router's table ``inet miniupnpd``; forwarded packets that they translate
+        pass the router's firewall. miniupnpd refuses to forward ports when its WAN address is
+        in a reserved range, as every lab address is, unless STUN tells it that its WAN side is
+        unfiltered: the lab's STUN server (``tests/lab_stun.py``) does."""
+        self._start_stun()
+        self.run(router.ns, "nft", "insert", "rule", "inet", "filter", "input", "iifname",
+                 "wan", "ip", "saddr", f"{{ {INTERNET_V4}, {STUN_SECOND} }}", "udp", "sport",
+                 "{ 3478, 3479 }", "accept")
+        self.run(router.ns, "nft", "add", "rule", "inet", "filter", "forward", "ct", "status",
+                 "dnat", "accept")
+        self.nft(router.ns, """
+            table inet miniupnpd {
+                chain forwardupnp {
+                }
+                chain forward {
+                    type filter hook forward priority -5; policy accept;
+                    jump forwardupnp
+                }
+                chain preupnp {
+                }
+                chain postupnp {
+                }
+                chain prerouting {
+                    type nat hook prerouting priority -100; policy accept;
+                    jump preupnp
+                }
+                chain postrouting {
+                    type nat hook postrouting priority 110; policy accept;
+                    jump postupnp
+                }
+            }
+        """)
+        config = tempfile.NamedTemporaryFile(  # noqa: SIM115 (kept until the lab ends)
+            "w", prefix=f"{router.ns}-", suffix=".conf", delete=False)
+        with config:
+            config.write("\n".join((
+                "ext_ifname=wan", "listening_ip=lan", "http_port=0", "enable_natpmp=yes",
+                f"enable_upnp={'yes' if upnp else 'no'}", "secure_mode=yes",
+                "system_uptime=yes", f"uuid={uuid.uuid4()}", "ext_perform_stun=yes",
+                f"ext_stun_host={INTERNET_V4}", "upnp_table_name=miniupnpd",
+                "upnp_nat_table_name=miniupnpd", "upnp_forward_chain=forwardupnp",
+                "upnp_nat_chain=preupnp", "upnp_nat_postrouting_chain=postupnp",
+                f"allow 1024-65535 100.64.{router.index}.0/24 1024-65535",
+                "deny 0-65535 0.0.0.0/0 0-65535", "")))
+        daemon = subprocess.Popen(
+            [*self.wrap(router.ns), "miniupnpd", "-d", "-f", config.name, "-P",
+             f"{config.name}.pid"], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+            text=True)
+        self.daemons.append(daemon)
+        self._wait_listening(router.ns, "udp", 5351, daemon)
+        return daemon
+
+    def _start_stun(self) -> None:
+        """The STUN server on the internet's two addresses (once per lab)."""
+        if self._stun is not None:
+            return
+        self.run(self.internet, "ip", "addr", "add", f"{STUN_SECOND}/24", "dev", "br0")
+        script = os.path.join(os.path.dirname(os.path.abspath(__file__)), "lab_stun.py")
+        self._stun = subprocess.Popen(
+            [*self.wrap(self.internet), sys.executable, script, INTERNET_V4, STUN_SECOND],
+            stdout=subprocess.PIPE, text=True)
+        self.daemons.append(self._stun)
+        assert self._stun.stdout is not None
+        if self._stun.stdout.readline().strip() != "stun: ready":
+            raise RuntimeError("the lab's STUN server did not start")
+
+    def _wait_listening(self, ns: str, protocol: str, port: int,
+                        daemon: subprocess.Popen[str]) -> None:
+        """Return once something in ``ns`` listens on ``protocol`` ``port``."""
+        for _ in range(600):
+            if daemon.poll() is not None:
+                raise RuntimeError(f"miniupnpd in {ns} exited with status {daemon.returncode}")
+            sockets = self.run(ns, "ss", "-lnH", "--udp" if protocol == "udp" else "--tcp")
+            if any(line.split()[3].endswith(f":{port}") for line in sockets.splitlines()
+                   if len(line.split()) > 3):
+                return
+            subprocess.run(["sleep", "0.1"], check=True)
+        raise RuntimeError(f"miniupnpd in {ns} never listened on {protocol} port {port}")
+
+    def mappings(self, router: Router) -> str:
+        """The port forwardings miniupnpd holds on ``router`` (its nftables DNAT rules)."""
+        return self.run(router.ns, "nft", "list", "chain", "inet", "miniupnpd", "preupnp")
 
     # ------------------------------------------------------------------ using
 

@@ -341,6 +341,7 @@ def _cmd_host(args: argparse.Namespace) -> int:
         seed=args.seed, identity=identity, name=_seat_name(args), relay=relay,
         flags=flags, code_ttl=args.code_minutes * 60 if args.code else None,
         relay_patience=_patience(args), dropout=_dropout(args.dropout, players),
+        port_mapping=not args.no_port_mapping,
     )
     transcript = _Transcript(args.transcript)
     facts = RecordFacts("host", transcript=lambda: transcript.path,
@@ -544,6 +545,9 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     host.add_argument("--listen", default="0.0.0.0:0",
                       help="HOST:PORT to listen on (default 0.0.0.0:0, a free port)")
     host.add_argument("--advertise", help="address to put in the invite (default: guessed)")
+    host.add_argument("--no-port-mapping", action="store_true",
+                      help="do not ask the home router (UPnP-IGD, NAT-PMP or PCP) to forward "
+                           "the listening port to this table")
     host.add_argument("--relay", metavar="HOST[:PORT]",
                       help="play through the relay at HOST:PORT (default port 7447) instead of "
                            "listening, for players who cannot reach you directly")

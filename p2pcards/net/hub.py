@@ -31,7 +31,7 @@ import functools
 import math
 import os
 from collections.abc import Awaitable, Callable, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 import trio
@@ -51,6 +51,7 @@ from .comeback import Comeback, Door, KeptSeat
 from .errors import MatchFailure, NetError
 from .framed import FrameChannel, FramedStream
 from .nursery import one_failure
+from .portmap import hold_port_mapping, mapped_address, wants_port_mapping
 from .relay_mux import HOST_SLOT, RelayMux, open_relay_mux
 from .relay_room import door_relay, serve_room
 from .seats import bot_player, seat_secrets, table_rng
@@ -88,6 +89,9 @@ class HostConfig:
     """Re-entry (:mod:`.comeback`): how long a joiner whose connection is lost has to come
     back, and where this host keeps what it needs to be resumed after a crash. ``None``: a
     lost joiner ends the match at once (or drops out, SPEC §9.13)."""
+    port_mapping: bool = False
+    """Ask the home router to forward the listening port while the table lives
+    (:mod:`.portmap`), and name the mapped address to players on the internet."""
 
     def table_rules(self) -> TableRules:
         """The rules of this table (raises GameError for a bad preset, count or flag,
@@ -372,7 +376,15 @@ async def _host(config: HostConfig, player_for: PlayerFactory, notice: Notice,
     try:
         port = listeners[0].socket.getsockname()[1]
         advertise = config.advertise or config.listen_host
-        on_invite(Invite(advertise, port, config.nonce, fingerprint, rules=rules.digest()))
+        mapped = None
+        if config.port_mapping and wants_port_mapping(config.listen_host):
+            mapped = await background.start(hold_port_mapping, port, notice)
+        invite = Invite(advertise, port, config.nonce, fingerprint, rules=rules.digest())
+        on_invite(invite)
+        if mapped is not None:
+            outside, outside_port = mapped_address(mapped)
+            notice("players on the internet join through the port mapping with: "
+                   f"p2pcards join {replace(invite, host=outside, port=outside_port)}")
         acceptors = [tcp_acceptor(listener, notice) for listener in listeners]
         if remote:
             joined = await _gather(acceptors, seating, notice, background)
