@@ -42,6 +42,7 @@ from ..net.codes import redeem_code
 from ..net.errors import MatchFailure
 from ..net.handshake import Reviewer, refuse_unusual
 from ..net.hub import HostConfig, host_match
+from ..net.interrupts import ON_SIGNAL, LeaveOnSignal
 from ..net.invite import Invite, InviteError
 from ..net.peer import join_match
 from ..net.seats import bot_player, seat_secrets
@@ -56,6 +57,7 @@ from ..wire.identity import IdentityKey
 from .errors import EXIT_NETWORK, EXIT_USAGE, UserError, first_failure, silence_stdout
 from .resume import RecordFacts, comeback_for, return_wait, return_wait_option
 from .resume import register as register_resume
+from .signals import on_signal
 from .web import WebTable, web_options, web_table
 
 __all__ = ["register", "default_transcript_path", "advertised_address"]
@@ -227,10 +229,16 @@ def _reviewer(accept: bool, lines: StdinLines | None) -> Reviewer:
     return review
 
 
-def _run_match(main: Callable[[], Any], transcript: _Transcript) -> int:
+def _run_match(main: Callable[[], Any], transcript: _Transcript,
+               signals: LeaveOnSignal | None = None) -> int:
     table: Table | None = None
+
+    async def guarded() -> Any:
+        ON_SIGNAL.set(signals or LeaveOnSignal())
+        return await main()
+
     try:
-        table = trio.run(main)
+        table = trio.run(guarded)
     except BaseException as raw:  # noqa: BLE001 - unwrapped and re-raised below
         exc = first_failure(raw)
         if isinstance(exc, BrokenPipeError):
@@ -379,7 +387,7 @@ def _cmd_host(args: argparse.Namespace) -> int:
             return await host_match(config, player_for, notice=_say, on_invite=on_invite,
                                     transcript=transcript, on_code=on_code, codes_again=again)
 
-    return _run_match(main, transcript)
+    return _run_match(main, transcript, on_signal(args, lines))
 
 
 CODES_AGAIN = "to offer new codes, type codes and press Enter"
@@ -482,7 +490,7 @@ def _cmd_join(args: argparse.Namespace) -> int:
                                     relay_patience=_patience(args), relay_identity=relay_key,
                                     comeback=comeback)
 
-    return _run_match(main, transcript)
+    return _run_match(main, transcript, on_signal(args, lines))
 
 
 def _patience(args: argparse.Namespace) -> float:

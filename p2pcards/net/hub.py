@@ -419,7 +419,7 @@ async def _play(config: HostConfig, rules: TableRules, player_for: PlayerFactory
                     x25519_private=k.secrets.x25519_private, rng=table_rng(k.seat, config.seed),
                     keeper=None if comeback is None else comeback.keeper(genesis, k.seat))
               for k in kept]
-    seats = [LocalSeat.of(tables[0], player_for(genesis, 0))] + [
+    seats = [LocalSeat.of(tables[0], player_for(genesis, 0), host_secrets.identity)] + [
         LocalSeat.of(table, bot_player(config.game, table.seat or 0, config.seed))
         for table in tables[1:]]
     links = [Link(framed, frozenset({j.seat})) for framed, j in joined]

@@ -129,7 +129,7 @@ async def _play(framed: FrameChannel, invite: Invite,
     others = frozenset(range(len(genesis.seats))) - {seat}
     writer = transcript(genesis, seat)
     try:
-        local = LocalSeat.of(table, player_for(genesis, seat))
+        local = LocalSeat.of(table, player_for(genesis, seat), secrets.identity)
         reentry = None
         if comeback is not None:
             comeback.begin(genesis, [KeptSeat(seat, secrets, "own")], bots)

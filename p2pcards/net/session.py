@@ -107,9 +107,11 @@ from ..transcript import TranscriptWriter
 from ..wire import ZERO_HASH, codec
 from ..wire.chain import Chain
 from ..wire.errors import ProtocolError
-from ..wire.identity import PublicIdentity
+from ..wire.identity import IdentityKey, PublicIdentity
 from .errors import EXIT_VIOLATION, BadFrame, CannotResume, MatchFailure, NetError, PeerGone
 from .framed import FrameChannel
+from .interrupts import ON_SIGNAL, watch_signals
+from .leave import leave_message, leaving_seat, left_sentence
 
 __all__ = ["Player", "LocalSeat", "Link", "Session", "PlayerQuit", "Reentry", "Absent",
            "seat_label", "FLUSH_SECONDS"]
@@ -217,11 +219,14 @@ class LocalSeat:
     person: bool = False
     claim: Claim | None = None
     status: Status | None = None
+    identity: IdentityKey | None = None
+    """The seat's genesis key, to sign its ``leave`` when the person leaves (:mod:`.leave`)."""
 
     @classmethod
-    def of(cls, table: Table, player: Player) -> LocalSeat:
+    def of(cls, table: Table, player: Player, identity: IdentityKey | None = None
+           ) -> LocalSeat:
         return cls(table, player.decide, player.show, player.person, player.claim,
-                   player.status)
+                   player.status, identity)
 
 
 @dataclass(eq=False)
@@ -359,6 +364,8 @@ class Session:
         judge a recovery of that seat, :mod:`p2pcards.recovery_watch`)."""
         if replay is not None:
             self._written = len(replay)
+        self._playing = trio.CancelScope()
+        self._leaving = False
 
     # ------------------------------------------------------------------ running
 
@@ -367,6 +374,9 @@ class Session:
         failure: MatchFailure | None = None
         async with trio.open_nursery() as nursery:
             self._nursery = nursery
+            policy = ON_SIGNAL.get()
+            if policy is not None:
+                nursery.start_soon(watch_signals, policy, self.request_leave)
             for link in self.links:
                 if self.replay is not None:
                     link.down(trio.current_time(), f"{link.label} has not reconnected since "
@@ -376,10 +386,13 @@ class Session:
                 else:
                     self._attach(link)
             try:
-                await self._play()
+                await self._play_until_left()
             except SecretStoreError as exc:
                 failure = MatchFailure(str(exc))
                 self._abort_all(str(exc))
+            except PlayerQuit as exc:
+                failure = exc
+                self._leave_all()
             except MatchFailure as exc:
                 failure = exc
                 self._abort_all(str(exc))
@@ -403,6 +416,52 @@ class Session:
                     nursery.cancel_scope.cancel()
         if failure is not None:
             raise failure
+
+    def request_leave(self) -> None:
+        """Leave the match now, as a confirmed ``q`` does (Ctrl-C, SIGTERM): the match loop is
+        cancelled where it waits (it changes the tables only between two waits, so no step is
+        cut in half) and the signed ``leave`` goes out on every connection."""
+        self._leaving = True
+        self._playing.cancel()
+
+    async def _play_until_left(self) -> None:
+        """:meth:`_play`, ended by :meth:`request_leave` as a :class:`PlayerQuit`."""
+        with self._playing:
+            await self._play()
+        if self._leaving and not self.reference.finished:
+            raise PlayerQuit()
+
+    def _leave_all(self) -> None:
+        """Send this peer's signed ``leave`` (:mod:`.leave`) on every link not down; a seat
+        without its key (a test's) sends an ``abort`` that names it instead."""
+        own = self.seats[0]
+        seat = own.table.seat
+        if seat is None:
+            return
+        if own.identity is None:
+            self._abort_all(left_sentence(self.genesis, seat))
+            return
+        frame = codec.pack(leave_message(self.genesis, seat, own.identity))
+        for link in self.links:
+            if link.state == "down":
+                continue
+            with contextlib.suppress(trio.ClosedResourceError, trio.BrokenResourceError):
+                link.outbox.send_nowait(frame)
+
+    def _take_leave(self, link: Link, message: dict[str, Any]) -> None:
+        """Another seat's ``leave`` from ``link``: checked (the hub takes it only for the seats
+        behind that link, a joiner for any seat but its own), sent on by the hub to every other
+        seat, and the match ends naming who left. A ``leave`` that fails the check is a bad
+        frame."""
+        allowed = link.seats if self.forward else (
+            frozenset(range(len(self.genesis.seats))) - self._local_seats)
+        seat = leaving_seat(self.genesis, message, allowed)
+        if seat is None:
+            raise BadFrame(f"{link.label} sent a 'leave' that is not the signed leave of one "
+                           "of its seats")
+        if self.forward:
+            self._tell_others(link, message)
+        raise MatchFailure(left_sentence(self.genesis, seat))
 
     def _attach(self, link: Link) -> None:
         """Start the sender, reader and keepalive of ``link``'s connection."""
@@ -778,7 +837,7 @@ class Session:
             self._link_dead(link, str(value))
             return
         message: dict[str, Any] = value
-        if link.state == "syncing" and message["type"] != "abort":
+        if link.state == "syncing" and message["type"] not in ("abort", "leave"):
             self._resync(link, message)
             return
         kind = message["type"]
@@ -792,6 +851,8 @@ class Session:
             reason = self._abort_reason(link, message)
             if reason is not None:
                 raise MatchFailure(f"{link.label} aborted the match: {reason}")
+        if kind == "leave":
+            self._take_leave(link, message)
         if self._answer(link, message) or self._note_away(link, message):
             return
         if kind == "have" and set(message) == {"type", "hash", "data"}:
