@@ -64,6 +64,12 @@ class FrameChannel(ABC):
     async def aclose(self) -> None:
         """Close the channel (never raises for an already broken one)."""
 
+    def relay_unreachable(self) -> tuple[str, float] | None:
+        """When a relay carries this channel and cannot be reached now: its ``HOST:PORT`` and
+        the seconds left before its reconnection attempts stop (the peer at the other end may
+        be fine); ``None`` otherwise."""
+        return None
+
     async def aclose_gracefully(self) -> None:
         """Close so that what was sent arrives: end our direction, then wait for the other side
         to end its own (discarding what it still sends) before closing. Callers bound it with

@@ -822,6 +822,10 @@ class Session:
                 and self._drops(link)):
             return
         if what == "dead":
+            relay = link.framed.relay_unreachable()
+            if relay is not None:
+                self._link_dead(link, f"the relay at {relay[0]} is unreachable", relay[1])
+                return
             seconds = int(SILENT_TICKS * KEEPALIVE_SECONDS)
             self._link_dead(link, f"{link.label} stopped answering: nothing arrived for "
                             f"{seconds} seconds (its program, its machine or the network is "
@@ -859,12 +863,13 @@ class Session:
             return  # a late answer to a probe that is over
         raise BadFrame(f"{link.label} sent an unexpected {kind!r} message during the match")
 
-    def _link_dead(self, link: Link, why: str) -> None:
+    def _link_dead(self, link: Link, why: str, relay_left: float | None = None) -> None:
         """The one place where a dead link is handled: its connection closed, broke, or fell
         silent past the keepalives (``why`` says which, naming the peer). Without re-entry the
         match ends with ``why``; with it the link goes *down* and its seats are away until they
         come back or the table's wait for them runs out (nothing it sent is lost: the
-        transcript holds the chain)."""
+        transcript holds the chain). ``relay_left``: the relay between is what cannot be
+        reached, and tries to reconnect for that many seconds more."""
         if self.reference.finished or link.state == "down":
             return
         if self.reentry is None:
@@ -875,7 +880,12 @@ class Session:
         if self.forward:
             self._tell_others(link, {"type": "away", "seats": sorted(link.seats),
                                      "seconds": patience})
-        self.notice(f"{why}; it may come back within {patience // 60}:{patience % 60:02d}")
+        back = f"{patience // 60}:{patience % 60:02d}"
+        if relay_left is not None:
+            self.notice(f"{why}; reconnecting ({math.ceil(relay_left)} s left); "
+                        f"{self._names(link)} may come back within {back}")
+        else:
+            self.notice(f"{why}; it may come back within {back}")
         assert self._nursery is not None
         self._nursery.start_soon(self._expire, link, link.lost_at)
         if self.reentry.reconnect is not None:
