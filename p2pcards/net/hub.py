@@ -51,7 +51,7 @@ from .errors import MatchFailure, NetError, one_failure
 from .framed import FrameChannel, FramedStream
 from .invite import NONCE_SIZE, Invite
 from .relay_mux import HOST_SLOT, RelayMux, open_relay_mux
-from .relay_room import door_relay, serve_room
+from .relay_room import BEACON, door_relay, serve_room
 from .seats import bot_player, seat_secrets, table_rng
 from .session import Link, LocalSeat, Player, Reentry, Session
 
@@ -334,6 +334,7 @@ async def _host(config: HostConfig, player_for: PlayerFactory, notice: Notice,
             if mux.slot != HOST_SLOT:
                 raise MatchFailure(f"the relay at {mux.where} already has a room for this table "
                                    "nonce; host again to get a fresh one")
+            await mux.conn.send(BEACON)  # the room holds a frame: joiners enter with since 0
             invite = Invite(relay_host, relay_port, config.nonce, fingerprint, relay=True,
                             rules=rules.digest())
             on_invite(invite)

@@ -12,6 +12,7 @@ falls silent the host's report arrives first. """
 from __future__ import annotations
 
 from collections.abc import Awaitable, Callable
+from contextlib import AsyncExitStack
 
 import trio
 
@@ -25,7 +26,7 @@ from .errors import MatchFailure, one_failure
 from .framed import FrameChannel, FramedStream
 from .handshake import Reviewer, SecretsFor, join_table, receive_genesis, refuse_unusual
 from .invite import Invite
-from .relay_mux import HOST_SLOT, open_relay_mux
+from .relay_mux import HOST_SLOT, RelayMux, RelayUnusable, open_relay_mux
 from .relay_room import JoinerRoom
 from .seats import table_rng
 from .session import Link, LocalSeat, Player, Reentry, Session, seat_label
@@ -56,7 +57,6 @@ async def join_match(invite: Invite, player_for: Callable[[Genesis, int], Player
     the seat proves its key to come back, and what a crashed joiner needs to be resumed is
     kept; without it a lost host ends the match.
     """
-    where = f"{invite.host}:{invite.port}"
     if not invite.relay:
         framed = await connect_direct(invite)
 
@@ -69,12 +69,8 @@ async def join_match(invite: Invite, player_for: Callable[[Genesis, int], Player
         finally:
             await framed.aclose()
     key = relay_identity or IdentityKey.generate()
-    async with open_relay_mux(invite.host, invite.port, invite.nonce, key,
-                              accept=False, patience=relay_patience) as mux:
-        if mux.slot == HOST_SLOT:
-            raise MatchFailure(f"nobody is hosting the table of this invite at the relay {where} "
-                               "now (the host has not started yet or has already left, or the "
-                               "invite is wrong or stale; ask the host for a fresh one)")
+    async with AsyncExitStack() as stack:
+        mux = await enter_hosted_room(stack, invite, key, relay_patience)
         with one_failure():
             async with trio.open_nursery() as nursery:
                 room = JoinerRoom((invite.host, invite.port), invite.nonce, key, nursery,
@@ -87,6 +83,38 @@ async def join_match(invite: Invite, player_for: Callable[[Genesis, int], Player
                 finally:
                     await channel.aclose()
                     nursery.cancel_scope.cancel()
+
+
+async def enter_hosted_room(stack: AsyncExitStack, invite: Invite, key: IdentityKey,
+                            patience: float) -> RelayMux:
+    """Join the room of a relay invite as a new member, only if its host is there: with
+    ``since = 0`` first (RELAY.md: the relay refuses at once a room it does not hold,
+    ``room-unknown``, and one in which no member is connected, ``room-empty``), then, for a
+    room that holds no frame yet (``ahead-of-room``: its host has just made it, or is older
+    and sends no beacon), with ``since = -1``. :class:`MatchFailure` in one sentence when
+    nobody hosts the table there."""
+    where = f"{invite.host}:{invite.port}"
+    nobody = (f"nobody is hosting the table of this invite at the relay {where} now (the host "
+              "has not started yet or has already left, or the invite is wrong or stale; ask "
+              "the host for a fresh one)")
+    try:
+        return await stack.enter_async_context(open_relay_mux(
+            invite.host, invite.port, invite.nonce, key, accept=False, patience=patience,
+            since=0))
+    except RelayUnusable as exc:
+        if exc.reason == "room-unknown":
+            raise MatchFailure(nobody) from None
+        if exc.reason == "room-empty":
+            raise MatchFailure(f"the host of this invite has left the table's room at the relay "
+                               f"{where}: its match is over, it quit, or it lost its "
+                               "connection; ask the host for a fresh invite") from None
+        if exc.reason != "ahead-of-room":
+            raise
+    mux = await stack.enter_async_context(open_relay_mux(
+        invite.host, invite.port, invite.nonce, key, accept=False, patience=patience))
+    if mux.slot == HOST_SLOT:
+        raise MatchFailure(nobody)
+    return mux
 
 
 async def connect_direct(invite: Invite) -> FramedStream:
