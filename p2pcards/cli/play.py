@@ -41,7 +41,7 @@ from ..identity_store import (
 from ..net.codes import redeem_code
 from ..net.errors import MatchFailure
 from ..net.handshake import Reviewer, refuse_unusual
-from ..net.hub import HostConfig, host_match
+from ..net.hub import HostConfig, host_match, seat_plan
 from ..net.interrupts import ON_SIGNAL, LeaveOnSignal
 from ..net.invite import Invite, InviteError
 from ..net.peer import join_match
@@ -308,6 +308,19 @@ def _dropout(choice: str | None, players: int) -> str | None:
     return choice or "forfeit"
 
 
+def _partner(args: argparse.Namespace, players: int) -> str | None:
+    """``--partner NAME`` checked: a name, and a seat for a person besides the host."""
+    if args.partner is None:
+        return None
+    problem = check_name(args.partner)
+    if problem is not None:
+        raise UserError(f"--partner: {problem}", EXIT_USAGE)
+    if players - 1 - args.bots < 1:
+        raise UserError("--partner names a player who joins: leave a seat for them (fewer "
+                        "--bots)", EXIT_USAGE)
+    return str(args.partner).strip()
+
+
 def _cmd_host(args: argparse.Namespace) -> int:
     _check_bot(args.bot)
     _check_web(args)
@@ -348,7 +361,13 @@ def _cmd_host(args: argparse.Namespace) -> int:
         seed=args.seed, identity=identity, name=_seat_name(args), relay=relay,
         flags=flags, code_ttl=args.code_minutes * 60 if args.code else None,
         relay_patience=_patience(args), dropout=_dropout(args.dropout, players),
+        partner=_partner(args, players),
     )
+    if config.partner is not None:
+        try:
+            seat_plan(config.table_rules(), players - 1 - args.bots, config.partner)
+        except MatchFailure as exc:
+            raise UserError(str(exc), EXIT_USAGE) from None
     transcript = _Transcript(args.transcript)
     facts = RecordFacts("host", transcript=lambda: transcript.path,
                         relay_patience=config.relay_patience, seed=args.seed)
@@ -561,6 +580,10 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     host.add_argument("--players", type=int, help="number of seats (default: the preset's first)")
     _settings(host)
     host.add_argument("--bots", type=int, default=0, help="seats played by bots in this process")
+    host.add_argument("--partner", metavar="NAME",
+                      help="in a game of partnerships, seat the player who joins as NAME on "
+                           "your side (and your bots on the other); the sides are said before "
+                           "the match")
     host.add_argument("--listen", default="0.0.0.0:0",
                       help="HOST:PORT to listen on (default 0.0.0.0:0, a free port)")
     host.add_argument("--advertise", help="address to put in the invite (default: guessed)")

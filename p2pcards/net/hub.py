@@ -37,6 +37,7 @@ from typing import Any
 import trio
 
 from ..codes import Code
+from ..games import get_game
 from ..genesis import Genesis
 from ..local import SeatSecrets
 from ..relay.client import RECONNECT_WINDOW
@@ -83,6 +84,9 @@ class HostConfig:
     """Seconds a broken connection to the relay keeps being re-established."""
     dropout: str | None = None
     """The genesis dropout policy (SPEC §9.13): ``forfeit``, ``bot`` or ``None``."""
+    partner: str | None = None
+    """In a game of partnerships: the name of the joiner the host wants on its side
+    (:func:`seat_plan`)."""
     comeback: Comeback | None = None
     """Re-entry (:mod:`.comeback`): how long a joiner whose connection is lost has to come
     back, and where this host keeps what it needs to be resumed after a crash. ``None``: a
@@ -323,7 +327,9 @@ async def _host(config: HostConfig, player_for: PlayerFactory, notice: Notice,
                            "seats besides the host", status=2)
     rules = config.table_rules()
     host_secrets, host_name = seat_secrets(0, config.seed, config.identity, config.name)
-    seating = HostSeating(rules, config.nonce, host_secrets.identity, remote)
+    offered, partner_seats = seat_plan(rules, remote, config.partner)
+    seating = HostSeating(rules, config.nonce, host_secrets.identity, remote, offered=offered,
+                          partner=config.partner, partner_seats=partner_seats)
     door = Door(None, host_secrets.identity)
     fingerprint = host_secrets.identity.public.fingerprint
     joined: list[tuple[FrameChannel, SeatedJoiner]] = []
@@ -392,19 +398,57 @@ async def _host(config: HostConfig, player_for: PlayerFactory, notice: Notice,
             await listener.aclose()
 
 
+def seat_plan(rules: TableRules, remote: int, partner: str | None
+              ) -> tuple[tuple[int, ...], frozenset[int]]:
+    """The seats joiners take, in the order they are given, and those of the host's side
+    among them; the host's bots take the other seats.
+
+    Without ``partner`` the joiners take seats ``1..remote``. With it, in a game of
+    partnerships, the host's side is kept for people: the joiners' seats include as many of
+    the host's partner seats as there are joiners, and are given the other seats first, so that
+    the partner seats are free when the named joiner arrives (:class:`HostSeating` moves it
+    there if it claimed another)."""
+    others = list(range(1, rules.players))
+    if partner is None:
+        return tuple(others[:remote]), frozenset()
+    spec = get_game(rules.game)
+    engine = spec.new_match(spec.config_from_wire(dict(rules.config)))
+    mine = [s for s in others if engine.side_of(s) == engine.side_of(0)]
+    if not mine:
+        raise MatchFailure(f"--partner: {rules.game} at {rules.players} seats is not played "
+                           "in partnerships", status=2)
+    partners = mine[:remote]
+    rest = [s for s in others if s not in partners][:remote - len(partners)]
+    return tuple(rest + partners), frozenset(partners)
+
+
+def sides_line(genesis: Genesis) -> str | None:
+    """``sides: Alba [0] + Bruno [2] against bot 1 [1] + bot 3 [3]``, or ``None`` in a game
+    without partnerships: said by the host before the match."""
+    engine = genesis.spec.new_match(genesis.game_config())
+    players = range(len(genesis.seats))
+    side_of = [engine.side_of(seat) for seat in players]
+    if max(side_of) + 1 == len(side_of):
+        return None
+    sides = [" + ".join(f"{genesis.seats[s].name or 'seat'} [{s}]" for s in players
+                        if side_of[s] == side) for side in range(max(side_of) + 1)]
+    return f"sides: {' against '.join(sides)}"
+
+
 async def _play(config: HostConfig, rules: TableRules, player_for: PlayerFactory,
                 host_secrets: SeatSecrets,
                 host_name: str, joined: list[tuple[FrameChannel, SeatedJoiner]], notice: Notice,
                 transcript: TranscriptFactory, door: Door) -> Table:
-    first_bot = 1 + len(joined)
-    bot_secrets = [seat_secrets(seat, config.seed, None, f"bot {seat}")
-                   for seat in range(first_bot, config.players)]
-    infos = [host_secrets.info(host_name)] + [j.info for _, j in joined] + [
-        s.info(name) for s, name in bot_secrets]
+    people = {j.seat: j.info for _, j in joined}
+    bot_seats = [seat for seat in range(1, config.players) if seat not in people]
+    bot_secrets = [seat_secrets(seat, config.seed, None, f"bot {seat}") for seat in bot_seats]
+    by_seat = {0: host_secrets.info(host_name), **people} | {
+        seat: secrets.info(name) for seat, (secrets, name) in zip(bot_seats, bot_secrets,
+                                                                 strict=True)}
+    infos = [by_seat[seat] for seat in range(config.players)]
     genesis = Genesis(rules.game, rules.preset, dict(rules.config), tuple(infos),
                       dict(rules.timeouts), dropout=rules.dropout)
-    bots = frozenset(j.seat for _, j in joined if j.bot) | frozenset(
-        range(first_bot, config.players))
+    bots = frozenset(j.seat for _, j in joined if j.bot) | frozenset(bot_seats)
     for framed, _ in joined:
         try:
             await framed.send_message({"type": "genesis", "genesis": genesis.encode(),
@@ -412,10 +456,13 @@ async def _play(config: HostConfig, rules: TableRules, player_for: PlayerFactory
         except NetError as exc:
             raise MatchFailure(f"{framed.label} left before the match started: {exc}") from None
     notice(f"every seat is taken; table {genesis.table_id.hex()[:16]} starts")
+    sides = sides_line(genesis)
+    if sides is not None:
+        notice(sides)
     comeback = config.comeback
     kept = [KeptSeat(0, host_secrets, "own")] + [
-        KeptSeat(first_bot + offset, secrets, "bot:smart")
-        for offset, (secrets, _) in enumerate(bot_secrets)]
+        KeptSeat(seat, secrets, "bot:smart")
+        for seat, (secrets, _) in zip(bot_seats, bot_secrets, strict=True)]
     tables = [Table(genesis, seat=k.seat, identity=k.secrets.identity,
                     x25519_private=k.secrets.x25519_private, rng=table_rng(k.seat, config.seed),
                     keeper=None if comeback is None else comeback.keeper(genesis, k.seat))
