@@ -54,6 +54,7 @@ from ..table import Table
 from ..table_rules import parse_settings
 from ..transcript import TranscriptWriter
 from ..wire.identity import IdentityKey
+from .again import again_answer, rematch_option
 from .errors import EXIT_NETWORK, EXIT_USAGE, UserError, first_failure, silence_stdout
 from .resume import RecordFacts, comeback_for, return_wait, return_wait_option
 from .resume import register as register_resume
@@ -94,10 +95,16 @@ class _Transcript:
     def __init__(self, requested: str | None) -> None:
         self.requested = requested
         self.path: Path | None = None
+        self.earlier: list[Path] = []
+        """The transcripts of the matches played before this one at the same table."""
 
     def __call__(self, genesis: Genesis, seat: int) -> TranscriptWriter:
+        if self.path is not None:
+            self.earlier.append(self.path)
         if self.requested:
             path = Path(self.requested).expanduser()
+            if self.earlier:  # the next match of a series: PATH-2.p2pt, PATH-3.p2pt...
+                path = path.with_name(f"{path.stem}-{len(self.earlier) + 1}{path.suffix}")
         else:
             try:
                 path = default_transcript_path(genesis, seat)
@@ -120,6 +127,8 @@ class _Transcript:
     def report(self, table: Table | None = None) -> None:
         if self.path is None:
             return
+        for earlier in self.earlier:
+            _say(f"transcript (complete): {earlier}")
         state = "complete" if table is not None and table.finished else "incomplete"
         _say(f"transcript ({state}): {self.path}")
 
@@ -363,6 +372,9 @@ def _cmd_host(args: argparse.Namespace) -> int:
         relay_patience=_patience(args), dropout=_dropout(args.dropout, players),
         partner=_partner(args, players),
     )
+    # one reader of the terminal for the codes' restart and the person's moves
+    lines = StdinLines() if args.code or not args.bot else None
+    config = replace(config, again=again_answer(args, lines))
     if config.partner is not None:
         try:
             seat_plan(config.table_rules(), players - 1 - args.bots, config.partner)
@@ -394,9 +406,6 @@ def _cmd_host(args: argparse.Namespace) -> int:
     def on_code(code: Code, seconds: float) -> None:
         _say(f"or tell a player this code (one use, for the next {_duration(seconds)}):")
         _say(join_line(str(code), "--relay", args.relay))
-
-    # one reader of the terminal for the codes' restart and the person's moves
-    lines = StdinLines() if args.code or not args.bot else None
 
     async def main() -> Table:
         nonlocal web
@@ -487,6 +496,7 @@ def _cmd_join(args: argparse.Namespace) -> int:
 
     transcript = _Transcript(args.transcript)
     lines = None if args.bot else StdinLines()
+    again = again_answer(args, lines)
     relay_key = IdentityKey.generate()
     facts = RecordFacts("joiner", transcript=lambda: transcript.path,
                         relay_identity=relay_key.to_bytes(), relay_patience=_patience(args),
@@ -507,7 +517,7 @@ def _cmd_join(args: argparse.Namespace) -> int:
                                     notice=_say, transcript=transcript,
                                     review=_reviewer(args.accept, lines),
                                     relay_patience=_patience(args), relay_identity=relay_key,
-                                    comeback=comeback)
+                                    comeback=comeback, again=again)
 
     return _run_match(main, transcript, on_signal(args, lines))
 
@@ -689,6 +699,7 @@ def _settings(parser: argparse.ArgumentParser) -> None:
 
 def _common(parser: argparse.ArgumentParser) -> None:
     _bot_option(parser, "a bot plays your seat")
+    rematch_option(parser)
     parser.add_argument("--name", help="your name at this table (default: the name you gave "
                         "once, kept beside your identity; without a terminal, your login)")
     parser.add_argument("--transcript", help="where to write the transcript")

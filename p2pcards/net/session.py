@@ -369,9 +369,13 @@ class Session:
 
     # ------------------------------------------------------------------ running
 
-    async def run(self) -> None:
-        """Play to the end of the match or raise :class:`MatchFailure`."""
+    async def run(self, *, keep_open: bool = False) -> None:
+        """Play to the end of the match or raise :class:`MatchFailure`. With ``keep_open`` a
+        match that ends well leaves its live connections open (:meth:`live_channels`), for
+        the rematch exchange (:mod:`.rematch`); otherwise, and after a failure, they are
+        closed."""
         failure: MatchFailure | None = None
+        ended_well = False
         async with trio.open_nursery() as nursery:
             self._nursery = nursery
             policy = ON_SIGNAL.get()
@@ -387,6 +391,7 @@ class Session:
                     self._attach(link)
             try:
                 await self._play_until_left()
+                ended_well = True
             except SecretStoreError as exc:
                 failure = MatchFailure(str(exc))
                 self._abort_all(str(exc))
@@ -406,16 +411,24 @@ class Session:
                             await link.drained.wait()
                     for link in self.links:
                         link.scope.cancel()
-                    with trio.move_on_after(CLOSE_SECONDS):
-                        async with trio.open_nursery() as closers:
-                            for link in self.links:
-                                closers.start_soon(link.framed.aclose_gracefully)
+                    if not (keep_open and ended_well):
+                        with trio.move_on_after(CLOSE_SECONDS):
+                            async with trio.open_nursery() as closers:
+                                for link in self.links:
+                                    closers.start_soon(link.framed.aclose_gracefully)
                 finally:  # also when cancelled (Ctrl-C): then nothing above waits
-                    for link in self.links:
-                        await link.framed.aclose()
+                    if not (keep_open and ended_well):
+                        for link in self.links:
+                            await link.framed.aclose()
                     nursery.cancel_scope.cancel()
         if failure is not None:
             raise failure
+
+    def live_channels(self) -> dict[int, FrameChannel]:
+        """After a match that ended well: the open connection of each remote seat, by seat
+        (a seat whose connection was lost at the end has none)."""
+        return {seat: link.framed for link in self.links if link.state == "live"
+                for seat in link.seats}
 
     def request_leave(self) -> None:
         """Leave the match now, as a confirmed ``q`` does (Ctrl-C, SIGTERM): the match loop is
