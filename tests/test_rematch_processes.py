@@ -65,3 +65,17 @@ def test_a_joiner_that_declines_ends_the_series_and_everyone_is_told_its_name(
         paths = transcripts(peer)
         assert len(paths) == 1 and verify_transcript(paths[0]).status == "valid"
         assert "Carla declined another match; the series ends" in peer.out, peer.out[-6:]
+
+
+def test_a_person_answers_play_again_on_standard_input(tmp_path: Path) -> None:
+    # "y" is refused as a move and "1" plays the first move listed, so after the last move of a
+    # match the next line is always "y": the rules' question, then each "play again?", is yes
+    hosting, invite = host(tmp_path / "host", *BRISCOLA_2, "--bot", "--name", "Alba",
+                           "--rematch", "2")
+    bruno = join(tmp_path / "bruno", invite, "--name", "Bruno", stdin="y\n1\n" * 150)
+    paths = transcripts(bruno)
+    assert len(paths) == 2 and all(verify_transcript(p).status == "valid" for p in paths)
+    assert bruno.stdout.count("play again? (y/N)") == 2
+    assert "Alba declined another match; the series ends" in bruno.out
+    assert len(transcripts(hosting)) == 2
+    assert "you declined another match; the series ends" in hosting.out

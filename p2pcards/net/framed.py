@@ -51,6 +51,9 @@ class FrameChannel(ABC):
         self.max_size = max_size
         self.label = label
         """Who is at the other end, for error messages (e.g. ``"seat 2 (ABCD-...)"``)."""
+        self.unread: list[dict[str, Any]] = []
+        """Messages already received that :meth:`receive_message` returns first (what a
+        finished match's reader took from the connection after the match was over)."""
 
     @abstractmethod
     async def send(self, payload: bytes) -> None:
@@ -90,6 +93,8 @@ class FrameChannel(ABC):
         Raises :class:`BadFrame` if the frame is not a canonical msgpack map with a text
         ``type``, naming the peer.
         """
+        if self.unread:
+            return self.unread.pop(0)
         frame = await self.receive()
         if frame is None:
             return None

@@ -411,6 +411,8 @@ class Session:
                             await link.drained.wait()
                     for link in self.links:
                         link.scope.cancel()
+                    if keep_open and ended_well:
+                        self._hand_back_unread()
                     if not (keep_open and ended_well):
                         with trio.move_on_after(CLOSE_SECONDS):
                             async with trio.open_nursery() as closers:
@@ -423,6 +425,18 @@ class Session:
                     nursery.cancel_scope.cancel()
         if failure is not None:
             raise failure
+
+    def _hand_back_unread(self) -> None:
+        """After a match that ended well: the messages read from a connection but not handled
+        (a peer's first rematch message, sent as soon as its own table finished) go back to
+        that connection, to be read next."""
+        while True:
+            try:
+                what, link, value = self._inbox.receive_nowait()
+            except (trio.WouldBlock, trio.EndOfChannel):
+                return
+            if what == "message" and link.state == "live":
+                link.framed.unread.append(value)
 
     def live_channels(self) -> dict[int, FrameChannel]:
         """After a match that ended well: the open connection of each remote seat, by seat
@@ -500,7 +514,10 @@ class Session:
                 if message.get("type") == "alive" and len(message) == 1:
                     link.keepalives = True
                     continue  # link-level only: never queued, never interrupts a prompt
-                await self._inbox_send.send(("message", link, message))
+                try:  # no checkpoint between reading it and queueing it: never lost
+                    self._inbox_send.send_nowait(("message", link, message))
+                except trio.WouldBlock:
+                    await self._inbox_send.send(("message", link, message))
         except NetError as exc:
             await self._inbox_send.send(("error", link, exc))
 
