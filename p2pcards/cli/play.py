@@ -32,7 +32,8 @@ from ..games import get_game
 from ..net.codes import redeem_code
 from ..net.errors import MatchFailure
 from ..net.handshake import Reviewer, refuse_unusual
-from ..net.hub import HostConfig, host_match
+from ..net.hub import HostConfig, host_match, seat_plan
+from ..net.interrupts import ON_SIGNAL, LeaveOnSignal
 from ..net.peer import join_match
 from ..net.seats import bot_player, seat_secrets
 from ..net.session import Player
@@ -54,9 +55,11 @@ from ..seating.invite import Invite, InviteError
 from ..seating.rules import parse_settings
 from ..table import Table
 from ..wire.identity import IdentityKey
+from .again import again_answer, rematch_option
 from .errors import EXIT_NETWORK, EXIT_USAGE, UserError, first_failure, silence_stdout
 from .resume import RecordFacts, comeback_for, return_wait, return_wait_option
 from .resume import register as register_resume
+from .signals import on_signal
 from .web import WebTable, web_options, web_table
 
 __all__ = ["register", "default_transcript_path", "advertised_address"]
@@ -93,10 +96,16 @@ class _Transcript:
     def __init__(self, requested: str | None) -> None:
         self.requested = requested
         self.path: Path | None = None
+        self.earlier: list[Path] = []
+        """The transcripts of the matches played before this one at the same table."""
 
     def __call__(self, genesis: Genesis, seat: int) -> TranscriptWriter:
+        if self.path is not None:
+            self.earlier.append(self.path)
         if self.requested:
             path = Path(self.requested).expanduser()
+            if self.earlier:  # the next match of a series: PATH-2.p2pt, PATH-3.p2pt...
+                path = path.with_name(f"{path.stem}-{len(self.earlier) + 1}{path.suffix}")
         else:
             try:
                 path = default_transcript_path(genesis, seat)
@@ -119,6 +128,8 @@ class _Transcript:
     def report(self, table: Table | None = None) -> None:
         if self.path is None:
             return
+        for earlier in self.earlier:
+            _say(f"transcript (complete): {earlier}")
         state = "complete" if table is not None and table.finished else "incomplete"
         _say(f"transcript ({state}): {self.path}")
 
@@ -228,10 +239,16 @@ def _reviewer(accept: bool, lines: StdinLines | None) -> Reviewer:
     return review
 
 
-def _run_match(main: Callable[[], Any], transcript: _Transcript) -> int:
+def _run_match(main: Callable[[], Any], transcript: _Transcript,
+               signals: LeaveOnSignal | None = None) -> int:
     table: Table | None = None
+
+    async def guarded() -> Any:
+        ON_SIGNAL.set(signals or LeaveOnSignal())
+        return await main()
+
     try:
-        table = trio.run(main)
+        table = trio.run(guarded)
     except BaseException as raw:  # noqa: BLE001 - unwrapped and re-raised below
         exc = first_failure(raw)
         if isinstance(exc, BrokenPipeError):
@@ -301,6 +318,19 @@ def _dropout(choice: str | None, players: int) -> str | None:
     return choice or "forfeit"
 
 
+def _partner(args: argparse.Namespace, players: int) -> str | None:
+    """``--partner NAME`` checked: a name, and a seat for a person besides the host."""
+    if args.partner is None:
+        return None
+    problem = check_name(args.partner)
+    if problem is not None:
+        raise UserError(f"--partner: {problem}", EXIT_USAGE)
+    if players - 1 - args.bots < 1:
+        raise UserError("--partner names a player who joins: leave a seat for them (fewer "
+                        "--bots)", EXIT_USAGE)
+    return str(args.partner).strip()
+
+
 def _cmd_host(args: argparse.Namespace) -> int:
     check_bot(args.bot)
     _check_web(args)
@@ -342,7 +372,16 @@ def _cmd_host(args: argparse.Namespace) -> int:
         flags=flags, code_ttl=args.code_minutes * 60 if args.code else None,
         relay_patience=_patience(args), dropout=_dropout(args.dropout, players),
         port_mapping=not args.no_port_mapping,
+        partner=_partner(args, players),
     )
+    # one reader of the terminal for the codes' restart and the person's moves
+    lines = StdinLines() if args.code or not args.bot else None
+    config = replace(config, again=again_answer(args, lines))
+    if config.partner is not None:
+        try:
+            seat_plan(config.table_rules(), players - 1 - args.bots, config.partner)
+        except MatchFailure as exc:
+            raise UserError(str(exc), EXIT_USAGE) from None
     transcript = _Transcript(args.transcript)
     facts = RecordFacts("host", transcript=lambda: transcript.path,
                         relay_patience=config.relay_patience, seed=args.seed)
@@ -370,9 +409,6 @@ def _cmd_host(args: argparse.Namespace) -> int:
         _say(f"or tell a player this code (one use, for the next {_duration(seconds)}):")
         _say(join_line(str(code), "--relay", args.relay))
 
-    # one reader of the terminal for the codes' restart and the person's moves
-    lines = StdinLines() if args.code or not args.bot else None
-
     async def main() -> Table:
         nonlocal web
         async with web_table(args, _say, lambda: transcript.path) as web:
@@ -381,7 +417,7 @@ def _cmd_host(args: argparse.Namespace) -> int:
             return await host_match(config, player_for, notice=_say, on_invite=on_invite,
                                     transcript=transcript, on_code=on_code, codes_again=again)
 
-    return _run_match(main, transcript)
+    return _run_match(main, transcript, on_signal(args, lines))
 
 
 CODES_AGAIN = "to offer new codes, type codes and press Enter"
@@ -462,6 +498,7 @@ def _cmd_join(args: argparse.Namespace) -> int:
 
     transcript = _Transcript(args.transcript)
     lines = None if args.bot else StdinLines()
+    again = again_answer(args, lines)
     relay_key = IdentityKey.generate()
     facts = RecordFacts("joiner", transcript=lambda: transcript.path,
                         relay_identity=relay_key.to_bytes(), relay_patience=_patience(args),
@@ -482,9 +519,9 @@ def _cmd_join(args: argparse.Namespace) -> int:
                                     notice=_say, transcript=transcript,
                                     review=_reviewer(args.accept, lines),
                                     relay_patience=_patience(args), relay_identity=relay_key,
-                                    comeback=comeback)
+                                    comeback=comeback, again=again)
 
-    return _run_match(main, transcript)
+    return _run_match(main, transcript, on_signal(args, lines))
 
 
 def _patience(args: argparse.Namespace) -> float:
@@ -542,6 +579,10 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     host.add_argument("--players", type=int, help="number of seats (default: the preset's first)")
     settings_option(host)
     host.add_argument("--bots", type=int, default=0, help="seats played by bots in this process")
+    host.add_argument("--partner", metavar="NAME",
+                      help="in a game of partnerships, seat the player who joins as NAME on "
+                           "your side (and your bots on the other); the sides are said before "
+                           "the match")
     host.add_argument("--listen", default="0.0.0.0:0",
                       help="HOST:PORT to listen on (default 0.0.0.0:0, a free port)")
     host.add_argument("--advertise", help="address to put in the invite (default: guessed)")
@@ -640,6 +681,7 @@ def settings_option(parser: argparse.ArgumentParser) -> None:
 
 def _common(parser: argparse.ArgumentParser) -> None:
     bot_option(parser, "a bot plays your seat")
+    rematch_option(parser)
     parser.add_argument("--name", help="your name at this table (default: the name you gave "
                         "once, kept beside your identity; without a terminal, your login)")
     parser.add_argument("--transcript", help="where to write the transcript")

@@ -21,6 +21,7 @@ import trio
 from ..faces.terminal import BotLog, PersonUI, StdinLines
 from ..net.comeback import Comeback, KeptSeat, recorded_seat
 from ..net.errors import MatchFailure
+from ..net.interrupts import ON_SIGNAL
 from ..net.resume import ResumedSeat, resume_match
 from ..net.seats import bot_player
 from ..net.session import MAX_RETURN_WAIT, Player
@@ -33,6 +34,7 @@ from ..table import Table
 from ..wire.errors import ProtocolError
 from ..wire.identity import IdentityKey
 from .errors import EXIT_USAGE, UserError, first_failure
+from .signals import on_signal
 from .web import WebTable, web_options, web_table
 
 __all__ = ["secret_store", "RecordFacts", "comeback_for", "return_wait", "register"]
@@ -258,6 +260,7 @@ def _resume(args: argparse.Namespace, store: SecretStore, record: MatchRecord,
         print(text, flush=True)
 
     async def main() -> Table:
+        ON_SIGNAL.set(on_signal(args, lines))
         async with web_table(args, say, lambda: path) as web:
             seats: list[ResumedSeat] = [(seat, key, x25519, _player(genesis, seat, kind, lines,
                                                                      web))

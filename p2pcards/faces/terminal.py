@@ -83,30 +83,61 @@ class LineSource:
 class StdinLines(LineSource):
     """Standard input, one line per call, read by a daemon thread so no typed line is lost.
 
-    Must be used inside one Trio run (the thread hands lines to that run).
+    Must be used inside one Trio run (the thread hands lines to that run). :meth:`question`
+    takes the next line typed before any :meth:`readline` already waiting (the answer to
+    "leave the match?" asked over a move prompt).
     """
 
     def __init__(self, stream: TextIO | None = None) -> None:
         self._stream = stream or sys.stdin
         self._send, self._receive = trio.open_memory_channel[str | None](math.inf)
         self._started = False
+        self._questions: list[trio.MemorySendChannel[str | None]] = []
+        self._ended = False
 
     def _pump(self, token: trio.lowlevel.TrioToken) -> None:
         try:
             while True:
                 line = self._stream.readline()
-                token.run_sync_soon(self._send.send_nowait, line or None)
+                token.run_sync_soon(self._deliver, line or None)
                 if not line:
                     return
         except (trio.RunFinishedError, OSError, ValueError):
             return
 
-    async def readline(self) -> str | None:
+    def _deliver(self, line: str | None) -> None:
+        """Hand a typed line to the oldest open question, else to the readers."""
+        self._ended = line is None
+        while self._questions:
+            answer = self._questions.pop(0)
+            try:
+                answer.send_nowait(line)
+            except (trio.BrokenResourceError, trio.ClosedResourceError):
+                continue  # that question was cancelled before its line came
+            if line is not None:
+                return
+        self._send.send_nowait(line)
+
+    def _start(self) -> None:
         if not self._started:
             self._started = True
             token = trio.lowlevel.current_trio_token()
             threading.Thread(target=self._pump, args=(token,), daemon=True,
                              name="p2pcards-stdin").start()
+
+    async def question(self) -> str | None:
+        """The next line typed from now on, taken before any waiting :meth:`readline`;
+        ``None`` at end of input."""
+        self._start()
+        if self._ended:
+            return None
+        send, receive = trio.open_memory_channel[str | None](1)
+        self._questions.append(send)
+        with receive:
+            return await receive.receive()
+
+    async def readline(self) -> str | None:
+        self._start()
         line: str | None = await self._receive.receive()
         if line is None:
             self._send.send_nowait(None)  # stay at end of input

@@ -51,6 +51,9 @@ class FrameChannel(ABC):
         self.max_size = max_size
         self.label = label
         """Who is at the other end, for error messages (e.g. ``"seat 2 (ABCD-...)"``)."""
+        self.unread: list[dict[str, Any]] = []
+        """Messages already received that :meth:`receive_message` returns first (what a
+        finished match's reader took from the connection after the match was over)."""
 
     @abstractmethod
     async def send(self, payload: bytes) -> None:
@@ -63,6 +66,12 @@ class FrameChannel(ABC):
     @abstractmethod
     async def aclose(self) -> None:
         """Close the channel (never raises for an already broken one)."""
+
+    def relay_unreachable(self) -> tuple[str, float] | None:
+        """When a relay carries this channel and cannot be reached now: its ``HOST:PORT`` and
+        the seconds left before its reconnection attempts stop (the peer at the other end may
+        be fine); ``None`` otherwise."""
+        return None
 
     async def aclose_gracefully(self) -> None:
         """Close so that what was sent arrives: end our direction, then wait for the other side
@@ -84,6 +93,8 @@ class FrameChannel(ABC):
         Raises :class:`BadFrame` if the frame is not a canonical msgpack map with a text
         ``type``, naming the peer.
         """
+        if self.unread:
+            return self.unread.pop(0)
         frame = await self.receive()
         if frame is None:
             return None

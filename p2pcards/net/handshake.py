@@ -101,6 +101,10 @@ async def join_table(framed: FrameChannel, invite: Invite, secrets_for: SecretsF
     secrets, name = secrets_for(given.seat)
     await framed.send_message(seating.claim(secrets, name))
     seated = seating.receive(await _next(framed))
+    if isinstance(seated, SeatOffered):  # moved to the host's partner seat: claim that one
+        secrets, name = secrets_for(seated.seat)
+        await framed.send_message(seating.claim(secrets, name))
+        seated = seating.receive(await _next(framed))
     assert isinstance(seated, Seated)
     return seating
 

@@ -30,12 +30,14 @@ import contextlib
 import functools
 import math
 import os
-from collections.abc import Awaitable, Callable, Mapping, Sequence
+from collections.abc import Awaitable, Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
 
 import trio
 
+from ..crypto import SystemRandomness
+from ..games import get_game
 from ..records.transcript import TranscriptWriter
 from ..relay.client import RECONNECT_WINDOW
 from ..seating.codes import Code
@@ -43,7 +45,7 @@ from ..seating.genesis import Genesis
 from ..seating.handshake import Close, HostSeating, Joined, Output, SeatedJoiner, Send
 from ..seating.invite import NONCE_SIZE, Invite
 from ..seating.rules import TableRules
-from ..seating.secrets import SeatSecrets
+from ..seating.secrets import SeatSecrets, new_seat
 from ..table import Table
 from ..wire.identity import IdentityKey, PublicIdentity
 from .codes import serve_codes
@@ -53,7 +55,15 @@ from .framed import FrameChannel, FramedStream
 from .nursery import one_failure
 from .portmap import hold_port_mapping, mapped_address, wants_port_mapping
 from .relay_mux import HOST_SLOT, RelayMux, open_relay_mux
-from .relay_room import door_relay, serve_room
+from .relay_room import BEACON, door_relay, serve_room
+from .rematch import (
+    Series,
+    again_message,
+    check_again,
+    declined_sentence,
+    next_again,
+    side_names,
+)
 from .seats import bot_player, seat_secrets, table_rng
 from .session import Link, LocalSeat, Player, Reentry, Session
 
@@ -85,6 +95,12 @@ class HostConfig:
     """Seconds a broken connection to the relay keeps being re-established."""
     dropout: str | None = None
     """The genesis dropout policy (SPEC §9.13): ``forfeit``, ``bot`` or ``None``."""
+    again: Callable[[Table], Awaitable[bool]] | None = None
+    """After each match: whether the host's seat plays another at the same table (SPEC
+    §11.8); ``None``: no rematch is offered, and the connections close at the end."""
+    partner: str | None = None
+    """In a game of partnerships: the name of the joiner the host wants on its side
+    (:func:`seat_plan`)."""
     comeback: Comeback | None = None
     """Re-entry (:mod:`.comeback`): how long a joiner whose connection is lost has to come
     back, and where this host keeps what it needs to be resumed after a crash. ``None``: a
@@ -328,7 +344,9 @@ async def _host(config: HostConfig, player_for: PlayerFactory, notice: Notice,
                            "seats besides the host", status=2)
     rules = config.table_rules()
     host_secrets, host_name = seat_secrets(0, config.seed, config.identity, config.name)
-    seating = HostSeating(rules, config.nonce, host_secrets.identity, remote)
+    offered, partner_seats = seat_plan(rules, remote, config.partner)
+    seating = HostSeating(rules, config.nonce, host_secrets.identity, remote, offered=offered,
+                          partner=config.partner, partner_seats=partner_seats)
     door = Door(None, host_secrets.identity)
     fingerprint = host_secrets.identity.public.fingerprint
     joined: list[tuple[FrameChannel, SeatedJoiner]] = []
@@ -339,6 +357,7 @@ async def _host(config: HostConfig, player_for: PlayerFactory, notice: Notice,
             if mux.slot != HOST_SLOT:
                 raise MatchFailure(f"the relay at {mux.where} already has a room for this table "
                                    "nonce; host again to get a fresh one")
+            await mux.conn.send(BEACON)  # the room holds a frame: joiners enter with since 0
             invite = Invite(relay_host, relay_port, config.nonce, fingerprint, relay=True,
                             rules=rules.digest())
             on_invite(invite)
@@ -404,19 +423,170 @@ async def _host(config: HostConfig, player_for: PlayerFactory, notice: Notice,
             await listener.aclose()
 
 
+def seat_plan(rules: TableRules, remote: int, partner: str | None
+              ) -> tuple[tuple[int, ...], frozenset[int]]:
+    """The seats joiners take, in the order they are given, and those of the host's side
+    among them; the host's bots take the other seats.
+
+    Without ``partner`` the joiners take seats ``1..remote``. With it, in a game of
+    partnerships, the host's side is kept for people: the joiners' seats include as many of
+    the host's partner seats as there are joiners, and are given the other seats first, so that
+    the partner seats are free when the named joiner arrives (:class:`HostSeating` moves it
+    there if it claimed another)."""
+    others = list(range(1, rules.players))
+    if partner is None:
+        return tuple(others[:remote]), frozenset()
+    spec = get_game(rules.game)
+    engine = spec.new_match(spec.config_from_wire(dict(rules.config)))
+    mine = [s for s in others if engine.side_of(s) == engine.side_of(0)]
+    if not mine:
+        raise MatchFailure(f"--partner: {rules.game} at {rules.players} seats is not played "
+                           "in partnerships", status=2)
+    partners = mine[:remote]
+    rest = [s for s in others if s not in partners][:remote - len(partners)]
+    return tuple(rest + partners), frozenset(partners)
+
+
+def sides_line(genesis: Genesis) -> str | None:
+    """``sides: Alba [0] + Bruno [2] against bot 1 [1] + bot 3 [3]``, or ``None`` in a game
+    without partnerships: said by the host before the match."""
+    sides = side_names(genesis)
+    if len(sides) == len(genesis.seats):
+        return None
+    return f"sides: {' against '.join(sides)}"
+
+
+async def _send_all(channels: Iterable[FrameChannel], message: dict[str, Any]) -> None:
+    """Send ``message`` on every channel; a broken one is skipped (its peer is gone)."""
+    for framed in channels:
+        with contextlib.suppress(NetError):
+            await framed.send_message(message)
+
+
+async def _answers(previous: Genesis, channels: Mapping[int, FrameChannel]
+                   ) -> dict[int, dict[str, Any]]:
+    """Each joiner's checked ``again`` after ``previous``, by seat, read until every one has
+    answered, one declined, or the move timeout passed; a seat whose answer is missing or
+    does not check is left out."""
+    answers: dict[int, dict[str, Any]] = {}
+    with trio.move_on_after(previous.timeouts["action"]):
+        async with trio.open_nursery() as nursery:
+            async def read(seat: int, framed: FrameChannel) -> None:
+                message = await next_again(framed)
+                if (message is None or message["type"] != "again"
+                        or check_again(previous, message, {seat}) is None):
+                    return
+                answers[seat] = message
+                if message["entry"] is None:
+                    nursery.cancel_scope.cancel()
+
+            for seat, framed in channels.items():
+                nursery.start_soon(read, seat, framed)
+    return answers
+
+
+SeatedLinks = list[tuple[FrameChannel, SeatedJoiner]]
+"""The seated joiners' connections, with their seats and genesis entries."""
+
+
 async def _play(config: HostConfig, rules: TableRules, player_for: PlayerFactory,
                 host_secrets: SeatSecrets,
-                host_name: str, joined: list[tuple[FrameChannel, SeatedJoiner]], notice: Notice,
+                host_name: str, joined: SeatedLinks, notice: Notice,
                 transcript: TranscriptFactory, door: Door) -> Table:
-    first_bot = 1 + len(joined)
+    """The match, then, while everyone agrees (``config.again``), the next ones on the same
+    connections (:mod:`.rematch`); returns the last match's table."""
+    people = {j.seat for _, j in joined}
     bot_secrets = [seat_secrets(seat, config.seed, None, f"bot {seat}")
-                   for seat in range(first_bot, config.players)]
-    infos = [host_secrets.info(host_name)] + [j.info for _, j in joined] + [
-        s.info(name) for s, name in bot_secrets]
+                   for seat in range(1, config.players) if seat not in people]
+    series: Series | None = None
+    try:
+        while True:
+            table, channels = await _one_match(config, rules, player_for, host_secrets,
+                                               host_name, joined, bot_secrets, notice,
+                                               transcript, door, keep_open=True)
+            if config.again is None:  # no rematch: a signed decline, as a courtesy
+                joined = [(channels[j.seat], j) for _, j in joined if j.seat in channels]
+                await _send_all((framed for framed, _ in joined), again_message(
+                    table.genesis, 0, host_secrets.identity, None))
+                return table
+            series = series or Series(side_names(table.genesis))
+            series.record(table.engine.winner)
+            notice(series.line())
+            if any(j.seat not in channels for _, j in joined):
+                notice("a player's connection is gone; the series ends")
+                joined = [(channels[j.seat], j) for _, j in joined if j.seat in channels]
+                return table
+            joined = [(channels[j.seat], j) for _, j in joined]
+            agreed = await _host_again(config, table, host_secrets, joined, bot_secrets, notice)
+            if agreed is None:
+                return table
+            host_secrets, joined, bot_secrets = agreed
+    finally:
+        with trio.move_on_after(CLOSE_SECONDS):
+            async with trio.open_nursery() as closers:
+                for framed, _ in joined:
+                    closers.start_soon(framed.aclose_gracefully)
+        for framed, _ in joined:
+            await framed.aclose()
+
+
+def _fresh(secrets: SeatSecrets) -> SeatSecrets:
+    """The same identity with a fresh X25519 key and seat nonce, for the next match."""
+    return new_seat(SystemRandomness(), secrets.identity)
+
+
+async def _host_again(config: HostConfig, table: Table, host_secrets: SeatSecrets,
+                      joined: SeatedLinks, bot_secrets: list[tuple[SeatSecrets, str]],
+                      notice: Notice
+                      ) -> tuple[SeatSecrets, SeatedLinks, list[tuple[SeatSecrets, str]]] | None:
+    """The hub's side of the rematch exchange after ``table``'s match: its own answer, then
+    every joiner's; the next match's secrets and seats when everyone said yes, else ``None``
+    (everyone has been told who declined, or why the series ends)."""
+    assert config.again is not None
+    previous = table.genesis
+    channels = {j.seat: framed for framed, j in joined}
+    if not await config.again(table):
+        await _send_all(channels.values(), again_message(previous, 0, host_secrets.identity,
+                                                         None))
+        notice("you declined another match; the series ends")
+        return None
+    notice("waiting for the others to say whether they play again")
+    answers = await _answers(previous, channels)
+    declined = next((message for message in answers.values() if message is not None
+                     and message["entry"] is None), None)
+    if declined is not None or len(answers) != len(channels):
+        if declined is not None:
+            seat = declined["seat"]
+            await _send_all([c for s, c in channels.items() if s != seat], declined)
+            notice(f"{declined_sentence(previous, seat)}; the series ends")
+        else:
+            why = "a player did not answer whether to play again; the series ends"
+            await _send_all(channels.values(), {"type": "abort", "reason": why})
+            notice(why)
+        return None
+    entries = {seat: check_again(previous, message, {seat}) for seat, message in answers.items()}
+    next_joined: SeatedLinks = []
+    for framed, joiner in joined:
+        checked = entries[joiner.seat]
+        assert checked is not None and checked[1] is not None
+        next_joined.append((framed, SeatedJoiner(joiner.seat, checked[1], joiner.bot)))
+    return _fresh(host_secrets), next_joined, [(_fresh(s), name) for s, name in bot_secrets]
+
+
+async def _one_match(config: HostConfig, rules: TableRules, player_for: PlayerFactory,
+                     host_secrets: SeatSecrets, host_name: str, joined: SeatedLinks,
+                     bot_secrets: list[tuple[SeatSecrets, str]], notice: Notice,
+                     transcript: TranscriptFactory, door: Door, *, keep_open: bool
+                     ) -> tuple[Table, dict[int, FrameChannel]]:
+    people = {j.seat: j.info for _, j in joined}
+    bot_seats = [seat for seat in range(1, config.players) if seat not in people]
+    by_seat = {0: host_secrets.info(host_name), **people} | {
+        seat: secrets.info(name) for seat, (secrets, name) in zip(bot_seats, bot_secrets,
+                                                                 strict=True)}
+    infos = [by_seat[seat] for seat in range(config.players)]
     genesis = Genesis(rules.game, rules.preset, dict(rules.config), tuple(infos),
                       dict(rules.timeouts), dropout=rules.dropout)
-    bots = frozenset(j.seat for _, j in joined if j.bot) | frozenset(
-        range(first_bot, config.players))
+    bots = frozenset(j.seat for _, j in joined if j.bot) | frozenset(bot_seats)
     for framed, _ in joined:
         try:
             await framed.send_message({"type": "genesis", "genesis": genesis.encode(),
@@ -424,15 +594,18 @@ async def _play(config: HostConfig, rules: TableRules, player_for: PlayerFactory
         except NetError as exc:
             raise MatchFailure(f"{framed.label} left before the match started: {exc}") from None
     notice(f"every seat is taken; table {genesis.table_id.hex()[:16]} starts")
+    sides = sides_line(genesis)
+    if sides is not None:
+        notice(sides)
     comeback = config.comeback
     kept = [KeptSeat(0, host_secrets, "own")] + [
-        KeptSeat(first_bot + offset, secrets, "bot:smart")
-        for offset, (secrets, _) in enumerate(bot_secrets)]
+        KeptSeat(seat, secrets, "bot:smart")
+        for seat, (secrets, _) in zip(bot_seats, bot_secrets, strict=True)]
     tables = [Table(genesis, seat=k.seat, identity=k.secrets.identity,
                     x25519_private=k.secrets.x25519_private, rng=table_rng(k.seat, config.seed),
                     keeper=None if comeback is None else comeback.keeper(genesis, k.seat))
               for k in kept]
-    seats = [LocalSeat.of(tables[0], player_for(genesis, 0))] + [
+    seats = [LocalSeat.of(tables[0], player_for(genesis, 0), host_secrets.identity)] + [
         LocalSeat.of(table, bot_player(config.game, table.seat or 0, config.seed))
         for table in tables[1:]]
     links = [Link(framed, frozenset({j.seat})) for framed, j in joined]
@@ -447,10 +620,10 @@ async def _play(config: HostConfig, rules: TableRules, player_for: PlayerFactory
         if reentry is not None:
             door.open(genesis, [j.seat for _, j in joined], session)
         try:
-            await session.run()
+            await session.run(keep_open=keep_open)
         finally:
             if comeback is not None:
                 comeback.end(genesis)
     finally:
         writer.close()
-    return tables[0]
+    return tables[0], session.live_channels()

@@ -120,6 +120,9 @@ class RelayChannel(FrameChannel):
             with suppress(NetError):
                 await self.mux.send(self.slot, self.conn, None, self.label)
 
+    def relay_unreachable(self) -> tuple[str, float] | None:
+        return self.mux.unreachable()
+
     def deliver(self, item: _Item) -> None:
         """Queue what the mux received for this connection: a frame, None for its end, or the
         error that ends it (never blocks)."""
@@ -159,6 +162,14 @@ class RelayMux:
     @property
     def failed(self) -> bool:
         return self.failure is not None
+
+    def unreachable(self) -> tuple[str, float] | None:
+        """``(HOST:PORT, seconds left)`` while the relay connection is being re-established,
+        else ``None``."""
+        until = self.conn.unreachable_until
+        if until is None or self.failed:
+            return None
+        return self.where, max(0.0, until - trio.current_time())
 
     async def wait_failed(self) -> PeerGone:
         """Wait until the relay fails (unreachable past the patience, or the room lost);

@@ -42,7 +42,7 @@ REOPEN_CAP = 5.0
 """The host's backoff between attempts to get its room back: from :data:`REOPEN_FIRST`,
 doubling, at most this many seconds."""
 
-NOT_BACK_YET = frozenset({"room-unknown", "ahead-of-room"})
+NOT_BACK_YET = frozenset({"room-unknown", "ahead-of-room", "room-empty"})
 """The relay's refusals of a ``since = 0`` join while the host has not made the room again."""
 
 RelayAddress = tuple[str, int]

@@ -64,8 +64,8 @@ async def resume_match(record: MatchRecord, genesis: Genesis, frames: Sequence[b
     tables = [Table(genesis, seat=seat, identity=identity, x25519_private=x25519,
                     rng=SystemRandomness(), keeper=store.seat(genesis.table_id, seat))
               for seat, identity, x25519, _ in seats]
-    local = [LocalSeat.of(table, player) for table, (_, _, _, player) in zip(tables, seats,
-                                                                          strict=True)]
+    local = [LocalSeat.of(table, player, identity)
+             for table, (_, identity, _, player) in zip(tables, seats, strict=True)]
     mine = {seat for seat, _, _, _ in seats}
     bots = frozenset(record.bots)
 

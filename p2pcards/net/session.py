@@ -107,9 +107,11 @@ from ..table import HUB_SEAT, Event, ResumeError, Table, Violation
 from ..wire import ZERO_HASH, codec
 from ..wire.chain import Chain
 from ..wire.errors import ProtocolError
-from ..wire.identity import PublicIdentity
+from ..wire.identity import IdentityKey, PublicIdentity
 from .errors import EXIT_VIOLATION, BadFrame, CannotResume, MatchFailure, NetError, PeerGone
 from .framed import FrameChannel
+from .interrupts import ON_SIGNAL, watch_signals
+from .leave import leave_message, leaving_seat, left_sentence
 
 __all__ = ["Player", "LocalSeat", "Link", "Session", "PlayerQuit", "Reentry", "Absent",
            "seat_label", "FLUSH_SECONDS"]
@@ -217,11 +219,14 @@ class LocalSeat:
     person: bool = False
     claim: Claim | None = None
     status: Status | None = None
+    identity: IdentityKey | None = None
+    """The seat's genesis key, to sign its ``leave`` when the person leaves (:mod:`.leave`)."""
 
     @classmethod
-    def of(cls, table: Table, player: Player) -> LocalSeat:
+    def of(cls, table: Table, player: Player, identity: IdentityKey | None = None
+           ) -> LocalSeat:
         return cls(table, player.decide, player.show, player.person, player.claim,
-                   player.status)
+                   player.status, identity)
 
 
 @dataclass(eq=False)
@@ -359,14 +364,23 @@ class Session:
         judge a recovery of that seat, :mod:`p2pcards.seating.recovery_watch`)."""
         if replay is not None:
             self._written = len(replay)
+        self._playing = trio.CancelScope()
+        self._leaving = False
 
     # ------------------------------------------------------------------ running
 
-    async def run(self) -> None:
-        """Play to the end of the match or raise :class:`MatchFailure`."""
+    async def run(self, *, keep_open: bool = False) -> None:
+        """Play to the end of the match or raise :class:`MatchFailure`. With ``keep_open`` a
+        match that ends well leaves its live connections open (:meth:`live_channels`), for
+        the rematch exchange (:mod:`.rematch`); otherwise, and after a failure, they are
+        closed."""
         failure: MatchFailure | None = None
+        ended_well = False
         async with trio.open_nursery() as nursery:
             self._nursery = nursery
+            policy = ON_SIGNAL.get()
+            if policy is not None:
+                nursery.start_soon(watch_signals, policy, self.request_leave)
             for link in self.links:
                 if self.replay is not None:
                     link.down(trio.current_time(), f"{link.label} has not reconnected since "
@@ -376,10 +390,14 @@ class Session:
                 else:
                     self._attach(link)
             try:
-                await self._play()
+                await self._play_until_left()
+                ended_well = True
             except SecretStoreError as exc:
                 failure = MatchFailure(str(exc))
                 self._abort_all(str(exc))
+            except PlayerQuit as exc:
+                failure = exc
+                self._leave_all()
             except MatchFailure as exc:
                 failure = exc
                 self._abort_all(str(exc))
@@ -393,16 +411,84 @@ class Session:
                             await link.drained.wait()
                     for link in self.links:
                         link.scope.cancel()
-                    with trio.move_on_after(CLOSE_SECONDS):
-                        async with trio.open_nursery() as closers:
-                            for link in self.links:
-                                closers.start_soon(link.framed.aclose_gracefully)
+                    if keep_open and ended_well:
+                        self._hand_back_unread()
+                    if not (keep_open and ended_well):
+                        with trio.move_on_after(CLOSE_SECONDS):
+                            async with trio.open_nursery() as closers:
+                                for link in self.links:
+                                    closers.start_soon(link.framed.aclose_gracefully)
                 finally:  # also when cancelled (Ctrl-C): then nothing above waits
-                    for link in self.links:
-                        await link.framed.aclose()
+                    if not (keep_open and ended_well):
+                        for link in self.links:
+                            await link.framed.aclose()
                     nursery.cancel_scope.cancel()
         if failure is not None:
             raise failure
+
+    def _hand_back_unread(self) -> None:
+        """After a match that ended well: the messages read from a connection but not handled
+        (a peer's first rematch message, sent as soon as its own table finished) go back to
+        that connection, to be read next."""
+        while True:
+            try:
+                what, link, value = self._inbox.receive_nowait()
+            except (trio.WouldBlock, trio.EndOfChannel):
+                return
+            if what == "message" and link.state == "live":
+                link.framed.unread.append(value)
+
+    def live_channels(self) -> dict[int, FrameChannel]:
+        """After a match that ended well: the open connection of each remote seat, by seat
+        (a seat whose connection was lost at the end has none)."""
+        return {seat: link.framed for link in self.links if link.state == "live"
+                for seat in link.seats}
+
+    def request_leave(self) -> None:
+        """Leave the match now, as a confirmed ``q`` does (Ctrl-C, SIGTERM): the match loop is
+        cancelled where it waits (it changes the tables only between two waits, so no step is
+        cut in half) and the signed ``leave`` goes out on every connection."""
+        self._leaving = True
+        self._playing.cancel()
+
+    async def _play_until_left(self) -> None:
+        """:meth:`_play`, ended by :meth:`request_leave` as a :class:`PlayerQuit`."""
+        with self._playing:
+            await self._play()
+        if self._leaving and not self.reference.finished:
+            raise PlayerQuit()
+
+    def _leave_all(self) -> None:
+        """Send this peer's signed ``leave`` (:mod:`.leave`) on every link not down; a seat
+        without its key (a test's) sends an ``abort`` that names it instead."""
+        own = self.seats[0]
+        seat = own.table.seat
+        if seat is None:
+            return
+        if own.identity is None:
+            self._abort_all(left_sentence(self.genesis, seat))
+            return
+        frame = codec.pack(leave_message(self.genesis, seat, own.identity))
+        for link in self.links:
+            if link.state == "down":
+                continue
+            with contextlib.suppress(trio.ClosedResourceError, trio.BrokenResourceError):
+                link.outbox.send_nowait(frame)
+
+    def _take_leave(self, link: Link, message: dict[str, Any]) -> None:
+        """Another seat's ``leave`` from ``link``: checked (the hub takes it only for the seats
+        behind that link, a joiner for any seat but its own), sent on by the hub to every other
+        seat, and the match ends naming who left. A ``leave`` that fails the check is a bad
+        frame."""
+        allowed = link.seats if self.forward else (
+            frozenset(range(len(self.genesis.seats))) - self._local_seats)
+        seat = leaving_seat(self.genesis, message, allowed)
+        if seat is None:
+            raise BadFrame(f"{link.label} sent a 'leave' that is not the signed leave of one "
+                           "of its seats")
+        if self.forward:
+            self._tell_others(link, message)
+        raise MatchFailure(left_sentence(self.genesis, seat))
 
     def _attach(self, link: Link) -> None:
         """Start the sender, reader and keepalive of ``link``'s connection."""
@@ -428,7 +514,10 @@ class Session:
                 if message.get("type") == "alive" and len(message) == 1:
                     link.keepalives = True
                     continue  # link-level only: never queued, never interrupts a prompt
-                await self._inbox_send.send(("message", link, message))
+                try:  # no checkpoint between reading it and queueing it: never lost
+                    self._inbox_send.send_nowait(("message", link, message))
+                except trio.WouldBlock:
+                    await self._inbox_send.send(("message", link, message))
         except NetError as exc:
             await self._inbox_send.send(("error", link, exc))
 
@@ -763,6 +852,10 @@ class Session:
                 and self._drops(link)):
             return
         if what == "dead":
+            relay = link.framed.relay_unreachable()
+            if relay is not None:
+                self._link_dead(link, f"the relay at {relay[0]} is unreachable", relay[1])
+                return
             seconds = int(SILENT_TICKS * KEEPALIVE_SECONDS)
             self._link_dead(link, f"{link.label} stopped answering: nothing arrived for "
                             f"{seconds} seconds (its program, its machine or the network is "
@@ -778,7 +871,7 @@ class Session:
             self._link_dead(link, str(value))
             return
         message: dict[str, Any] = value
-        if link.state == "syncing" and message["type"] != "abort":
+        if link.state == "syncing" and message["type"] not in ("abort", "leave"):
             self._resync(link, message)
             return
         kind = message["type"]
@@ -792,18 +885,21 @@ class Session:
             reason = self._abort_reason(link, message)
             if reason is not None:
                 raise MatchFailure(f"{link.label} aborted the match: {reason}")
+        if kind == "leave":
+            self._take_leave(link, message)
         if self._answer(link, message) or self._note_away(link, message):
             return
         if kind == "have" and set(message) == {"type", "hash", "data"}:
             return  # a late answer to a probe that is over
         raise BadFrame(f"{link.label} sent an unexpected {kind!r} message during the match")
 
-    def _link_dead(self, link: Link, why: str) -> None:
+    def _link_dead(self, link: Link, why: str, relay_left: float | None = None) -> None:
         """The one place where a dead link is handled: its connection closed, broke, or fell
         silent past the keepalives (``why`` says which, naming the peer). Without re-entry the
         match ends with ``why``; with it the link goes *down* and its seats are away until they
         come back or the table's wait for them runs out (nothing it sent is lost: the
-        transcript holds the chain)."""
+        transcript holds the chain). ``relay_left``: the relay between is what cannot be
+        reached, and tries to reconnect for that many seconds more."""
         if self.reference.finished or link.state == "down":
             return
         if self.reentry is None:
@@ -814,7 +910,12 @@ class Session:
         if self.forward:
             self._tell_others(link, {"type": "away", "seats": sorted(link.seats),
                                      "seconds": patience})
-        self.notice(f"{why}; it may come back within {patience // 60}:{patience % 60:02d}")
+        back = f"{patience // 60}:{patience % 60:02d}"
+        if relay_left is not None:
+            self.notice(f"{why}; reconnecting ({math.ceil(relay_left)} s left); "
+                        f"{self._names(link)} may come back within {back}")
+        else:
+            self.notice(f"{why}; it may come back within {back}")
         assert self._nursery is not None
         self._nursery.start_soon(self._expire, link, link.lost_at)
         if self.reentry.reconnect is not None:

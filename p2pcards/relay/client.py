@@ -96,6 +96,9 @@ class RelayConnection:
         self.slot = -1
         """This member's slot in the room (its order of first arrival), -1 before welcome."""
         self.reconnects = 0
+        self.unreachable_until: float | None = None
+        """While :meth:`reconnect` tries to reach the relay again: the Trio time at which it
+        gives up; ``None`` while connected."""
         self.first_new_index: int | None = None
         """The room's next index when this connection was first welcomed: frames before it
         were sent before this member (this process) was in the room."""
@@ -182,10 +185,12 @@ class RelayConnection:
         delay = self.reconnect_delay
         last: BaseException | None = None
         deadline = trio.current_time() + self.reconnect_window
+        self.unreachable_until = deadline
         while True:
             try:
                 await self._open()
                 self.reconnects += 1
+                self.unreachable_until = None
                 return
             except RelayRejected as exc:
                 if exc.reason == "room-unknown":

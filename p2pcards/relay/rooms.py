@@ -111,7 +111,9 @@ class RoomRegistry:
 
         ``since`` is the last index the client holds: a client that holds frames of a room the
         relay does not have (``room-unknown``) or beyond its end (``ahead-of-room``) is refused,
-        because the indices would not mean the same thing. A new room counts against its
+        because the indices would not mean the same thing. ``since = 0`` (join only, never
+        create) is also refused while no member of the room is connected (``room-empty``):
+        there is nobody to talk to. A new room counts against its
         creator's address (``rooms-per-address``) until it is dropped.
         """
         room = self.rooms.get(code)
@@ -131,6 +133,8 @@ class RoomRegistry:
         elif since >= room.next_index:
             raise JoinRefused("ahead-of-room", f"room {room.rid} has frames up to index "
                               f"{room.next_index - 1}, not {since}")
+        elif since == 0 and not room.connected:
+            raise JoinRefused("room-empty", f"room {room.rid} has no member connected now")
         slot = room.slots.get(identity)
         if slot is None:
             if len(room.slots) >= self.limits.max_peers_per_room:

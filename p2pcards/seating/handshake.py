@@ -18,6 +18,10 @@ Messages, in order (``protocol/SPEC.md`` §11)::
     joiner -> host  join       {identity, x25519, nonce, name, proof: joiner signature of
                                 [JOINER_CONTEXT, table nonce, host's challenge, host key, seat,
                                  identity, x25519, seat nonce, name, rules digest]}
+    host -> joiner  seat       {seat}                      (at most once, instead of seated:
+                                                            the host moves the joiner to the
+                                                            seat of the host's partner, which
+                                                            it claims with a new join)
     host -> joiner  seated     {seat, missing}
     host -> joiner  genesis    {genesis, bots}             (once every seat is taken)
 
@@ -212,6 +216,8 @@ class JoinerSeating:
         self.secrets: SeatSecrets | None = None
         self.info: SeatInfo | None = None
         self._host_challenge = b""
+        self.moved = False
+        """Whether the host moved this joiner to another seat after its first ``join``."""
 
     def hello(self) -> dict[str, Any]:
         """The first message."""
@@ -224,14 +230,10 @@ class JoinerSeating:
         if self._state is _J.CHALLENGE:
             return self._on_challenge(message)
         if self._state is _J.SEAT:
-            seat = _field(_expect(message, "seat", ("seat",), who), "seat", int, who)
-            assert self.rules is not None
-            if not 1 <= seat < self.rules.players:
-                raise HandshakeError(f"{who} offered seat {seat} of a "
-                                     f"{self.rules.players}-seat table")
-            self.seat = seat
-            self._state = _J.CLAIM
-            return SeatOffered(seat)
+            return self._on_seat(message)
+        if self._state is _J.SEATED and message["type"] == "seat" and not self.moved:
+            self.moved = True  # the host's partner seat: claimed again with a new join
+            return self._on_seat(message)
         if self._state is _J.SEATED:
             seated = _expect(message, "seated", ("seat", "missing"), who)
             if seated["seat"] != self.seat or type(seated["missing"]) is not int:
@@ -243,6 +245,17 @@ class JoinerSeating:
             return self._on_genesis(message)
         raise HandshakeError(f"{who} sent {message['type']!r} when nothing was expected "
                              f"(waiting for our own {self._state.value!r})")
+
+    def _on_seat(self, message: dict[str, Any]) -> SeatOffered:
+        who = self.label
+        seat = _field(_expect(message, "seat", ("seat",), who), "seat", int, who)
+        assert self.rules is not None
+        if not 1 <= seat < self.rules.players:
+            raise HandshakeError(f"{who} offered seat {seat} of a "
+                                 f"{self.rules.players}-seat table")
+        self.seat = seat
+        self._state = _J.CLAIM
+        return SeatOffered(seat)
 
     def _on_challenge(self, message: dict[str, Any]) -> Review:
         who = self.label
@@ -399,15 +412,17 @@ class _Conn:
     given_at: float = 0.0
     joiner: SeatedJoiner | None = None
     order: int = 0
+    moved: bool = False
 
 
 @dataclass
 class HostSeating:
     """The host's side for any number of connections at once.
 
-    ``seats`` are the seat numbers joiners take (1..n; the host is seat 0, its own bot seats come
-    after). Feed :meth:`connected`, :meth:`receive`, :meth:`closed` and :meth:`tick` with the
-    current time (any monotonic number); each returns the outputs to carry out, in order.
+    ``seats`` is how many seats joiners take: ``offered`` numbers them, in the order they are
+    given (``1..seats`` by default; the host is seat 0, its own bot seats are the others).
+    Feed :meth:`connected`, :meth:`receive`, :meth:`closed` and :meth:`tick` with the current
+    time (any monotonic number); each returns the outputs to carry out, in order.
     :meth:`next_deadline` says when :meth:`tick` is next due. Once :attr:`full`, every other
     connection has been refused and :meth:`seated` lists the joiners by seat.
     """
@@ -419,12 +434,23 @@ class HostSeating:
     random_bytes: RandomBytes = os.urandom
     taken: set[bytes] = field(default_factory=set)
     """Identity keys that may not join (the host's own)."""
+    offered: tuple[int, ...] = ()
+    """The seat numbers joiners take, in the order they are given (default ``1..seats``)."""
+    partner: str | None = None
+    """The name of the joiner the host wants as its partner: a joiner that claims another seat
+    under that name is moved to a free seat of ``partner_seats`` (once)."""
+    partner_seats: frozenset[int] = frozenset()
+    """The seats of the host's side among :attr:`offered`."""
     _conns: dict[Hashable, _Conn] = field(default_factory=dict)
     _order: int = 0
 
     def __post_init__(self) -> None:
         self.taken.add(self.key.public.to_bytes())
         self._digest = self.rules.digest()
+        if not self.offered:
+            self.offered = tuple(range(1, self.seats + 1))
+        if len(self.offered) != self.seats:
+            raise ValueError(f"{len(self.offered)} seat numbers offered for {self.seats} seats")
 
     # ------------------------------------------------------------------ queries
 
@@ -555,6 +581,10 @@ class HostSeating:
             raise HandshakeError(f"the identity key {identity.fingerprint} already has a seat "
                                  "at this table (a second seat from the same account joins "
                                  "with --ephemeral-identity)")
+        move = self._partner_move(c, info)
+        if move is not None:
+            c.moved, c.seat, c.given_at, c.deadline = True, move, now, now + JOIN_SECONDS
+            return [Send(c.conn, {"type": "seat", "seat": move})]
         self.taken.add(info.identity)
         c.joiner = SeatedJoiner(c.seat, info, c.bot)
         c.state, c.deadline = _H.SEATED, None
@@ -568,6 +598,16 @@ class HostSeating:
                     out += self._refuse(other, "the table is full")
         return out
 
+    def _partner_move(self, c: _Conn, info: SeatInfo) -> int | None:
+        """The free seat of the host's side to move ``c`` to, when it claimed another seat
+        under the partner's name and has not been moved yet; ``None`` otherwise."""
+        if (self.partner is None or c.moved or c.seat in self.partner_seats
+                or info.name.strip().casefold() != self.partner.strip().casefold()):
+            return None
+        used = {o.seat for o in self._conns.values() if o.state in (_H.GIVEN, _H.SEATED)}
+        return next((s for s in self.offered if s in self.partner_seats and s not in used),
+                    None)
+
     def _waiting(self) -> list[_Conn]:
         return sorted((c for c in self._conns.values() if c.state is _H.WAITING),
                       key=lambda c: c.order)
@@ -575,7 +615,7 @@ class HostSeating:
     def _serve(self, now: float) -> list[Output]:
         """Give free seats, lowest first, to waiting joiners, first come first served."""
         used = {c.seat for c in self._conns.values() if c.state in (_H.GIVEN, _H.SEATED)}
-        free = [s for s in range(1, self.seats + 1) if s not in used]
+        free = [s for s in self.offered if s not in used]
         out: list[Output] = []
         for c, seat in zip(self._waiting(), free, strict=False):
             c.state, c.seat, c.given_at, c.deadline = _H.GIVEN, seat, now, now + JOIN_SECONDS

@@ -1,0 +1,81 @@
+"""Another match at the same table (SPEC §11.8), with real processes over loopback TCP: the
+same people play again without a new invite, each match has its own transcript that verifies
+alone, a running tally is said after each match, and a seat that declines ends the series for
+everyone, named."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+from p2pcards.seating.genesis import Genesis
+from p2pcards.records.transcript import read_transcript
+from test_net_processes import BRISCOLA_2, Peer, host, join
+
+from p2pcards.verify import verify_transcript
+
+SERIES = r"^series after (\d+) match(?:es)?: Alba \[0\] (\d+) · Bruno \[1\] (\d+)$"
+
+
+def transcripts(peer: Peer) -> list[Path]:
+    """Every transcript ``peer`` reports at its end, in the order the matches were played."""
+    assert peer.finish() == 0, peer.stderr
+    return [Path(found[1]) for found in (re.match(r"^transcript \(complete\): (.+)$", line)
+                                         for line in peer.out) if found]
+
+
+def genesis_of(path: Path) -> Genesis:
+    return Genesis.decode(read_transcript(path).genesis)
+
+
+def test_two_matches_in_a_row_each_with_its_own_transcript_and_a_tally(tmp_path: Path) -> None:
+    hosting, invite = host(tmp_path / "host", *BRISCOLA_2, "--bot", "--name", "Alba",
+                           "--rematch", "2")
+    bruno = join(tmp_path / "bruno", invite, "--bot", "--name", "Bruno", "--rematch", "2")
+    records = {"host": transcripts(hosting), "bruno": transcripts(bruno)}
+    for peer, paths in zip((hosting, bruno), records.values(), strict=True):
+        assert len(paths) == 2, peer.out[-10:]
+        for path in paths:
+            assert verify_transcript(path).status == "valid"
+        first, second = (genesis_of(path) for path in paths)
+        assert first.table_id != second.table_id
+        assert [(s.identity, s.name) for s in first.seats] == [
+            (s.identity, s.name) for s in second.seats]
+        assert all(a.nonce != b.nonce for a, b in zip(first.seats, second.seats, strict=True))
+        tallies = [re.match(SERIES, line) for line in peer.out]
+        found = [t for t in tallies if t]
+        assert [int(t[1]) for t in found] == [1, 2], peer.out
+        assert int(found[-1][2]) + int(found[-1][3]) <= 2
+        assert "you declined another match; the series ends" in peer.out
+    assert [genesis_of(p).table_id for p in records["host"]] == [
+        genesis_of(p).table_id for p in records["bruno"]]
+    assert hosting.stdout.count("p2pcards join") == 1  # one invite for the whole series
+
+
+def test_a_joiner_that_declines_ends_the_series_and_everyone_is_told_its_name(
+        tmp_path: Path) -> None:
+    hosting, invite = host(tmp_path / "host", "--game", "scopa", "--players", "3", "--bot",
+                           "--name", "Alba", "--rematch", "3", "--dropout", "off")
+    bruno = join(tmp_path / "bruno", invite, "--bot", "--accept", "--name", "Bruno",
+                 "--rematch", "3")
+    bruno.wait_for(r"^seated at seat 1")
+    carla = join(tmp_path / "carla", invite, "--bot", "--accept", "--name", "Carla")
+    assert len(transcripts(carla)) == 1  # a bot without --rematch does not play again
+    for peer in (hosting, bruno):
+        paths = transcripts(peer)
+        assert len(paths) == 1 and verify_transcript(paths[0]).status == "valid"
+        assert "Carla declined another match; the series ends" in peer.out, peer.out[-6:]
+
+
+def test_a_person_answers_play_again_on_standard_input(tmp_path: Path) -> None:
+    # "y" is refused as a move and "1" plays the first move listed, so after the last move of a
+    # match the next line is always "y": the rules' question, then each "play again?", is yes
+    hosting, invite = host(tmp_path / "host", *BRISCOLA_2, "--bot", "--name", "Alba",
+                           "--rematch", "2")
+    bruno = join(tmp_path / "bruno", invite, "--name", "Bruno", stdin="y\n1\n" * 150)
+    paths = transcripts(bruno)
+    assert len(paths) == 2 and all(verify_transcript(p).status == "valid" for p in paths)
+    assert bruno.stdout.count("play again? (y/N)") == 2
+    assert "Alba declined another match; the series ends" in bruno.out
+    assert len(transcripts(hosting)) == 2
+    assert "you declined another match; the series ends" in hosting.out
