@@ -20,6 +20,7 @@ import statistics
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 from pathlib import Path
 
@@ -52,12 +53,23 @@ def _lines_until(process: subprocess.Popen[str], pattern: str) -> tuple[str, flo
     raise RuntimeError(f"no line matching {pattern!r}")
 
 
-def _start(lab: Lab, ns: str, home: Path, *args: str) -> subprocess.Popen[str]:
+def _start(lab: Lab, ns: str, home: Path, *args: str,
+           errors: int = subprocess.DEVNULL) -> subprocess.Popen[str]:
     return subprocess.Popen([*lab.wrap(ns), sys.executable, "-m", "p2pcards", *args],
                             env=dict(os.environ, P2PCARDS_HOME=str(home), PYTHONUNBUFFERED="1",
                                      PYTHONPATH=str(ROOT)),
-                            text=True, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
+                            text=True, stdout=subprocess.PIPE, stderr=errors,
                             stdin=subprocess.DEVNULL)
+
+
+def _relay_listening(relay: subprocess.Popen[str]) -> None:
+    """Wait for the relay's ``event=listening`` log line (on its standard error)."""
+    assert relay.stderr is not None
+    for line in relay.stderr:
+        if line.startswith("event=listening"):
+            threading.Thread(target=relay.stderr.read, daemon=True).start()  # keep it drained
+            return
+    raise RuntimeError("the relay did not start")
 
 
 def _stop(process: subprocess.Popen[str]) -> None:
@@ -93,9 +105,9 @@ def measure(pair: str, attempts: int) -> str:
         relay_where = (f"[{relay_address}]:7447" if ":" in relay_address
                        else f"{relay_address}:7447")
         relay = _start(lab, lab.internet, Path(scratch) / "relay", "relay", "--listen",
-                       relay_where)
+                       relay_where, errors=subprocess.PIPE)
         try:
-            time.sleep(1.0)  # the relay's listening line goes to its log, not stdout
+            _relay_listening(relay)
             kinds: list[str] = []
             times: list[float] = []
             for number in range(attempts):

@@ -8,7 +8,8 @@ invite's identity key wins, every other attempt is cancelled and its connection 
 attempt that had already reached the host declines the table, so the host reads why). A wrong
 or stale candidate therefore costs one failed attempt and can never seat the joiner with
 someone else. When every attempt fails, the failure that says most is raised: one where a host
-answered (a refusal, a wrong key) before one where nothing answered.
+answered (a refusal, a wrong key), else the relay's (it speaks for the table's room), else the
+first.
 
 An attempt is a :data:`Way`: it opens its connection, proves the host, hands a
 :class:`Reached` to ``claim`` and, if it won, keeps whatever the connection needs (a relay
@@ -121,7 +122,7 @@ async def race(ways: Sequence[tuple[Candidate, Way]], nursery: trio.Nursery, *,
         winner.passed_over = [(a.candidate, _why(a)) for a in attempts
                               if a.candidate is not winner.candidate]
         return winner
-    raise _telling([a.error for a in attempts if a.error is not None])
+    raise _telling(attempts)
 
 
 async def _run(attempt: _Attempt, claim: Callable[[_Attempt, Reached], bool]) -> None:
@@ -160,11 +161,16 @@ def _why(attempt: _Attempt) -> str:
     return str(attempt.error)
 
 
-def _telling(errors: list[BaseException]) -> BaseException:
-    """The failure that says most: a host's answer before silence, else the first."""
-    for error in errors:
-        if isinstance(error, HandshakeError):
-            return error
-    if errors:
-        return errors[0]
+def _telling(attempts: list[_Attempt]) -> BaseException:
+    """The failure that says most: a host's answer, else the relay's word on the table, else
+    the first."""
+    failed = [a for a in attempts if a.error is not None]
+    for attempt in failed:
+        if isinstance(attempt.error, HandshakeError):
+            return attempt.error
+    for attempt in failed:
+        if attempt.candidate.kind == "relay" and attempt.error is not None:
+            return attempt.error
+    if failed and failed[0].error is not None:
+        return failed[0].error
     return MatchFailure("no way to reach the host worked")
