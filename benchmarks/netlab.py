@@ -30,11 +30,14 @@ sys.path.insert(0, str(ROOT / "tests"))
 from netlab import INTERNET_V4, INTERNET_V6, Lab, netlab_missing  # noqa: E402
 
 PAIRS = {
-    "keep-keep": ("keep", "keep", INTERNET_V4),
-    "keep-random": ("keep", "random", INTERNET_V4),
-    "random-random": ("random", "random", INTERNET_V4),
-    "ipv6": ("keep", "keep", INTERNET_V6),
+    "keep-keep": ("keep", "keep", INTERNET_V4, ()),
+    "keep-random": ("keep", "random", INTERNET_V4, ()),
+    "random-random": ("random", "random", INTERNET_V4, ()),
+    "ipv6": ("keep", "keep", INTERNET_V6, ()),
+    "relay-only": ("keep", "keep", INTERNET_V4, ("--relay-only",)),
 }
+"""Router A's and B's mapping, the relay's address, and more host options (``relay-only``:
+the baseline, every table through the relay)."""
 BRISCOLA_2 = ("--game", "briscola", "--variant", "italian", "--players", "2")
 WAIT = 120.0
 
@@ -54,7 +57,7 @@ def _lines_until(process: subprocess.Popen[str], pattern: str) -> tuple[str, flo
 
 
 def _start(lab: Lab, ns: str, home: Path, *args: str,
-           errors: int = subprocess.DEVNULL) -> subprocess.Popen[str]:
+           errors: int | None = subprocess.DEVNULL) -> subprocess.Popen[str]:
     return subprocess.Popen([*lab.wrap(ns), sys.executable, "-m", "p2pcards", *args],
                             env=dict(os.environ, P2PCARDS_HOME=str(home), PYTHONUNBUFFERED="1",
                                      PYTHONPATH=str(ROOT)),
@@ -78,10 +81,11 @@ def _stop(process: subprocess.Popen[str]) -> None:
     process.wait()
 
 
-def attempt(lab: Lab, host_ns: str, join_ns: str, relay: str, home: Path) -> tuple[str, float]:
+def attempt(lab: Lab, host_ns: str, join_ns: str, relay: str, home: Path,
+            options: tuple[str, ...]) -> tuple[str, float]:
     """One table: the joiner's ``connection:`` line and seconds from ``join`` to seated."""
     hosting = _start(lab, host_ns, home / "host", "host", "--relay", relay,
-                     "--ephemeral-identity", *BRISCOLA_2, "--bot")
+                     "--ephemeral-identity", *BRISCOLA_2, "--bot", *options, errors=None)
     joining: subprocess.Popen[str] | None = None
     try:
         line, _ = _lines_until(hosting, r"^p2pcards join '")
@@ -99,7 +103,7 @@ def attempt(lab: Lab, host_ns: str, join_ns: str, relay: str, home: Path) -> tup
 
 
 def measure(pair: str, attempts: int) -> str:
-    nat_a, nat_b, relay_address = PAIRS[pair]
+    nat_a, nat_b, relay_address, options = PAIRS[pair]
     with Lab() as lab, tempfile.TemporaryDirectory() as scratch:
         alice, bob = lab.home(lab.router(nat=nat_a)), lab.home(lab.router(nat=nat_b))
         relay_where = (f"[{relay_address}]:7447" if ":" in relay_address
@@ -112,7 +116,7 @@ def measure(pair: str, attempts: int) -> str:
             times: list[float] = []
             for number in range(attempts):
                 line, seconds = attempt(lab, alice.ns, bob.ns, relay_where,
-                                        Path(scratch) / str(number))
+                                        Path(scratch) / str(number), options)
                 found = re.match(r"connection: (direct \(([^)]*)\)|relay)", line)
                 kinds.append(found[2] if found and found[2] else "relay")
                 times.append(seconds)
