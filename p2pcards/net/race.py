@@ -34,8 +34,9 @@ __all__ = ["Reached", "Way", "race", "close_now", "STAGGER", "RELAY_DELAY", "LOS
 
 STAGGER = 0.25
 """Seconds between the starts of two direct attempts (RFC 8305's connection attempt delay)."""
-RELAY_DELAY = 1.0
-"""Seconds the relay attempt waits after the last direct one started (unless all failed)."""
+RELAY_DELAY = 0.5
+"""Seconds the relay attempt waits after the last direct one started (unless all failed): a
+direct candidate that works (a LAN) has proven the host well before."""
 LOST_RACE = "this joiner kept another connection to the host"
 """The reason a losing attempt that reached the host gives when it declines the table."""
 
