@@ -94,7 +94,8 @@ def test_through_a_relay_the_bot_plays_a_partners_seat_to_the_end(tmp_path: Path
     relay = RelayProcess(tmp_path / "relay.log")
     try:
         where = f"127.0.0.1:{relay.port}"
-        hosting, invite = host(tmp_path / "host", "--relay", where, "--game", "briscola",
+        hosting, invite = host(tmp_path / "host", "--relay", where, "--relay-only", "--game",
+                               "briscola",
                                "--players", "4", "--bot", "--dropout", "bot",
                                "--return-wait", "3")
         others = [join(tmp_path / f"other{i}", invite, "--bot", "--accept", "--return-wait",

@@ -64,7 +64,7 @@ def test_a_peer_killed_behind_a_relay_is_named_within_seconds(
     """The relay does not say that a member left; the keepalives inside the table's virtual
     connections do."""
     person_hosts = victim == "host"
-    hosting = Peer(tmp_path, "host", "--relay", f"127.0.0.1:{relay.port}",
+    hosting = Peer(tmp_path, "host", "--relay", f"127.0.0.1:{relay.port}", "--relay-only",
                    "--ephemeral-identity", *BRISCOLA_2, "--timeout", "300", "--return-wait", "5",
                    *([] if person_hosts else ["--bot"]), stdin="" if person_hosts else None)
     invite = hosting.wait_for(r"^p2pcards join (\S+)$")[1]
@@ -86,7 +86,8 @@ def test_a_peer_killed_behind_a_relay_is_named_within_seconds(
 def _match_behind(tmp_path: Path, port: int, *options: str) -> tuple[Peer, Peer]:
     """A person hosting through the relay at ``port`` who never moves, and a bot joiner; both
     in the match when this returns."""
-    hosting = Peer(tmp_path, "host", "--relay", f"127.0.0.1:{port}", "--ephemeral-identity",
+    hosting = Peer(tmp_path, "host", "--relay", f"127.0.0.1:{port}", "--relay-only",
+                   "--ephemeral-identity",
                    *BRISCOLA_2, "--timeout", "300", *options, stdin="")
     invite = hosting.wait_for(r"^p2pcards join (\S+)$")[1]
     guest = join(tmp_path, invite, "--accept", "--bot", *options)
@@ -97,7 +98,7 @@ def _match_behind(tmp_path: Path, port: int, *options: str) -> tuple[Peer, Peer]
 def _bots_behind(tmp_path: Path, port: int) -> tuple[Peer, Peer]:
     """A bot hosting through the relay at ``port`` and a bot joiner, each with its own home;
     both in the first hand when this returns."""
-    hosting = Peer(tmp_path / "host", "host", "--relay", f"127.0.0.1:{port}",
+    hosting = Peer(tmp_path / "host", "host", "--relay", f"127.0.0.1:{port}", "--relay-only",
                    "--ephemeral-identity", *BRISCOLA_2, "--bot", "--return-wait", "120")
     invite = hosting.wait_for(r"^p2pcards join (\S+)$")[1]
     guest = join(tmp_path / "guest", invite, "--accept", "--bot", "--return-wait", "120")

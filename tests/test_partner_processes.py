@@ -8,10 +8,10 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from p2pcards.seating.genesis import Genesis
-from p2pcards.records.transcript import read_transcript
 from test_net_processes import Peer, host, join
 
+from p2pcards.records.transcript import read_transcript
+from p2pcards.seating.genesis import Genesis
 from p2pcards.verify import verify_transcript
 
 BRISCOLA_4 = ("--game", "briscola", "--players", "4")

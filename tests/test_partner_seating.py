@@ -3,12 +3,12 @@ host's side once, claims that seat with a new signed ``join``, and nobody else i
 
 from __future__ import annotations
 
-from p2pcards.offline.memory import new_seat
-from p2pcards.seating.rules import TableRules
 from test_seating import NONCE, Guest, arrive, claim, guest, only, ready, sent
 
 from p2pcards.net.hub import seat_plan
+from p2pcards.offline.memory import new_seat
 from p2pcards.seating.handshake import HostSeating, Seated, SeatOffered
+from p2pcards.seating.rules import TableRules
 
 BRISCOLA_4 = TableRules.choose("briscola", "italian", 4)
 

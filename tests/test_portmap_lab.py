@@ -20,7 +20,7 @@ from test_net_processes import BRISCOLA_2, Peer
 
 from p2pcards.verify import verify_transcript
 
-MAPPED_JOIN = r"^players on the internet join through the port mapping with: p2pcards join (\S+)$"
+INVITE = r"^p2pcards join '?([^' ]+)'?$"
 
 
 @pytest.mark.parametrize(("upnp", "method"), [(True, "UPnP-IGD"), (False, "PCP")])
@@ -39,12 +39,13 @@ def test_a_joiner_on_the_internet_reaches_the_host_through_the_mapped_port(
         try:
             seen = hosting.wait_for(r"^port mapping: (\S+) maps (\S+):(\d+) on the router")
             assert seen.groups() == (method, router.wan4, "7447")
-            invite = hosting.wait_for(MAPPED_JOIN)[1]
-            assert f"//{router.wan4}:7447/" in invite
+            invite = hosting.wait_for(INVITE)[1]
+            assert f"m~{router.wan4}:7447" in invite  # the mapped port is one more candidate
             assert "dport 7447" in lab.mappings(router)
             guest = Peer(tmp_path / "guest", "join", invite, "--bot", "--ephemeral-identity",
                          wrap=lab.wrap(outside.ns))
             assert (guest.finish(), hosting.finish()) == (0, 0), (guest.stderr, hosting.stderr)
+            assert any(line.startswith("connection: direct (port mapping)") for line in guest.out)
         finally:
             hosting.kill()
         assert verify_transcript(hosting.transcript()).status == "valid"
@@ -100,7 +101,7 @@ def test_ctrl_c_removes_the_mapping_and_no_port_mapping_asks_for_none(tmp_path: 
                        "0.0.0.0:7449", "--advertise", home.v4, "--ephemeral-identity",
                        wrap=lab.wrap(home.ns))
         try:
-            hosting.wait_for(MAPPED_JOIN)
+            hosting.wait_for(r"^port mapping: \S+ maps ")
             assert "dport 7449" in lab.mappings(router)
             hosting.process.send_signal(signal.SIGINT)
             assert hosting.finish() != 0

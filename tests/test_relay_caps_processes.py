@@ -89,7 +89,7 @@ def test_one_address_at_its_caps_keeps_no_other_host_out(tmp_path: Path) -> None
         assert squatter == {"rooms": 8, "connections": 32,
                             "refusals": ["rooms-per-address", "connections-per-address"]}
         hosting = Peer(tmp_path / "host", "host", *BRISCOLA, "--relay",
-                       f"127.0.0.1:{relay.port}", "--bot")
+                       f"127.0.0.1:{relay.port}", "--relay-only", "--bot")
         invite = hosting.wait_for(r"^p2pcards join (\S+)$")[1]
         joining = Peer(tmp_path / "joiner", "join", invite, "--bot")
         assert (joining.finish(), hosting.finish()) == (0, 0), (joining.stderr, hosting.stderr)
@@ -173,7 +173,8 @@ def test_a_brute_force_from_thousands_of_addresses_ends_after_the_cap(tmp_path: 
     relay = RelayProcess(tmp_path / "relay.log", "--number-tries-burst", "1000")
     try:
         address = f"127.0.0.1:{relay.port}"
-        hosting = Peer(tmp_path / "host", "host", *BRISCOLA, "--relay", address, "--code",
+        hosting = Peer(tmp_path / "host", "host", *BRISCOLA, "--relay", address, "--relay-only",
+                       "--code",
                        "--bot", stdin="")
         nth_code(hosting, 1)
 

@@ -30,7 +30,8 @@ from p2pcards.verify import verify_transcript
 from p2pcards.wire import IdentityKey, codec
 from p2pcards.wire.framing import MAX_FRAME_SIZE, FrameDecoder, encode_frame
 
-INVITE = r"^p2pcards join '(p2pcards\+relay://127\.0\.0\.1:\d+/[0-9a-f]{32}\?rules=[0-9a-f]{32}#[A-Z2-7-]+)'$"
+INVITE = (r"^p2pcards join '(p2pcards\+relay://127\.0\.0\.1:\d+/[0-9a-f]{32}\?rules=[0-9a-f]{32}"
+          r"(?:&via=[^#']+)?#[A-Z2-7-]+)'$")
 
 
 @pytest.fixture(scope="module")
@@ -42,7 +43,8 @@ def relay(tmp_path_factory: pytest.TempPathFactory) -> Iterator[RelayProcess]:
 
 def relay_host(home: Path, port: int, *args: str, stdin: str | None = None) -> tuple[Peer, str]:
     """A host playing through the relay at ``port``, and its relay invite."""
-    peer = Peer(home, "host", "--relay", f"127.0.0.1:{port}", "--ephemeral-identity", *args,
+    peer = Peer(home, "host", "--relay", f"127.0.0.1:{port}", "--relay-only",
+                "--ephemeral-identity", *args,
                 stdin=stdin)
     return peer, peer.wait_for(INVITE)[1]
 

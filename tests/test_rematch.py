@@ -7,10 +7,10 @@ from dataclasses import replace
 
 from hypothesis import given
 from hypothesis import strategies as st
-from p2pcards.offline.memory import make_genesis, new_seat
 
 from p2pcards.net.leave import leave_message, leaving_seat
 from p2pcards.net.rematch import Series, again_message, check_again, next_genesis_problems
+from p2pcards.offline.memory import make_genesis, new_seat
 
 SEATS = [new_seat() for _ in range(3)]
 NAMES = ["Alba", "Bruno", "Carla"]

@@ -8,10 +8,10 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-from p2pcards.seating.genesis import Genesis
-from p2pcards.records.transcript import read_transcript
 from test_net_processes import BRISCOLA_2, Peer, host, join
 
+from p2pcards.records.transcript import read_transcript
+from p2pcards.seating.genesis import Genesis
 from p2pcards.verify import verify_transcript
 
 SERIES = r"^series after (\d+) match(?:es)?: Alba \[0\] (\d+) · Bruno \[1\] (\d+)$"

@@ -107,7 +107,8 @@ def test_a_peer_killed_mid_match_resumes_it_through_a_relay(tmp_path: Path,
                                                             victim: str) -> None:
     relay = RelayProcess(tmp_path / "relay.log")
     try:
-        _kill_and_resume(tmp_path, victim, "--relay", f"127.0.0.1:{relay.port}")
+        _kill_and_resume(tmp_path, victim, "--relay", f"127.0.0.1:{relay.port}",
+                         "--relay-only")
     finally:
         assert relay.stop(signal.SIGTERM) == 0
 

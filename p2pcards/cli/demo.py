@@ -151,7 +151,8 @@ def run_demo(*, game: str = "scopa", players: int = 2, variant: str | None = Non
     who = "bot players" if bot == "smart" else f"bot players ({bot})"
     console.print(f"demo: {spec.title}, preset {preset}{house}, {players} {who}, each in "
                   f"its own process ({_HOW[method]}), {route}, with mental poker")
-    connect = ["--listen", "127.0.0.1:0"] if relay is None else ["--relay", relay]
+    connect = (["--listen", "127.0.0.1:0"] if relay is None
+               else ["--relay", relay, "--relay-only"])  # every frame through the relay
     host_args = ["host", *options, "--players", str(players), f"--bot={bot}", *connect,
                  "--ephemeral-identity", "--name", "host", *seeded]
     processes: list[_PeerProcess] = []

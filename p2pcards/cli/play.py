@@ -353,9 +353,12 @@ def _cmd_host(args: argparse.Namespace) -> int:
     listen_host, listen_port = _parse_listen(args.listen)
     relay = None
     if args.relay is not None:
-        if args.advertise:
-            raise UserError("--advertise does not apply with --relay: the invite names the relay")
+        if args.advertise and args.relay_only:
+            raise UserError("--advertise does not apply with --relay-only: the invite names "
+                            "only the relay")
         relay = parse_address(args.relay, "--relay")
+    elif args.relay_only:
+        raise UserError("--relay-only needs --relay HOST[:PORT]")
     if args.code and relay is None:
         raise UserError("--code needs --relay HOST[:PORT]: a code is redeemed through a relay")
     if not 0 < args.code_minutes <= 1440:
@@ -369,7 +372,8 @@ def _cmd_host(args: argparse.Namespace) -> int:
         listen_host=listen_host, listen_port=listen_port,
         advertise=args.advertise or advertised_address(listen_host), timeouts=timeouts,
         seed=args.seed, identity=identity, name=_seat_name(args), relay=relay,
-        flags=flags, code_ttl=args.code_minutes * 60 if args.code else None,
+        relay_only=args.relay_only, flags=flags,
+        code_ttl=args.code_minutes * 60 if args.code else None,
         relay_patience=_patience(args), dropout=_dropout(args.dropout, players),
         port_mapping=not args.no_port_mapping,
         partner=_partner(args, players),
@@ -590,8 +594,11 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
                       help="do not ask the home router (UPnP-IGD, NAT-PMP or PCP) to forward "
                            "the listening port to this table")
     host.add_argument("--relay", metavar="HOST[:PORT]",
-                      help="play through the relay at HOST:PORT (default port 7447) instead of "
-                           "listening, for players who cannot reach you directly")
+                      help="also offer the relay at HOST:PORT (default port 7447) for players "
+                           "who cannot reach you directly; the invite names your direct "
+                           "addresses first")
+    host.add_argument("--relay-only", action="store_true",
+                      help="with --relay: do not listen, every player comes through the relay")
     _common(host)
     web_options(host)
     return_wait_option(host)

@@ -27,8 +27,8 @@ from ..seating.secrets import SeatSecrets
 from .errors import BadFrame, HandshakeError, NetError
 from .framed import FrameChannel
 
-__all__ = ["SecretsFor", "Reviewer", "join_table", "receive_genesis", "refuse_unusual",
-           "accept_all", "HOST_SECONDS"]
+__all__ = ["SecretsFor", "Reviewer", "join_table", "prove_host", "take_seat", "receive_genesis",
+           "refuse_unusual", "accept_all", "HOST_SECONDS"]
 
 HOST_SECONDS = 30.0
 """How long the joiner waits for each answer of the host during seating."""
@@ -86,10 +86,28 @@ async def join_table(framed: FrameChannel, invite: Invite, secrets_for: SecretsF
 
     Returns the machine, which knows the seat, the rules, the secrets and the seat entry.
     """
+    seating, offer = await prove_host(framed, invite, bot=bot,
+                                      where=f"{invite.host}:{invite.port}")
+    return await take_seat(framed, seating, offer, secrets_for, review=review)
+
+
+async def prove_host(framed: FrameChannel, invite: Invite, *, bot: bool, where: str
+                     ) -> tuple[JoinerSeating, Review]:
+    """Send ``hello`` and check the host's ``challenge``: on return the host at ``where`` has
+    proven the invite's identity key and announced the rules (to be reviewed). This is what
+    decides the race of the invite's candidates (:mod:`.race`)."""
     seating = JoinerSeating(invite, bot=bot, label=framed.label)
     await framed.send_message(seating.hello())
-    offer = seating.receive(await _next(framed, first=f"{invite.host}:{invite.port}"))
+    offer = seating.receive(await _next(framed, first=where))
     assert isinstance(offer, Review)
+    return seating, offer
+
+
+async def take_seat(framed: FrameChannel, seating: JoinerSeating, offer: Review,
+                    secrets_for: SecretsFor, *, review: Reviewer = refuse_unusual
+                    ) -> JoinerSeating:
+    """After :func:`prove_host`: review the rules, then claim the seat offered, up to
+    ``seated``; :class:`HandshakeError` on any failure."""
     refusal = await review(offer)
     if refusal is not None:
         with contextlib.suppress(NetError):

@@ -31,7 +31,7 @@ import functools
 import math
 import os
 from collections.abc import Awaitable, Callable, Iterable, Mapping, Sequence
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from typing import Any
 
 import trio
@@ -40,6 +40,15 @@ from ..crypto import SystemRandomness
 from ..games import get_game
 from ..records.transcript import TranscriptWriter
 from ..relay.client import RECONNECT_WINDOW
+from ..relay.shared_port import free_port
+from ..seating.candidates import (
+    Candidate,
+    CandidateError,
+    classify,
+    format_address,
+    how,
+    parse_address,
+)
 from ..seating.codes import Code
 from ..seating.genesis import Genesis
 from ..seating.handshake import Close, HostSeating, Joined, Output, SeatedJoiner, Send
@@ -52,8 +61,10 @@ from .codes import serve_codes
 from .comeback import Comeback, Door, KeptSeat
 from .errors import MatchFailure, NetError
 from .framed import FrameChannel, FramedStream
+from .gather import direct_candidates, open_listeners
 from .nursery import one_failure
 from .portmap import hold_port_mapping, mapped_address, wants_port_mapping
+from .punch import host_punch, is_punch
 from .relay_mux import HOST_SLOT, RelayMux, open_relay_mux
 from .relay_room import BEACON, door_relay, serve_room
 from .rematch import (
@@ -85,7 +96,10 @@ class HostConfig:
     identity: IdentityKey | None = None
     name: str = "host"
     relay: tuple[str, int] | None = None
-    """``(host, port)`` of a relay to play through instead of listening."""
+    """``(host, port)`` of a relay room to fall back on; the host also listens and its invite
+    names its direct addresses first (SPEC §11.9), unless ``relay_only``."""
+    relay_only: bool = False
+    """With a relay: do not listen, every joiner comes through the relay room."""
     nonce: bytes = field(default_factory=lambda: os.urandom(NONCE_SIZE))
     flags: Mapping[str, object] = field(default_factory=dict)
     """House rules: flag values that differ from (or repeat) the preset's."""
@@ -155,6 +169,10 @@ class _Connection:
             self.done.set()
 
 
+PunchHandler = Callable[[FrameChannel, dict[str, Any]],
+                        Awaitable[tuple[FrameChannel, str] | None]]
+
+
 class _Gathering:
     """The Trio driver of :class:`~p2pcards.seating.handshake.HostSeating`: a reader per
     connection feeds it, a timer calls its ``tick``, and its outputs are carried out at once."""
@@ -168,6 +186,9 @@ class _Gathering:
         self.full = trio.Event()
         self.ticks = 0
         """How many times the timer has called ``tick`` (a spinning timer shows here)."""
+        self.on_punch: PunchHandler | None = None
+        """Serves a connection whose first message opens a punch exchange (:mod:`.punch`);
+        returns the punched connection and where it comes from, or ``None``."""
 
     def apply(self, outputs: list[Output], *, wake_timer: bool = True) -> None:
         """Carry out ``outputs``; unless they come from the timer itself, wake the timer so it
@@ -188,6 +209,7 @@ class _Gathering:
                 self.notice(f"{conn.framed.label} joined ({kind}, "
                             f"{out.joiner.info.name or 'no name'}); "
                             f"{out.missing} seat(s) still empty")
+                self.notice(host_connection_line(out.joiner.seat, conn.where))
             else:
                 self._close(conn)
                 self.notice(f"{conn.framed.label} left before the match started "
@@ -207,9 +229,10 @@ class _Gathering:
         self.connections.append(conn)
         nursery.start_soon(conn.sender)
         self.apply(self.seating.connected(conn, trio.current_time()))
-        nursery.start_soon(self._read, conn)
+        nursery.start_soon(self._read, conn, nursery)
 
-    async def _read(self, conn: _Connection) -> None:
+    async def _read(self, conn: _Connection, nursery: trio.Nursery) -> None:
+        first = True
         with conn.reader:
             while True:
                 try:
@@ -221,9 +244,24 @@ class _Gathering:
                     self.apply(self.seating.closed(conn, "it closed the connection",
                                                    trio.current_time()))
                     return
+                if first and self.on_punch is not None and is_punch(message):
+                    await self._punch(conn, message, self.on_punch, nursery)
+                    return
+                first = False
                 self.apply(self.seating.receive(conn, message, trio.current_time()))
                 if conn.closing:
                     return
+
+    async def _punch(self, conn: _Connection, message: dict[str, Any], punch: PunchHandler,
+                     nursery: trio.Nursery) -> None:
+        """Serve a punch exchange on ``conn`` (not a joiner's connection), then welcome the
+        punched connection, if any, as a new would-be joiner."""
+        self.seating.forget(conn)
+        punched = await punch(conn.framed, message)
+        conn.closing = True
+        conn.outbox.close()
+        if punched is not None:
+            await self.welcome(*punched, nursery)
 
     async def timer(self) -> None:
         while True:
@@ -247,10 +285,27 @@ class _Gathering:
         return out
 
 
+def host_connection_line(seat: int, where: str) -> str:
+    """The host's ``connection:`` line for a seat that came from ``where`` (``HOST:PORT`` of a
+    direct connection, ``relay slot N`` through the relay room)."""
+    if where.startswith(RELAY_WHERE):
+        return f"connection: seat {seat} relay (the joiner came through the relay room)"
+    if where.startswith(PUNCHED_WHERE):
+        return (f"connection: seat {seat} direct ({how('punched')}) from "
+                f"{where[len(PUNCHED_WHERE):]}")
+    try:
+        host, _ = parse_address(where)
+    except CandidateError:
+        return f"connection: seat {seat} direct from {where}"
+    return f"connection: seat {seat} direct ({how(classify(host))}) from {where}"
+
+
 def seat_label_of(seated: SeatedJoiner) -> str:
     return f"seat {seated.seat} ({PublicIdentity(seated.info.identity).fingerprint})"
 
 
+RELAY_WHERE = "relay slot "
+PUNCHED_WHERE = "punched "
 Acceptor = Callable[[], Awaitable[tuple[FrameChannel, str]]]
 """Waits for the next connection of a would-be joiner; returns it and where it comes from."""
 
@@ -266,7 +321,7 @@ def tcp_acceptor(listener: trio.SocketListener, notice: Notice) -> Acceptor:
                 continue
             try:
                 peer = stream.socket.getpeername()
-                where = f"{peer[0]}:{peer[1]}"
+                where = format_address(peer[0], peer[1])
             except OSError:
                 where = "unknown address"
             return FramedStream(stream, label=f"a joiner from {where}"), where
@@ -274,10 +329,24 @@ def tcp_acceptor(listener: trio.SocketListener, notice: Notice) -> Acceptor:
     return next_connection
 
 
+def _punch_handler(mux: RelayMux) -> PunchHandler:
+    """Serves punch exchanges of joiners in ``mux``'s room from the host's relay port."""
+    async def punch(channel: FrameChannel, first: dict[str, Any]
+                    ) -> tuple[FrameChannel, str] | None:
+        punched = await host_punch(channel, first, mux.conn.observed, mux.conn.local_port)
+        if punched is None:
+            return None
+        stream, remote = punched
+        return (FramedStream(stream, label=f"a joiner punched from {remote}"),
+                f"{PUNCHED_WHERE}{remote}")
+
+    return punch
+
+
 def _relay_acceptor(mux: RelayMux) -> Acceptor:
     async def next_connection() -> tuple[FrameChannel, str]:
         channel = await mux.accept()
-        where = f"relay slot {channel.slot}"
+        where = f"{RELAY_WHERE}{channel.slot}"
         channel.label = f"a joiner at {where}"
         return channel, where
 
@@ -285,11 +354,14 @@ def _relay_acceptor(mux: RelayMux) -> Acceptor:
 
 
 async def _gather(acceptors: Sequence[Acceptor], seating: HostSeating, notice: Notice,
-                  background: trio.Nursery) -> list[tuple[FrameChannel, SeatedJoiner]]:
+                  background: trio.Nursery, on_punch: PunchHandler | None = None
+                  ) -> list[tuple[FrameChannel, SeatedJoiner]]:
     """Welcome connections from every acceptor until every seat is taken; returns the seated
     joiners' channels by seat. Every other connection is refused; its refusal is sent and the
-    connection closed in ``background``, while the match already starts."""
+    connection closed in ``background``, while the match already starts. With ``on_punch``,
+    a connection that opens a punch exchange is served by it (:mod:`.punch`)."""
     gathering = _Gathering(seating, notice)
+    gathering.on_punch = on_punch
     async with trio.open_nursery() as nursery:
         async def welcome_all(next_connection: Acceptor) -> None:
             while True:
@@ -349,76 +421,46 @@ async def _host(config: HostConfig, player_for: PlayerFactory, notice: Notice,
                           partner=config.partner, partner_seats=partner_seats)
     door = Door(None, host_secrets.identity)
     fingerprint = host_secrets.identity.public.fingerprint
-    joined: list[tuple[FrameChannel, SeatedJoiner]] = []
-    if config.relay is not None:
-        relay_host, relay_port = config.relay
-        async with open_relay_mux(relay_host, relay_port, config.nonce, host_secrets.identity,
-                                  accept=True, patience=config.relay_patience) as mux:
-            if mux.slot != HOST_SLOT:
-                raise MatchFailure(f"the relay at {mux.where} already has a room for this table "
-                                   "nonce; host again to get a fresh one")
-            await mux.conn.send(BEACON)  # the room holds a frame: joiners enter with since 0
-            invite = Invite(relay_host, relay_port, config.nonce, fingerprint, relay=True,
-                            rules=rules.digest())
-            on_invite(invite)
-            try:
-                if remote:
-                    async with trio.open_nursery() as codes:
-                        if config.code_ttl is not None and on_code is not None:
-                            codes.start_soon(functools.partial(
-                                serve_codes, config.relay, invite,
-                                host_secrets.identity.public.to_bytes(), seats=remote,
-                                ttl=config.code_ttl, on_code=on_code, notice=notice,
-                                room=config.nonce, again=codes_again))
-                        joined = await _gather([_relay_acceptor(mux)], seating, notice,
-                                               background)
-                        codes.cancel_scope.cancel()
-                async with trio.open_nursery() as nursery:
-                    if config.comeback is not None:
-                        nursery.start_soon(functools.partial(
-                            serve_room, config.relay, config.nonce, host_secrets.identity, mux,
-                            door, nursery, patience=config.relay_patience, notice=notice))
-                    else:
-                        nursery.start_soon(door_relay, mux, door, nursery)
+    listeners: list[trio.SocketListener] = []
+    if config.relay is None or not config.relay_only:
+        try:
+            listeners = await open_listeners(config.listen_host, config.listen_port)
+        except OSError as exc:
+            raise MatchFailure(f"cannot listen on {config.listen_host}:{config.listen_port}: "
+                               f"{exc.strerror or exc}") from None
+    try:
+        direct = direct_candidates(listeners, config.advertise) if listeners else []
+        if listeners and config.port_mapping and wants_port_mapping(config.listen_host):
+            mapped = await background.start(hold_port_mapping,
+                                            listeners[0].socket.getsockname()[1], notice)
+            if mapped is not None:
+                direct.append(Candidate("mapped", *mapped_address(mapped)))
+        acceptors = [tcp_acceptor(listener, notice) for listener in listeners]
+        if config.relay is not None:
+            return await _host_with_relay(config, config.relay, rules, seating, door,
+                                          host_secrets, host_name, direct, acceptors,
+                                          player_for, notice, on_invite, transcript,
+                                          background, on_code, codes_again)
+        first = direct[0]
+        on_invite(Invite(first.host, first.port, config.nonce, fingerprint,
+                         rules=rules.digest(), via=tuple(direct[1:])))
+        joined: list[tuple[FrameChannel, SeatedJoiner]] = []
+        try:
+            if remote:
+                joined = await _gather(acceptors, seating, notice, background)
+            async with trio.open_nursery() as nursery:
+                for acceptor in acceptors:
+                    nursery.start_soon(door_tcp, acceptor, door, nursery)
+                try:
                     table = await _play(config, rules, player_for, host_secrets, host_name,
                                         joined, notice, transcript, door)
-                    nursery.cancel_scope.cancel()
-                return table
-            finally:
-                for framed, _ in joined:
-                    await framed.aclose()
-    try:
-        listeners = await trio.open_tcp_listeners(config.listen_port, host=config.listen_host)
-    except OSError as exc:
-        raise MatchFailure(f"cannot listen on {config.listen_host}:{config.listen_port}: "
-                           f"{exc.strerror or exc}") from None
-    try:
-        port = listeners[0].socket.getsockname()[1]
-        advertise = config.advertise or config.listen_host
-        mapped = None
-        if config.port_mapping and wants_port_mapping(config.listen_host):
-            mapped = await background.start(hold_port_mapping, port, notice)
-        invite = Invite(advertise, port, config.nonce, fingerprint, rules=rules.digest())
-        on_invite(invite)
-        if mapped is not None:
-            outside, outside_port = mapped_address(mapped)
-            notice("players on the internet join through the port mapping with: "
-                   f"p2pcards join {replace(invite, host=outside, port=outside_port)}")
-        acceptors = [tcp_acceptor(listener, notice) for listener in listeners]
-        if remote:
-            joined = await _gather(acceptors, seating, notice, background)
-        async with trio.open_nursery() as nursery:
-            for acceptor in acceptors:
-                nursery.start_soon(door_tcp, acceptor, door, nursery)
-            try:
-                table = await _play(config, rules, player_for, host_secrets, host_name, joined,
-                                    notice, transcript, door)
-            finally:
-                nursery.cancel_scope.cancel()  # no checkpoint after this inside the nursery
-        return table
+                finally:
+                    nursery.cancel_scope.cancel()  # no checkpoint after this inside the nursery
+            return table
+        finally:
+            for framed, _ in joined:
+                await framed.aclose()
     finally:
-        for framed, _ in joined:
-            await framed.aclose()
         for listener in listeners:
             await listener.aclose()
 
@@ -487,6 +529,60 @@ async def _answers(previous: Genesis, channels: Mapping[int, FrameChannel]
 
 SeatedLinks = list[tuple[FrameChannel, SeatedJoiner]]
 """The seated joiners' connections, with their seats and genesis entries."""
+
+
+async def _host_with_relay(config: HostConfig, relay: tuple[str, int], rules: TableRules,
+                           seating: HostSeating, door: Door, host_secrets: SeatSecrets,
+                           host_name: str, direct: list[Candidate], acceptors: list[Acceptor],
+                           player_for: PlayerFactory, notice: Notice,
+                           on_invite: Callable[[Invite], None], transcript: TranscriptFactory,
+                           background: trio.Nursery,
+                           on_code: Callable[[Code, float], None] | None,
+                           codes_again: Callable[[], Awaitable[None]] | None) -> Table:
+    """Host through the relay room, with the direct candidates first in the invite: joiners
+    come from the room and from ``acceptors`` alike."""
+    remote = seating.seats
+    relay_host, relay_port = relay
+    joined: list[tuple[FrameChannel, SeatedJoiner]] = []
+    async with open_relay_mux(relay_host, relay_port, config.nonce, host_secrets.identity,
+                              accept=True, patience=config.relay_patience,
+                              punch_port=free_port() if acceptors else None) as mux:
+        if mux.slot != HOST_SLOT:
+            raise MatchFailure(f"the relay at {mux.where} already has a room for this table "
+                               "nonce; host again to get a fresh one")
+        await mux.conn.send(BEACON)  # the room holds a frame: joiners enter with since 0
+        invite = Invite(relay_host, relay_port, config.nonce,
+                        host_secrets.identity.public.fingerprint, relay=True,
+                        rules=rules.digest(), via=tuple(direct))
+        on_invite(invite)
+        try:
+            if remote:
+                async with trio.open_nursery() as codes:
+                    if config.code_ttl is not None and on_code is not None:
+                        codes.start_soon(functools.partial(
+                            serve_codes, relay, invite,
+                            host_secrets.identity.public.to_bytes(), seats=remote,
+                            ttl=config.code_ttl, on_code=on_code, notice=notice,
+                            room=config.nonce, again=codes_again))
+                    joined = await _gather([_relay_acceptor(mux), *acceptors], seating, notice,
+                                           background, _punch_handler(mux) if acceptors else None)
+                    codes.cancel_scope.cancel()
+            async with trio.open_nursery() as nursery:
+                for acceptor in acceptors:
+                    nursery.start_soon(door_tcp, acceptor, door, nursery)
+                if config.comeback is not None:
+                    nursery.start_soon(functools.partial(
+                        serve_room, relay, config.nonce, host_secrets.identity, mux,
+                        door, nursery, patience=config.relay_patience, notice=notice))
+                else:
+                    nursery.start_soon(door_relay, mux, door, nursery)
+                table = await _play(config, rules, player_for, host_secrets, host_name,
+                                    joined, notice, transcript, door)
+                nursery.cancel_scope.cancel()
+            return table
+        finally:
+            for framed, _ in joined:
+                await framed.aclose()
 
 
 async def _play(config: HostConfig, rules: TableRules, player_for: PlayerFactory,

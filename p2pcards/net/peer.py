@@ -22,6 +22,8 @@ import trio
 from ..crypto import SystemRandomness
 from ..records.transcript import TranscriptWriter
 from ..relay.client import RECONNECT_WINDOW
+from ..relay.shared_port import free_port
+from ..seating.candidates import Candidate, format_address, how, parse_address
 from ..seating.genesis import Genesis, GenesisError, SeatInfo
 from ..seating.invite import Invite
 from ..seating.secrets import SeatSecrets, new_seat
@@ -30,8 +32,17 @@ from ..wire.identity import IdentityKey
 from .comeback import Comeback, KeptSeat, dialler
 from .errors import MatchFailure, NetError
 from .framed import FrameChannel, FramedStream
-from .handshake import Reviewer, SecretsFor, join_table, receive_genesis, refuse_unusual
+from .handshake import (
+    Reviewer,
+    SecretsFor,
+    prove_host,
+    receive_genesis,
+    refuse_unusual,
+    take_seat,
+)
 from .nursery import one_failure
+from .punch import joiner_punch
+from .race import Claim, Reached, Way, close_now, race
 from .relay_mux import HOST_SLOT, RelayMux, RelayUnusable, open_relay_mux
 from .relay_room import JoinerRoom
 from .rematch import (
@@ -46,7 +57,8 @@ from .rematch import (
 from .seats import table_rng
 from .session import Link, LocalSeat, Player, Reentry, Session, seat_label
 
-__all__ = ["join_match", "connect_direct", "CONNECT_SECONDS", "GRACE_SECONDS"]
+__all__ = ["join_match", "connect_direct", "connect_to", "joiner_connection_line",
+           "CONNECT_SECONDS", "GRACE_SECONDS"]
 
 CONNECT_SECONDS = 15.0
 GRACE_SECONDS = 2.0
@@ -55,6 +67,8 @@ AGAIN_GRACE = 10.0
 
 Again = Callable[[Table], Awaitable[bool]]
 """Asked after each match: whether this seat plays another at the same table."""
+PUNCH_WAIT = 2.0
+"""Seconds a joiner whose relayed connection proved the host waits for a punched one."""
 
 
 async def join_match(invite: Invite, player_for: Callable[[Genesis, int], Player],
@@ -77,51 +91,146 @@ async def join_match(invite: Invite, player_for: Callable[[Genesis, int], Player
     the seat proves its key to come back, and what a crashed joiner needs to be resumed is
     kept; without it a lost host ends the match.
     """
-    if not invite.relay:
-        framed = await connect_direct(invite)
-
-        async def dial_again() -> FrameChannel:
-            return await connect_direct(invite)
-        try:
-            return await _play(framed, invite, player_for, secrets_for, bot=bot, seed=seed,
-                               notice=notice, transcript=transcript, review=review,
-                               comeback=comeback, connect=dial_again, again=again)
-        finally:
-            await framed.aclose()
     key = relay_identity or IdentityKey.generate()
+    ways = [(c, _way(c, invite, bot=bot, relay_key=key, patience=relay_patience))
+            for c in invite.candidates()]
+    with one_failure():
+        async with trio.open_nursery() as attempts:
+            reached = await race(ways, attempts)
+            notice(joiner_connection_line(reached.candidate, reached.passed_over))
+            try:
+                return await _play(reached, invite, player_for, secrets_for, bot=bot, seed=seed,
+                                   notice=notice, transcript=transcript, review=review,
+                                   comeback=comeback, again=again)
+            finally:
+                await reached.release()
+                attempts.cancel_scope.cancel()
+
+
+def _way(candidate: Candidate, invite: Invite, *, bot: bool, relay_key: IdentityKey,
+         patience: float) -> Way:
+    """The attempt of the race (:mod:`.race`) that reaches the host through ``candidate``."""
+    if candidate.kind == "relay":
+        return functools.partial(_through_relay, candidate, invite, bot=bot, key=relay_key,
+                                 patience=patience)
+    return functools.partial(_direct, candidate, invite, bot=bot)
+
+
+async def _direct(candidate: Candidate, invite: Invite, claim: Claim, *, bot: bool) -> None:
+    """Connect to a direct candidate and prove the host on it."""
+    framed = await connect_to(candidate.host, candidate.port)
+    try:
+        seating, offer = await prove_host(framed, invite, bot=bot, where=candidate.where)
+    except BaseException:
+        await close_now(framed)
+        raise
+
+    async def again() -> FrameChannel:
+        return await connect_to(candidate.host, candidate.port)
+    reached = Reached(candidate, framed, seating, offer, again)
+    if not claim(reached):
+        await reached.decline()
+
+
+async def _through_relay(candidate: Candidate, invite: Invite, claim: Claim, *, bot: bool,
+                         key: IdentityKey, patience: float) -> None:
+    """Join the table's relay room, open a connection to the host there and prove the host;
+    meanwhile, when the invite names direct addresses (so the host listens and punches), punch
+    a hole to the host through the room (:mod:`.punch`). The punched connection wins if the
+    host proves its key on it within :data:`PUNCH_WAIT` of the relayed one; if this attempt
+    wins, stay in the room (the way back, SPEC §11.7.2) until the match releases it."""
+    where = candidate.where
+    punch_port = free_port() if invite.via else None
     async with AsyncExitStack() as stack:
-        mux = await enter_hosted_room(stack, invite, key, relay_patience)
-        with one_failure():
-            async with trio.open_nursery() as nursery:
-                room = JoinerRoom((invite.host, invite.port), invite.nonce, key, nursery,
-                                  patience=relay_patience, mux=mux)
-                channel = await room.connect()
-                try:
-                    return await _play(channel, invite, player_for, secrets_for, bot=bot,
-                                       seed=seed, notice=notice, transcript=transcript,
-                                       review=review, comeback=comeback, connect=room.connect,
-                                       again=again)
-                finally:
-                    await channel.aclose()
-                    nursery.cancel_scope.cancel()
+        mux = await enter_hosted_room(stack, (candidate.host, candidate.port), invite.nonce, key,
+                                      patience, punch_port=punch_port)
+        async with trio.open_nursery() as nursery:
+            room = JoinerRoom((candidate.host, candidate.port), invite.nonce, key, nursery,
+                              patience=patience, mux=mux)
+            punched: list[Reached] = []
+            punch_done = trio.Event()
+            if punch_port is not None and mux.conn.observed is not None:
+                nursery.start_soon(_punch, room, invite, bot, mux.conn.observed, punch_port,
+                                   punched, punch_done)
+            else:
+                punch_done.set()
+            channel = await room.connect()
+            try:
+                seating, offer = await prove_host(channel, invite, bot=bot, where=where)
+                relayed = Reached(candidate, channel, seating, offer, room.connect)
+                with trio.move_on_after(PUNCH_WAIT):
+                    await punch_done.wait()
+                chosen = punched[0] if punched else relayed
+                if chosen is not relayed:
+                    chosen.passed_over = [(candidate, "a hole was punched through it")]
+                    await relayed.decline()
+                if claim(chosen):
+                    await chosen.released.wait()
+                else:
+                    await chosen.decline()
+            finally:
+                for extra in punched:
+                    if not extra.released.is_set():  # a punched winner's match closes it
+                        await close_now(extra.channel)
+                await close_now(channel)
+                nursery.cancel_scope.cancel()
 
 
-async def enter_hosted_room(stack: AsyncExitStack, invite: Invite, key: IdentityKey,
-                            patience: float) -> RelayMux:
+async def _punch(room: JoinerRoom, invite: Invite, bot: bool, observed: str, port: int,
+                 punched: list[Reached], done: trio.Event) -> None:
+    """Punch a hole to the host and prove the host on it; the result goes into ``punched``."""
+    try:
+        exchange = await room.connect()
+        try:
+            result = await joiner_punch(exchange, observed, port)
+        finally:
+            await close_now(exchange)
+        if result is None:
+            return
+        stream, remote = result
+        framed = FramedStream(stream, label=f"the host at {remote}")
+        try:
+            seating, offer = await prove_host(framed, invite, bot=bot, where=remote)
+        except MatchFailure:
+            await close_now(framed)
+            return
+        host, host_port = parse_address(remote)
+        punched.append(Reached(Candidate("punched", host, host_port), framed, seating, offer,
+                               room.connect))
+    except MatchFailure:
+        return
+    finally:
+        done.set()
+
+
+def joiner_connection_line(candidate: Candidate, passed_over: list[tuple[Candidate, str]]
+                           ) -> str:
+    """The joiner's ``connection:`` line for the link to the host."""
+    if candidate.direct:
+        return f"connection: direct ({how(candidate.kind)}) to the host at {candidate.where}"
+    tried = [f"{c.where}: {why}" for c, why in passed_over if c.direct]
+    why = ("direct failed: " + "; ".join(tried)) if tried else \
+        "the invite names no direct address"
+    return f"connection: relay through {candidate.where} ({why})"
+
+
+async def enter_hosted_room(stack: AsyncExitStack, relay: tuple[str, int], nonce: bytes,
+                            key: IdentityKey, patience: float, *,
+                            punch_port: int | None = None) -> RelayMux:
     """Join the room of a relay invite as a new member, only if its host is there: with
     ``since = 0`` first (RELAY.md: the relay refuses at once a room it does not hold,
     ``room-unknown``, and one in which no member is connected, ``room-empty``), then, for a
     room that holds no frame yet (``ahead-of-room``: its host has just made it, or is older
     and sends no beacon), with ``since = -1``. :class:`MatchFailure` in one sentence when
     nobody hosts the table there."""
-    where = f"{invite.host}:{invite.port}"
+    where = f"{relay[0]}:{relay[1]}"
     nobody = (f"nobody is hosting the table of this invite at the relay {where} now (the host "
               "has not started yet or has already left, or the invite is wrong or stale; ask "
               "the host for a fresh one)")
     try:
         return await stack.enter_async_context(open_relay_mux(
-            invite.host, invite.port, invite.nonce, key, accept=False, patience=patience,
-            since=0))
+            relay[0], relay[1], nonce, key, accept=False, patience=patience, since=0,
+            punch_port=punch_port))
     except RelayUnusable as exc:
         if exc.reason == "room-unknown":
             raise MatchFailure(nobody) from None
@@ -132,7 +241,8 @@ async def enter_hosted_room(stack: AsyncExitStack, invite: Invite, key: Identity
         if exc.reason != "ahead-of-room":
             raise
     mux = await stack.enter_async_context(open_relay_mux(
-        invite.host, invite.port, invite.nonce, key, accept=False, patience=patience))
+        relay[0], relay[1], nonce, key, accept=False, patience=patience,
+        punch_port=punch_port))
     if mux.slot == HOST_SLOT:
         raise MatchFailure(nobody)
     return mux
@@ -140,10 +250,15 @@ async def enter_hosted_room(stack: AsyncExitStack, invite: Invite, key: Identity
 
 async def connect_direct(invite: Invite) -> FramedStream:
     """A connection to the host of a direct invite, or :class:`MatchFailure` in one sentence."""
-    where = f"{invite.host}:{invite.port}"
+    return await connect_to(invite.host, invite.port)
+
+
+async def connect_to(host: str, port: int) -> FramedStream:
+    """A connection to the host at ``host:port``, or :class:`MatchFailure` in one sentence."""
+    where = format_address(host, port)
     try:
         with trio.fail_after(CONNECT_SECONDS):
-            stream = await trio.open_tcp_stream(invite.host, invite.port)
+            stream = await trio.open_tcp_stream(host, port)
     except trio.TooSlowError:
         raise MatchFailure(f"could not connect to {where} within {CONNECT_SECONDS:.0f} "
                            "seconds") from None
@@ -154,16 +269,18 @@ async def connect_direct(invite: Invite) -> FramedStream:
     return FramedStream(stream, label=f"the host at {where}")
 
 
-async def _play(framed: FrameChannel, invite: Invite,
+async def _play(reached: Reached, invite: Invite,
                 player_for: Callable[[Genesis, int], Player], secrets_for: SecretsFor, *,
                 bot: bool, seed: int | None, notice: Callable[[str], None],
                 transcript: Callable[[Genesis, int], TranscriptWriter],
                 review: Reviewer, comeback: Comeback | None,
-                connect: Callable[[], Awaitable[FrameChannel]],
                 again: Again | None = None) -> Table:
-    """Seat, receive the genesis and play over ``framed`` (the host's connection); then, while
+    """Seat, receive the genesis and play over the connection on which the host proved its
+    key (a lost connection is dialled again the same way, with ``comeback``); then, while
     everyone agrees (``again``), the next matches on the same connection."""
-    seating = await join_table(framed, invite, secrets_for, bot=bot, review=review)
+    framed, connect = reached.channel, reached.connect
+    seating = await take_seat(framed, reached.seating, reached.offer, secrets_for,
+                              review=review)
     rules, seat = seating.rules, seating.seat
     assert rules is not None and seat is not None
     notice(f"seated at seat {seat} of a {rules.players}-player {rules.game} table "

@@ -274,21 +274,33 @@ def _parse(payload: bytes | None) -> tuple[int, bytes, bytes | None] | None:
 @asynccontextmanager
 async def open_relay_mux(host: str, port: int, room: bytes, identity: IdentityKey, *,
                          accept: bool, patience: float = RECONNECT_WINDOW,
-                         since: int = -1) -> AsyncIterator[RelayMux]:
+                         since: int = -1, punch_port: int | None = None
+                         ) -> AsyncIterator[RelayMux]:
     """Join relay room ``room`` at ``host:port`` and run a :class:`RelayMux` over it; a broken
     connection to the relay is re-established for up to ``patience`` seconds.
 
     ``since`` is passed to the relay: -1 joins (or creates) the room from its first frame; 0
     joins only a room that exists and holds a frame already, skipping that frame (how a joiner
-    comes back into a room its host made again, :mod:`.relay_room`).
+    comes back into a room its host made again, :mod:`.relay_room`). With ``punch_port`` the
+    connection to the relay leaves from that local port and asks the relay for the address it
+    sees, for hole punching (:mod:`.punch`); a relay too old to answer that (``bad-message``)
+    is joined again without it, so the table goes on through the relay.
 
     On leaving, waits up to :data:`FLUSH_SECONDS` for the relay to acknowledge what was sent,
     then closes. Raises :class:`MatchFailure` (status 3) if the relay cannot be used.
     """
     where = f"{host}:{port}"
     try:
-        conn = await connect(host, port, room, identity, since=since,
-                             reconnect_window=patience)
+        try:
+            conn = await connect(host, port, room, identity, since=since,
+                                 reconnect_window=patience, local_port=punch_port,
+                                 see=punch_port is not None)
+        except RelayError as exc:
+            if punch_port is None or exc.reason != "bad-message":
+                raise
+            # a relay older than ``see`` refuses the hello: join without punching
+            conn = await connect(host, port, room, identity, since=since,
+                                 reconnect_window=patience)
     except RelayError as exc:
         raise RelayUnusable(f"cannot use the relay at {where}: {exc}", exc.reason) from None
     mux = RelayMux(conn, where, accept=accept)

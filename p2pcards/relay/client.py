@@ -21,6 +21,7 @@ not retried), :class:`~.errors.RelayUnavailable` (could not reconnect),
 
 from __future__ import annotations
 
+import contextlib
 from collections import deque
 
 import trio
@@ -32,6 +33,7 @@ from .errors import RelayProtocolError, RelayRejected, RelayUnavailable
 from .handshake import ClientHandshake
 from .limits import FRAME_OVERHEAD
 from .messages import Delivery, Welcome, decode_relay_message
+from .shared_port import shared_port_stream
 
 __all__ = ["RelayConnection", "connect", "Delivery"]
 
@@ -53,7 +55,8 @@ async def connect(host: str, port: int, room: bytes, identity_key: IdentityKey, 
                   since: int = -1, max_payload: int = MAX_FRAME_SIZE, keepalive: float = 60.0,
                   connect_timeout: float = 10.0, reconnect_window: float = RECONNECT_WINDOW,
                   reconnect_delay: float = 0.2,
-                  local_address: str | None = None) -> RelayConnection:
+                  local_address: str | None = None, local_port: int | None = None,
+                  see: bool = False) -> RelayConnection:
     """Connect to the relay at ``host:port``, prove ``identity_key`` and join ``room``.
 
     ``since`` is the last room index already held (-1 for none). A connection that breaks later
@@ -61,12 +64,15 @@ async def connect(host: str, port: int, room: bytes, identity_key: IdentityKey, 
     :data:`RECONNECT_DELAY_CAP`) for ``reconnect_window`` seconds. Raises
     :class:`~.errors.RelayRejected` if the relay refuses, :class:`~.errors.RelayUnavailable` if
     it cannot be reached. ``local_address`` binds the client's side of every connection to
-    that network address (default: the system chooses).
+    that network address (default: the system chooses). ``local_port`` binds it to that port,
+    shared (``SO_REUSEADDR``) with the hole punching of :mod:`p2pcards.net.punch`, when it can;
+    with ``see`` the relay tells the address it sees (:attr:`RelayConnection.observed`).
     """
     conn = RelayConnection(host, port, room, identity_key, since=since, max_payload=max_payload,
                            keepalive=keepalive, connect_timeout=connect_timeout,
                            reconnect_window=reconnect_window,
-                           reconnect_delay=reconnect_delay, local_address=local_address)
+                           reconnect_delay=reconnect_delay, local_address=local_address,
+                           local_port=local_port, see=see)
     try:
         await conn._open()
     except _BROKEN + (trio.TooSlowError,) as exc:
@@ -81,9 +87,14 @@ class RelayConnection:
     def __init__(self, host: str, port: int, room: bytes, identity_key: IdentityKey, *,
                  since: int, max_payload: int, keepalive: float, connect_timeout: float,
                  reconnect_window: float, reconnect_delay: float,
-                 local_address: str | None = None) -> None:
+                 local_address: str | None = None, local_port: int | None = None,
+                 see: bool = False) -> None:
         ClientHandshake(room, identity_key, since, max_payload)  # validates the arguments
         self.local_address = local_address
+        self.local_port = local_port
+        self.see = see
+        self.observed: str | None = None
+        """``HOST:PORT`` the relay last said it sees this member's connection come from."""
         self.host, self.port, self.room = host, port, room
         self.identity_key = identity_key
         self.max_payload = max_payload
@@ -229,12 +240,11 @@ class RelayConnection:
 
     async def _open(self) -> None:
         handshake = ClientHandshake(self.room, self.identity_key, self.last_index,
-                                    self.max_payload)
+                                    self.max_payload, see=self.see)
         self._decoder = FrameDecoder(self.max_payload + FRAME_OVERHEAD)
         self._early = deque()
         with trio.fail_after(self.connect_timeout):
-            stream = await trio.open_tcp_stream(self.host, self.port,
-                                                local_address=self.local_address)
+            stream = await self._dial()
             try:
                 await stream.send_all(encode_frame(handshake.hello()))
                 challenge = await self._next_frame(stream)
@@ -248,6 +258,7 @@ class RelayConnection:
             raise RelayProtocolError("bad-message", f"the relay gave slot {welcome.slot} after "
                                      f"a reconnect, not {self.slot}")
         self.slot = welcome.slot
+        self.observed = welcome.seen or self.observed
         if self.first_new_index is None:
             self.first_new_index = welcome.next
         self._stream = stream
@@ -258,6 +269,13 @@ class RelayConnection:
         for payload in early:  # the start of the catch-up, read along with the welcome
             self._on_message(decode_relay_message(payload, self.max_payload))
         await self._maybe_caught_up()
+
+    async def _dial(self) -> trio.SocketStream:
+        """A TCP connection to the relay, from :attr:`local_port` when it is set and free."""
+        if self.local_port is not None:
+            with contextlib.suppress(OSError):
+                return await shared_port_stream(self.host, self.port, self.local_port)
+        return await trio.open_tcp_stream(self.host, self.port, local_address=self.local_address)
 
     async def _next_frame(self, stream: trio.SocketStream) -> bytes:
         """One handshake frame; frames after it stay queued in the decoder's output."""

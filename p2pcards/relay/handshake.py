@@ -51,6 +51,8 @@ class Admission:
     room: bytes
     identity: PublicIdentity
     since: int
+    see: bool = False
+    """The client asked to be told the address the relay sees it at."""
 
 
 class ServerHandshake:
@@ -68,6 +70,7 @@ class ServerHandshake:
         self._room = b""
         self._identity: PublicIdentity | None = None
         self._since = -1
+        self._see = False
         self._error: RelayProtocolError | None = None
 
     def receive(self, payload: bytes) -> bytes | Admission:
@@ -94,6 +97,7 @@ class ServerHandshake:
                                      ) from None
         self._room = hello.room
         self._since = hello.since
+        self._see = hello.see
         self.state = "proof"
         return encode_challenge(self._nonce)
 
@@ -104,14 +108,14 @@ class ServerHandshake:
             raise RelayProtocolError("bad-signature", "the proof is not a valid signature of the "
                                      "challenge by the hello's identity key")
         self.state = "done"
-        return Admission(self._room, self._identity, self._since)
+        return Admission(self._room, self._identity, self._since, self._see)
 
 
 class ClientHandshake:
     """The client's side: proves ``identity`` and asks for room frames after ``since``."""
 
     def __init__(self, room: bytes, identity: IdentityKey, since: int = -1,
-                 max_payload: int = 1024 * 1024) -> None:
+                 max_payload: int = 1024 * 1024, *, see: bool = False) -> None:
         if type(room) is not bytes or not ROOM_MIN <= len(room) <= ROOM_MAX:
             raise ValueError(f"room code must be {ROOM_MIN}..{ROOM_MAX} bytes")
         if since < -1:
@@ -120,10 +124,11 @@ class ClientHandshake:
         self.identity = identity
         self.since = since
         self.max_payload = max_payload
+        self.see = see
 
     def hello(self) -> bytes:
         """The first message to send."""
-        return encode_hello(self.room, self.identity.public.to_bytes(), self.since)
+        return encode_hello(self.room, self.identity.public.to_bytes(), self.since, see=self.see)
 
     def on_challenge(self, payload: bytes) -> bytes:
         """The proof answering the relay's challenge (:class:`RelayRejected` on an error)."""

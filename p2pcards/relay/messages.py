@@ -64,6 +64,8 @@ class Hello:
     room: bytes
     identity: bytes
     since: int
+    see: bool = False
+    """The client asks to be told the address the relay sees it at (``seen`` in welcome)."""
 
 
 @dataclass(frozen=True)
@@ -74,6 +76,9 @@ class Welcome:
     slot: int
     base: int
     next: int
+    seen: str | None = None
+    """``HOST:PORT`` the relay sees the client's connection come from, when the hello asked
+    (``see``); the client's address behind its NAT as the internet sees it."""
 
 
 @dataclass(frozen=True)
@@ -128,16 +133,25 @@ def _bin(obj: dict[str, Any], key: str, kind: str, low: int, high: int) -> bytes
 
 
 _HELLO_KEYS = frozenset({"t", "v", "room", "id", "since"})
+_SEEING_HELLO_KEYS = _HELLO_KEYS | {"see"}
+SEEN_MAX = 47
+"""Longest ``seen`` text: a bracketed IPv6 address (at most 39 characters) and a port."""
 
 
-def encode_hello(room: bytes, identity: bytes, since: int) -> bytes:
-    return pack({"t": "hello", "v": RELAY_VERSION, "room": room, "id": identity, "since": since})
+def encode_hello(room: bytes, identity: bytes, since: int, *, see: bool = False) -> bytes:
+    message: dict[str, Any] = {"t": "hello", "v": RELAY_VERSION, "room": room, "id": identity,
+                               "since": since}
+    if see:
+        message["see"] = True
+    return pack(message)
 
 
 def decode_hello(data: bytes) -> Hello:
     """Parse a ``hello``; room length, key length and ``since >= -1`` are checked here."""
-    obj = _decode_map(data, "hello", _HELLO_KEYS, max_size=_HANDSHAKE_MAX,
-                      limits=_HANDSHAKE_LIMITS)
+    keys = _SEEING_HELLO_KEYS if _has_key(data, "see") else _HELLO_KEYS
+    obj = _decode_map(data, "hello", keys, max_size=_HANDSHAKE_MAX, limits=_HANDSHAKE_LIMITS)
+    if "see" in obj and obj["see"] is not True:
+        raise RelayProtocolError("bad-message", "hello field 'see' must be true when present")
     version = _int(obj, "v", "hello", 0)
     if version != RELAY_VERSION:
         raise RelayProtocolError("bad-version", f"relay protocol version {version} is not "
@@ -149,7 +163,16 @@ def decode_hello(data: bytes) -> Hello:
     if type(identity) is not bytes or len(identity) != 32:
         raise RelayProtocolError("bad-identity", "identity must be a 32-byte Ed25519 public key")
     since = _int(obj, "since", "hello", -1)
-    return Hello(version, room, identity, since)
+    return Hello(version, room, identity, since, see="see" in obj)
+
+
+def _has_key(data: bytes, key: str) -> bool:
+    """Whether a handshake message (still undecoded) is a map holding ``key``."""
+    try:
+        obj = unpack(data, max_size=_HANDSHAKE_MAX, limits=_HANDSHAKE_LIMITS)
+    except DecodeError:
+        return False
+    return isinstance(obj, dict) and key in obj
 
 
 def encode_challenge(nonce: bytes) -> bytes:
@@ -179,8 +202,11 @@ def decode_proof(data: bytes) -> bytes:
 
 
 def encode_welcome(welcome: Welcome) -> bytes:
-    return pack({"t": "welcome", "slot": welcome.slot, "base": welcome.base,
-                 "next": welcome.next})
+    message: dict[str, Any] = {"t": "welcome", "slot": welcome.slot, "base": welcome.base,
+                               "next": welcome.next}
+    if welcome.seen is not None:
+        message["seen"] = welcome.seen[:SEEN_MAX]
+    return pack(message)
 
 
 def encode_delivery(index: int, slot: int, payload: bytes) -> bytes:
@@ -244,9 +270,14 @@ def decode_relay_message(data: bytes, max_payload: int) -> Welcome | Delivery:
         return Delivery(_int(obj, "i", "frame", 0), _int(obj, "s", "frame", 0), payload)
     if kind == "ack" and set(obj) == {"t", "i"}:
         return Delivery(_int(obj, "i", "ack", 0), -1, None)
-    if kind == "welcome" and set(obj) == {"t", "slot", "base", "next"}:
+    if kind == "welcome" and set(obj) in ({"t", "slot", "base", "next"},
+                                           {"t", "slot", "base", "next", "seen"}):
+        seen = obj.get("seen")
+        if seen is not None and (type(seen) is not str or not 0 < len(seen) <= SEEN_MAX):
+            raise RelayProtocolError("bad-message", f"welcome field 'seen' must be text of 1.."
+                                     f"{SEEN_MAX} characters")
         return Welcome(_int(obj, "slot", "welcome", 0), _int(obj, "base", "welcome", 0),
-                       _int(obj, "next", "welcome", 0))
+                       _int(obj, "next", "welcome", 0), seen)
     if kind == "error":
         _raise_if_error(data)
     raise RelayProtocolError("bad-message", f"unexpected relay message of type "

@@ -27,6 +27,7 @@ never logged; rooms appear as ``room=<12 hex digits>`` (:func:`~.rooms.room_id`)
 from __future__ import annotations
 
 import contextlib
+import dataclasses
 import os
 import sys
 from collections.abc import Awaitable, Callable
@@ -299,6 +300,8 @@ class RelayServer:
             self._cut(old, "replaced", "the same identity connected again to this room")
         members[slot] = conn
         welcome = room.welcome(slot)
+        if admission.see:
+            welcome = dataclasses.replace(welcome, seen=_seen(conn.peer))
         await conn.stream.send_all(encode_frame(encode_welcome(welcome)))
         self.log(log_line("joined", peer=conn.peer, room=room.rid, slot=slot,
                           identity=admission.identity.fingerprint, since=admission.since,
@@ -506,3 +509,7 @@ def parse_listen(text: str) -> tuple[str, int]:
     return host or "0.0.0.0", int(port_text)
 
 
+def _seen(peer: str) -> str:
+    """``HOST:PORT`` of a client as the relay sees it (IPv6 in brackets), from ``ip:port``."""
+    host, _, port = peer.rpartition(":")
+    return f"[{host}]:{port}" if ":" in host else peer

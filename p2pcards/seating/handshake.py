@@ -486,6 +486,14 @@ class HostSeating:
         self._conns[conn] = _Conn(conn, _H.HELLO, now + HELLO_SECONDS, order=self._order)
         return []
 
+    def forget(self, conn: Hashable) -> None:
+        """Drop ``conn`` without a word: it turned out not to be a would-be joiner's (its first
+        message opened a hole-punching exchange, SPEC §11.9). It held no seat (it sent no
+        ``hello``)."""
+        state = self._conns.get(conn)
+        if state is not None and state.state is _H.HELLO:
+            del self._conns[conn]
+
     def closed(self, conn: Hashable, reason: str, now: float) -> list[Output]:
         """``conn`` ended (closed, broken or garbage: ``reason`` says which)."""
         state = self._conns.pop(conn, None)

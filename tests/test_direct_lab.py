@@ -1,0 +1,132 @@
+"""Direct play across home routers, in the network lab (:mod:`netlab`): whole matches between
+real processes in their own namespaces, through real NAT and firewalls, that then verify.
+
+- both players behind endpoint-independent NAT: the relay coordinates a hole punch, both say
+  ``connection: direct (hole punched)``, and the match goes on after the relay is killed;
+- one player behind a symmetric NAT (``masquerade random``): no punch can work, both say
+  ``connection: relay``, and the match completes through the relay;
+- (slow) both with global IPv6 behind stateful firewalls: direct by hole punching over IPv6;
+- (slow) a punched link cut mid-match (the router drops its packets): the seat comes back
+  through the relay and the match completes.
+"""
+
+from __future__ import annotations
+
+import time
+from pathlib import Path
+
+import pytest
+from netlab import INTERNET_V4, INTERNET_V6, Host, Lab, require_netlab
+from test_net_processes import BRISCOLA_2, DEADLINE, Peer
+
+from p2pcards.verify import verify_transcript
+
+RELAY_PORT = 7447
+
+
+class Relay:
+    """``p2pcards relay`` in the lab's internet namespace."""
+
+    def __init__(self, lab: Lab, home: Path, address: str) -> None:
+        self.where = f"[{address}]:{RELAY_PORT}" if ":" in address else f"{address}:{RELAY_PORT}"
+        self.peer = Peer(home, "relay", "--listen", self.where, wrap=lab.wrap(lab.internet))
+        end = time.monotonic() + DEADLINE
+        while not any(line.startswith("event=listening") for line in list(self.peer.err)):
+            assert self.peer.process.poll() is None, self.peer.stderr
+            assert time.monotonic() < end, "the relay did not start"
+            time.sleep(0.05)
+
+
+def play(lab: Lab, tmp_path: Path, host_at: Host, join_at: Host, relay: Relay,
+         *extra: str) -> tuple[Peer, Peer]:
+    """A bot host behind its router offering the relay, and a bot joiner behind its own."""
+    hosting = Peer(tmp_path / "host", "host", "--relay", relay.where, "--ephemeral-identity",
+                   *BRISCOLA_2, "--bot", *extra, wrap=lab.wrap(host_at.ns))
+    invite = hosting.wait_for(r"^p2pcards join '(\S+)'$")[1]
+    joining = Peer(tmp_path / "guest", "join", invite, "--ephemeral-identity", "--bot",
+                   "--accept", *extra, wrap=lab.wrap(join_at.ns))
+    return hosting, joining
+
+
+def finish_and_verify(hosting: Peer, joining: Peer) -> None:
+    assert (joining.finish(), hosting.finish()) == (0, 0), (joining.stderr, hosting.stderr)
+    reports = [verify_transcript(p.transcript()) for p in (hosting, joining)]
+    assert [r.status for r in reports] == ["valid", "valid"]
+    assert "Traceback" not in hosting.stderr + joining.stderr
+
+
+def test_behind_two_nat_routers_the_relay_punches_a_hole_and_may_then_go(
+        tmp_path: Path) -> None:
+    require_netlab()
+    with Lab() as lab:
+        alice, bob = lab.home(lab.router()), lab.home(lab.router())
+        relay = Relay(lab, tmp_path / "relay", INTERNET_V4)
+        hosting, joining = play(lab, tmp_path, alice, bob, relay)
+        try:
+            line = joining.wait_for(r"^connection: .*$")[0]
+            assert line.startswith("connection: direct (hole punched) to the host at "
+                                   "203.0.113.11:"), line
+            hosting.wait_for(r"^connection: seat 1 direct \(hole punched\) from 203\.0\.113\.12:")
+            hosting.wait_for(r"^every seat is taken")
+            relay.peer.kill()
+            finish_and_verify(hosting, joining)
+        finally:
+            hosting.kill()
+            joining.kill()
+            relay.peer.kill()
+
+
+def test_behind_a_symmetric_nat_the_match_goes_through_the_relay(tmp_path: Path) -> None:
+    require_netlab()
+    with Lab() as lab:
+        alice, bob = lab.home(lab.router()), lab.home(lab.router(nat="random"))
+        relay = Relay(lab, tmp_path / "relay", INTERNET_V4)
+        hosting, joining = play(lab, tmp_path, alice, bob, relay)
+        try:
+            line = joining.wait_for(r"^connection: .*$")[0]
+            assert line.startswith(f"connection: relay through {relay.where} (direct failed: "
+                                   ), line
+            hosting.wait_for(r"^connection: seat 1 relay ")
+            finish_and_verify(hosting, joining)
+        finally:
+            hosting.kill()
+            joining.kill()
+            relay.peer.kill()
+
+
+@pytest.mark.slow
+def test_with_ipv6_behind_stateful_firewalls_the_hole_is_punched_over_ipv6(
+        tmp_path: Path) -> None:
+    require_netlab()
+    with Lab() as lab:
+        alice, bob = lab.home(lab.router()), lab.home(lab.router())
+        relay = Relay(lab, tmp_path / "relay", INTERNET_V6)
+        hosting, joining = play(lab, tmp_path, alice, bob, relay)
+        try:
+            line = joining.wait_for(r"^connection: .*$")[0]
+            assert line == f"connection: direct (hole punched) to the host at " \
+                f"[{alice.v6}]:" + line.rsplit(":", 1)[1], line
+            finish_and_verify(hosting, joining)
+        finally:
+            hosting.kill()
+            joining.kill()
+            relay.peer.kill()
+
+
+@pytest.mark.slow
+def test_a_punched_link_cut_mid_match_comes_back_through_the_relay(tmp_path: Path) -> None:
+    require_netlab()
+    with Lab() as lab:
+        router = lab.router()
+        alice, bob = lab.home(router), lab.home(lab.router())
+        relay = Relay(lab, tmp_path / "relay", INTERNET_V4)
+        hosting, joining = play(lab, tmp_path, alice, bob, relay, "--return-wait", "120")
+        try:
+            joining.wait_for(r"^connection: direct \(hole punched\)")
+            hosting.wait_for(r"^every seat is taken")
+            lab.cut(router, bob.router.wan4 if bob.router else bob.v4)
+            finish_and_verify(hosting, joining)
+        finally:
+            hosting.kill()
+            joining.kill()
+            relay.peer.kill()
