@@ -48,7 +48,7 @@ from .. import crypto
 from ..cards import HIDDEN, Card, Deck
 from ..crypto import CryptoError, ProofContext, Randomness
 from ..crypto.inbox import BoxOpening, InboxKey, verify_opening
-from ..crypto.keyshares import rebuild_key, share_in_box
+from ..crypto.keyshares import share_in_box
 from ..crypto.vss import share_is_valid
 from ..games.base import (
     Action,
@@ -70,7 +70,7 @@ from ..wire import (
     open_envelope,
     seal,
 )
-from . import audit, bot, card_use, deal, recovery, replay
+from . import audit, bot, card_use, deal, recovery, replay, resume
 from .cycle import DeckCycle, Move
 from .errors import (
     ResumeError,
@@ -94,7 +94,7 @@ from .events import (
     SeatDropped,
     Step,
 )
-from .keeper import PROPOSAL, SIGNED, Keeper, decode_count, hand_name, inbox_name
+from .keeper import PROPOSAL, Keeper
 
 __all__ = [
     "Table",
@@ -340,7 +340,7 @@ class Table:
         if self.seat is None:
             raise ValueError("only a seated table resumes")
         self._started = True
-        known = self._own_public_keys(frames)
+        known = resume.own_public_keys(frames, self._keys, self.seat)
         step = Step()
         own = 0
         self._replaying = True
@@ -354,7 +354,8 @@ class Table:
                 if payload.seat == self.seat:
                     own += 1
                     if payload.kind == "key":
-                        self._restore_key(payload, known)
+                        resume.restore_key(self._require_cycle(), payload, known,
+                                           self.keeper, self.seat)
                     self.proposal = data  # the local seat's own: taken as such
                 try:
                     step.extend(self.receive(data))
@@ -370,114 +371,19 @@ class Table:
                                           f"key seat {self.seat} published")
         finally:
             self._replaying = False
-        self._check_signed(own, len(frames))
-        self._check_inbox()
-        self._restore_proposal()
+        self._check_after_replay(own, len(frames))
         step.outgoing.extend(self._run_automatic().outgoing)
         return step
 
-    def _check_signed(self, own: int, frames: int) -> None:
-        """Refuse a transcript that holds fewer of the local seat's envelopes than the keeper
-        says its transcript held (SPEC §11.7.4)."""
-        data = self.keeper.load(SIGNED) if self.keeper is not None else None
+    def _check_after_replay(self, own: int, frames: int) -> None:
+        """The checks of a resume once every frame is replayed, then the kept proposal back."""
+        assert self.seat is not None
+        resume.check_signed(self.keeper, own, frames, self.seat)
+        resume.check_inbox(self._cycle, self.spent, self.seat)
+        data = resume.kept_proposal(self.keeper, self.frames, self._keys)
         if data is None:
             return
-        signed = decode_count(data)
-        if signed is None:
-            raise ResumeError(f"the kept count of seat {self.seat}'s envelopes is damaged "
-                              f"({len(data)} bytes, not 8)")
-        if own < signed:
-            raise ResumeError(f"the transcript ends after {frames} envelopes, {own} of them "
-                              f"seat {self.seat}'s, but the seat had already signed {signed}: "
-                              "resuming from it would sign a second, different envelope for a "
-                              "place the seat has signed, so resume from a complete copy of "
-                              "the transcript (every player's holds the same chain)")
-
-    def _check_inbox(self) -> None:
-        """After the replay: the deck in play needs the local seat's inbox key (it opens the
-        shares of the other seats' hand keys dealt to this seat), which is kept until the deck
-        is spent; a spent deck needs none."""
-        cycle = self._cycle
-        if (cycle is None or cycle.audited or cycle.number in self.spent
-                or self.seat not in cycle.inboxes or cycle.my_inbox is not None):
-            return
-        raise ResumeError(f"the inbox key of hand cycle {cycle.number} of seat {self.seat} is "
-                          "not among the kept secrets: this seat cannot go on")
-
-    def _own_public_keys(self, frames: Sequence[bytes]) -> dict[bytes, crypto.Scalar]:
-        """The local seat's hand keys that ``frames`` make public, by public key: the secret of
-        its own ``reveal`` (or of its ``recover`` under ``forfeit``), and the key rebuilt from
-        the other seats' shares when a recovery was of the local seat (SPEC §9.13). Frames that
-        cannot be read are skipped: the replay names what is wrong with them."""
-        found: dict[bytes, crypto.Scalar] = {}
-        rebuilt: dict[int, crypto.Scalar] = {}
-        for data in frames:
-            try:
-                _, payload = open_envelope(data, self._keys)
-                body = payload.body
-                if not isinstance(body, dict):
-                    continue
-                if payload.seat == self.seat and payload.kind in ("reveal", "recover"):
-                    if body.get("secret") is not None:
-                        secret = crypto.Scalar.from_bytes(body["secret"], "hand key secret")
-                        found[(secret * crypto.G).to_bytes()] = secret
-                elif (payload.kind == "recover" and body.get("seat") == self.seat
-                      and body.get("share") is not None):
-                    rebuilt[payload.seat] = crypto.Scalar.from_bytes(body["share"], "key share")
-            except (ProtocolError, CryptoError):
-                continue
-        holders = [s for s in range(self.players) if s != self.seat]
-        if rebuilt.keys() == set(holders):
-            try:
-                secret = rebuild_key(rebuilt, holders)
-                found[(secret * crypto.G).to_bytes()] = secret
-            except CryptoError:
-                pass  # the replay names the bad share
-        return found
-
-    def _restore_key(self, payload: Payload, known: dict[bytes, crypto.Scalar]) -> None:
-        """Give the replay the local seat's key of the hand whose ``key`` envelope is next, and
-        its inbox key of that hand while it is kept (see :meth:`_check_inbox`)."""
-        cycle = self._require_cycle()
-        share = payload.body.get("share") if isinstance(payload.body, dict) else None
-        try:
-            public = crypto.KeyShare.from_wire(share).public.to_bytes()
-        except CryptoError as exc:
-            raise ResumeError(f"envelope {payload.seq} holds no usable key share: {exc}") from None
-        secret = known.get(public)
-        if secret is None:
-            kept = self.keeper.load(hand_name(cycle.number)) if self.keeper is not None else None
-            if kept is None:
-                raise ResumeError(f"the key of hand cycle {cycle.number} of seat {self.seat} is "
-                                  "not among the kept secrets: this seat cannot go on")
-            try:
-                secret = crypto.Scalar.from_bytes(kept, "kept hand key")
-            except CryptoError as exc:
-                raise ResumeError(f"the kept key of hand cycle {cycle.number} is damaged: "
-                                  f"{exc}") from None
-        try:
-            cycle.my_key = crypto.HandKey(secret)
-        except CryptoError as exc:
-            raise ResumeError(f"the key of hand cycle {cycle.number} is unusable: {exc}") from None
-        if isinstance(payload.body, dict) and "inbox" in payload.body:
-            kept = self.keeper.load(inbox_name(cycle.number)) if self.keeper is not None else None
-            if kept is None:
-                return  # spent since: the deck needs it no more (checked after the replay)
-            try:
-                cycle.my_inbox = crypto.Scalar.from_bytes(kept, "kept inbox key")
-            except CryptoError as exc:
-                raise ResumeError(f"the kept inbox key of hand cycle {cycle.number} is "
-                                  f"damaged: {exc}") from None
-
-    def _restore_proposal(self) -> None:
-        """Take back a kept claim-window proposal that the chain has not placed yet."""
-        data = self.keeper.load(PROPOSAL) if self.keeper is not None else None
-        if data is None or data in self.frames:
-            return
-        try:
-            _, payload = open_envelope(data, self._keys)
-        except ProtocolError:
-            return
+        _, payload = open_envelope(data, self._keys)
         if (payload.seat == self.seat and payload.seq == self.chain.next_seq
                 and payload.prev == self.chain.head and self.seat in self.speakers):
             self.proposal = data
