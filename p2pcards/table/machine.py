@@ -41,7 +41,6 @@ The message kinds and their bodies are specified in ``protocol/SPEC.md`` §9.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
 from typing import Any
 
 from .. import crypto
@@ -95,6 +94,7 @@ from .events import (
     Step,
 )
 from .keeper import PROPOSAL, Keeper
+from .rounds import HUB_SEAT, KINDS, Kind, Round
 
 __all__ = [
     "Table",
@@ -120,36 +120,6 @@ __all__ = [
     "bare_inboxes",
     "revealed_cards",
 ]
-
-KINDS = ("accept", "key", "shuffle", "tokens", "action", "reveal", "result", "recover",
-         "complain")
-"""Every message kind of protocol version 1, in the order they first appear (``recover`` and
-``complain`` only at a table that shares its hand keys, SPEC §9.13)."""
-HUB_SEAT = 0
-"""The host's seat: the hub that relays every envelope (SPEC §11.5), whose own liveness and
-timers say when a seat is gone, and so the only seat that may begin a recovery (SPEC
-§9.13.5)."""
-
-
-# ----------------------------------------------------------------------------------- rounds
-
-
-@dataclass
-class _Round:
-    """A protocol round: ``kind`` messages from ``speakers`` in order."""
-
-    kind: str
-    speakers: list[int]
-    done: int = 0
-
-    @property
-    def complete(self) -> bool:
-        return self.done >= len(self.speakers)
-
-    @property
-    def current(self) -> int:
-        return self.speakers[self.done]
-
 
 class Table:
     """One participant's view of a table; see the module docstring for the contract."""
@@ -198,7 +168,7 @@ class Table:
         """The full-information engine at the start of the current cycle (replayed after it)."""
         self._cycle_count = 0
         self._cycle: DeckCycle | None = None
-        self._round = _Round("accept", list(range(self.players)))
+        self._round = Round("accept", list(range(self.players)))
         self._results: dict[int, dict[str, Any]] = {}
         self._started = False
         self.finished = False
@@ -224,7 +194,7 @@ class Table:
         self.bot_seat: int | None = None
         """The seat the public bot plays, once a recovery under ``dropout`` = ``bot`` is over
         (SPEC §9.13.7)."""
-        self._interrupted: _Round | None = None
+        self._interrupted: Round | None = None
         """The round a recovery replaced, to be taken up again without the dropped seat."""
         if bare_inboxes and seat is not None:
             raise ValueError("only an observer reads inbox keys without their proofs")
@@ -433,7 +403,7 @@ class Table:
         if starting:
             step.events.append(self._begin_recovery(payload.seat))
         if complaining:
-            self._round = _Round("complain", [payload.seat])
+            self._round = Round("complain", [payload.seat])
         try:
             step.events.extend(self._apply(payload, index))  # validates fully before any change
         except Violation:
@@ -566,7 +536,7 @@ class Table:
         self.recovery = Recovery(dropped, kind, by, self.chain.next_seq)
         self._interrupted = self._round
         others = [s for s in range(self.players) if s not in (dropped, by)]
-        self._round = _Round("recover", [by, *others])
+        self._round = Round("recover", [by, *others])
         self.proposal = None
         return SeatDropped(dropped, kind, by)
 
@@ -715,46 +685,41 @@ class Table:
 
     def _apply(self, payload: Payload, index: int) -> list[Event]:
         """Validate and apply a message of the expected seat and kind; advance the round."""
-        handler = getattr(self, f"_on_{payload.kind}")
-        events: list[Event] = handler(payload.seat, payload.body, index)
+        events = KIND_RULES[payload.kind].check(self, payload.seat, payload.body, index)
         self._round.done += 1
         return events
 
     def _finish_round(self) -> list[Event]:
-        """The current round is complete: compute what follows and open the next round."""
-        kind = self._round.kind
-        events: list[Event] = []
-        if kind == "accept":
-            return self._enter_engine_phase()
+        """The current round is complete: compute what follows and open the next round (the
+        ``after`` of its kind's row)."""
+        return KIND_RULES[self._round.kind].after(self)
+
+    def _after_keys(self) -> list[Event]:
         cycle = self._require_cycle()
-        if kind == "key":
-            cycle.joint = crypto.joint_key(cycle.publics[s] for s in cycle.holders)
-            cycle.cards = self.engine.deck
-            cycle.deck = crypto.initial_deck(cycle.cards, cycle.joint)
-            self._round = _Round("shuffle", list(cycle.holders))
-            return events
-        if kind == "shuffle":
-            cycle.shuffled = True
-            self.engine.begin_hand()
-            return self._enter_engine_phase()
-        if kind == "tokens":
-            events.extend(self._complete_chance())
-            return events + self._enter_engine_phase()
-        if kind == "action":
-            return self._enter_engine_phase()
-        if kind == "reveal":
-            self._audit_cycle(partial=False)
-            cycle.audited = True
-            return events + self._enter_engine_phase()
-        if kind == "result":
-            return events + self._after_results()
-        if kind == "recover":
-            return self._after_recovery()
-        if kind == "complain":
-            assert self._proven is not None
-            self.finished = True  # nothing more is accepted: the dealer is at fault
-            raise self._proven
-        raise AssertionError(kind)
+        cycle.joint = crypto.joint_key(cycle.publics[s] for s in cycle.holders)
+        cycle.cards = self.engine.deck
+        cycle.deck = crypto.initial_deck(cycle.cards, cycle.joint)
+        self._round = Round("shuffle", list(cycle.holders))
+        return []
+
+    def _after_shuffles(self) -> list[Event]:
+        self._require_cycle().shuffled = True
+        self.engine.begin_hand()
+        return self._enter_engine_phase()
+
+    def _after_tokens(self) -> list[Event]:
+        return self._complete_chance() + self._enter_engine_phase()
+
+    def _after_reveals(self) -> list[Event]:
+        cycle = self._require_cycle()
+        self._audit_cycle(partial=False)
+        cycle.audited = True
+        return self._enter_engine_phase()
+
+    def _after_complaint(self) -> list[Event]:
+        assert self._proven is not None
+        self.finished = True  # nothing more is accepted: the dealer is at fault
+        raise self._proven
 
     def _enter_engine_phase(self) -> list[Event]:
         """Open the round the live engine's phase calls for."""
@@ -762,14 +727,14 @@ class Table:
         cycle = self._cycle
         if phase is Phase.SHUFFLE:
             if cycle is not None and cycle.shuffled and not cycle.audited:
-                self._round = _Round("reveal", cycle.unrevealed())
+                self._round = Round("reveal", cycle.unrevealed())
                 return []
             holders = tuple(s for s in range(self.players) if s != self.bot_seat)
             self._cycle = DeckCycle(self.table_id, self._cycle_count, holders=holders,
                                     bot=self.bot_seat,
                                     sharing=self.genesis.shares_keys and self.recovery is None)
             self._cycle_count += 1
-            self._round = _Round("key", list(holders))
+            self._round = Round("key", list(holders))
             return [HandStarted(self.engine.hand_number, self._cycle.number)]
         assert cycle is not None
         if phase is Phase.CHANCE:
@@ -777,18 +742,18 @@ class Table:
             cycle.pending = steps
             cycle.pending_positions = tuple(cycle.deck_position(s) for s in steps)
             speakers = [s for s in range(self.players) if cycle.duties(s)]
-            self._round = _Round("tokens", speakers)
+            self._round = Round("tokens", speakers)
             return []
         if phase is Phase.ACTION:
-            self._round = _Round("action", [self.engine.to_act])
+            self._round = Round("action", [self.engine.to_act])
             if self.engine.to_act == self.bot_seat:
                 return self._bot_move(cycle)
             return []
         if phase is Phase.HAND_OVER:
             if not cycle.audited:
-                self._round = _Round("reveal", cycle.unrevealed())
+                self._round = Round("reveal", cycle.unrevealed())
             else:
-                self._round = _Round("result", [s for s in range(self.players)
+                self._round = Round("result", [s for s in range(self.players)
                                                 if s != self.bot_seat])
             return []
         raise AssertionError(f"unexpected engine phase {phase}")
@@ -796,26 +761,23 @@ class Table:
     # ------------------------------------------------------------------ internals: messages
 
     def _automatic_body(self) -> dict[str, Any]:
-        kind = self._round.kind
-        cycle = self._cycle
+        """The local seat's message of the current round (the ``make`` of its kind's row)."""
+        make = KIND_RULES[self._round.kind].make
+        assert make is not None and self.seat is not None and self._rng is not None
+        return make(self)
+
+    def _make_key(self) -> dict[str, Any]:
         assert self.seat is not None and self._rng is not None
-        if kind == "accept":
-            return {}
-        assert cycle is not None
-        if kind == "key":
-            keep = None if self.keeper is None else self.keeper.keep
-            return deal.key_body(cycle, self.seat, self._rng, keep)
-        if kind == "shuffle":
-            return deal.shuffle_body(cycle, self.seat, self._rng)
-        if kind == "tokens":
-            return deal.tokens_body(cycle, self.seat, self._rng, self._x25519_of)
-        if kind == "reveal":
-            return deal.reveal_body(cycle)
-        if kind == "result":
-            return audit.result_body(self._full)
-        if kind == "recover":
-            return self._recover_body()
-        raise AssertionError(kind)
+        keep = None if self.keeper is None else self.keeper.keep
+        return deal.key_body(self._require_cycle(), self.seat, self._rng, keep)
+
+    def _make_shuffle(self) -> dict[str, Any]:
+        assert self.seat is not None and self._rng is not None
+        return deal.shuffle_body(self._require_cycle(), self.seat, self._rng)
+
+    def _make_tokens(self) -> dict[str, Any]:
+        assert self.seat is not None and self._rng is not None
+        return deal.tokens_body(self._require_cycle(), self.seat, self._rng, self._x25519_of)
 
     def _recover_body(self) -> dict[str, Any]:
         assert self.seat is not None and self.dropped is not None and self._rng is not None
@@ -935,7 +897,7 @@ class Table:
                                       or self._public_card(cycle, p), index=self.chain.next_seq)
         events: list[Event] = [BotSeated(dropped)]
         if interrupted.kind == "result":
-            self._round = _Round("result", interrupted.speakers[interrupted.done + 1:])
+            self._round = Round("result", interrupted.speakers[interrupted.done + 1:])
             return events
         return events + self._enter_engine_phase()
 
@@ -1054,3 +1016,20 @@ def revealed_cards(table: Table, cycle: DeckCycle | None = None) -> list[Card] |
 def deck_of(table: Table) -> Deck:
     """The deck of the table's current hand."""
     return table.engine.deck
+
+
+KIND_RULES: dict[str, Kind[Table]] = {
+    "accept": Kind(Table._on_accept, lambda table: {}, Table._enter_engine_phase),
+    "key": Kind(Table._on_key, Table._make_key, Table._after_keys),
+    "shuffle": Kind(Table._on_shuffle, Table._make_shuffle, Table._after_shuffles),
+    "tokens": Kind(Table._on_tokens, Table._make_tokens, Table._after_tokens),
+    "action": Kind(Table._on_action, None, Table._enter_engine_phase),
+    "reveal": Kind(Table._on_reveal, lambda table: deal.reveal_body(table._require_cycle()),
+                   Table._after_reveals),
+    "result": Kind(Table._on_result, lambda table: audit.result_body(table._full),
+                   Table._after_results),
+    "recover": Kind(Table._on_recover, Table._recover_body, Table._after_recovery),
+    "complain": Kind(Table._on_complain, None, Table._after_complaint),
+}
+"""Every message kind's row (SPEC §9): how a received one is checked and applied, how the local
+seat makes its automatic one, what follows its complete round; in the order of :data:`KINDS`."""
