@@ -45,10 +45,7 @@ from typing import Any
 
 from .. import crypto
 from ..cards import HIDDEN, Card, Deck
-from ..crypto import CryptoError, ProofContext, Randomness
-from ..crypto.inbox import BoxOpening, InboxKey, verify_opening
-from ..crypto.keyshares import share_in_box
-from ..crypto.vss import share_is_valid
+from ..crypto import ProofContext, Randomness
 from ..games.base import (
     Action,
     GameError,
@@ -69,7 +66,7 @@ from ..wire import (
     open_envelope,
     seal,
 )
-from . import audit, bot, card_use, deal, recovery, replay, resume
+from . import audit, bot, card_use, complaint, deal, recovery, replay, resume
 from .cycle import DeckCycle, Move
 from .errors import (
     ResumeError,
@@ -549,17 +546,8 @@ class Table:
                 and self._may_complain(payload.seat, body["dealer"]))
 
     def _may_complain(self, holder: int, dealer: int) -> bool:
-        """Whether ``holder`` may complain now about its share of ``dealer``'s key: it is
-        ``holder``'s turn, the current cycle shares its keys, ``dealer``'s sharing is in the
-        chain, ``holder`` is another seat of the cycle and has signed nothing since it, and the
-        match is going on (SPEC §9.13.4)."""
-        cycle = self._cycle
-        if (cycle is None or not cycle.sharing or self.finished or self._round.complete
-                or self._round.current != holder or holder == dealer
-                or holder not in cycle.holders or dealer not in cycle.dealt_at):
-            return False
-        since = range(cycle.dealt_at[dealer] + 1, self.chain.next_seq)
-        return all(self.chain.seat_of(i) != holder for i in since)
+        turn = None if self.finished or self._round.complete else self._round.current
+        return complaint.may_complain(self._cycle, holder, dealer, turn=turn, chain=self.chain)
 
     def _owes_complaint(self) -> bool:
         """Whether the local seat holds a wrong share of this cycle: it signs nothing but its
@@ -578,44 +566,16 @@ class Table:
         :attr:`proposal`, placed by the hub (which sends it back); one that a claim beats in a
         claim window is made again when the seat's turn comes back."""
         assert self.seat is not None and self._identity is not None
-        cycle = self._require_cycle()
-        dealer = cycle.bad_box
-        assert dealer is not None and cycle.my_inbox is not None
-        dealt = cycle.dealt[dealer]
-        box = dealt.boxes[deal.box_index(self.seat, dealer)]
-        opening = InboxKey(cycle.my_inbox).open_box(
-            dealt.ephemeral, box, self._ctx(self.seat, f"open-{dealer}"), self._rng)
         payload = Payload(table_id=self.table_id, seq=self.chain.next_seq, prev=self.chain.head,
                           seat=self.seat, kind="complain",
-                          body={"dealer": dealer, "open": opening.to_wire()})
+                          body=complaint.body(self._require_cycle(), self.seat, self._rng))
         return seal(payload, self._identity).encode()
 
     def _on_complain(self, seat: int, body: dict[str, Any], index: int) -> list[Event]:
         """A complaint of holder ``seat``: its opening must verify and open its box to a share
         that fails the dealer's commitments, else ``bad-complaint`` names the complainant.
         A proven one ends the match with the dealer at fault once it is in the chain."""
-        cycle = self._require_cycle()
-        raw = body_field(body, "open", seat, index, {"dealer", "open"})
-        dealer: int = body["dealer"]
-        dealt = cycle.dealt[dealer]
-        box = dealt.boxes[deal.box_index(seat, dealer)]
-        try:
-            opening = BoxOpening.from_wire(raw)
-            verify_opening(opening, cycle.inboxes[seat], dealt.ephemeral, box,
-                           self._ctx(seat, f"open-{dealer}"))
-        except CryptoError as exc:
-            raise Violation("bad-complaint", str(exc), seat=seat, index=index) from None
-        share = share_in_box(dealt, self.table_id, cycle.number, dealer, seat,
-                             deal.box_index(seat, dealer), cycle.inboxes[seat], opening.shared)
-        if share_is_valid(dealt.all_commitments(cycle.publics[dealer]), seat, share):
-            raise Violation("bad-complaint", f"the box of seat {dealer} for seat {seat} opens "
-                            "to a share that matches its commitments", seat=seat, index=index)
-        dealt_at = cycle.dealt_at[dealer]
-        self.complaint = Complaint(seat, dealer, index, dealt_at)
-        self._proven = Violation(
-            "bad-key-share", f"seat {dealer} dealt seat {seat} a share of its hand key that does "
-            f"not match its commitments, as seat {seat}'s complaint in envelope {index} proves",
-            seat=dealer, index=dealt_at)
+        self.complaint, self._proven = complaint.check(self._require_cycle(), seat, body, index)
         return []
 
     def is_lost_race(self, data: bytes) -> bool:
