@@ -35,7 +35,13 @@ nothing else but a ``complain``, in its next turn (a :attr:`Table.proposal`, whi
 back); once it is in the chain every participant raises ``bad-key-share`` naming the dealer and
 the match is over (:attr:`Table.complaint`, SPEC §9.13.4).
 
-The message kinds and their bodies are specified in ``protocol/SPEC.md`` §9.
+The message kinds and their bodies are specified in ``protocol/SPEC.md`` §9. This module is the
+machine: the queries, the calls above, and every transition (emit, apply, the round's end, the
+engine's next phase, SPEC §9.2, §9.8, §11.7). Each kind's check, automatic body and round's end
+are one row of :data:`KIND_RULES`; the work of each row is done beside it in the package, by
+functions over a :class:`~.cycle.DeckCycle` and explicit inputs: :mod:`.deal` (SPEC §9.3-§9.5,
+§9.7), :mod:`.card_use` (§9.6), :mod:`.audit` and :mod:`.replay` (§9.7), :mod:`.recovery`
+(§9.13), :mod:`.complaint` (§9.13.4), :mod:`.bot` (§9.13.7) and :mod:`.resume` (§11.7.4).
 """
 
 from __future__ import annotations
