@@ -37,7 +37,8 @@ def _imported(path: Path) -> set[str]:
 def test_the_package_has_its_helpers() -> None:
     names = {p.stem for p in TABLE.glob("*.py")}
     assert {"__init__", "machine", "events", "errors", "keeper", "cycle", "card_use", "deal",
-            "replay", "audit", "bot", "recovery", "resume", "rounds", "complaint"} <= names
+            "replay", "audit", "bot", "recovery", "resume", "rounds", "complaint",
+            "claims"} <= names
 
 
 @pytest.mark.parametrize("path", sorted(TABLE.glob("*.py")), ids=lambda p: p.name)

@@ -64,7 +64,6 @@ from ..wire import (
     BadSignature,
     Chain,
     ChainError,
-    Envelope,
     IdentityKey,
     Payload,
     ProtocolError,
@@ -73,6 +72,7 @@ from ..wire import (
     seal,
 )
 from . import audit, bot, card_use, complaint, deal, recovery, replay, resume
+from .claims import ClaimWindows
 from .cycle import DeckCycle, Move
 from .errors import (
     ResumeError,
@@ -180,7 +180,7 @@ class Table:
         """The local seat's action envelope sent in a claim window and not yet placed in the
         chain: the hub's order decides (SPEC §9.2). It is accepted when it comes back, and
         dropped when a competing envelope is accepted first."""
-        self.windows: dict[int, tuple[frozenset[int], bytes]] = {}
+        self.windows = ClaimWindows()
         """Chain index -> (seats that could speak there, the ``prev`` hash) for every index
         accepted while a claim window was open: a later envelope of such a seat for that index
         lost the race (``lost-race``)."""
@@ -372,7 +372,7 @@ class Table:
         except ProtocolError as exc:
             rule = "bad-signature" if isinstance(exc, BadSignature) else "bad-envelope"
             raise Violation(rule, str(exc), seat=exc.seat, index=index) from None
-        if self._lost_race(payload, envelope):
+        if self.windows.lost_race(payload, self.table_id, self.chain):
             raise Violation("lost-race", "another seat's message took this place in the "
                             "chain first", seat=payload.seat, index=payload.seq)
         if self.finished:
@@ -589,18 +589,10 @@ class Table:
         eligible seat's message for a chain index that another eligible seat's envelope took
         first (harmless: drop it)."""
         try:
-            envelope, payload = open_envelope(data, self._keys)
+            _, payload = open_envelope(data, self._keys)
         except ProtocolError:
             return False
-        return self._lost_race(payload, envelope)
-
-    def _lost_race(self, payload: Payload, envelope: Envelope) -> bool:
-        window = self.windows.get(payload.seq)
-        if window is None or payload.table_id != self.table_id:
-            return False
-        seats, prev = window
-        return (payload.seat in seats and payload.prev == prev
-                and payload.seat != self.chain.seat_of(payload.seq))
+        return self.windows.lost_race(payload, self.table_id, self.chain)
 
     # ------------------------------------------------------------------ internals: flow
 
