@@ -10,10 +10,10 @@ from pathlib import Path
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
-from p2pcards.seating.invite import Invite, InviteError
 from test_net_processes import BRISCOLA_2, Peer, host, join
 
 from p2pcards.seating.candidates import Candidate, classify
+from p2pcards.seating.invite import Invite, InviteError
 from p2pcards.verify import verify_transcript
 
 FINGERPRINT = "JAJX-SQVL-PT7R-BAEY"

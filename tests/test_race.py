@@ -9,13 +9,13 @@ from typing import Any
 import pytest
 import trio
 import trio.testing
-from p2pcards.seating.invite import Invite
 
 from p2pcards.net.errors import HandshakeError, MatchFailure
 from p2pcards.net.framed import FramedStream
 from p2pcards.net.race import RELAY_DELAY, STAGGER, Claim, Reached, Way, race
-from p2pcards.seating.handshake import JoinerSeating
 from p2pcards.seating.candidates import Candidate
+from p2pcards.seating.handshake import JoinerSeating
+from p2pcards.seating.invite import Invite
 
 INVITE = Invite("10.0.0.1", 7000, bytes(16), "JAJX-SQVL-PT7R-BAEY")
 LAN = Candidate("lan", "10.0.0.1", 7000)

@@ -14,6 +14,8 @@ from hypothesis import strategies as st
 from toy_games import CLAIM, registered
 
 from p2pcards.games.base import GameError
+from p2pcards.table import KINDS
+from p2pcards.table.machine import KIND_RULES
 
 TABLE = Path(__file__).resolve().parent.parent / "p2pcards" / "table"
 
@@ -34,7 +36,9 @@ def _imported(path: Path) -> set[str]:
 
 def test_the_package_has_its_helpers() -> None:
     names = {p.stem for p in TABLE.glob("*.py")}
-    assert {"__init__", "machine", "events", "errors", "keeper", "cycle"} <= names
+    assert {"__init__", "machine", "events", "errors", "keeper", "cycle", "card_use", "deal",
+            "replay", "audit", "bot", "recovery", "resume", "rounds", "complaint",
+            "claims"} <= names
 
 
 @pytest.mark.parametrize("path", sorted(TABLE.glob("*.py")), ids=lambda p: p.name)
@@ -42,6 +46,17 @@ def test_no_helper_imports_the_machine(path: Path) -> None:
     if path.stem in ("__init__", "machine"):
         return
     assert "machine" not in _imported(path), f"{path.name} imports the machine"
+
+
+def test_every_kind_has_one_row_in_the_kinds_table() -> None:
+    assert tuple(KIND_RULES) == KINDS
+    assert [kind for kind, row in KIND_RULES.items() if row.make is None] == ["action",
+                                                                              "complain"]
+
+
+def test_the_machine_builds_no_handler_name() -> None:
+    source = (TABLE / "machine.py").read_text(encoding="utf-8")
+    assert 'f"_on_' not in source and "getattr(self" not in source
 
 
 @pytest.fixture(autouse=True)

@@ -24,14 +24,13 @@ from .events import (
     Step,
 )
 from .machine import (
-    HUB_SEAT,
-    KINDS,
     Table,
     bare_inboxes,
     deck_of,
     replay_frames,
     revealed_cards,
 )
+from .rounds import HUB_SEAT, KINDS
 
 __all__ = [
     "Table",

@@ -35,22 +35,24 @@ nothing else but a ``complain``, in its next turn (a :attr:`Table.proposal`, whi
 back); once it is in the chain every participant raises ``bad-key-share`` naming the dealer and
 the match is over (:attr:`Table.complaint`, SPEC §9.13.4).
 
-The message kinds and their bodies are specified in ``protocol/SPEC.md`` §9.
+The message kinds and their bodies are specified in ``protocol/SPEC.md`` §9. This module is the
+machine: the queries, the calls above, and every transition (emit, apply, the round's end, the
+engine's next phase, SPEC §9.2, §9.8, §11.7). Each kind's check, automatic body and round's end
+are one row of :data:`KIND_RULES`; the work of each row is done beside it in the package, by
+functions over a :class:`~.cycle.DeckCycle` and explicit inputs: :mod:`.deal` (SPEC §9.3-§9.5,
+§9.7), :mod:`.card_use` (§9.6), :mod:`.audit` and :mod:`.replay` (§9.7), :mod:`.recovery`
+(§9.13), :mod:`.complaint` (§9.13.4), :mod:`.bot` (§9.13.7) and :mod:`.resume` (§11.7.4).
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
 from typing import Any
 
 from .. import crypto
 from ..cards import HIDDEN, Card, Deck
-from ..crypto import CryptoError, ProofContext, Randomness
-from ..crypto.inbox import BoxOpening, InboxKey, verify_opening
-from ..crypto.keyshares import rebuild_key, share_in_box
+from ..crypto import ProofContext, Randomness
 from ..crypto.own import is_paranoid, own_message
-from ..crypto.vss import share_is_valid
 from ..games.base import (
     Action,
     GameError,
@@ -63,7 +65,6 @@ from ..wire import (
     BadSignature,
     Chain,
     ChainError,
-    Envelope,
     IdentityKey,
     Payload,
     ProtocolError,
@@ -71,7 +72,8 @@ from ..wire import (
     open_envelope,
     seal,
 )
-from . import audit, bot, card_use, deal, recovery, replay
+from . import audit, bot, card_use, complaint, deal, recovery, replay, resume
+from .claims import ClaimWindows
 from .cycle import DeckCycle, Move
 from .errors import (
     ResumeError,
@@ -95,7 +97,8 @@ from .events import (
     SeatDropped,
     Step,
 )
-from .keeper import PROPOSAL, SIGNED, Keeper, decode_count, hand_name, inbox_name
+from .keeper import PROPOSAL, Keeper
+from .rounds import HUB_SEAT, KINDS, Kind, Round
 
 __all__ = [
     "Table",
@@ -121,36 +124,6 @@ __all__ = [
     "bare_inboxes",
     "revealed_cards",
 ]
-
-KINDS = ("accept", "key", "shuffle", "tokens", "action", "reveal", "result", "recover",
-         "complain")
-"""Every message kind of protocol version 1, in the order they first appear (``recover`` and
-``complain`` only at a table that shares its hand keys, SPEC §9.13)."""
-HUB_SEAT = 0
-"""The host's seat: the hub that relays every envelope (SPEC §11.5), whose own liveness and
-timers say when a seat is gone, and so the only seat that may begin a recovery (SPEC
-§9.13.5)."""
-
-
-# ----------------------------------------------------------------------------------- rounds
-
-
-@dataclass
-class _Round:
-    """A protocol round: ``kind`` messages from ``speakers`` in order."""
-
-    kind: str
-    speakers: list[int]
-    done: int = 0
-
-    @property
-    def complete(self) -> bool:
-        return self.done >= len(self.speakers)
-
-    @property
-    def current(self) -> int:
-        return self.speakers[self.done]
-
 
 class Table:
     """One participant's view of a table; see the module docstring for the contract."""
@@ -204,7 +177,7 @@ class Table:
         """The full-information engine at the start of the current cycle (replayed after it)."""
         self._cycle_count = 0
         self._cycle: DeckCycle | None = None
-        self._round = _Round("accept", list(range(self.players)))
+        self._round = Round("accept", list(range(self.players)))
         self._results: dict[int, dict[str, Any]] = {}
         self._started = False
         self.finished = False
@@ -213,7 +186,7 @@ class Table:
         """The local seat's action envelope sent in a claim window and not yet placed in the
         chain: the hub's order decides (SPEC §9.2). It is accepted when it comes back, and
         dropped when a competing envelope is accepted first."""
-        self.windows: dict[int, tuple[frozenset[int], bytes]] = {}
+        self.windows = ClaimWindows()
         """Chain index -> (seats that could speak there, the ``prev`` hash) for every index
         accepted while a claim window was open: a later envelope of such a seat for that index
         lost the race (``lost-race``)."""
@@ -230,7 +203,7 @@ class Table:
         self.bot_seat: int | None = None
         """The seat the public bot plays, once a recovery under ``dropout`` = ``bot`` is over
         (SPEC §9.13.7)."""
-        self._interrupted: _Round | None = None
+        self._interrupted: Round | None = None
         """The round a recovery replaced, to be taken up again without the dropped seat."""
         if bare_inboxes and seat is not None:
             raise ValueError("only an observer reads inbox keys without their proofs")
@@ -346,7 +319,7 @@ class Table:
         if self.seat is None:
             raise ValueError("only a seated table resumes")
         self._started = True
-        known = self._own_public_keys(frames)
+        known = resume.own_public_keys(frames, self._keys, self.seat)
         step = Step()
         own = 0
         self._replaying = True
@@ -360,7 +333,8 @@ class Table:
                 if payload.seat == self.seat:
                     own += 1
                     if payload.kind == "key":
-                        self._restore_key(payload, known)
+                        resume.restore_key(self._require_cycle(), payload, known,
+                                           self.keeper, self.seat)
                     self.proposal = data  # the local seat's own: taken as such
                 try:
                     step.extend(self.receive(data))
@@ -376,114 +350,19 @@ class Table:
                                           f"key seat {self.seat} published")
         finally:
             self._replaying = False
-        self._check_signed(own, len(frames))
-        self._check_inbox()
-        self._restore_proposal()
+        self._check_after_replay(own, len(frames))
         step.outgoing.extend(self._run_automatic().outgoing)
         return step
 
-    def _check_signed(self, own: int, frames: int) -> None:
-        """Refuse a transcript that holds fewer of the local seat's envelopes than the keeper
-        says its transcript held (SPEC §11.7.4)."""
-        data = self.keeper.load(SIGNED) if self.keeper is not None else None
+    def _check_after_replay(self, own: int, frames: int) -> None:
+        """The checks of a resume once every frame is replayed, then the kept proposal back."""
+        assert self.seat is not None
+        resume.check_signed(self.keeper, own, frames, self.seat)
+        resume.check_inbox(self._cycle, self.spent, self.seat)
+        data = resume.kept_proposal(self.keeper, self.frames, self._keys)
         if data is None:
             return
-        signed = decode_count(data)
-        if signed is None:
-            raise ResumeError(f"the kept count of seat {self.seat}'s envelopes is damaged "
-                              f"({len(data)} bytes, not 8)")
-        if own < signed:
-            raise ResumeError(f"the transcript ends after {frames} envelopes, {own} of them "
-                              f"seat {self.seat}'s, but the seat had already signed {signed}: "
-                              "resuming from it would sign a second, different envelope for a "
-                              "place the seat has signed, so resume from a complete copy of "
-                              "the transcript (every player's holds the same chain)")
-
-    def _check_inbox(self) -> None:
-        """After the replay: the deck in play needs the local seat's inbox key (it opens the
-        shares of the other seats' hand keys dealt to this seat), which is kept until the deck
-        is spent; a spent deck needs none."""
-        cycle = self._cycle
-        if (cycle is None or cycle.audited or cycle.number in self.spent
-                or self.seat not in cycle.inboxes or cycle.my_inbox is not None):
-            return
-        raise ResumeError(f"the inbox key of hand cycle {cycle.number} of seat {self.seat} is "
-                          "not among the kept secrets: this seat cannot go on")
-
-    def _own_public_keys(self, frames: Sequence[bytes]) -> dict[bytes, crypto.Scalar]:
-        """The local seat's hand keys that ``frames`` make public, by public key: the secret of
-        its own ``reveal`` (or of its ``recover`` under ``forfeit``), and the key rebuilt from
-        the other seats' shares when a recovery was of the local seat (SPEC §9.13). Frames that
-        cannot be read are skipped: the replay names what is wrong with them."""
-        found: dict[bytes, crypto.Scalar] = {}
-        rebuilt: dict[int, crypto.Scalar] = {}
-        for data in frames:
-            try:
-                _, payload = open_envelope(data, self._keys)
-                body = payload.body
-                if not isinstance(body, dict):
-                    continue
-                if payload.seat == self.seat and payload.kind in ("reveal", "recover"):
-                    if body.get("secret") is not None:
-                        secret = crypto.Scalar.from_bytes(body["secret"], "hand key secret")
-                        found[(secret * crypto.G).to_bytes()] = secret
-                elif (payload.kind == "recover" and body.get("seat") == self.seat
-                      and body.get("share") is not None):
-                    rebuilt[payload.seat] = crypto.Scalar.from_bytes(body["share"], "key share")
-            except (ProtocolError, CryptoError):
-                continue
-        holders = [s for s in range(self.players) if s != self.seat]
-        if rebuilt.keys() == set(holders):
-            try:
-                secret = rebuild_key(rebuilt, holders)
-                found[(secret * crypto.G).to_bytes()] = secret
-            except CryptoError:
-                pass  # the replay names the bad share
-        return found
-
-    def _restore_key(self, payload: Payload, known: dict[bytes, crypto.Scalar]) -> None:
-        """Give the replay the local seat's key of the hand whose ``key`` envelope is next, and
-        its inbox key of that hand while it is kept (see :meth:`_check_inbox`)."""
-        cycle = self._require_cycle()
-        share = payload.body.get("share") if isinstance(payload.body, dict) else None
-        try:
-            public = crypto.KeyShare.from_wire(share).public.to_bytes()
-        except CryptoError as exc:
-            raise ResumeError(f"envelope {payload.seq} holds no usable key share: {exc}") from None
-        secret = known.get(public)
-        if secret is None:
-            kept = self.keeper.load(hand_name(cycle.number)) if self.keeper is not None else None
-            if kept is None:
-                raise ResumeError(f"the key of hand cycle {cycle.number} of seat {self.seat} is "
-                                  "not among the kept secrets: this seat cannot go on")
-            try:
-                secret = crypto.Scalar.from_bytes(kept, "kept hand key")
-            except CryptoError as exc:
-                raise ResumeError(f"the kept key of hand cycle {cycle.number} is damaged: "
-                                  f"{exc}") from None
-        try:
-            cycle.my_key = crypto.HandKey(secret)
-        except CryptoError as exc:
-            raise ResumeError(f"the key of hand cycle {cycle.number} is unusable: {exc}") from None
-        if isinstance(payload.body, dict) and "inbox" in payload.body:
-            kept = self.keeper.load(inbox_name(cycle.number)) if self.keeper is not None else None
-            if kept is None:
-                return  # spent since: the deck needs it no more (checked after the replay)
-            try:
-                cycle.my_inbox = crypto.Scalar.from_bytes(kept, "kept inbox key")
-            except CryptoError as exc:
-                raise ResumeError(f"the kept inbox key of hand cycle {cycle.number} is "
-                                  f"damaged: {exc}") from None
-
-    def _restore_proposal(self) -> None:
-        """Take back a kept claim-window proposal that the chain has not placed yet."""
-        data = self.keeper.load(PROPOSAL) if self.keeper is not None else None
-        if data is None or data in self.frames:
-            return
-        try:
-            _, payload = open_envelope(data, self._keys)
-        except ProtocolError:
-            return
+        _, payload = open_envelope(data, self._keys)
         if (payload.seat == self.seat and payload.seq == self.chain.next_seq
                 and payload.prev == self.chain.head and self.seat in self.speakers):
             self.proposal = data
@@ -499,7 +378,7 @@ class Table:
         except ProtocolError as exc:
             rule = "bad-signature" if isinstance(exc, BadSignature) else "bad-envelope"
             raise Violation(rule, str(exc), seat=exc.seat, index=index) from None
-        if self._lost_race(payload, envelope):
+        if self.windows.lost_race(payload, self.table_id, self.chain):
             raise Violation("lost-race", "another seat's message took this place in the "
                             "chain first", seat=payload.seat, index=payload.seq)
         if self.finished:
@@ -533,7 +412,7 @@ class Table:
         if starting:
             step.events.append(self._begin_recovery(payload.seat))
         if complaining:
-            self._round = _Round("complain", [payload.seat])
+            self._round = Round("complain", [payload.seat])
         try:
             step.events.extend(self._apply(payload, index))  # validates fully before any change
         except Violation:
@@ -666,7 +545,7 @@ class Table:
         self.recovery = Recovery(dropped, kind, by, self.chain.next_seq)
         self._interrupted = self._round
         others = [s for s in range(self.players) if s not in (dropped, by)]
-        self._round = _Round("recover", [by, *others])
+        self._round = Round("recover", [by, *others])
         self.proposal = None
         return SeatDropped(dropped, kind, by)
 
@@ -679,17 +558,8 @@ class Table:
                 and self._may_complain(payload.seat, body["dealer"]))
 
     def _may_complain(self, holder: int, dealer: int) -> bool:
-        """Whether ``holder`` may complain now about its share of ``dealer``'s key: it is
-        ``holder``'s turn, the current cycle shares its keys, ``dealer``'s sharing is in the
-        chain, ``holder`` is another seat of the cycle and has signed nothing since it, and the
-        match is going on (SPEC §9.13.4)."""
-        cycle = self._cycle
-        if (cycle is None or not cycle.sharing or self.finished or self._round.complete
-                or self._round.current != holder or holder == dealer
-                or holder not in cycle.holders or dealer not in cycle.dealt_at):
-            return False
-        since = range(cycle.dealt_at[dealer] + 1, self.chain.next_seq)
-        return all(self.chain.seat_of(i) != holder for i in since)
+        turn = None if self.finished or self._round.complete else self._round.current
+        return complaint.may_complain(self._cycle, holder, dealer, turn=turn, chain=self.chain)
 
     def _owes_complaint(self) -> bool:
         """Whether the local seat holds a wrong share of this cycle: it signs nothing but its
@@ -708,44 +578,16 @@ class Table:
         :attr:`proposal`, placed by the hub (which sends it back); one that a claim beats in a
         claim window is made again when the seat's turn comes back."""
         assert self.seat is not None and self._identity is not None
-        cycle = self._require_cycle()
-        dealer = cycle.bad_box
-        assert dealer is not None and cycle.my_inbox is not None
-        dealt = cycle.dealt[dealer]
-        box = dealt.boxes[deal.box_index(self.seat, dealer)]
-        opening = InboxKey(cycle.my_inbox).open_box(
-            dealt.ephemeral, box, self._ctx(self.seat, f"open-{dealer}"), self._rng)
         payload = Payload(table_id=self.table_id, seq=self.chain.next_seq, prev=self.chain.head,
                           seat=self.seat, kind="complain",
-                          body={"dealer": dealer, "open": opening.to_wire()})
+                          body=complaint.body(self._require_cycle(), self.seat, self._rng))
         return seal(payload, self._identity).encode()
 
     def _on_complain(self, seat: int, body: dict[str, Any], index: int) -> list[Event]:
         """A complaint of holder ``seat``: its opening must verify and open its box to a share
         that fails the dealer's commitments, else ``bad-complaint`` names the complainant.
         A proven one ends the match with the dealer at fault once it is in the chain."""
-        cycle = self._require_cycle()
-        raw = body_field(body, "open", seat, index, {"dealer", "open"})
-        dealer: int = body["dealer"]
-        dealt = cycle.dealt[dealer]
-        box = dealt.boxes[deal.box_index(seat, dealer)]
-        try:
-            opening = BoxOpening.from_wire(raw)
-            verify_opening(opening, cycle.inboxes[seat], dealt.ephemeral, box,
-                           self._ctx(seat, f"open-{dealer}"))
-        except CryptoError as exc:
-            raise Violation("bad-complaint", str(exc), seat=seat, index=index) from None
-        share = share_in_box(dealt, self.table_id, cycle.number, dealer, seat,
-                             deal.box_index(seat, dealer), cycle.inboxes[seat], opening.shared)
-        if share_is_valid(dealt.all_commitments(cycle.publics[dealer]), seat, share):
-            raise Violation("bad-complaint", f"the box of seat {dealer} for seat {seat} opens "
-                            "to a share that matches its commitments", seat=seat, index=index)
-        dealt_at = cycle.dealt_at[dealer]
-        self.complaint = Complaint(seat, dealer, index, dealt_at)
-        self._proven = Violation(
-            "bad-key-share", f"seat {dealer} dealt seat {seat} a share of its hand key that does "
-            f"not match its commitments, as seat {seat}'s complaint in envelope {index} proves",
-            seat=dealer, index=dealt_at)
+        self.complaint, self._proven = complaint.check(self._require_cycle(), seat, body, index)
         return []
 
     def is_lost_race(self, data: bytes) -> bool:
@@ -753,18 +595,10 @@ class Table:
         eligible seat's message for a chain index that another eligible seat's envelope took
         first (harmless: drop it)."""
         try:
-            envelope, payload = open_envelope(data, self._keys)
+            _, payload = open_envelope(data, self._keys)
         except ProtocolError:
             return False
-        return self._lost_race(payload, envelope)
-
-    def _lost_race(self, payload: Payload, envelope: Envelope) -> bool:
-        window = self.windows.get(payload.seq)
-        if window is None or payload.table_id != self.table_id:
-            return False
-        seats, prev = window
-        return (payload.seat in seats and payload.prev == prev
-                and payload.seat != self.chain.seat_of(payload.seq))
+        return self.windows.lost_race(payload, self.table_id, self.chain)
 
     # ------------------------------------------------------------------ internals: flow
 
@@ -817,46 +651,41 @@ class Table:
 
     def _apply(self, payload: Payload, index: int) -> list[Event]:
         """Validate and apply a message of the expected seat and kind; advance the round."""
-        handler = getattr(self, f"_on_{payload.kind}")
-        events: list[Event] = handler(payload.seat, payload.body, index)
+        events = KIND_RULES[payload.kind].check(self, payload.seat, payload.body, index)
         self._round.done += 1
         return events
 
     def _finish_round(self) -> list[Event]:
-        """The current round is complete: compute what follows and open the next round."""
-        kind = self._round.kind
-        events: list[Event] = []
-        if kind == "accept":
-            return self._enter_engine_phase()
+        """The current round is complete: compute what follows and open the next round (the
+        ``after`` of its kind's row)."""
+        return KIND_RULES[self._round.kind].after(self)
+
+    def _after_keys(self) -> list[Event]:
         cycle = self._require_cycle()
-        if kind == "key":
-            cycle.joint = crypto.joint_key(cycle.publics[s] for s in cycle.holders)
-            cycle.cards = self.engine.deck
-            cycle.deck = crypto.initial_deck(cycle.cards, cycle.joint)
-            self._round = _Round("shuffle", list(cycle.holders))
-            return events
-        if kind == "shuffle":
-            cycle.shuffled = True
-            self.engine.begin_hand()
-            return self._enter_engine_phase()
-        if kind == "tokens":
-            events.extend(self._complete_chance())
-            return events + self._enter_engine_phase()
-        if kind == "action":
-            return self._enter_engine_phase()
-        if kind == "reveal":
-            self._audit_cycle(partial=False)
-            cycle.audited = True
-            return events + self._enter_engine_phase()
-        if kind == "result":
-            return events + self._after_results()
-        if kind == "recover":
-            return self._after_recovery()
-        if kind == "complain":
-            assert self._proven is not None
-            self.finished = True  # nothing more is accepted: the dealer is at fault
-            raise self._proven
-        raise AssertionError(kind)
+        cycle.joint = crypto.joint_key(cycle.publics[s] for s in cycle.holders)
+        cycle.cards = self.engine.deck
+        cycle.deck = crypto.initial_deck(cycle.cards, cycle.joint)
+        self._round = Round("shuffle", list(cycle.holders))
+        return []
+
+    def _after_shuffles(self) -> list[Event]:
+        self._require_cycle().shuffled = True
+        self.engine.begin_hand()
+        return self._enter_engine_phase()
+
+    def _after_tokens(self) -> list[Event]:
+        return self._complete_chance() + self._enter_engine_phase()
+
+    def _after_reveals(self) -> list[Event]:
+        cycle = self._require_cycle()
+        self._audit_cycle(partial=False)
+        cycle.audited = True
+        return self._enter_engine_phase()
+
+    def _after_complaint(self) -> list[Event]:
+        assert self._proven is not None
+        self.finished = True  # nothing more is accepted: the dealer is at fault
+        raise self._proven
 
     def _enter_engine_phase(self) -> list[Event]:
         """Open the round the live engine's phase calls for."""
@@ -864,14 +693,14 @@ class Table:
         cycle = self._cycle
         if phase is Phase.SHUFFLE:
             if cycle is not None and cycle.shuffled and not cycle.audited:
-                self._round = _Round("reveal", cycle.unrevealed())
+                self._round = Round("reveal", cycle.unrevealed())
                 return []
             holders = tuple(s for s in range(self.players) if s != self.bot_seat)
             self._cycle = DeckCycle(self.table_id, self._cycle_count, holders=holders,
                                     bot=self.bot_seat,
                                     sharing=self.genesis.shares_keys and self.recovery is None)
             self._cycle_count += 1
-            self._round = _Round("key", list(holders))
+            self._round = Round("key", list(holders))
             return [HandStarted(self.engine.hand_number, self._cycle.number)]
         assert cycle is not None
         if phase is Phase.CHANCE:
@@ -879,18 +708,18 @@ class Table:
             cycle.pending = steps
             cycle.pending_positions = tuple(cycle.deck_position(s) for s in steps)
             speakers = [s for s in range(self.players) if cycle.duties(s)]
-            self._round = _Round("tokens", speakers)
+            self._round = Round("tokens", speakers)
             return []
         if phase is Phase.ACTION:
-            self._round = _Round("action", [self.engine.to_act])
+            self._round = Round("action", [self.engine.to_act])
             if self.engine.to_act == self.bot_seat:
                 return self._bot_move(cycle)
             return []
         if phase is Phase.HAND_OVER:
             if not cycle.audited:
-                self._round = _Round("reveal", cycle.unrevealed())
+                self._round = Round("reveal", cycle.unrevealed())
             else:
-                self._round = _Round("result", [s for s in range(self.players)
+                self._round = Round("result", [s for s in range(self.players)
                                                 if s != self.bot_seat])
             return []
         raise AssertionError(f"unexpected engine phase {phase}")
@@ -898,26 +727,23 @@ class Table:
     # ------------------------------------------------------------------ internals: messages
 
     def _automatic_body(self) -> dict[str, Any]:
-        kind = self._round.kind
-        cycle = self._cycle
+        """The local seat's message of the current round (the ``make`` of its kind's row)."""
+        make = KIND_RULES[self._round.kind].make
+        assert make is not None and self.seat is not None and self._rng is not None
+        return make(self)
+
+    def _make_key(self) -> dict[str, Any]:
         assert self.seat is not None and self._rng is not None
-        if kind == "accept":
-            return {}
-        assert cycle is not None
-        if kind == "key":
-            keep = None if self.keeper is None else self.keeper.keep
-            return deal.key_body(cycle, self.seat, self._rng, keep)
-        if kind == "shuffle":
-            return deal.shuffle_body(cycle, self.seat, self._rng)
-        if kind == "tokens":
-            return deal.tokens_body(cycle, self.seat, self._rng, self._x25519_of)
-        if kind == "reveal":
-            return deal.reveal_body(cycle)
-        if kind == "result":
-            return audit.result_body(self._full)
-        if kind == "recover":
-            return self._recover_body()
-        raise AssertionError(kind)
+        keep = None if self.keeper is None else self.keeper.keep
+        return deal.key_body(self._require_cycle(), self.seat, self._rng, keep)
+
+    def _make_shuffle(self) -> dict[str, Any]:
+        assert self.seat is not None and self._rng is not None
+        return deal.shuffle_body(self._require_cycle(), self.seat, self._rng)
+
+    def _make_tokens(self) -> dict[str, Any]:
+        assert self.seat is not None and self._rng is not None
+        return deal.tokens_body(self._require_cycle(), self.seat, self._rng, self._x25519_of)
 
     def _recover_body(self) -> dict[str, Any]:
         assert self.seat is not None and self.dropped is not None and self._rng is not None
@@ -1037,7 +863,7 @@ class Table:
                                       or self._public_card(cycle, p), index=self.chain.next_seq)
         events: list[Event] = [BotSeated(dropped)]
         if interrupted.kind == "result":
-            self._round = _Round("result", interrupted.speakers[interrupted.done + 1:])
+            self._round = Round("result", interrupted.speakers[interrupted.done + 1:])
             return events
         return events + self._enter_engine_phase()
 
@@ -1156,3 +982,20 @@ def revealed_cards(table: Table, cycle: DeckCycle | None = None) -> list[Card] |
 def deck_of(table: Table) -> Deck:
     """The deck of the table's current hand."""
     return table.engine.deck
+
+
+KIND_RULES: dict[str, Kind[Table]] = {
+    "accept": Kind(Table._on_accept, lambda table: {}, Table._enter_engine_phase),
+    "key": Kind(Table._on_key, Table._make_key, Table._after_keys),
+    "shuffle": Kind(Table._on_shuffle, Table._make_shuffle, Table._after_shuffles),
+    "tokens": Kind(Table._on_tokens, Table._make_tokens, Table._after_tokens),
+    "action": Kind(Table._on_action, None, Table._enter_engine_phase),
+    "reveal": Kind(Table._on_reveal, lambda table: deal.reveal_body(table._require_cycle()),
+                   Table._after_reveals),
+    "result": Kind(Table._on_result, lambda table: audit.result_body(table._full),
+                   Table._after_results),
+    "recover": Kind(Table._on_recover, Table._recover_body, Table._after_recovery),
+    "complain": Kind(Table._on_complain, None, Table._after_complaint),
+}
+"""Every message kind's row (SPEC §9): how a received one is checked and applied, how the local
+seat makes its automatic one, what follows its complete round; in the order of :data:`KINDS`."""
