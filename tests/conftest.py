@@ -4,9 +4,10 @@ Tests marked ``@pytest.mark.slow`` (whole matches of the non-default presets, ab
 two cores) are skipped by a plain ``pytest`` run; ``pytest --slow`` (or ``-m slow``) runs them.
 ``pytest -m "not slow"`` is the same fast selection as the default.
 
-The suite runs on two pytest-xdist workers (``-n 2 --dist loadfile`` in ``pyproject.toml``: a
-test file stays on one worker, so its module fixtures are built once); ``pytest -n 0`` runs it
-in one process. Tests therefore never share a port, a file outside ``tmp_path`` or a
+The suite runs on two pytest-xdist workers (``-n 2 --dist loadfile --no-loadscope-reorder`` in
+``pyproject.toml``: a test file stays on one worker, so its module fixtures are built once, and
+the files are handed out in the order :func:`longest_first` gives them); ``pytest -n 0`` runs
+it in one process. Tests therefore never share a port, a file outside ``tmp_path`` or a
 ``P2PCARDS_HOME``.
 
 Tests marked ``@pytest.mark.browser`` drive a headless Chromium (``tests/browser.py``). Where no
@@ -34,7 +35,30 @@ def pytest_configure(config: pytest.Config) -> None:
         "unless P2PCARDS_REQUIRE_BROWSER=1")
 
 
+LONGEST_FILES = (
+    "test_conformance.py", "test_relay_caps_processes.py", "test_resume_processes.py",
+    "test_recover_processes.py", "test_dropout_processes.py", "test_liveness.py",
+    "test_relay_play.py", "test_net_processes.py", "test_reentry_processes.py",
+    "test_complaint_processes.py", "test_resume_guard_processes.py",
+    "test_resume_seats_processes.py", "test_shared_home_processes.py", "test_demo.py",
+    "test_net_matches.py", "test_codes.py", "test_web_match.py", "test_web_resume.py",
+    "test_web_burraco.py", "test_web_rumino_claim.py", "test_web_pages.py", "test_web_hub.py",
+)
+"""The test files that run real processes or whole matches, roughly longest first: collected
+first, so that ``--dist loadfile`` (with ``--no-loadscope-reorder``, which keeps this order
+instead of sorting files by their number of tests) starts them early, instead of leaving a
+long file of few tests to run alone at the end while the other worker idles."""
+
+
+def longest_first(items: list[pytest.Item]) -> None:
+    """Reorder ``items`` in place: the files of :data:`LONGEST_FILES` first, in that order,
+    then every other file in collection order (a stable sort, the same in every worker)."""
+    rank = {name: position for position, name in enumerate(LONGEST_FILES)}
+    items.sort(key=lambda item: rank.get(item.path.name, len(rank)))
+
+
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    longest_first(items)
     _skip_browser_tests_without_a_browser(items)
     if config.getoption("--slow") or "slow" in (config.getoption("-m") or ""):
         return

@@ -78,10 +78,24 @@ class Peer:
                              f"stderr {self.err}")
 
     def finish(self) -> int:
-        code = self.process.wait(DEADLINE)
+        """The process's exit status, once it has exited and its output is all read. A
+        process still running after :data:`DEADLINE` is killed, and the test fails with what
+        it printed (a hang shows where it stopped instead of a bare timeout)."""
+        try:
+            code = self.process.wait(DEADLINE)
+        except subprocess.TimeoutExpired:
+            self.process.kill()
+            self.process.wait(DEADLINE)
+            self._join_readers()
+            raise AssertionError(
+                f"p2pcards {' '.join(self.args)} did not exit within {DEADLINE:.0f} s and was "
+                f"killed; stdout:\n{self.stdout}\nstderr:\n{self.stderr}") from None
+        self._join_readers()
+        return code
+
+    def _join_readers(self) -> None:
         for thread in self._threads:
             thread.join(DEADLINE)
-        return code
 
     @property
     def stdout(self) -> str:

@@ -28,6 +28,10 @@ LOOPBACK_CAPS = ("--max-rooms-per-address", "999", "--max-connections-per-addres
 relay sees more tables from that one address than a public relay lets one address hold."""
 
 
+DEADLINE = 300.0
+"""A hang guard only, as in the other process tests: never a measure of speed."""
+
+
 class RelayProcess:
     """``p2pcards relay`` in a subprocess on a free loopback port; logs in a file. Unless
     ``args`` say otherwise (the last value of an option counts), the per-address caps are
@@ -43,22 +47,35 @@ class RelayProcess:
         self.port = self._wait_port()
 
     def _wait_port(self) -> int:
-        for _ in range(400):
+        """The port of the ``event=listening`` line (waits for it: a loaded machine may take
+        many seconds to start a Python process); a relay that exits or never listens fails
+        the test with its log, killed first."""
+        end = time.monotonic() + DEADLINE
+        while time.monotonic() < end:
             for line in self.log_path.read_text().splitlines():
                 if line.startswith("event=listening"):
                     return int(line.split("address=")[1].split()[0].rsplit(":", 1)[1])
             if self.proc.poll() is not None:
                 raise RuntimeError(f"relay exited: {self.log_path.read_text()}")
             time.sleep(0.025)
-        raise RuntimeError("relay did not start")
+        self.proc.kill()
+        self.proc.wait(DEADLINE)
+        raise RuntimeError(f"relay did not listen within {DEADLINE:.0f} s: {self.log()}")
 
     def log(self) -> str:
         return self.log_path.read_text()
 
     def stop(self, signum: int = signal.SIGTERM) -> int:
+        """Send ``signum`` and return the exit status; a relay still running after
+        :data:`DEADLINE` is killed and the test fails with its log."""
         self.proc.send_signal(signum)
         try:
-            return self.proc.wait(timeout=10)
+            return self.proc.wait(timeout=DEADLINE)
+        except subprocess.TimeoutExpired:
+            self.proc.kill()
+            self.proc.wait(DEADLINE)
+            raise AssertionError(f"the relay did not exit within {DEADLINE:.0f} s of signal "
+                                 f"{signum}; its log:\n{self.log()}") from None
         finally:
             self._log.close()
 
