@@ -80,7 +80,6 @@ import functools
 import math
 from collections import deque
 from collections.abc import Awaitable, Callable, Iterable, Sequence
-from dataclasses import dataclass, field
 from typing import Any
 
 import trio
@@ -107,183 +106,30 @@ from ..table import HUB_SEAT, Event, ResumeError, Table, Violation
 from ..wire import ZERO_HASH, codec
 from ..wire.chain import Chain
 from ..wire.errors import ProtocolError
-from ..wire.identity import IdentityKey, PublicIdentity
+from ..wire.identity import PublicIdentity
+from .away import AWAY_REMINDERS, MAX_RETURN_WAIT
 from .errors import EXIT_VIOLATION, BadFrame, CannotResume, MatchFailure, NetError, PeerGone
 from .framed import FrameChannel
 from .interrupts import ON_SIGNAL, watch_signals
 from .leave import leave_message, leaving_seat, left_sentence
+from .links import (
+    ALIVE,
+    CLOSE_SECONDS,
+    FLUSH_SECONDS,
+    INBOX_SIZE,
+    KEEPALIVE_SECONDS,
+    SILENT_TICKS,
+    Absent,
+    Inbox,
+    Link,
+    Reentry,
+)
+from .player import STATUS_SECONDS, LocalSeat, Player, PlayerQuit, seat_label
 
 __all__ = ["Player", "LocalSeat", "Link", "Session", "PlayerQuit", "Reentry", "Absent",
-           "seat_label", "FLUSH_SECONDS"]
+           "seat_label", "FLUSH_SECONDS", "MAX_RETURN_WAIT"]
 
-FLUSH_SECONDS = 5.0
-"""How long a finishing session waits for its last frames to leave."""
-CLOSE_SECONDS = 5.0
-"""How long a finishing session waits for the other ends to close after its own end (so that
-what it sent, an ``abort`` above all, is not destroyed by a reset; see
-:meth:`~.framed.FrameChannel.aclose_gracefully`)."""
-INBOX_SIZE = 64
-STATUS_SECONDS = 1.0
-"""How often a running wait tells the local seats' ``status`` hooks the seconds left."""
-MAX_RETURN_WAIT = 86_400
-"""The longest return wait (``--return-wait``), in seconds: one day."""
-KEEPALIVE_SECONDS = 2.0
-"""How often each side of a link sends ``alive`` (outside the chain, like ``abort``)."""
-SILENT_TICKS = 6
-"""A link that has sent keepalives and then stays silent for this many keepalive ticks
-(12 s of this process's own running time) is dead: its peer's program, machine or network
-is gone. Ticks count only while this process runs, so a pause of our own (a long computation,
-a suspended laptop) never makes a live peer look dead."""
-ALIVE = codec.pack({"type": "alive"})
-AWAY_REMINDERS = (300.0, 60.0, 30.0, 10.0)
-"""Seconds left at which the wait for an away seat is said again."""
-
-Decide = Callable[[Table], Awaitable[Action]]
-Claim = Callable[[Table], Awaitable[Action | None]]
-Show = Callable[[Table, Sequence[Event]], None]
-Status = Callable[[tuple[int, ...], float | None], None]
-"""Told whom the table waits for (seats, empty when nobody) and the seconds left before that
-wait times out (``None``: no timeout running): when a wait for a remote seat starts, about once
-a second while it runs (:data:`STATUS_SECONDS`), and with ``((), None)`` when it ends."""
-
-
-@dataclass(frozen=True)
-class Reentry:
-    """How a lost link may come back (module docstring). ``patience``: seconds an away seat has
-    to come back, from the moment its loss was noticed. ``reconnect`` (a joiner's): open a new,
-    authenticated connection to the hub, retrying as long as it is not cancelled, and return it
-    with its :class:`~p2pcards.seating.reentry.Bond`; it raises :class:`MatchFailure` when the hub
-    refuses for good. Without it the hub's door calls :meth:`Session.rejoin`."""
-
-    patience: float
-    reconnect: Callable[[], Awaitable[tuple[FrameChannel, Bond]]] | None = None
-
-
-class Absent(FrameChannel):
-    """The connection of a link that starts down (a resumed peer has none yet)."""
-
-    def __init__(self, label: str) -> None:
-        super().__init__(max_size=1, label=label)
-
-    async def send(self, payload: bytes) -> None:
-        raise PeerGone(f"there is no connection to {self.label}")
-
-    async def receive(self) -> bytes | None:
-        raise PeerGone(f"there is no connection to {self.label}")
-
-    async def aclose(self) -> None:
-        return None
-
-
-class PlayerQuit(MatchFailure):
-    """The person at a local seat chose to leave (end of input or Ctrl-C)."""
-
-    def __init__(self, message: str = "you left the table; the match is abandoned") -> None:
-        super().__init__(message, status=130)
-
-
-def seat_label(genesis: Genesis, seat: int) -> str:
-    """``seat N (FINGERPRINT)`` for messages to people."""
-    fingerprint = PublicIdentity(genesis.seats[seat].identity).fingerprint
-    return f"seat {seat} ({fingerprint})"
-
-
-@dataclass(frozen=True)
-class Player:
-    """Who decides for a seat: ``decide`` returns the action, ``show`` displays events.
-
-    ``person`` marks decisions that take a person's time: they are raced against incoming
-    messages, which may abort the match meanwhile; a bot's are not. ``claim``, if given, is
-    asked once per claim window whether to make one of ``table.claim_actions()`` (``None``:
-    let it pass). ``status``, if given, is told whom the table waits for (:data:`Status`).
-    """
-
-    decide: Decide
-    show: Show | None = None
-    person: bool = False
-    claim: Claim | None = None
-    status: Status | None = None
-
-
-@dataclass
-class LocalSeat:
-    """A seat played in this process: its table, who decides for it, and an optional display.
-
-    ``person`` marks a seat whose decisions take a person's time (they are raced against
-    incoming messages, which may abort the match meanwhile).
-    """
-
-    table: Table
-    decide: Decide
-    show: Show | None = None
-    person: bool = False
-    claim: Claim | None = None
-    status: Status | None = None
-    identity: IdentityKey | None = None
-    """The seat's genesis key, to sign its ``leave`` when the person leaves (:mod:`.leave`)."""
-
-    @classmethod
-    def of(cls, table: Table, player: Player, identity: IdentityKey | None = None
-           ) -> LocalSeat:
-        return cls(table, player.decide, player.show, player.person, player.claim,
-                   player.status, identity)
-
-
-@dataclass(eq=False)
-class Link:
-    """A connection to a peer that speaks for ``seats`` (the hub speaks for every other seat)."""
-
-    framed: FrameChannel
-    seats: frozenset[int]
-    outbox: trio.MemorySendChannel[bytes] = field(init=False)
-    _outbox_receive: trio.MemoryReceiveChannel[bytes] = field(init=False)
-    drained: trio.Event = field(default_factory=trio.Event)
-    silent_ticks: int = 0
-    """Keepalive ticks (:data:`KEEPALIVE_SECONDS` of this process's own running time each)
-    since anything last arrived on this link."""
-    keepalives: bool = False
-    """Whether the peer at the other end sends keepalives (it has sent one): only then does
-    its silence count."""
-    state: str = "live"
-    """``live``; ``down``: its connection is lost, its seats are away; ``syncing``: a new
-    connection whose ``resume`` has not arrived yet (nothing is forwarded to it)."""
-    lost_at: float = 0.0
-    lost_why: str = ""
-    """When and how its connection was lost (a sentence naming the peer)."""
-    scope: trio.CancelScope = field(default_factory=trio.CancelScope)
-    """Cancels this connection's reader and keepalive."""
-    retired: bool = False
-    """Replaced by the link of a new connection: what it still reports is ignored."""
-    bond: Bond | None = None
-    """For a connection made by re-entry: the proven keys and challenges its ``resume`` is
-    signed on (:mod:`p2pcards.seating.reentry`)."""
-
-    def __post_init__(self) -> None:
-        self.outbox, self._outbox_receive = trio.open_memory_channel[bytes](math.inf)
-
-    @property
-    def label(self) -> str:
-        return self.framed.label
-
-    def down(self, now: float, why: str) -> None:
-        """Mark the connection lost: nothing more is sent or read on it."""
-        self.state, self.lost_at, self.lost_why = "down", now, why
-        self.scope.cancel()
-        self.outbox.close()
-        self.drained.set()
-
-    async def sender(self) -> None:
-        """Send everything queued, in order, until the outbox is closed and empty."""
-        try:
-            async for data in self._outbox_receive:
-                await self.framed.send(data)
-        except NetError:
-            pass  # the reader of this link reports the broken connection
-        finally:
-            self.drained.set()
-
-
-_Inbox = tuple[str, Link, Any]
+_Inbox = Inbox
 _INTERRUPTED = object()
 
 
