@@ -2,8 +2,9 @@
 behind it, with its outbox, state and keepalive count), :class:`Absent` (the connection of a link
 that starts down), and the constants of reading, keepalives and closing.
 
-Keepalives and ``abort`` travel outside the chain (SPEC §11.4); a link silent past the keepalives
-is dead and handled as a lost connection (SPEC §11.7).
+Keepalives and ``abort`` travel outside the chain; a link silent past the keepalives is dead
+and handled as a lost connection (SPEC §11.7.1); :class:`Reentry` says whether and how it comes
+back (SPEC §11.7.2).
 """
 
 from __future__ import annotations

@@ -1,9 +1,9 @@
 """Who plays a local seat: the :class:`Player` hooks, the :class:`LocalSeat` a session holds,
 and the words a person reads about seats.
 
-A person's decisions are raced against incoming messages (SPEC §11.4: the table may be aborted
-while a person thinks); leaving the table is :class:`PlayerQuit`, whose signed ``leave`` the
-session sends (SPEC §11.8, :mod:`.leave`).
+A person's decisions are raced against incoming messages (the table may be aborted while a
+person thinks; SPEC §9.10 gives a person's turn its ``action`` timeout); leaving the table is
+:class:`PlayerQuit`, whose signed ``leave`` the session sends (SPEC §11.7.6, :mod:`.leave`).
 """
 
 from __future__ import annotations
