@@ -295,7 +295,6 @@ class Session(TurnTaking, ForkSettling, AwaySession):
                 raise self._timed_out(speaker, limit)
             self._handle(item)
 
-
     # ------------------------------------------------------------------ recoveries
 
     def _refuses_recovery(self, link: Link, data: bytes) -> bool:
@@ -362,9 +361,6 @@ class Session(TurnTaking, ForkSettling, AwaySession):
                 and chain.seat_of(seq) == named):
             raise MatchFailure(answered_message(self._hub_label(), seq), EXIT_VIOLATION)
 
-
-    # ------------------------------------------------------------------ messages
-
     def _begin_recovery(self, seat: int) -> bool:
         """The hub begins the recovery of ``seat`` (gone, or silent past its timeout) if the
         table allows it (SPEC §9.13); False otherwise."""
@@ -377,6 +373,7 @@ class Session(TurnTaking, ForkSettling, AwaySession):
         self._queue.extend((host, data) for data in step.outgoing)
         return True
 
+    # ------------------------------------------------------------------ messages
 
     def _handle(self, item: _Inbox) -> None:
         what, link, value = item
@@ -538,7 +535,3 @@ class Session(TurnTaking, ForkSettling, AwaySession):
         self._after_step(seat, step.events)
         self._queue.extend((seat, out) for out in step.outgoing)
         return index
-
-
-    # ------------------------------------------------------------------ evidence and forks
-
