@@ -35,8 +35,8 @@ from ..net.handshake import Reviewer, refuse_unusual
 from ..net.hub import HostConfig, host_match, seat_plan
 from ..net.interrupts import ON_SIGNAL, LeaveOnSignal
 from ..net.peer import join_match
+from ..net.player import Player
 from ..net.seats import bot_player, seat_secrets
-from ..net.session import Player
 from ..records.identity_store import (
     IdentityStoreError,
     claim_identity,

@@ -19,12 +19,13 @@ from pathlib import Path
 import trio
 
 from ..faces.terminal import BotLog, PersonUI, StdinLines
+from ..net.away import MAX_RETURN_WAIT
 from ..net.comeback import Comeback, KeptSeat, recorded_seat
 from ..net.errors import MatchFailure
 from ..net.interrupts import ON_SIGNAL
+from ..net.player import Player
 from ..net.resume import ResumedSeat, resume_match
 from ..net.seats import bot_player
-from ..net.session import MAX_RETURN_WAIT, Player
 from ..records.identity_store import IdentityStoreError, config_dir, load_or_create_identity
 from ..records.match_record import JOINER, MatchRecord, RecordError
 from ..records.secret_store import SecretStore, SecretStoreError, TableLock

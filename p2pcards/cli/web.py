@@ -22,7 +22,7 @@ from ..faces.web.hub import SeatPage
 from ..faces.web.replay import ReplayPage, ReplayRecorder
 from ..faces.web.server import start_web_server
 from ..net.errors import MatchFailure
-from ..net.session import Player
+from ..net.player import Player
 from ..records.transcript import TranscriptFile
 from ..seating.genesis import Genesis
 from ..verify import UnreadableTranscript, replay_transcript, verify_transcript

@@ -5,7 +5,7 @@ the table or trick, the trump, captured piles, scores), what the others did (fro
 events), and when it is the person's turn the legal moves numbered; it reads the choice, a
 number or a card code, one line at a time from a :class:`LineSource` (standard input read in a
 worker thread, so a test can drive it through a pipe). An invalid choice re-prompts; end of input
-or ``q`` leaves the table (:class:`~p2pcards.net.session.PlayerQuit`). Hand results show their
+or ``q`` leaves the table (:class:`~p2pcards.net.player.PlayerQuit`). Hand results show their
 score breakdown (:attr:`HandResult.lines`).
 
 :class:`BotLog` prints one plain line per hand start, hand result and match end: the progress of
@@ -29,7 +29,7 @@ from rich.table import Table as RichTable
 
 from ..cards import Deck, name_cards
 from ..games.base import Action, HandResult
-from ..net.session import Player, PlayerQuit
+from ..net.player import Player, PlayerQuit
 from ..seating.genesis import Genesis
 from ..table import (
     BotSeated,

@@ -62,7 +62,9 @@ from .comeback import Comeback, Door, KeptSeat
 from .errors import MatchFailure, NetError
 from .framed import FrameChannel, FramedStream
 from .gather import direct_candidates, open_listeners
+from .links import Link, Reentry
 from .nursery import one_failure
+from .player import LocalSeat, Player
 from .portmap import hold_port_mapping, mapped_address, wants_port_mapping
 from .punch import host_punch, is_punch
 from .relay_mux import HOST_SLOT, RelayMux, open_relay_mux
@@ -76,7 +78,7 @@ from .rematch import (
     side_names,
 )
 from .seats import bot_player, seat_secrets, table_rng
-from .session import Link, LocalSeat, Player, Reentry, Session
+from .session import Session
 
 __all__ = ["HostConfig", "host_match"]
 

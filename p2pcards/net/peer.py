@@ -40,7 +40,9 @@ from .handshake import (
     refuse_unusual,
     take_seat,
 )
+from .links import Link, Reentry
 from .nursery import one_failure
+from .player import LocalSeat, Player, seat_label
 from .punch import joiner_punch
 from .race import Claim, Reached, Way, close_now, race
 from .relay_mux import HOST_SLOT, RelayMux, RelayUnusable, open_relay_mux
@@ -55,7 +57,7 @@ from .rematch import (
     side_names,
 )
 from .seats import table_rng
-from .session import Link, LocalSeat, Player, Reentry, Session, seat_label
+from .session import Session
 
 __all__ = ["join_match", "connect_direct", "connect_to", "joiner_connection_line",
            "CONNECT_SECONDS", "GRACE_SECONDS"]

@@ -36,11 +36,13 @@ from .comeback import Door, dialler
 from .errors import CannotResume, MatchFailure
 from .framed import FrameChannel
 from .hub import door_tcp, tcp_acceptor
+from .links import Absent, Link, Reentry
 from .nursery import one_failure
 from .peer import GRACE_SECONDS, connect_direct
+from .player import LocalSeat, Player, seat_label
 from .relay_mux import open_relay_mux
 from .relay_room import JoinerRoom, claim_host_slot, serve_room
-from .session import Absent, Link, LocalSeat, Player, Reentry, Session, seat_label
+from .session import Session
 
 __all__ = ["ResumedSeat", "resume_match"]
 

@@ -17,7 +17,7 @@ from ..seating.secrets import SeatSecrets, new_seat
 from ..table import Table
 from ..wire.identity import IdentityKey
 from .errors import MatchFailure
-from .session import Player
+from .player import Player
 
 __all__ = ["seat_secrets", "table_rng", "bot_player", "bot_seed", "BOT_FAILED"]
 

@@ -1,5 +1,12 @@
 """The match loop every peer runs once the genesis is agreed: tables, links, routing, timeouts.
 
+:class:`Session` runs the loop, routes envelopes (SPEC §6, §9.8), takes ``leave`` (SPEC §11.7.6)
+and watches recoveries (SPEC §9.13); the other jobs live beside it, each a class over the shared
+:class:`~.state.SessionState`: :mod:`.state` (reading and keeping links alive, the transcript),
+:mod:`.away` (lost links and re-entry, SPEC §11.7), :mod:`.forks` (settling a fork, SPEC §6.1)
+and :mod:`.turns` (waits, claim windows, decisions). :mod:`.player` and :mod:`.links` hold
+the values they share.
+
 A :class:`Session` holds the peer's local seats (a :class:`~p2pcards.table.Table` each, with
 something that decides for it: a bot or a person) and its :class:`Link` objects (connections to
 other peers). The first local table is the *reference*: every envelope from a link goes through
@@ -76,25 +83,11 @@ second evidence record; otherwise the fork is reported as such: the hub or one o
 from __future__ import annotations
 
 import contextlib
-import functools
-import math
-from collections import deque
-from collections.abc import Awaitable, Callable, Iterable, Sequence
-from dataclasses import dataclass, field
 from typing import Any
 
 import trio
 
-from ..games.base import Action
-from ..records.evidence import Evidence, ForkProbe, ProbeError, from_violation
-from ..records.secret_store import (
-    SIGNED,
-    SecretStoreError,
-    encode_count,
-    spent_names,
-)
-from ..records.transcript import TranscriptWriter
-from ..seating.genesis import Genesis
+from ..records.secret_store import SecretStoreError
 from ..seating.recovery_watch import (
     Turn,
     answered_message,
@@ -102,270 +95,36 @@ from ..seating.recovery_watch import (
     wrongful_elapsed,
     wrongful_message,
 )
-from ..seating.reentry import Bond, Unproven
-from ..table import HUB_SEAT, Event, ResumeError, Table, Violation
-from ..wire import ZERO_HASH, codec
-from ..wire.chain import Chain
-from ..wire.errors import ProtocolError
-from ..wire.identity import IdentityKey, PublicIdentity
+from ..table import HUB_SEAT, ResumeError, Table, Violation
+from ..wire import codec
+from .away import MAX_RETURN_WAIT, AwaySession
 from .errors import EXIT_VIOLATION, BadFrame, CannotResume, MatchFailure, NetError, PeerGone
+from .forks import ForkFound, ForkSettling
 from .framed import FrameChannel
 from .interrupts import ON_SIGNAL, watch_signals
 from .leave import leave_message, leaving_seat, left_sentence
+from .links import (
+    CLOSE_SECONDS,
+    FLUSH_SECONDS,
+    KEEPALIVE_SECONDS,
+    SILENT_TICKS,
+    Absent,
+    Inbox,
+    Link,
+    Reentry,
+)
+from .player import LocalSeat, Player, PlayerQuit, seat_label
+from .turns import TurnTaking
 
 __all__ = ["Player", "LocalSeat", "Link", "Session", "PlayerQuit", "Reentry", "Absent",
-           "seat_label", "FLUSH_SECONDS"]
+           "seat_label", "FLUSH_SECONDS", "MAX_RETURN_WAIT"]
 
-FLUSH_SECONDS = 5.0
-"""How long a finishing session waits for its last frames to leave."""
-CLOSE_SECONDS = 5.0
-"""How long a finishing session waits for the other ends to close after its own end (so that
-what it sent, an ``abort`` above all, is not destroyed by a reset; see
-:meth:`~.framed.FrameChannel.aclose_gracefully`)."""
-INBOX_SIZE = 64
-STATUS_SECONDS = 1.0
-"""How often a running wait tells the local seats' ``status`` hooks the seconds left."""
-MAX_RETURN_WAIT = 86_400
-"""The longest return wait (``--return-wait``), in seconds: one day."""
-KEEPALIVE_SECONDS = 2.0
-"""How often each side of a link sends ``alive`` (outside the chain, like ``abort``)."""
-SILENT_TICKS = 6
-"""A link that has sent keepalives and then stays silent for this many keepalive ticks
-(12 s of this process's own running time) is dead: its peer's program, machine or network
-is gone. Ticks count only while this process runs, so a pause of our own (a long computation,
-a suspended laptop) never makes a live peer look dead."""
-ALIVE = codec.pack({"type": "alive"})
-AWAY_REMINDERS = (300.0, 60.0, 30.0, 10.0)
-"""Seconds left at which the wait for an away seat is said again."""
-
-Decide = Callable[[Table], Awaitable[Action]]
-Claim = Callable[[Table], Awaitable[Action | None]]
-Show = Callable[[Table, Sequence[Event]], None]
-Status = Callable[[tuple[int, ...], float | None], None]
-"""Told whom the table waits for (seats, empty when nobody) and the seconds left before that
-wait times out (``None``: no timeout running): when a wait for a remote seat starts, about once
-a second while it runs (:data:`STATUS_SECONDS`), and with ``((), None)`` when it ends."""
+_Inbox = Inbox
+"""The old name of :data:`~.links.Inbox`."""
 
 
-@dataclass(frozen=True)
-class Reentry:
-    """How a lost link may come back (module docstring). ``patience``: seconds an away seat has
-    to come back, from the moment its loss was noticed. ``reconnect`` (a joiner's): open a new,
-    authenticated connection to the hub, retrying as long as it is not cancelled, and return it
-    with its :class:`~p2pcards.seating.reentry.Bond`; it raises :class:`MatchFailure` when the hub
-    refuses for good. Without it the hub's door calls :meth:`Session.rejoin`."""
-
-    patience: float
-    reconnect: Callable[[], Awaitable[tuple[FrameChannel, Bond]]] | None = None
-
-
-class Absent(FrameChannel):
-    """The connection of a link that starts down (a resumed peer has none yet)."""
-
-    def __init__(self, label: str) -> None:
-        super().__init__(max_size=1, label=label)
-
-    async def send(self, payload: bytes) -> None:
-        raise PeerGone(f"there is no connection to {self.label}")
-
-    async def receive(self) -> bytes | None:
-        raise PeerGone(f"there is no connection to {self.label}")
-
-    async def aclose(self) -> None:
-        return None
-
-
-class PlayerQuit(MatchFailure):
-    """The person at a local seat chose to leave (end of input or Ctrl-C)."""
-
-    def __init__(self, message: str = "you left the table; the match is abandoned") -> None:
-        super().__init__(message, status=130)
-
-
-def seat_label(genesis: Genesis, seat: int) -> str:
-    """``seat N (FINGERPRINT)`` for messages to people."""
-    fingerprint = PublicIdentity(genesis.seats[seat].identity).fingerprint
-    return f"seat {seat} ({fingerprint})"
-
-
-@dataclass(frozen=True)
-class Player:
-    """Who decides for a seat: ``decide`` returns the action, ``show`` displays events.
-
-    ``person`` marks decisions that take a person's time: they are raced against incoming
-    messages, which may abort the match meanwhile; a bot's are not. ``claim``, if given, is
-    asked once per claim window whether to make one of ``table.claim_actions()`` (``None``:
-    let it pass). ``status``, if given, is told whom the table waits for (:data:`Status`).
-    """
-
-    decide: Decide
-    show: Show | None = None
-    person: bool = False
-    claim: Claim | None = None
-    status: Status | None = None
-
-
-@dataclass
-class LocalSeat:
-    """A seat played in this process: its table, who decides for it, and an optional display.
-
-    ``person`` marks a seat whose decisions take a person's time (they are raced against
-    incoming messages, which may abort the match meanwhile).
-    """
-
-    table: Table
-    decide: Decide
-    show: Show | None = None
-    person: bool = False
-    claim: Claim | None = None
-    status: Status | None = None
-    identity: IdentityKey | None = None
-    """The seat's genesis key, to sign its ``leave`` when the person leaves (:mod:`.leave`)."""
-
-    @classmethod
-    def of(cls, table: Table, player: Player, identity: IdentityKey | None = None
-           ) -> LocalSeat:
-        return cls(table, player.decide, player.show, player.person, player.claim,
-                   player.status, identity)
-
-
-@dataclass(eq=False)
-class Link:
-    """A connection to a peer that speaks for ``seats`` (the hub speaks for every other seat)."""
-
-    framed: FrameChannel
-    seats: frozenset[int]
-    outbox: trio.MemorySendChannel[bytes] = field(init=False)
-    _outbox_receive: trio.MemoryReceiveChannel[bytes] = field(init=False)
-    drained: trio.Event = field(default_factory=trio.Event)
-    silent_ticks: int = 0
-    """Keepalive ticks (:data:`KEEPALIVE_SECONDS` of this process's own running time each)
-    since anything last arrived on this link."""
-    keepalives: bool = False
-    """Whether the peer at the other end sends keepalives (it has sent one): only then does
-    its silence count."""
-    state: str = "live"
-    """``live``; ``down``: its connection is lost, its seats are away; ``syncing``: a new
-    connection whose ``resume`` has not arrived yet (nothing is forwarded to it)."""
-    lost_at: float = 0.0
-    lost_why: str = ""
-    """When and how its connection was lost (a sentence naming the peer)."""
-    scope: trio.CancelScope = field(default_factory=trio.CancelScope)
-    """Cancels this connection's reader and keepalive."""
-    retired: bool = False
-    """Replaced by the link of a new connection: what it still reports is ignored."""
-    bond: Bond | None = None
-    """For a connection made by re-entry: the proven keys and challenges its ``resume`` is
-    signed on (:mod:`p2pcards.seating.reentry`)."""
-
-    def __post_init__(self) -> None:
-        self.outbox, self._outbox_receive = trio.open_memory_channel[bytes](math.inf)
-
-    @property
-    def label(self) -> str:
-        return self.framed.label
-
-    def down(self, now: float, why: str) -> None:
-        """Mark the connection lost: nothing more is sent or read on it."""
-        self.state, self.lost_at, self.lost_why = "down", now, why
-        self.scope.cancel()
-        self.outbox.close()
-        self.drained.set()
-
-    async def sender(self) -> None:
-        """Send everything queued, in order, until the outbox is closed and empty."""
-        try:
-            async for data in self._outbox_receive:
-                await self.framed.send(data)
-        except NetError:
-            pass  # the reader of this link reports the broken connection
-        finally:
-            self.drained.set()
-
-
-_Inbox = tuple[str, Link, Any]
-_INTERRUPTED = object()
-
-
-def _carries_envelope(item: _Inbox) -> bool:
-    """Whether an inbox item is an envelope from a peer."""
-    what, _, value = item
-    return what == "message" and isinstance(value, dict) and value.get("type") == "envelope"
-
-
-def _tampered(link: Link, why: Unproven) -> MatchFailure:
-    """The verdict on a re-entered connection that carried what its peer did not sign."""
-    return MatchFailure(f"the connection to {link.label} was tampered with: {why}; its seat is "
-                        "not blamed, and the match ends")
-
-
-def _holds(chain: Chain, count: int, head: bytes) -> bool:
-    """Whether ``chain`` holds ``head`` as the hash of its envelope at position ``count - 1``
-    (for ``count`` 0: whether ``head`` is the zero hash)."""
-    if count == 0:
-        return head == ZERO_HASH
-    return chain.position_of(head) == count - 1
-
-
-class _ForkFound(Exception):
-    """The reference table found a fork in an envelope from ``link`` (handled in ``_play``)."""
-
-    def __init__(self, violation: Violation, link: Link, data: bytes) -> None:
-        super().__init__(str(violation))
-        self.violation = violation
-        self.link = link
-        self.data = data
-
-
-class _ProbeEnded(Exception):
-    """The fork probe cannot go on (the asked peer left, or someone aborted)."""
-
-
-class Session:
+class Session(TurnTaking, ForkSettling, AwaySession):
     """One peer's match; see the module docstring. Run it once with :meth:`run`."""
-
-    def __init__(self, genesis: Genesis, seats: Sequence[LocalSeat], links: Sequence[Link], *,
-                 forward: bool, bots: frozenset[int] = frozenset(),
-                 writer: TranscriptWriter | None = None, grace: float = 0.0,
-                 reentry: Reentry | None = None, replay: Sequence[bytes] | None = None,
-                 notice: Callable[[str], None] | None = None) -> None:
-        if not seats:
-            raise ValueError("a session needs at least one local seat")
-        self.genesis = genesis
-        self.seats = list(seats)
-        self.links = list(links)
-        self.forward = forward
-        self.bots = bots
-        self.writer = writer
-        self.grace = grace
-        self.reference = self.seats[0].table
-        self._written = 0
-        self._evidence_kept = False
-        self._queue: deque[tuple[object, bytes]] = deque()
-        self._inbox_send, self._inbox = trio.open_memory_channel[_Inbox](INBOX_SIZE)
-        self._local_seats = {s.table.seat for s in self.seats}
-        self._offered: set[tuple[int | None, int]] = set()
-        self._gone: set[int] = set()
-        """Seats whose link closed or died at a table that can recover them (the hub only)."""
-        self.reentry = reentry
-        self.replay = replay
-        self.notice = notice or (lambda text: None)
-        self._dropped = 0
-        self._signed: dict[int, int] | None = None
-        """Local seat -> the count of its own envelopes the transcript holds (see
-        :meth:`_keep_signed`); filled at the first write."""
-        self._nursery: trio.Nursery | None = None
-        self._reminded: dict[int, float] = {}
-        self._away_at_hub: dict[int, float] = {}
-        """A joiner's: seats the hub said are away (``away``), with the time by which the hub
-        stops waiting for them."""
-        self._turn: Turn | None = None
-        """A joiner's: when its local seat's current turn began, and on which connection (to
-        judge a recovery of that seat, :mod:`p2pcards.seating.recovery_watch`)."""
-        if replay is not None:
-            self._written = len(replay)
-        self._playing = trio.CancelScope()
-        self._leaving = False
 
     # ------------------------------------------------------------------ running
 
@@ -490,51 +249,6 @@ class Session:
             self._tell_others(link, message)
         raise MatchFailure(left_sentence(self.genesis, seat))
 
-    def _attach(self, link: Link) -> None:
-        """Start the sender, reader and keepalive of ``link``'s connection."""
-        assert self._nursery is not None
-        self._nursery.start_soon(link.sender)
-        self._nursery.start_soon(self._connection, link)
-
-    async def _connection(self, link: Link) -> None:
-        """Read ``link`` and keep it alive until ``link.scope`` is cancelled."""
-        with link.scope:
-            async with trio.open_nursery() as tasks:
-                tasks.start_soon(self._read, link)
-                tasks.start_soon(self._keepalive, link)
-
-    async def _read(self, link: Link) -> None:
-        try:
-            while True:
-                message = await link.framed.receive_message()
-                link.silent_ticks = 0
-                if message is None:
-                    await self._inbox_send.send(("closed", link, None))
-                    return
-                if message.get("type") == "alive" and len(message) == 1:
-                    link.keepalives = True
-                    continue  # link-level only: never queued, never interrupts a prompt
-                try:  # no checkpoint between reading it and queueing it: never lost
-                    self._inbox_send.send_nowait(("message", link, message))
-                except trio.WouldBlock:
-                    await self._inbox_send.send(("message", link, message))
-        except NetError as exc:
-            await self._inbox_send.send(("error", link, exc))
-
-    async def _keepalive(self, link: Link) -> None:
-        """Send ``alive`` every :data:`KEEPALIVE_SECONDS` and count the link's silence; once a
-        peer that sends keepalives has been silent for :data:`SILENT_TICKS` ticks, report the
-        link dead (:meth:`_link_dead`)."""
-        while True:
-            try:
-                link.outbox.send_nowait(ALIVE)  # at once, so the peer knows we send them
-            except (trio.ClosedResourceError, trio.WouldBlock):
-                return  # the session is finishing
-            await trio.sleep(KEEPALIVE_SECONDS)
-            link.silent_ticks += 1
-            if link.keepalives and link.silent_ticks >= SILENT_TICKS:
-                await self._inbox_send.send(("dead", link, None))
-                return
 
     async def _play(self) -> None:
         for seat in self.seats:
@@ -552,7 +266,7 @@ class Session:
         while True:
             try:
                 self._route()
-            except _ForkFound as fork:
+            except ForkFound as fork:
                 await self._settle_fork(fork)
             if self.reference.finished:
                 return
@@ -580,158 +294,6 @@ class Session:
                     continue
                 raise self._timed_out(speaker, limit)
             self._handle(item)
-
-    def _timed_out(self, speaker: int, limit: float) -> MatchFailure:
-        """Why the wait for ``speaker`` ended: its link's loss when its connection is down or
-        has come back without catching up, else the seat's own silence."""
-        link = self._unsettled(speaker)
-        if link is not None and self.reentry is not None:
-            patience = f"{self.reentry.patience:g} seconds"
-            if link.state == "syncing":
-                return MatchFailure(f"{link.label} came back on a new connection but did not "
-                                    f"catch up within {patience}")
-            return MatchFailure(f"{link.lost_why}, and did not come back within {patience}")
-        return MatchFailure(f"{seat_label(self.genesis, speaker)} did not answer within "
-                            f"{limit} seconds")
-
-    async def _wait_for(self, speaker: int, limit: float) -> _Inbox | None:
-        """The next incoming item while the table waits for remote seat ``speaker``, or
-        ``None`` after ``limit`` (+ grace) seconds. The local seats' ``status`` hooks are told
-        whom the table waits for and the seconds left, at the start and every
-        :data:`STATUS_SECONDS`, and told ``((), None)`` when the wait ends."""
-        deadline = trio.current_time() + limit + self.grace
-        try:
-            while True:
-                now = trio.current_time()
-                away = self._away(speaker)
-                unsettled = self._unsettled(speaker)
-                end = deadline
-                if unsettled is not None and self.reentry is not None:
-                    end = unsettled.lost_at + self.reentry.patience + self.grace
-                elif speaker in self._away_at_hub:  # the hub decides when to stop waiting
-                    end = max(deadline, self._away_at_hub[speaker] + self.grace)
-                left = end - now
-                if left <= 0:
-                    return None
-                if away is not None:
-                    self._remind_away(away, max(0.0, left - self.grace))
-                self._report_status((speaker,), max(0.0, left - self.grace))
-                with trio.move_on_after(min(left, STATUS_SECONDS)):
-                    return await self._inbox.receive()
-        finally:
-            self._report_status((), None)
-
-    def _away(self, seat: int) -> Link | None:
-        """The down link through which ``seat`` speaks, if its connection is lost."""
-        for link in self.links:
-            if seat in link.seats and link.state == "down":
-                return link
-        return None
-
-    def _unsettled(self, seat: int) -> Link | None:
-        """The link through which ``seat`` speaks if it is not ``live``: lost (``down``), or
-        back on a new connection whose ``resume`` has not arrived (``syncing``). A wait for
-        ``seat`` then ends with the return wait, in the link's name, never the seat's."""
-        for link in self.links:
-            if seat in link.seats and link.state != "live":
-                return link
-        return None
-
-    def _remind_away(self, link: Link, left: float) -> None:
-        """Tell ``notice`` whom the table waits to come back: at once, then at
-        :data:`AWAY_REMINDERS`."""
-        key = id(link)
-        said = self._reminded.get(key)
-        if said is not None and not any(left <= mark < said for mark in AWAY_REMINDERS):
-            return
-        self._reminded[key] = left
-        whole = max(0, math.ceil(left))
-        self.notice(f"waiting for {self._names(link)} to come back: "
-                    f"{whole // 60}:{whole % 60:02d} left")
-
-    def _names(self, link: Link) -> str:
-        """``Bob [1]`` (or ``the host, Alice [0]``) for the seats of ``link``."""
-        if not self.forward and 0 in link.seats:
-            return f"the host, {self._seat_names([0])}"
-        return self._seat_names(link.seats)
-
-    def _seat_names(self, seats: Iterable[int]) -> str:
-        """``Bob [1], Carol [2]`` for ``seats``, by the names they sat down with."""
-        return ", ".join(f"{self.genesis.seats[s].name or 'seat'} [{s}]" for s in sorted(seats))
-
-    def _report_status(self, seats: tuple[int, ...], seconds_left: float | None) -> None:
-        for seat in self.seats:
-            if seat.status is not None:
-                seat.status(seats, seconds_left)
-
-    async def _offer_claims(self) -> bool:
-        """Ask each local seat's ``claim`` once per claim window; True if one claimed."""
-        for seat in self.seats:
-            if seat.claim is None:
-                continue
-            key = (seat.table.seat, seat.table.chain.next_seq)
-            if key in self._offered or not seat.table.claim_actions():
-                continue
-            self._offered.add(key)
-            claim = seat.claim
-            if seat.person:
-                raced = await self._race(functools.partial(claim, seat.table))
-                if raced is _INTERRUPTED:
-                    return True  # a message came first: the window may be closed now
-                action = raced if isinstance(raced, Action) else None
-            else:
-                action = await claim(seat.table)
-            if action is not None:
-                step = seat.table.claim(action)
-                self._after_step(seat, step.events)
-                self._queue.extend((seat, data) for data in step.outgoing)
-                return True
-        return False
-
-    async def _race(self, ask: Callable[[], Awaitable[Action | None]]) -> object:
-        """Run a person's prompt against incoming messages: its answer, or ``_INTERRUPTED``
-        after handling the message that came first. A message that arrived in the same
-        scheduling moment as the answer is handled too, never dropped: an envelope wins (the
-        answer is dropped and the person asked again on the table it leads to); anything else
-        (a ``resume``, a link coming back, a notice) is handled and the answer kept."""
-        answer: list[Action | None] = []
-        interrupt: list[_Inbox] = []
-        error: list[MatchFailure] = []
-        async with trio.open_nursery() as nursery:
-            async def prompt() -> None:
-                try:
-                    answer.append(await ask())
-                except MatchFailure as exc:
-                    error.append(exc)
-                nursery.cancel_scope.cancel()
-
-            async def watch() -> None:
-                interrupt.append(await self._inbox.receive())
-                nursery.cancel_scope.cancel()
-
-            nursery.start_soon(prompt)
-            nursery.start_soon(watch)
-        if error:
-            raise error[0]
-        if interrupt:  # also when the answer came in the same moment: never drop a message
-            item = interrupt[0]
-            self._handle(item)  # raises, queues an envelope, or changes a link
-            if not answer or _carries_envelope(item):
-                return _INTERRUPTED  # the table may change first: the person is asked again
-        return answer[0]
-
-    async def _decide(self, seat: LocalSeat) -> None:
-        action: Action | None = None
-        if not seat.person:
-            action = await seat.decide(seat.table)
-        else:
-            raced = await self._race(lambda: seat.decide(seat.table))
-            if not isinstance(raced, Action):
-                return
-            action = raced
-        step = seat.table.decide(action)
-        self._after_step(seat, step.events)
-        self._queue.extend((seat, data) for data in step.outgoing)
 
     # ------------------------------------------------------------------ recoveries
 
@@ -799,14 +361,6 @@ class Session:
                 and chain.seat_of(seq) == named):
             raise MatchFailure(answered_message(self._hub_label(), seq), EXIT_VIOLATION)
 
-    def _hub_label(self) -> str:
-        """``seat 0 Alice (ABCD-...)``: the hub, for a sentence that names it."""
-        hub = self.genesis.seats[HUB_SEAT]
-        fingerprint = PublicIdentity(hub.identity).fingerprint
-        return f"seat {HUB_SEAT} {hub.name or 'host'} ({fingerprint})"
-
-    # ------------------------------------------------------------------ messages
-
     def _begin_recovery(self, seat: int) -> bool:
         """The hub begins the recovery of ``seat`` (gone, or silent past its timeout) if the
         table allows it (SPEC §9.13); False otherwise."""
@@ -819,20 +373,7 @@ class Session:
         self._queue.extend((host, data) for data in step.outgoing)
         return True
 
-    def _drops(self, link: Link) -> bool:
-        """Whether a closed or dead ``link`` leaves the match going: the hub at a table that
-        can recover the one seat behind it (noted as gone), or a seat already dropped."""
-        table = self.reference
-        if link.seats <= self._gone or (table.dropped is not None
-                                        and link.seats == {table.dropped}):
-            return True
-        expected = table.expected
-        if (not self.forward or not self.genesis.shares_keys or len(link.seats) != 1
-                or self._gone or table.dropped is not None or expected is None
-                or expected[1] == "accept"):
-            return False
-        self._gone |= link.seats
-        return True
+    # ------------------------------------------------------------------ messages
 
     def _handle(self, item: _Inbox) -> None:
         what, link, value = item
@@ -893,154 +434,6 @@ class Session:
             return  # a late answer to a probe that is over
         raise BadFrame(f"{link.label} sent an unexpected {kind!r} message during the match")
 
-    def _link_dead(self, link: Link, why: str, relay_left: float | None = None) -> None:
-        """The one place where a dead link is handled: its connection closed, broke, or fell
-        silent past the keepalives (``why`` says which, naming the peer). Without re-entry the
-        match ends with ``why``; with it the link goes *down* and its seats are away until they
-        come back or the table's wait for them runs out (nothing it sent is lost: the
-        transcript holds the chain). ``relay_left``: the relay between is what cannot be
-        reached, and tries to reconnect for that many seconds more."""
-        if self.reference.finished or link.state == "down":
-            return
-        if self.reentry is None:
-            raise MatchFailure(why)
-        link.down(trio.current_time(), why)
-        self._reminded.pop(id(link), None)
-        patience = math.ceil(self.reentry.patience)
-        if self.forward:
-            self._tell_others(link, {"type": "away", "seats": sorted(link.seats),
-                                     "seconds": patience})
-        back = f"{patience // 60}:{patience % 60:02d}"
-        if relay_left is not None:
-            self.notice(f"{why}; reconnecting ({math.ceil(relay_left)} s left); "
-                        f"{self._names(link)} may come back within {back}")
-        else:
-            self.notice(f"{why}; it may come back within {back}")
-        assert self._nursery is not None
-        self._nursery.start_soon(self._expire, link, link.lost_at)
-        if self.reentry.reconnect is not None:
-            self._nursery.start_soon(self._bring_back, link)
-
-    async def _expire(self, link: Link, lost_at: float) -> None:
-        """Report ``link`` as ``expired`` once its seats' time to come back is over (whoever
-        the table is waiting for then: the match cannot go on without them)."""
-        assert self.reentry is not None
-        await trio.sleep_until(lost_at + self.reentry.patience + self.grace)
-        await self._inbox_send.send(("expired", link, lost_at))
-
-    def _expired(self, link: Link, lost_at: float) -> None:
-        """``link`` has been down since ``lost_at`` for the whole patience: the match ends,
-        unless a dropout policy lets the hub recover its one seat when the table needs it."""
-        if link.state != "down" or link.lost_at != lost_at or self._drops(link):
-            return
-        assert self.reentry is not None
-        raise MatchFailure(f"{link.lost_why}, and did not come back within "
-                           f"{self.reentry.patience:g} seconds")
-
-    async def _bring_back(self, link: Link) -> None:
-        """A joiner's: reconnect (``Reentry.reconnect`` retries) and hand the new connection
-        to the match loop."""
-        assert self.reentry is not None and self.reentry.reconnect is not None
-        try:
-            returned = await self.reentry.reconnect()
-        except MatchFailure as exc:
-            await self._inbox_send.send(("failed", link, exc))
-            return
-        await self._inbox_send.send(("returned", link, returned))
-
-    async def rejoin(self, bond: Bond, channel: FrameChannel) -> None:
-        """The hub's door: ``bond.seat`` proved its key on ``channel``
-        (:mod:`p2pcards.seating.reentry`); the link of that seat is replaced by one over
-        ``channel``, which is named by the proven seat from now on."""
-        channel.label = seat_label(self.genesis, bond.seat)
-        await self._inbox_send.send(("returned", self._link_of(bond.seat), (channel, bond)))
-
-    def _link_of(self, seat: int) -> Link:
-        """The current link through which ``seat`` speaks."""
-        for link in self.links:
-            if seat in link.seats:
-                return link
-        raise ValueError(f"seat {seat} is not behind a link of this session")
-
-    def _link_back(self, old: Link, channel: FrameChannel, bond: Bond) -> None:
-        """A new, proven connection for the seats of ``old``: replace the link, start it, and
-        open the ``resume`` exchange (the module docstring). The new link counts its peer's
-        silence from the start and keeps the time it came back in ``lost_at``, so that a wait
-        for its seats while it is ``syncing`` is bounded by the return wait."""
-        now = trio.current_time()
-        if old.state != "down":
-            old.down(now, f"{old.label} reconnected")
-        old.retired = True
-        if self._nursery is not None:
-            self._nursery.start_soon(old.framed.aclose)
-        link = Link(channel, old.seats, keepalives=True, state="syncing", lost_at=now,
-                    lost_why=old.lost_why, bond=bond)
-        self.links[self.links.index(old)] = link
-        self._attach(link)
-        chain = self.reference.chain
-        link.outbox.send_nowait(codec.pack(bond.resume(chain.next_seq, chain.head)))
-        self.notice(f"{self._names(link)} is back: catching up from envelope {chain.next_seq}")
-        if self.forward:
-            self._tell_others(link, {"type": "back", "seats": sorted(link.seats)})
-
-    def _tell_others(self, about: Link, message: dict[str, Any]) -> None:
-        """The hub's: send ``message`` on every live link but ``about``'s."""
-        frame = codec.pack(message)
-        for link in self.links:
-            if link is about or link.seats == about.seats or link.state != "live":
-                continue
-            with contextlib.suppress(trio.ClosedResourceError, trio.BrokenResourceError):
-                link.outbox.send_nowait(frame)
-
-    def _note_away(self, link: Link, message: dict[str, Any]) -> bool:
-        """A joiner's: take the hub's ``away {seats, seconds}`` or ``back {seats}``; False if
-        ``message`` is neither. Raises :class:`BadFrame` for a malformed one."""
-        kind = message["type"]
-        fields = {"type", "seats", "seconds"} if kind == "away" else {"type", "seats"}
-        if self.forward or kind not in ("away", "back"):
-            return False
-        seats = message.get("seats")
-        seconds = message.get("seconds", 0)
-        if (set(message) != fields or not isinstance(seats, list) or not seats
-                or any(type(seat) is not int or seat not in link.seats or seat == 0
-                       or seat in self._local_seats for seat in seats)
-                or type(seconds) is not int or not 0 <= seconds <= MAX_RETURN_WAIT):
-            raise BadFrame(f"{link.label} sent a malformed {kind!r} message")
-        names = self._seat_names(seats)
-        if kind == "back":
-            for seat in seats:
-                self._away_at_hub.pop(seat, None)
-            self.notice(f"{names} is back at the table")
-            return True
-        until = trio.current_time() + seconds
-        for seat in seats:
-            self._away_at_hub[seat] = until
-        self.notice(f"{names} lost the connection to the host; the host waits "
-                    f"{seconds // 60}:{seconds % 60:02d} for it to come back")
-        return True
-
-    def _resync(self, link: Link, message: dict[str, Any]) -> None:
-        """The other side's ``resume``: check its signature (a ``resume`` the other side did
-        not sign ends the match naming nobody), then its head against this chain (another chain
-        names the signer), and send it what follows (if it is ahead, it sends us what
-        follows ours)."""
-        assert link.bond is not None
-        try:
-            theirs = link.bond.check_resume(message)
-        except Unproven as exc:
-            raise _tampered(link, exc) from None
-        count, head = theirs.count, theirs.head
-        chain = self.reference.chain
-        if count <= chain.next_seq:
-            if not _holds(chain, count, head):
-                raise MatchFailure(
-                    f"protocol violation: {link.label} came back with a chain of {count} "
-                    f"envelopes whose last one ({head[:8].hex()}...) is not the envelope this "
-                    "peer holds at that place (its 'resume' signed on this connection says so)",
-                    EXIT_VIOLATION)
-            for data in self.reference.frames[count:]:
-                link.outbox.send_nowait(codec.pack({"type": "envelope", "data": data}))
-        link.state = "live"
 
     def _route(self) -> None:
         """Deliver every queued envelope (and whatever the local tables answer)."""
@@ -1118,7 +511,7 @@ class Session:
             self._keep_evidence(reference.table, violation, data, before)
             self._send_proof_on(link, reference.table, data, before)
             if violation.rule == "fork":
-                raise _ForkFound(violation, link, data) from None
+                raise ForkFound(violation, link, data) from None
             self._judge_late_recovery(data)
             raise MatchFailure(f"protocol violation: {violation}", EXIT_VIOLATION) from None
         self._after_step(reference, step.events)
@@ -1142,182 +535,3 @@ class Session:
         self._after_step(seat, step.events)
         self._queue.extend((seat, out) for out in step.outgoing)
         return index
-
-    def _after_step(self, seat: LocalSeat, events: Sequence[Event]) -> None:
-        if seat.show is not None and events:
-            seat.show(seat.table, events)
-        if seat is self.seats[0]:
-            self._sync_transcript()
-
-    def _sync_transcript(self) -> None:
-        frames = self.reference.frames
-        if self.writer is not None and not self._evidence_kept:
-            written = self._written
-            while self._written < len(frames):
-                self.writer.append(frames[self._written])
-                self._written += 1
-            self._keep_signed(written)
-        self._drop_spent()
-
-    def _keep_signed(self, written: int) -> None:
-        """Keep, for each local seat with a keeper, the count of its own envelopes the
-        transcript now holds, if the frames from ``written`` on added some (SPEC §11.7.4); it
-        is kept before those envelopes leave this process."""
-        chain = self.reference.chain
-        if chain.next_seq < self._written:
-            return  # the reference table was not rebuilt from the transcript: nothing is signed
-        if self._signed is None:  # the first write: count what the transcript held before
-            self._signed = {s.table.seat: 0 for s in self.seats
-                            if s.table.seat is not None and s.table.keeper is not None}
-            for index in range(written):
-                if chain.seat_of(index) in self._signed:
-                    self._signed[chain.seat_of(index)] += 1
-        if not self._signed:
-            return
-        grown: set[int] = set()
-        for index in range(written, self._written):
-            signer = chain.seat_of(index)
-            if signer in self._signed:
-                self._signed[signer] += 1
-                grown.add(signer)
-        for seat in self.seats:
-            keeper, number = seat.table.keeper, seat.table.seat
-            if keeper is None or number not in grown:
-                continue
-            keeper.keep(SIGNED, encode_count(self._signed[number]))
-
-    def _drop_spent(self) -> None:
-        """Delete the kept hand (and inbox) keys of every hand whose key reveals the transcript
-        now holds
-        (the reference table accepted them; the lines above wrote them)."""
-        spent = self.reference.spent
-        while self._dropped < len(spent):
-            cycle = spent[self._dropped]
-            self._dropped += 1
-            for seat in self.seats:
-                if seat.table.keeper is None:
-                    continue
-                for name in spent_names(cycle):
-                    try:
-                        seat.table.keeper.drop(name)
-                    except SecretStoreError as exc:
-                        self.notice(str(exc))
-
-    # ------------------------------------------------------------------ evidence and forks
-
-    def _keep_evidence(self, table: Table, violation: Violation, data: bytes,
-                       before: int) -> None:
-        """Append the evidence record of a refused envelope (nothing if the table accepted it
-        before finding the violation: the chain holds it then)."""
-        self._sync_transcript()
-        if len(table.frames) != before:
-            return
-        record = from_violation(violation, data, before)
-        if record is not None:
-            self._write_evidence(record)
-
-    def _write_evidence(self, record: Evidence) -> None:
-        self._sync_transcript()
-        self._evidence_kept = True
-        if self.writer is not None:
-            self.writer.append_evidence(record.encode())
-
-    def _answer(self, link: Link, message: dict[str, Any]) -> bool:
-        """Answer a ``need`` from this peer's chain; False if ``message`` is not one."""
-        if message["type"] != "need" or set(message) != {"type", "hash"} or not isinstance(
-                message["hash"], bytes):
-            return False
-        position = self.reference.chain.position_of(message["hash"])
-        data = None if position is None else self.reference.frames[position]
-        with contextlib.suppress(trio.ClosedResourceError, trio.BrokenResourceError):
-            link.outbox.send_nowait(codec.pack({"type": "have", "hash": message["hash"],
-                                                "data": data}))
-        return True
-
-    async def _answer_for(self, link: Link, wanted: bytes) -> bytes | None:
-        """Wait for ``link``'s ``have`` for ``wanted``, answering ``need`` meanwhile and dropping
-        envelopes (the table has stopped); :class:`_ProbeEnded` if that cannot happen."""
-        while True:
-            what, source, value = await self._inbox.receive()
-            if what != "message":
-                if source is link:
-                    raise _ProbeEnded(f"{link.label} left")
-                continue
-            message: dict[str, Any] = value
-            reason = self._abort_reason(source, message)
-            if reason is not None:
-                raise _ProbeEnded(f"{source.label} aborted the match: {reason}")
-            if self._answer(source, message):
-                continue
-            if (source is link and message["type"] == "have"
-                    and set(message) == {"type", "hash", "data"}
-                    and message["hash"] == wanted):
-                data = message["data"]
-                return data if isinstance(data, bytes) else None
-
-    async def _settle_fork(self, fork: _ForkFound) -> None:
-        """Probe the branch behind a fork (module docstring); always raises MatchFailure."""
-        table = self.reference
-        keys = [PublicIdentity.from_bytes(s.identity) for s in self.genesis.seats]
-        failure = f"protocol violation: {fork.violation}"
-        try:
-            probe = ForkProbe(table.chain, keys, fork.data)
-        except (ValueError, ProtocolError):
-            raise MatchFailure(failure, EXIT_VIOLATION) from None
-        ask = fork.link
-        limit = self.genesis.timeouts["step"]
-        why = f"{ask.label} did not produce the envelope it linked to within {limit} seconds"
-        with trio.move_on_after(limit + self.grace):
-            try:
-                while True:
-                    wanted = probe.wanted
-                    with contextlib.suppress(trio.ClosedResourceError,
-                                             trio.BrokenResourceError):
-                        ask.outbox.send_nowait(codec.pack({"type": "need", "hash": wanted}))
-                    data = await self._answer_for(ask, wanted)
-                    if data is None:
-                        why = (f"{ask.label} does not hold the envelope {wanted[:8].hex()}... "
-                               "that the link names")
-                        break
-                    record = probe.feed(data)
-                    if record is not None:
-                        self._write_evidence(record)
-                        culprit = seat_label(self.genesis, record.seat) \
-                            if record.seat is not None else "no seat"
-                        raise MatchFailure(
-                            f"protocol violation: {culprit} is proven at fault "
-                            f"({record.rule}): {record.message}; this peer's chain holds one "
-                            f"branch and {ask.label} produced the other when asked about the "
-                            f"fork at envelope {fork.violation.index} (both kept as evidence)",
-                            EXIT_VIOLATION)
-            except ProbeError as exc:
-                why = f"{ask.label} answered with a wrong envelope: {exc}"
-            except _ProbeEnded as exc:
-                why = str(exc)
-        raise MatchFailure(f"{failure}; asked for the other branch, {why}", EXIT_VIOLATION)
-
-    def _abort_all(self, reason: str) -> None:
-        """Send ``abort {reason}`` on every link not down (signed on a re-entered one)."""
-        plain = codec.pack({"type": "abort", "reason": reason})
-        for link in self.links:
-            if link.state == "down":
-                continue
-            frame = plain if link.bond is None else codec.pack(link.bond.abort(reason))
-            with contextlib.suppress(trio.ClosedResourceError, trio.BrokenResourceError):
-                link.outbox.send_nowait(frame)
-
-    @staticmethod
-    def _abort_reason(link: Link, message: dict[str, Any]) -> str | None:
-        """The reason of an ``abort`` from ``link`` (``None`` if ``message`` is none). On a
-        re-entered connection it must be signed there: :class:`MatchFailure` blaming nobody
-        otherwise."""
-        if message["type"] != "abort":
-            return None
-        if link.bond is None:
-            reason = message.get("reason")
-            return reason if isinstance(reason, str) else None
-        try:
-            return link.bond.check_abort(message)
-        except Unproven as exc:
-            raise _tampered(link, exc) from None
-

@@ -1,6 +1,6 @@
 """The page of one seat: what its WebSocket pushes and what it accepts back.
 
-:class:`SeatPage` is both the seat's :class:`~p2pcards.net.session.Player` (its ``decide``,
+:class:`SeatPage` is both the seat's :class:`~p2pcards.net.player.Player` (its ``decide``,
 ``show``, ``claim`` and ``status`` hooks) and the :class:`~p2pcards.faces.web.server.Page` the
 server hands each WebSocket to. Every message it pushes is built from the seat's
 :class:`~p2pcards.faces.view.SeatView` (the seat's own observation and the public events, so
@@ -29,7 +29,7 @@ from typing import Any
 import trio
 
 from ...games.base import Action
-from ...net.session import Player
+from ...net.player import Player
 from ...seating.genesis import Genesis
 from ...table import Event, Table
 from ..view import SeatPresenter
