@@ -8,11 +8,13 @@ or peer failure.
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 from collections.abc import Callable, Sequence
 
 from .. import __version__
 from ..games.base import GameError
+from ..i18n import LANGUAGE_VARIABLE, LANGUAGES, choose_language, set_language
 from .errors import EXIT_INVALID, EXIT_NETWORK, EXIT_USAGE, UserError, silence_stdout
 
 __all__ = ["EXIT_INVALID", "EXIT_NETWORK", "EXIT_USAGE", "UserError", "build_parser", "main"]
@@ -35,6 +37,7 @@ def build_parser() -> argparse.ArgumentParser:
         description="Play Italian card games peer to peer, with no server and no trusted dealer.",
     )
     parser.add_argument("--version", action="version", version=f"p2pcards {__version__}")
+    _lang_option(parser, None)
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
 
     rules = sub.add_parser("rules", help="list games, or a game's presets and flags")
@@ -43,7 +46,24 @@ def build_parser() -> argparse.ArgumentParser:
 
     for register in _EXTRA_COMMANDS:
         register(sub)
+    for command in sub.choices.values():
+        _lang_option(command, argparse.SUPPRESS)
     return parser
+
+
+def _lang_option(parser: argparse.ArgumentParser, default: str | None) -> None:
+    """``--lang``, accepted before the command and after it."""
+    parser.add_argument("--lang", choices=LANGUAGES, default=default,
+                        help="the language of screens and messages: en, it or es (default: "
+                             "from LC_ALL, LC_MESSAGES or LANG, else English)")
+
+
+def _use_language(requested: str | None) -> None:
+    """Read the catalog of the language asked for (``--lang``, else the locale) and hand the
+    choice to the processes this one starts (:data:`~p2pcards.i18n.LANGUAGE_VARIABLE`)."""
+    code = choose_language(requested or os.environ.get(LANGUAGE_VARIABLE), os.environ)
+    set_language(code)
+    os.environ[LANGUAGE_VARIABLE] = code
 
 
 _EXTRA_COMMANDS: list[Callable[[argparse._SubParsersAction[argparse.ArgumentParser]], None]] = []
@@ -80,6 +100,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     """Run the command line; returns the exit status."""
     parser = build_parser()
     args = parser.parse_args(argv)
+    try:
+        _use_language(args.lang)
+    except (ValueError, OSError) as exc:
+        print(f"p2pcards: {exc}", file=sys.stderr)
+        return EXIT_USAGE
     handler: Handler | None = getattr(args, "handler", None)
     if handler is None:
         parser.print_help()

@@ -18,6 +18,7 @@ a seat played by a bot, which ``p2pcards demo`` relays. Neither needs a terminal
 from __future__ import annotations
 
 import math
+import re
 import sys
 import threading
 from collections.abc import Callable, Sequence
@@ -27,10 +28,11 @@ import trio
 from rich.console import Console
 from rich.table import Table as RichTable
 
-from ..card_text import action_text, own_names
-from ..cards import Deck, name_cards
+from ..card_text import action_text, card_label, cards_label, own_names, spoken
+from ..cards import BadCardCode, Deck, card
 from ..games.base import ALL_SEATS, Action, HandResult, Zone
 from ..genesis import Genesis
+from ..i18n import N_, _, pgettext
 from ..net.session import Player, PlayerQuit
 from ..table import (
     ActionPlayed,
@@ -46,7 +48,8 @@ from ..table import (
     Table,
 )
 from .announce import STAR, Announcer, starred
-from .help import SIGNALS, help_lines
+from .game_words import word
+from .help import help_lines, signal_lines
 from .names import SeatNames
 from .order import sort_hand
 from .screen_text import presented, result_row
@@ -68,7 +71,7 @@ __all__ = [
     "SUIT_LEGEND",
 ]
 
-SUIT_LEGEND = "suits: D denari, C coppe, S spade, B bastoni; A asso, J fante, Q cavallo, K re"
+SUIT_LEGEND = N_("suits: D denari, C coppe, S spade, B bastoni; A asso, J fante, Q cavallo, K re")
 
 
 class LineSource:
@@ -120,22 +123,25 @@ def parse_choice(text: str, legal: Sequence[Action]) -> Action | str:
     """
     text = text.strip()
     if not text:
-        return "type a move number"
+        return _("type a move number")
     labels = move_labels(legal)
     if text.lower() in labels:
         return legal[labels.index(text.lower())]
     run = amount_run(legal)
     if text.isdigit() and run is not None:
         low, high = legal[run[0]].amount, legal[run[1]].amount
-        return f"{text} is not one of the amounts listed ({low} to {high})"
+        return _("{text} is not one of the amounts listed ({low} to {high})").format(
+            text=text, low=low, high=high)
     numbered = labels == [str(n) for n in range(1, len(legal) + 1)]
     if text.isdigit() and not numbered:
-        return f"{text} is not a move number (1 to {labels[-1].rstrip('abcdefgh')})"
+        return _("{text} is not a move number (1 to {last})").format(
+            text=text, last=labels[-1].rstrip("abcdefgh"))
     if text.isdigit():
         number = int(text)
         if 1 <= number <= len(legal):
             return legal[number - 1]
-        return f"{number} is not a move number (1 to {len(legal)})"
+        return _("{text} is not a move number (1 to {last})").format(
+            text=number, last=len(legal))
     upper = text.upper()
     written = [a for a in legal if str(a).upper() == upper]
     if len(written) == 1:
@@ -148,8 +154,10 @@ def parse_choice(text: str, legal: Sequence[Action]) -> Action | str:
         return by_card[0]
     if by_card:
         numbers = ", ".join(str(legal.index(a) + 1) for a in by_card)
-        return f"several moves play {upper}: choose by number ({numbers})"
-    return f"{text!r} is neither a move number nor a card you can play"
+        return _("several moves play {card}: choose by number ({numbers})").format(
+            card=upper, numbers=numbers)
+    return _("{text} is neither a move number nor a card you can play").format(
+        text=repr(text))
 
 
 def _words(text: str) -> tuple[str, tuple[str, ...]]:
@@ -171,10 +179,22 @@ def move_text(action: Action, deck: Deck | None = None) -> str:
     """An action as a person reads it: :func:`action_text`, except that a play carrying a
     Tresette signal reads ``play AS (signal: best)`` (``count 3`` with its number)."""
     if action.kind == "play" and action.value in SIGNAL_VALUES and action.card is not None:
-        signal = f"{action.value} {action.amount}" if action.value == "count" else action.value
         plain = Action("play", card=action.card)
-        return f"{action_text(plain, deck)} (signal: {signal})"
+        return _("{move} (signal: {signal})").format(move=action_text(plain, deck),
+                                                      signal=_signal_word(action))
     return action_text(action, deck)
+
+
+def typed(text: str) -> str:
+    """A text a person types as it is (a move written out, ``pass``): in a language other
+    than English it is set between backquotes, so that it reads as typed, not as words."""
+    return f"`{text}`" if spoken() else text
+
+
+def _signal_word(action: Action) -> str:
+    """A Tresette signal's word (``best``, ``count 3``) as a person reads it."""
+    value = pgettext("move", action.value) if spoken() else action.value
+    return f"{value} {action.amount}" if action.value == "count" else value
 
 
 def _same_but_amount(a: Action, b: Action) -> bool:
@@ -247,7 +267,7 @@ def _signal_lines(legal: Sequence[Action], labels: Sequence[str],
 
     def flush() -> None:
         if variants:
-            out[-1] += " — with a signal: " + " · ".join(variants)
+            out[-1] += _(" — with a signal: ") + " · ".join(variants)
             variants.clear()
 
     for action, label in zip(legal, labels, strict=True):
@@ -255,8 +275,7 @@ def _signal_lines(legal: Sequence[Action], labels: Sequence[str],
             flush()
             out.append(f"  {label:>2}. {move_text(action, deck)}")
         else:
-            signal = move_text(action, deck).rpartition("(signal: ")[2].rstrip(")")
-            variants.append(f"{label} {signal}")
+            variants.append(f"{label} {_signal_word(action)}")
     flush()
     return out
 
@@ -267,9 +286,11 @@ def _amount_lines(legal: Sequence[Action], run: tuple[int, int],
     amount, 5 for bet 5``), then each other move typed as its words (``  pass: type pass``)."""
     first, last = legal[run[0]], legal[run[1]]
     example = legal[(run[0] + run[1]) // 2]
-    out = [f"  {move_text(first, deck)} … {move_text(last, deck)}: type the amount, "
-           f"{example.amount} for {move_text(example, deck)}"]
-    out.extend(f"  {move_text(a, deck)}: type {str(a).lower()}"
+    out = ["  " + _("{first} … {last}: type the amount, {amount} for {example}").format(
+        first=move_text(first, deck), last=move_text(last, deck), amount=example.amount,
+        example=move_text(example, deck))]
+    out.extend("  " + _("{move}: type {typed}").format(move=move_text(a, deck),
+                                                        typed=typed(str(a).lower()))
                for i, a in enumerate(legal) if not run[0] <= i <= run[1])
     return out
 
@@ -309,9 +330,12 @@ def move_lines(legal: Sequence[Action], deck: Deck | None = None) -> list[str]:
     by_kind: dict[str, list[Action]] = {}
     for action in legal:
         by_kind.setdefault(action.kind, []).append(action)
-    lines = [f"  {len(legal)} moves: type one written out, cards in any order"]
+    lines = ["  " + _("{count} moves: type one written out, cards in any order").format(
+        count=len(legal))]
     for kind, actions in by_kind.items():
-        lines.append(f"  {kind}: {len(actions)} moves, e.g. {move_text(actions[0], deck)}")
+        lines.append("  " + _("{kind}: {count} moves, e.g. {example}").format(
+            kind=typed(kind), count=len(actions),
+            example=typed(str(actions[0])) if spoken() else move_text(actions[0], deck)))
     return lines
 
 
@@ -325,114 +349,177 @@ def hand_heading(event: HandStarted, begun: set[int]) -> str:
     shuffle within the same hand (a banking game's draw for the bank, a redeal) a line that
     says so; ``begun`` remembers the hands already opened."""
     if event.hand in begun:
-        return f"— the cards are shuffled again (hand {event.hand + 1})"
+        return _("— the cards are shuffled again (hand {number})").format(
+            number=event.hand + 1)
     begun.add(event.hand)
-    return f"— hand {event.hand + 1} begins"
+    return _("— hand {number} begins").format(number=event.hand + 1)
 
 
 def _dropout_text(event: SeatDropped | KeyRebuilt | BotSeated, name: str, mine: bool) -> str:
     """The line about a dropout (SPEC §9.13), for the dropped seat itself (``mine``: it came
     back or was only slow) or for the others, who see it named ``name``."""
-    who, whose, owner = ("you", "your", "your") if mine else (name, "its", f"{name}'s")
     if isinstance(event, SeatDropped):
-        return (f"{who} stopped answering; the others publish their shares of {whose} hand "
-                "key")
+        if mine:
+            return _("you stopped answering; the others publish their shares of your hand key")
+        return _("{name} stopped answering; the others publish their shares of its hand "
+                 "key").format(name=name)
     if isinstance(event, KeyRebuilt):
-        checked = " and the hand is checked with every card known" if event.audited else ""
-        return f"{owner} hand key is rebuilt from the others' shares{checked}"
+        if mine:
+            text = _("your hand key is rebuilt from the others' shares")
+        else:
+            text = _("{name}'s hand key is rebuilt from the others' shares").format(name=name)
+        if event.audited:
+            text += _(" and the hand is checked with every card known")
+        return text
     if mine:
-        return ("you are played by the bot from now on, your cards shown to everyone; you may "
-                "watch the match to its end")
-    return f"{name} is played by the bot from now on; its cards are shown to everyone"
+        return _("you are played by the bot from now on, your cards shown to everyone; you may "
+                 "watch the match to its end")
+    return _("{name} is played by the bot from now on; its cards are shown to everyone").format(
+        name=name)
+
+
+def _reveal_label(step: Any, me: int | None, names: SeatNames) -> str:
+    """Where a revealed card goes, for the person at ``me``."""
+    if step.zone is Zone.HAND and step.seat == me:
+        return _("you receive")
+    if step.zone is Zone.TABLE and step.seat is not None:
+        return _("in front of {name}").format(name=names.seat(step.seat))
+    if step.zone is Zone.TABLE:
+        return _("on the table")
+    if step.zone is Zone.TRUMP:
+        return word("trump")
+    if step.zone is Zone.HAND and step.visible_to == ALL_SEATS:
+        return _("shown to all, to {name}").format(name=names.seat(step.seat))
+    return _("shown ({zone})").format(zone=word(step.zone.value))
+
+
+def _match_over(event: MatchEnded, names: SeatNames) -> str:
+    """The line that ends a match: who won, a draw, or a forfeit, with the match score."""
+    match = "-".join(str(s) for s in event.match_scores)
+    gave_up = ("" if event.forfeit is None
+               else _("{name} forfeits by dropping out; ").format(
+                   name=names.seat(event.forfeit)))
+    if event.winner is None:
+        if gave_up:
+            return _("match over: {forfeit}no winner ({match})").format(forfeit=gave_up,
+                                                                        match=match)
+        return _("match over: a draw ({match})").format(match=match)
+    sides = names.side_list(len(event.match_scores))
+    return _("match over: {forfeit}{winner} won ({match})").format(
+        forfeit=gave_up, winner=sides[event.winner], match=match)
 
 
 def describe_event(event: Event, genesis: Genesis, me: int | None,
                    deck: Deck | None = None) -> str | None:
-    """One line about ``event`` for the person at seat ``me`` (``None``: nothing to say); cards of
-    a ``deck`` with its own names (:func:`own_names`) are named beside their codes."""
+    """One line about ``event`` for the person at seat ``me`` (``None``: nothing to say); cards
+    are shown as :func:`~p2pcards.card_text.cards_label` shows them (named in Italian and
+    Spanish, and beside their codes for a deck with its own names)."""
     names = SeatNames(genesis, me)
     if isinstance(event, HandStarted):
-        return f"— hand {event.hand + 1} begins"
+        return _("— hand {number} begins").format(number=event.hand + 1)
     if isinstance(event, ActionPlayed):
         star = f"{STAR} " if starred(event) else ""
         return f"{star}{names.seat(event.seat)}: {move_text(event.action, deck)}"
     if isinstance(event, CardsRevealed):
         groups: dict[str, list[str]] = {}
         for step, seen in zip(event.steps, event.cards, strict=True):
-            if seen is None:
-                continue
-            if step.zone is Zone.HAND and step.seat == me:
-                label = "you receive"
-            elif step.zone is Zone.TABLE and step.seat is not None:
-                label = f"in front of {names.seat(step.seat)}"
-            elif step.zone is Zone.TABLE:
-                label = "on the table"
-            elif step.zone is Zone.TRUMP:
-                label = "trump"
-            elif step.zone is Zone.HAND and step.visible_to == ALL_SEATS:
-                label = f"shown to all, to {names.seat(step.seat)}"
-            else:
-                label = f"shown ({step.zone.value})"
-            groups.setdefault(label, []).append(seen.code)
-        if own_names(deck):
-            return "; ".join(f"{label}: {name_cards(codes, deck)}"
-                             for label, codes in groups.items()) or None
-        return "; ".join(f"{label}: {' '.join(codes)}" for label, codes in groups.items()) or None
+            if seen is not None:
+                groups.setdefault(_reveal_label(step, me, names), []).append(seen.code)
+        return "; ".join(f"{label}: {cards_label(codes, deck)}"
+                         for label, codes in groups.items()) or None
     if isinstance(event, HandScored):
         sides = names.side_list(len(event.result.points))
         points = ", ".join(f"{n} {p}" for n, p in zip(sides, event.result.points, strict=True))
         match = "-".join(str(s) for s in event.match_scores)
-        return f"hand {event.hand + 1} scored: {points} (match {match})"
+        return _("hand {number} scored: {points} (match {match})").format(
+            number=event.hand + 1, points=points, match=match)
     if isinstance(event, SeatDropped | KeyRebuilt | BotSeated):
         return _dropout_text(event, names.seat(event.seat), event.seat == me)
     if isinstance(event, MatchEnded):
-        match = "-".join(str(s) for s in event.match_scores)
-        gave_up = ("" if event.forfeit is None
-                   else f"{names.seat(event.forfeit)} forfeits by dropping out; ")
-        if event.winner is None:
-            return f"match over: {gave_up}no winner ({match})" if gave_up else \
-                f"match over: a draw ({match})"
-        sides = names.side_list(len(event.match_scores))
-        return f"match over: {gave_up}{sides[event.winner]} won ({match})"
+        return _match_over(event, names)
     return None
 
 
 def result_table(result: HandResult, names: Sequence[str]) -> RichTable:
     """The score breakdown of a hand: one row per category, values and points per side."""
-    grid = RichTable(title="hand result", show_lines=False)
-    grid.add_column("category")
+    grid = RichTable(title=_("hand result"), show_lines=False)
+    grid.add_column(_("category"))
     for name in names:
         grid.add_column(name, justify="right")
     for line in result.lines:
         category, values = result_row(line.category, line.values)
         cells = [f"{v} → {p}" for v, p in zip(values, line.points, strict=True)]
-        grid.add_row(category, *cells)
-    grid.add_row("points", *(str(p) for p in result.points))
+        grid.add_row(word(category), *cells)
+    grid.add_row(word("points"), *(str(p) for p in result.points))
     return grid
 
 
-def cards_text(value: Any) -> str:
-    """A value of an observation as a person reads it: card codes, (seat, card) pairs, a
-    trick with its winner, or a per-seat mapping."""
+def cards_text(value: Any, deck: Deck | None = None) -> str:
+    """A value of an observation as a person reads it: cards (by
+    :func:`~p2pcards.card_text.card_label`), (seat, card) pairs, a trick with its winner, a
+    per-seat mapping, or an engine's word (:func:`~p2pcards.faces.game_words.word`)."""
+    if value and isinstance(value, list) and all(isinstance(v, dict) and "kind" in v
+                                                 for v in value):
+        return "  ".join(_declaration_text(v, deck) for v in value)
     if isinstance(value, list):
         if value and all(isinstance(v, list) and len(v) == 2 for v in value):
-            return "  ".join(f"{c} ({s})" for s, c in value)
+            return "  ".join(f"{card_label(c, deck)} ({s})" for s, c in value)
         if value and all(isinstance(v, dict) and "card" in v for v in value):
-            return "  ".join(f"{v['card']} ({v.get('seat')})" for v in value)
-        return " ".join(str(v) for v in value) or "—"
+            return "  ".join(f"{card_label(v['card'], deck)} ({v.get('seat')})" for v in value)
+        if not spoken():
+            return " ".join(str(v) for v in value) or "—"
+        return cards_label([str(v) for v in value], deck) or "—"
+    if isinstance(value, dict) and "kind" in value and "cards" in value:
+        return _declaration_text(value, deck)
     if isinstance(value, dict) and "cards" in value:
-        return cards_text(value["cards"]) + f"  → seat {value.get('winner')}"
+        return cards_text(value["cards"], deck) + "  → " + _("seat {seat}").format(
+            seat=value.get("winner"))
     if isinstance(value, dict) and all(isinstance(v, str) for v in value.values()):
-        return ", ".join(f"seat {k}: {v}" for k, v in value.items()) or "—"
+        return ", ".join(_("seat {seat}").format(seat=k) + f": {word(v)}"
+                         for k, v in value.items()) or "—"
+    if isinstance(value, str):
+        return _words_or_cards(value, deck)
     return "—" if value is None else str(value)
 
 
+def _declaration_text(declared: dict[str, Any], deck: Deck | None) -> str:
+    """A declaration of the observation (Tute's ``{seat, kind, cards}``) as a person reads
+    it: ``seat 2: cantar las cuarenta (rey de bastos, caballo de bastos)``."""
+    kind = str(declared.get("kind", ""))
+    words = pgettext("move", kind) if spoken() else kind
+    cards = cards_label([str(c) for c in declared.get("cards", [])], deck)
+    return _("seat {seat}").format(seat=declared.get("seat")) + f": {words} ({cards})"
+
+
+LIMITS = re.compile(r"(\d+) to (\d+)")
+"""The banking games' limits as their observation writes them (``2 to 12``)."""
+
+
+def _words_or_cards(text: str, deck: Deck | None) -> str:
+    """A text value: an engine's word translated (``bidding``), else each card code in it
+    named (``3H1 3S1 X3``); anything else as it is."""
+    try:
+        return card_label(card(text), deck)
+    except BadCardCode:
+        pass
+    limits = LIMITS.fullmatch(text)
+    if limits:
+        return _("{low} to {high}").format(low=limits[1], high=limits[2])
+    translated = word(text)
+    if translated != text or not spoken():
+        return translated
+    text = re.sub(r"\(([a-z][^)]*)\)", lambda m: f"({word(m[1])})", text)
+    return " ".join(card_label(part, deck) if part[:1].isalnum() else part
+                    for part in text.split(" "))
+
+
 _SHOWN = (
-    ("table", "table"), ("trick", "trick"), ("last_trick", "last trick"),
-    ("trump_card", "trump"), ("hand_sizes", "cards in hand"), ("stock", "stock"),
-    ("stock_size", "stock"), ("captured", "captured"), ("captured_cards", "captured"),
-    ("captured_counts", "captured"), ("captured_points", "card points"), ("scope", "scope"),
-    ("match_scores", "match"),
+    ("table", N_("table")), ("trick", N_("trick")), ("last_trick", N_("last trick")),
+    ("trump_card", N_("trump")), ("hand_sizes", N_("cards in hand")), ("stock", N_("stock")),
+    ("stock_size", N_("stock")), ("captured", N_("captured")),
+    ("captured_cards", N_("captured")), ("captured_counts", N_("captured")),
+    ("captured_points", N_("card points")), ("scope", N_("scope")),
+    ("match_scores", N_("match")),
 )
 
 
@@ -453,34 +540,35 @@ def state_table(observation: dict[str, Any], title: str,
                 names: SeatNames | None = None, game: str | None = None) -> RichTable:
     """The observation as a two-column table, hand last: the keys ``shown`` (a game's own
     :attr:`~p2pcards.games.base.GameSpec.screen`), or the generic list when empty; a row with
-    nothing in it yet is left out (:func:`_nothing_yet`). With a
-    ``deck`` that has its own names (:func:`own_names`) the hand and a single card (the trump)
-    are named beside their codes. With ``names``, a list of one number per seat or per side is
-    written with whose each number is (``you 3 · Bob [1] 2``); with ``game``, the hand is
-    sorted by suit and rank (:func:`~p2pcards.faces.order.sort_hand`)."""
+    nothing in it yet is left out (:func:`_nothing_yet`). Labels are translated
+    (:func:`~p2pcards.faces.game_words.word`) and cards shown by :func:`cards_text`. With
+    ``names``, a list of one number per seat or per side is written with whose each number is
+    (``you 3 · Bob [1] 2``); with ``game``, the hand is sorted by suit and rank
+    (:func:`~p2pcards.faces.order.sort_hand`)."""
     grid = RichTable(title=title, show_header=False)
     grid.add_column("what", style="bold")
     grid.add_column("")
-    named = own_names(deck)
     for key, label in shown or _SHOWN:
         if key in observation and not _nothing_yet(key, observation[key]):
             value = observation[key]
-            single = named and isinstance(value, str)
             labelled = None
             if (names is not None and isinstance(value, list) and value
                     and all(isinstance(v, int | float) for v in value)):
                 labelled = names.per_seat_or_side(value)
-            text = labelled or (name_cards([value], deck) if single else cards_text(value))
-            grid.add_row(label, text)
+            grid.add_row(word(label), labelled or cards_text(value, deck))
     hand = observation.get("hand", [])
     if game is not None and isinstance(hand, list):
         hand = sort_hand([str(c) for c in hand], game)
-    grid.add_row("your hand", name_cards(hand, deck) if named and hand else cards_text(hand))
+    shown_hand = (cards_label(hand, deck) if hand and (spoken() or own_names(deck))
+                  else cards_text(hand, deck))
+    grid.add_row(word("your hand"), shown_hand)
     return grid
 
 
 QUIT_WORDS = frozenset({"q", "quit", "exit"})
 HELP_WORDS = frozenset({"?", "help", "h"})
+YES_WORDS = frozenset({"y", "yes", "s", "si", "sì", "sí"})
+"""The answers that confirm a question, in every language of the faces."""
 WAIT_QUIET_SECONDS = 3.0
 """A wait for another seat shorter than this is not announced (automatic steps are quick)."""
 WAIT_REMINDERS = (300.0, 60.0, 30.0, 10.0)
@@ -545,14 +633,14 @@ class PersonUI:
                 continue
             if word in QUIT_WORDS:
                 if await self._confirm_quit():
-                    self.console.print("leaving the table")
+                    self.console.print(_("leaving the table"))
                     raise PlayerQuit()
                 continue
             return line
 
     async def _confirm_quit(self) -> bool:
-        self.console.print("leave the table? the match ends for everyone and cannot be "
-                           "resumed [y/N] ", end="", markup=False)
+        self.console.print(_("leave the table? the match ends for everyone and cannot be "
+                             "resumed [y/N] "), end="", markup=False)
         try:
             answer = await self.lines.readline()
         except trio.Cancelled:
@@ -561,7 +649,7 @@ class PersonUI:
         if answer is None:
             self.console.print()
             return True
-        return answer.strip().lower() in ("y", "yes")
+        return answer.strip().lower() in YES_WORDS
 
     def print_help(self) -> None:
         """The game's help (:func:`~p2pcards.faces.help.help_lines`)."""
@@ -574,12 +662,12 @@ class PersonUI:
     async def claim(self, table: Table) -> Action | None:
         """Offer the out-of-turn claims open to this seat; Enter lets the window pass."""
         claims = table.claim_actions()
-        self.console.print("you may claim out of turn:")
+        self.console.print(_("you may claim out of turn:"))
         for number, action in enumerate(claims, 1):
-            self.console.print(f"  {number:>2}. {action}")
+            self.console.print(f"  {number:>2}. {move_text(action, table.engine.deck)}")
         while True:
-            line = await self._read("your claim (number, Enter to let it pass, ? for help, "
-                                    "q to leave): ")
+            line = await self._read(_("your claim (number, Enter to let it pass, ? for help, "
+                                      "q to leave): "))
             if not line.strip():
                 return None
             choice = parse_choice(line, claims)
@@ -596,7 +684,8 @@ class PersonUI:
         sides = self.names.side_list()
         mine = self.names.side_of[self.seat]
         others = [name for side, name in enumerate(sides) if side != mine]
-        return f"sides: {sides[mine]} against {' and '.join(others)}"
+        return _("sides: {mine} against {others}").format(
+            mine=sides[mine], others=_(" and ").join(others))
 
     def show(self, table: Table, events: Sequence[Event]) -> None:
         deck = table.engine.deck
@@ -607,7 +696,7 @@ class PersonUI:
                 self.console.print(line, markup=False)
         for event in events:
             if isinstance(event, ProposalDropped):
-                self.console.print("another seat's move came first: yours was not played")
+                self.console.print(_("another seat's move came first: yours was not played"))
                 continue
             if isinstance(event, HandScored):
                 names = self.names.side_list(len(event.result.points))
@@ -630,7 +719,7 @@ class PersonUI:
             self._to_move = to_move
             if to_move and self.seat not in to_move:
                 who = ", ".join(self.names.seat(s) for s in to_move)
-                self.console.print(f"→ {who} to play", markup=False)
+                self.console.print(_("→ {who} to play").format(who=who), markup=False)
 
     def status(self, seats: tuple[int, ...], seconds_left: float | None) -> None:
         """Whom the table waits for: said once the wait has lasted a few seconds, then again at
@@ -644,42 +733,23 @@ class PersonUI:
         if self._wait_said is None:
             if self._wait_total - seconds_left >= WAIT_QUIET_SECONDS:
                 self._wait_said = seconds_left
-                self.console.print(f"waiting for {who}: {clock(seconds_left)} left before the "
-                                   "timeout", markup=False)
+                self.console.print(_("waiting for {who}: {time} left before the timeout")
+                                   .format(who=who, time=clock(seconds_left)), markup=False)
             return
         for mark in WAIT_REMINDERS:
             if seconds_left <= mark < self._wait_said:
                 self._wait_said = seconds_left
-                self.console.print(f"still waiting for {who}: {clock(seconds_left)} left",
-                                   markup=False)
+                self.console.print(_("still waiting for {who}: {time} left").format(
+                    who=who, time=clock(seconds_left)), markup=False)
                 return
 
     async def decide(self, table: Table) -> Action:
         queued = self._next_queued(table)
         if queued is not None:
             return queued
-        engine_legal = table.legal_actions()
-        view = self.presenter.view(table)  # the moves in the order every face lists them
-        legal = [engine_legal[move.index] for move in view.moves]
-        spec = self.genesis.spec
-        if not self._legend_shown:
-            self._legend_shown = True
-            self.console.print(spec.legend or SUIT_LEGEND)
-            self.console.print("type ? for the moves and card values of this game")
-        if not self._signals_shown and any(
-                a.kind == "play" and a.value in SIGNAL_VALUES for a in legal):
-            self._signals_shown = True
-            for line in SIGNALS:
-                self.console.print(line, markup=False)
-        title = f"{self.genesis.game} — hand {view.hand_number} — your turn"
-        deck = table.engine.deck
-        observation = presented(self.genesis.game, table.observation(), self.names)
-        self.console.print(state_table(observation, title, spec.screen, deck, self.names,
-                                       self.genesis.game))
-        for move in move_lines(legal, deck):
-            self.console.print(move, markup=False)
+        legal = self.draw_turn(table)
         while True:
-            line = await self._read("your move (number or card, ? for help, q to leave): ")
+            line = await self._read(_("your move (number or card, ? for help, q to leave): "))
             choice = parse_choice(line, legal)
             if isinstance(choice, Action):
                 return choice
@@ -689,9 +759,36 @@ class PersonUI:
                 if steps is not None:
                     self._queued = steps[1:]
                     return steps[0]
-                choice = (f"{' '.join(c.code for c in meld)} is not a meld you can lay now: "
-                          "a set of one rank or a run of one suit, from your hand")
+                choice = _("{cards} is not a meld you can lay now: a set of one rank or a run "
+                           "of one suit, from your hand").format(
+                    cards=" ".join(c.code for c in meld))
             self.console.print(choice)
+
+    def draw_turn(self, table: Table) -> list[Action]:
+        """Print the screen of this seat's turn (the legend and the signals the first time,
+        the table, the numbered moves) and return the legal moves in the order listed."""
+        engine_legal = table.legal_actions()
+        view = self.presenter.view(table)  # the moves in the order every face lists them
+        legal = [engine_legal[move.index] for move in view.moves]
+        spec = self.genesis.spec
+        if not self._legend_shown:
+            self._legend_shown = True
+            self.console.print(word(spec.legend or SUIT_LEGEND), markup=False)
+            self.console.print(_("type ? for the moves and card values of this game"))
+        if not self._signals_shown and any(
+                a.kind == "play" and a.value in SIGNAL_VALUES for a in legal):
+            self._signals_shown = True
+            for line in signal_lines():
+                self.console.print(line, markup=False)
+        title = _("{game} — hand {number} — your turn").format(game=self.genesis.game,
+                                                               number=view.hand_number)
+        deck = table.engine.deck
+        observation = presented(self.genesis.game, table.observation(), self.names)
+        self.console.print(state_table(observation, title, spec.screen, deck, self.names,
+                                       self.genesis.game))
+        for move in move_lines(legal, deck):
+            self.console.print(move, markup=False)
+        return legal
 
     def _next_queued(self, table: Table) -> Action | None:
         """The next step of a long meld typed in one line (:mod:`.typed_melds`), while it is

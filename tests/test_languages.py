@@ -1,0 +1,137 @@
+"""The languages of the faces: the catalogs shipped up to date and complete, the language
+chosen from ``--lang`` or the locale, card names as people say them, and every screen of every
+game free of untranslated text (the pseudo-locale check of :mod:`languages`)."""
+
+from __future__ import annotations
+
+import gettext
+
+import pytest
+from languages import catalogs, play_and_render, pseudo, pseudo_translations, untranslated_words
+
+from p2pcards import i18n
+from p2pcards.card_text import action_text, card_label
+from p2pcards.cards import FRENCH_108, ITALIAN_40, SPANISH_40, card
+from p2pcards.games import all_games
+from p2pcards.games.base import Action
+
+
+@pytest.fixture
+def language() -> object:
+    """Restores English after a test that switched the language."""
+    yield i18n.set_language
+    i18n.set_language("en")
+
+
+# ----------------------------------------------------------------------------- catalogs
+
+
+def test_the_shipped_catalogs_are_those_the_source_and_the_po_files_make() -> None:
+    stale = [str(path.relative_to(catalogs.ROOT)) for path, content in catalogs.outputs().items()
+             if not path.exists() or path.read_bytes() != content]
+    assert stale == [], "run python3 tools/catalogs.py: stale " + ", ".join(stale)
+
+
+@pytest.mark.parametrize("code", ["it", "es"])
+def test_every_text_has_a_translation(code: str) -> None:
+    from babel.messages.pofile import read_po
+
+    path = catalogs.LOCALE / code / "LC_MESSAGES" / "p2pcards.po"
+    with path.open("rb") as handle:
+        catalog = read_po(handle, locale=code)
+    missing = [m.id for m in catalog if m.id and (not m.string or m.fuzzy)]
+    assert missing == []
+    placeholders = [m.id for m in catalog if m.id and m.string
+                    and sorted(pseudo_placeholders(str(m.id)))
+                    != sorted(pseudo_placeholders(str(m.string)))]
+    assert placeholders == [], "a translation lost or added a {placeholder}"
+
+
+def pseudo_placeholders(text: str) -> list[str]:
+    import re
+
+    return re.findall(r"\{[^}]*\}", text)
+
+
+def test_the_catalogs_are_read_with_the_standard_library_only() -> None:
+    italian = gettext.translation("p2pcards", str(i18n.LOCALE_DIR), languages=["it"])
+    assert italian.gettext("your hand") == "la tua mano"
+    spanish = gettext.translation("p2pcards", str(i18n.LOCALE_DIR), languages=["es"])
+    assert spanish.gettext("your hand") == "tu mano"
+
+
+# ----------------------------------------------------------------------------- choice
+
+
+@pytest.mark.parametrize(("environ", "expected"), [
+    ({}, "en"),
+    ({"LANG": "it_IT.UTF-8"}, "it"),
+    ({"LANG": "es_ES.UTF-8", "LC_MESSAGES": "it_IT"}, "it"),
+    ({"LC_ALL": "es_AR.UTF-8", "LANG": "it_IT.UTF-8"}, "es"),
+    ({"LANG": "de_DE.UTF-8"}, "en"),
+    ({"LANG": "C.UTF-8"}, "en"),
+    ({"LC_ALL": "", "LANG": "it"}, "it"),
+])
+def test_the_locale_variables_choose_the_language(environ: dict[str, str],
+                                                  expected: str) -> None:
+    assert i18n.language_from_environment(environ) == expected
+    assert i18n.choose_language(None, environ) == expected
+    assert i18n.choose_language("es", environ) == "es"
+
+
+def test_an_unknown_language_is_one_sentence() -> None:
+    with pytest.raises(ValueError, match=r"--lang 'de' is not a language of p2pcards"):
+        i18n.choose_language("de", {})
+
+
+# ----------------------------------------------------------------------------- card names
+
+
+def test_cards_are_named_as_people_say_them(language: object) -> None:
+    i18n.set_language("it")
+    assert card_label(card("7D"), ITALIAN_40) == "settebello"
+    assert card_label(card("KB"), ITALIAN_40) == "Re di bastoni"
+    assert card_label(card("AC"), ITALIAN_40) == "asso di coppe"
+    assert card_label(card("QH1"), FRENCH_108) == "Donna di cuori"
+    assert card_label(card("X3"), FRENCH_108) == "Jolly"
+    assert card_label(card("7D"), SPANISH_40) == "7 di denari"
+    assert action_text(Action("play", card("7D"), cards=(card("4D"), card("3D"))),
+                       ITALIAN_40) == "gioca settebello [4 di denari, 3 di denari]"
+    i18n.set_language("es")
+    assert card_label(card("JD"), SPANISH_40) == "sota de oros"
+    assert card_label(card("AC"), SPANISH_40) == "as de copas"
+    assert card_label(card("QH1"), FRENCH_108) == "reina de corazones"
+    assert action_text(Action("declare", cards=(card("KD"), card("QD")), value="veinte"),
+                       SPANISH_40) == "cantar [rey de oros, caballo de oros] las veinte"
+    i18n.set_language("en")
+    assert card_label(card("7D"), ITALIAN_40) == "7D"
+    assert card_label(card("KD"), SPANISH_40) == "KD Rey de Oros"
+    assert action_text(Action("play", card("7D")), ITALIAN_40) == "play 7D"
+
+
+# ----------------------------------------------------------------------------- every screen
+
+
+GAMES = [(spec.name, min(spec.player_counts)) for spec in all_games()]
+
+
+@pytest.mark.parametrize(("game", "players"), GAMES)
+def test_every_screen_is_translated(game: str, players: int) -> None:
+    """The pseudo-locale check: rendered with the pseudo catalog, a person's screen along a
+    real hand (the table, the moves, the log, the help, the prompts, an error, the score
+    breakdown, the dropout and end lines) shows no plain English word; rendered in Italian
+    and Spanish it shows the catalogs' words."""
+    try:
+        i18n.install(pseudo_translations(), "it")
+        screen, names = play_and_render(game, players)
+    finally:
+        i18n.set_language("en")
+    assert pseudo("hand") in screen or pseudo("hand result") in screen
+    assert untranslated_words(screen, game, names) == []
+    for code, words in (("it", "la tua mano"), ("es", "tu mano")):
+        try:
+            i18n.set_language(code)
+            screen, _ = play_and_render(game, players, budget=3)
+        finally:
+            i18n.set_language("en")
+        assert words in screen
