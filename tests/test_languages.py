@@ -5,6 +5,7 @@ game free of untranslated text (the pseudo-locale check of :mod:`languages`)."""
 from __future__ import annotations
 
 import gettext
+import re
 
 import pytest
 from languages import catalogs, play_and_render, pseudo, pseudo_translations, untranslated_words
@@ -48,8 +49,6 @@ def test_every_text_has_a_translation(code: str) -> None:
 
 
 def pseudo_placeholders(text: str) -> list[str]:
-    import re
-
     return re.findall(r"\{[^}]*\}", text)
 
 
@@ -135,3 +134,46 @@ def test_every_screen_is_translated(game: str, players: int) -> None:
         finally:
             i18n.set_language("en")
         assert words in screen
+
+
+# ----------------------------------------------------------------------------- processes
+
+
+def test_a_person_plays_in_italian_with_lang_and_the_transcript_stays_english(
+        tmp_path: pytest.TempPathFactory) -> None:
+    from test_net_processes import host
+
+    from p2pcards.verify import verify_transcript
+
+    typed = "?\nq\nn\n1\n" + "1\n" * 6 + "q\ns\n"
+    hosting, _ = host(tmp_path, "--lang", "it", "--game", "briscola", "--players", "2",
+                      "--bots", "1", "--seed", "3", "--insecure-public-keys", stdin=typed)
+    assert hosting.finish() == 130
+    out = hosting.stdout
+    assert "scrivi ? per le mosse e i valori delle carte di questo gioco" in out
+    assert "Briscola: gioca una carta qualsiasi" in out  # the help, on ?
+    assert out.count("lasciare il tavolo? la partita finisce per tutti") == 2  # s confirms
+    hand = re.search(r"│ la tua mano +│ ([^│]*)│", out)
+    assert hand is not None and "→ tocca a " in out
+    assert " di " in hand[1] and not re.search(r"\b[A2-7JQK][DCSB]\b", hand[1])  # names
+    assert "your move" not in out and "your hand" not in out
+    report = verify_transcript(hosting.transcript())
+    assert report.status == "incomplete"
+    assert all(ch.isascii() for ch in report.game + report.preset)
+
+
+def test_the_locale_chooses_spanish_for_a_process(tmp_path: pytest.TempPathFactory,
+                                                   monkeypatch: pytest.MonkeyPatch) -> None:
+    from test_net_processes import host
+
+    monkeypatch.delenv("LC_ALL", raising=False)
+    monkeypatch.delenv("LC_MESSAGES", raising=False)
+    monkeypatch.delenv("P2PCARDS_LANG", raising=False)
+    monkeypatch.setenv("LANG", "es_ES.UTF-8")
+    hosting, _ = host(tmp_path, "--game", "tute", "--players", "4", "--bots", "3",
+                      "--seed", "4", "--insecure-public-keys", stdin="?\nq\ns\n")
+    assert hosting.finish() == 130
+    out = hosting.stdout
+    assert "Tute (baraja española): cuatro jugadores en dos parejas." in out
+    assert "│ tu mano" in out and "¿dejar la mesa?" in out
+    assert "equipos: tú + " in out
