@@ -15,7 +15,8 @@ English. Pure apart from reading the catalog files: no trio, sockets or clocks.
 from __future__ import annotations
 
 import gettext as _gettext
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
+from contextlib import contextmanager
 from pathlib import Path
 
 __all__ = [
@@ -27,6 +28,7 @@ __all__ = [
     "N_",
     "_",
     "choose_language",
+    "english",
     "install",
     "language",
     "language_from_environment",
@@ -86,6 +88,19 @@ def set_language(code: str, localedir: Path | None = None) -> None:
         return
     catalog = _gettext.translation(DOMAIN, str(localedir or LOCALE_DIR), languages=[code])
     install(catalog, code)
+
+
+@contextmanager
+def english() -> Iterator[None]:
+    """Within the block, every text is in English: for what stays English in every language
+    (``--json`` outputs), made by the same functions that write a person's text."""
+    global _current, _language
+    kept = _current, _language
+    _current, _language = _gettext.NullTranslations(), "en"
+    try:
+        yield
+    finally:
+        _current, _language = kept
 
 
 def language() -> str:

@@ -177,3 +177,45 @@ def test_the_locale_chooses_spanish_for_a_process(tmp_path: pytest.TempPathFacto
     assert "Tute (baraja española): cuatro jugadores en dos parejas." in out
     assert "│ tu mano" in out and "¿dejar la mesa?" in out
     assert "equipos: tú + " in out
+
+
+# ----------------------------------------------------------------------------- commands
+
+
+def _main_in(code: str, argv: list[str], monkeypatch: pytest.MonkeyPatch,
+             capsys: pytest.CaptureFixture[str]) -> tuple[int, str]:
+    """``p2pcards ARGV`` run in this process with ``--lang CODE``; English again after."""
+    from p2pcards import cli
+
+    monkeypatch.setenv(i18n.LANGUAGE_VARIABLE, "en")  # restored after the test
+    try:
+        status = cli.main(["--lang", code, *argv])
+    finally:
+        i18n.set_language("en")
+    return status, capsys.readouterr().out
+
+
+def test_show_tells_the_match_in_italian_and_its_json_stays_english(
+        tmp_path: pytest.TempPathFactory, monkeypatch: pytest.MonkeyPatch,
+        capsys: pytest.CaptureFixture[str]) -> None:
+    from attacks import recorded_match, write_transcript
+
+    run = recorded_match("scopa", "classic", 2, 1)
+    path = write_transcript(tmp_path / "match.p2pt", run.genesis, run.frames)
+    status, out = _main_in("it", ["show", str(path)], monkeypatch, capsys)
+    assert status == 0
+    assert "mano 1" in out and "  risultato: " in out and "partita finita: " in out
+    assert " gioca " in out and "    primiera: " in out
+    assert "result:" not in out and " play " not in out
+    english = _main_in("en", ["show", "--json", str(path)], monkeypatch, capsys)
+    italian = _main_in("it", ["show", "--json", str(path)], monkeypatch, capsys)
+    assert italian == english and '"move": "play ' in english[1]
+
+
+def test_rules_speak_spanish(monkeypatch: pytest.MonkeyPatch,
+                             capsys: pytest.CaptureFixture[str]) -> None:
+    status, out = _main_in("es", ["rules", "tute"], monkeypatch, capsys)
+    assert status == 0
+    assert "Variantes (--variant NOMBRE):" in out and "jugadores: 4" in out
+    status, out = _main_in("es", ["rules"], monkeypatch, capsys)
+    assert out.startswith("Juegos (p2pcards rules JUEGO para variantes y opciones):")
