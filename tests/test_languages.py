@@ -219,3 +219,70 @@ def test_rules_speak_spanish(monkeypatch: pytest.MonkeyPatch,
     assert "Variantes (--variant NOMBRE):" in out and "jugadores: 4" in out
     status, out = _main_in("es", ["rules"], monkeypatch, capsys)
     assert out.startswith("Juegos (p2pcards rules JUEGO para variantes y opciones):")
+
+
+# ----------------------------------------------------------------------------- the page
+
+
+STATIC = catalogs.PACKAGE / "faces" / "web" / "static"
+
+
+def test_every_text_the_page_script_translates_is_in_the_catalogs() -> None:
+    from p2pcards.faces.web.page_words import PAGE_WORDS
+
+    pattern = re.compile(r"""\bt\("((?:[^"\\]|\\.)*)"|\bt\('((?:[^'\\]|\\.)*)'""")
+    used = {double or single for script in STATIC.glob("*.js")
+            for double, single in pattern.findall(script.read_text(encoding="utf-8"))}
+    assert len(used) > 40
+    assert sorted(used - set(PAGE_WORDS)) == []
+
+
+def test_the_page_words_come_in_the_language_of_the_process(language: object) -> None:
+    import json
+
+    from p2pcards.faces.web.page_words import words_module
+
+    i18n.set_language("it")
+    module = words_module()
+    words = json.loads(module.split("const WORDS = ", 1)[1].split(";\n", 1)[0])
+    assert words["your moves"] == "le tue mosse" and 'export const LANG = "it";' in module
+    i18n.set_language("en")
+    assert json.loads(words_module().split("const WORDS = ", 1)[1].split(";\n", 1)[0])[
+        "your moves"] == "your moves"
+
+
+@pytest.mark.browser
+def test_the_replay_page_speaks_italian(tmp_path: pytest.TempPathFactory) -> None:
+    from attacks import recorded_match, write_transcript
+    from browser import chromium, screenshot_dir
+    from selenium.webdriver.common.by import By
+    from selenium.webdriver.support.ui import WebDriverWait
+    from web_support import Peer
+
+    run = recorded_match("briscola", "italian", 2, 4)
+    path = write_transcript(tmp_path / "match.p2pt", run.genesis, run.frames)
+    show = Peer(["--lang", "it", "show", str(path), "--web", "--no-browser"], tmp_path / "home")
+    try:
+        steps = int(show.wait_for(r"(\d+) steps; verified: the transcript is valid").group(1))
+        url = show.wait_for(r"(http://127\.0\.0\.1:\d+/[A-Za-z0-9_-]+/)").group(1)
+        with chromium() as driver:
+            driver.get(url)
+            WebDriverWait(driver, 90, poll_frequency=0.05).until(
+                lambda d: d.find_elements(By.ID, "replay-position"))
+            assert driver.find_element(By.ID, "replay-position").text == f"passo 1 di {steps}"
+            assert driver.execute_script("return document.documentElement.lang") == "it"
+            for _ in range(4):
+                driver.find_element(By.ID, "replay-next").click()
+            assert driver.find_element(By.CSS_SELECTOR, "#end h3").text == "partita registrata"
+            assert " · mano 1" in driver.find_element(By.ID, "title").text
+            log = driver.execute_script(
+                "return [...document.querySelectorAll('#log li')].map((e) => e.textContent);")
+            assert any(" di " in line for line in log), log
+            page = driver.find_element(By.TAG_NAME, "body").text
+            assert "your" not in page and "hand " not in page and "step" not in page
+            driver.save_screenshot(str(screenshot_dir() / "web-replay-it.png"))
+            driver.get("about:blank")
+        assert show.finish() == 0
+    finally:
+        if show.process.poll() is None:
+            show.process.kill()
