@@ -183,7 +183,7 @@ def test_the_locale_chooses_spanish_for_a_process(tmp_path: pytest.TempPathFacto
 
 
 def _main_in(code: str, argv: list[str], monkeypatch: pytest.MonkeyPatch,
-             capsys: pytest.CaptureFixture[str]) -> tuple[int, str]:
+             capsys: pytest.CaptureFixture[str]) -> tuple[int, str, str]:
     """``p2pcards ARGV`` run in this process with ``--lang CODE``; English again after."""
     from p2pcards import cli
 
@@ -192,7 +192,8 @@ def _main_in(code: str, argv: list[str], monkeypatch: pytest.MonkeyPatch,
         status = cli.main(["--lang", code, *argv])
     finally:
         i18n.set_language("en")
-    return status, capsys.readouterr().out
+    captured = capsys.readouterr()
+    return status, captured.out, captured.err
 
 
 def test_show_tells_the_match_in_italian_and_its_json_stays_english(
@@ -202,7 +203,7 @@ def test_show_tells_the_match_in_italian_and_its_json_stays_english(
 
     run = recorded_match("scopa", "classic", 2, 1)
     path = write_transcript(tmp_path / "match.p2pt", run.genesis, run.frames)
-    status, out = _main_in("it", ["show", str(path)], monkeypatch, capsys)
+    status, out, _ = _main_in("it", ["show", str(path)], monkeypatch, capsys)
     assert status == 0
     assert "mano 1" in out and "  risultato: " in out and "partita finita: " in out
     assert " gioca " in out and "    primiera: " in out
@@ -214,10 +215,10 @@ def test_show_tells_the_match_in_italian_and_its_json_stays_english(
 
 def test_rules_speak_spanish(monkeypatch: pytest.MonkeyPatch,
                              capsys: pytest.CaptureFixture[str]) -> None:
-    status, out = _main_in("es", ["rules", "tute"], monkeypatch, capsys)
+    status, out, _ = _main_in("es", ["rules", "tute"], monkeypatch, capsys)
     assert status == 0
     assert "Variantes (--variant NOMBRE):" in out and "jugadores: 4" in out
-    status, out = _main_in("es", ["rules"], monkeypatch, capsys)
+    status, out, _ = _main_in("es", ["rules"], monkeypatch, capsys)
     assert out.startswith("Juegos (p2pcards rules JUEGO para variantes y opciones):")
 
 
@@ -286,3 +287,74 @@ def test_the_replay_page_speaks_italian(tmp_path: pytest.TempPathFactory) -> Non
     finally:
         if show.process.poll() is None:
             show.process.kill()
+
+
+@pytest.mark.parametrize(("code", "expected"), [
+    ("it", "p2pcards: --bots deve essere tra 0 e 1 per 2 giocatori"),
+    ("es", "p2pcards: --bots debe estar entre 0 y 1 para 2 jugadores"),
+    ("en", "p2pcards: --bots must be between 0 and 1 for 2 players"),
+])
+def test_a_command_error_is_one_sentence_in_the_persons_language(
+        code: str, expected: str, tmp_path: pytest.TempPathFactory,
+        monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+    monkeypatch.setenv("P2PCARDS_HOME", str(tmp_path))
+    status, _, err = _main_in(code, ["host", "--players", "2", "--bots", "5"], monkeypatch,
+                              capsys)
+    assert status == 2
+    assert err.strip() == expected
+
+
+def test_resume_with_nothing_to_resume_says_so_in_spanish(
+        tmp_path: pytest.TempPathFactory, monkeypatch: pytest.MonkeyPatch,
+        capsys: pytest.CaptureFixture[str]) -> None:
+    monkeypatch.setenv("P2PCARDS_HOME", str(tmp_path))
+    status, _, err = _main_in("es", ["resume"], monkeypatch, capsys)
+    assert status == 2
+    assert err.strip().startswith("p2pcards: no hay ninguna partida sin terminar que reanudar "
+                                  "en ")
+
+
+@pytest.mark.parametrize(("game", "players"), [("scopa", 2), ("burraco", 4),
+                                                ("sette-e-mezzo", 2)])
+def test_show_has_no_untranslated_text(game: str, players: int,
+                                       tmp_path: pytest.TempPathFactory,
+                                       monkeypatch: pytest.MonkeyPatch,
+                                       capsys: pytest.CaptureFixture[str]) -> None:
+    """The pseudo-locale check of ``p2pcards show``: every line of a match's story."""
+    from attacks import recorded_match, write_transcript
+
+    from p2pcards import cli
+    from p2pcards.games import get_game
+
+    preset = get_game(game).default_preset
+    run = recorded_match(game, preset, players, 1)
+    path = write_transcript(tmp_path / "match.p2pt", run.genesis, run.frames)
+    monkeypatch.setattr(cli, "_use_language", lambda requested: None)
+    try:
+        i18n.install(pseudo_translations(), "it")
+        assert cli.main(["show", str(path)]) == 0
+    finally:
+        i18n.set_language("en")
+    out = capsys.readouterr().out
+    assert pseudo("hand {number}").replace("{number}", "1") in out
+    names = [seat.name for seat in run.genesis.seats]
+    assert untranslated_words(out, game, [*names, preset]) == []
+
+
+def test_no_function_hides_the_translation_function_behind_a_local_underscore() -> None:
+    """A module that translates with ``_`` must not bind ``_`` in a function (``a, _ = ...``,
+    ``for _ in``): the function's own ``_()`` calls would then fail."""
+    import ast
+
+    bad = []
+    for path in sorted(catalogs.PACKAGE.rglob("*.py")):
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+        imported = any(isinstance(node, ast.ImportFrom) and node.module
+                       and node.module.endswith("i18n") and any(a.name == "_" for a in node.names)
+                       for node in tree.body)
+        if not imported:
+            continue
+        for node in ast.walk(tree):
+            if isinstance(node, ast.Name) and node.id == "_" and isinstance(node.ctx, ast.Store):
+                bad.append(f"{path.relative_to(catalogs.ROOT)}:{node.lineno}")
+    assert bad == []

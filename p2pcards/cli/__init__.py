@@ -14,7 +14,7 @@ from collections.abc import Callable, Sequence
 
 from .. import __version__
 from ..games.base import GameError
-from ..i18n import LANGUAGE_VARIABLE, LANGUAGES, choose_language, set_language
+from ..i18n import LANGUAGE_VARIABLE, LANGUAGES, _, choose_language, set_language
 from .errors import EXIT_INVALID, EXIT_NETWORK, EXIT_USAGE, UserError, silence_stdout
 
 __all__ = ["EXIT_INVALID", "EXIT_NETWORK", "EXIT_USAGE", "UserError", "build_parser", "main"]
@@ -118,7 +118,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         print(f"p2pcards: {exc}", file=sys.stderr)
         return EXIT_USAGE
     except KeyboardInterrupt:
-        print("p2pcards: interrupted", file=sys.stderr)
+        print("p2pcards: " + _("interrupted"), file=sys.stderr)
         return 130
     except BrokenPipeError:  # the output's reader left (``| head``): stop quietly
         silence_stdout()

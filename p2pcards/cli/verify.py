@@ -373,7 +373,7 @@ class _Show:
             if line[0] == "note":
                 story.append({"type": "note", "text": line[1]})
             elif line[0] == "deal":
-                _, steps, positions, seen, number = line
+                _kind, steps, positions, seen, number = line
                 known = self.cards.get(number)
                 groups: dict[str, list[str]] = {}
                 for step, position, card in zip(steps, positions, seen, strict=True):
@@ -384,7 +384,7 @@ class _Show:
                 story.extend({"type": "deal", "to": where, "cards": codes}
                              for where, codes in groups.items())
             else:
-                _, seat, action, index, number, secret, bot = line
+                _kind, seat, action, index, number, secret, bot = line
                 known = self.cards.get(number)
                 played = action
                 shown_as = None
@@ -454,8 +454,8 @@ def _cmd_show(args: argparse.Namespace) -> int:
         raise UserError(str(exc), EXIT_INCOMPLETE) from None
     if args.web or args.no_browser:
         if args.json or not args.web:
-            raise UserError("--web shows the match in a browser: without --json; "
-                            "--no-browser goes with --web", EXIT_USAGE)
+            raise UserError(_("--web shows the match in a browser: without --json; "
+                              "--no-browser goes with --web"), EXIT_USAGE)
         return show_web(args.file, transcript, genesis, not args.no_browser,
                         lambda text: print(text, flush=True))
     console = Console(highlight=False)
