@@ -13,6 +13,7 @@ the game's name. Any other plain word on screen is a text that does not go throu
 from __future__ import annotations
 
 import io
+import random
 import re
 import sys
 from collections.abc import Iterator
@@ -25,9 +26,17 @@ from babel.messages.mofile import write_mo
 from rich.console import Console
 
 from p2pcards.bots.base import make_bot
-from p2pcards.faces.terminal import LineSource, PersonUI, describe_event, move_labels
+from p2pcards.faces.terminal import (
+    LineSource,
+    PersonUI,
+    describe_event,
+    move_labels,
+    result_table,
+)
 from p2pcards.games import get_game
+from p2pcards.games.base import HandResult
 from p2pcards.local import make_tables
+from p2pcards.simulate import play_hand
 from p2pcards.table import BotSeated, KeyRebuilt, MatchEnded, SeatDropped
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tools"))
@@ -89,12 +98,13 @@ class Answers(LineSource):
 
 
 def play_and_render(game: str, players: int, hands: int = 1, seed: int = 5,
-                    budget: int = 400) -> tuple[str, list[str]]:
+                    budget: int = 12) -> tuple[str, list[str]]:
     """A person's terminal at seat 0 along a real match of ``game``: every event shown, and at
     its first turns the whole exchange of :class:`Answers`; the other seats and the person's
     later moves are the game's bot. Stops after ``hands`` hands are scored or ``budget``
-    decisions; the dropout and end-of-match lines are rendered too. Returns the screen and
-    the seats' names."""
+    decisions of seat 0. Then the lines a short run may not reach: the score breakdown of a
+    whole hand (played by the engine alone, without the crypto), the dropout and end-of-match
+    lines. Returns the screen and the seats' names."""
     spec = get_game(game)
     genesis, tables = make_tables(game, spec.default_preset, players, seed=seed)
     out = io.StringIO()
@@ -103,6 +113,8 @@ def play_and_render(game: str, players: int, hands: int = 1, seed: int = 5,
     bots = [make_bot(game, "smart", seed=seed + i) for i in range(players)]
     names = [seat.name for seat in genesis.seats]
     trio.run(_drive, ui, tables, bots, answers, hands, budget)
+    result = _engine_hand(game, players, seed)
+    ui.console.print(result_table(result, ui.names.side_list(len(result.points))))
     for event in _rare_events(players):
         for me in (0, 1):
             line = describe_event(event, genesis, me)
@@ -114,6 +126,15 @@ def play_and_render(game: str, players: int, hands: int = 1, seed: int = 5,
     ui.status((1,), 590.0)
     ui.status((1,), 50.0)
     return out.getvalue(), names
+
+
+def _engine_hand(game: str, players: int, seed: int) -> HandResult:
+    """The result of one whole hand of ``game`` played by its bots on the engine alone."""
+    spec = get_game(game)
+    state = spec.new_match(spec.preset(spec.default_preset, players=players))
+    bots = [make_bot(game, "smart", seed=seed + i) for i in range(players)]
+    result, _ = play_hand(state, bots, random.Random(seed))
+    return result
 
 
 def _rare_events(players: int) -> Iterator[object]:
