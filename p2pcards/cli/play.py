@@ -336,8 +336,8 @@ def _partner(args: argparse.Namespace, players: int) -> str | None:
     if problem is not None:
         raise UserError(f"--partner: {problem}", EXIT_USAGE)
     if players - 1 - args.bots < 1:
-        raise UserError("--partner names a player who joins: leave a seat for them (fewer "
-                        "--bots)", EXIT_USAGE)
+        raise UserError(_("--partner names a player who joins: leave a seat for them "
+                          "(fewer --bots)"), EXIT_USAGE)
     return str(args.partner).strip()
 
 
