@@ -359,3 +359,33 @@ def test_no_function_hides_the_translation_function_behind_a_local_underscore() 
             if isinstance(node, ast.Name) and node.id == "_" and isinstance(node.ctx, ast.Store):
                 bad.append(f"{path.relative_to(catalogs.ROOT)}:{node.lineno}")
     assert bad == []
+
+
+@pytest.mark.parametrize(("code", "words"), [("it", ("serie dopo 2 partite", "connessione:",
+                                                     "posto 1", "squadre:", "contro")),
+                                             ("es", ("serie tras 2 partidas", "conexión:",
+                                                     "asiento 1", "equipos:", "contra"))])
+def test_the_lines_of_leaving_rematch_sides_and_connections_speak_the_language(
+        code: str, words: tuple[str, ...], language: object) -> None:
+    """The lines host and join print around a match (the series tally, a ``connection:``
+    line, the sides) and the leave and rematch questions come from the catalogs; the
+    question's answer ``s`` confirms in Italian and Spanish."""
+    from p2pcards.cli.again import AGAIN_QUESTION
+    from p2pcards.faces.terminal import YES_WORDS
+    from p2pcards.net.hub import host_connection_line, sides_line
+    from p2pcards.net.interrupts import LEAVE_QUESTION
+    from p2pcards.net.rematch import Series
+    from p2pcards.offline.memory import make_tables
+
+    i18n.set_language(code)
+    series = Series(["Alba [0]", "Bruno [1]"])
+    series.record(0)
+    series.record(None)
+    seen = " | ".join([series.line(), host_connection_line(1, "relay slot 1"),
+                       sides_line(make_tables("briscola", "classic", 4, seed=1)[0]) or ""])
+    for word in words:
+        assert word in seen
+    assert "Alba [0] 1 · Bruno [1] 0" in seen
+    for question in (LEAVE_QUESTION, AGAIN_QUESTION):
+        assert i18n._(question) != question and "(s/N)" in i18n._(question)
+    assert "s" in YES_WORDS
