@@ -235,7 +235,8 @@ def test_no_import_circle() -> None:
 
 def _private_imports(path: Path, modules: dict[str, Path]) -> list[str]:
     """The names starting with ``_`` that ``path`` takes from another module (a private
-    submodule of the importer's own package, like ``from . import _wire``, is allowed)."""
+    submodule of the importer's own package, like ``from . import _wire``, is allowed, and so
+    is ``_`` itself, the translation function of :mod:`p2pcards.i18n` by gettext's custom)."""
     name = _module_name(path)
     package = name if path.name == "__init__.py" else name.rpartition(".")[0]
     bad = []
@@ -243,7 +244,7 @@ def _private_imports(path: Path, modules: dict[str, Path]) -> list[str]:
         if not isinstance(node, ast.ImportFrom):
             continue
         for alias in node.names:
-            if not alias.name.startswith("_") or alias.name.startswith("__"):
+            if alias.name == "_" or not alias.name.startswith("_") or alias.name.startswith("__"):
                 continue
             source = imports_of_node(node, package)
             if source == package and f"{source}.{alias.name}" in modules:

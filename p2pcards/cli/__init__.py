@@ -11,6 +11,7 @@ import argparse
 from collections.abc import Callable, Sequence
 
 from .. import __version__
+from ..i18n import LANGUAGES
 from .errors import EXIT_INVALID, EXIT_NETWORK, EXIT_USAGE, UserError, run_command
 
 __all__ = ["EXIT_INVALID", "EXIT_NETWORK", "EXIT_USAGE", "UserError", "build_parser", "main"]
@@ -33,6 +34,7 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--paranoid", action="store_true",
                         help="every seat of this process also checks the proofs of its own "
                         "messages (slower; for debugging)")
+    _lang_option(parser, None)
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
 
     rules = sub.add_parser("rules", help="list games, or a game's presets and flags")
@@ -41,7 +43,16 @@ def build_parser() -> argparse.ArgumentParser:
 
     for register in _EXTRA_COMMANDS:
         register(sub)
+    for command in sub.choices.values():
+        _lang_option(command, argparse.SUPPRESS)
     return parser
+
+
+def _lang_option(parser: argparse.ArgumentParser, default: str | None) -> None:
+    """``--lang``, accepted before the command and after it."""
+    parser.add_argument("--lang", choices=LANGUAGES, default=default,
+                        help="the language of screens and messages: en, it or es (default: "
+                             "from LC_ALL, LC_MESSAGES or LANG, else English)")
 
 
 _EXTRA_COMMANDS: list[Callable[[argparse._SubParsersAction[argparse.ArgumentParser]], None]] = []

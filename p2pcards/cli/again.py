@@ -5,13 +5,14 @@ from __future__ import annotations
 import argparse
 from collections.abc import Awaitable, Callable
 
-from ..faces.terminal import StdinLines
+from ..faces.terminal import YES_WORDS, StdinLines
+from ..i18n import N_, _
 from ..table import Table
 from .errors import EXIT_USAGE, UserError
 
 __all__ = ["AGAIN_QUESTION", "again_answer", "rematch_option"]
 
-AGAIN_QUESTION = "play again? (y/N) "
+AGAIN_QUESTION = N_("play again? (y/N) ")
 
 
 def rematch_option(parser: argparse.ArgumentParser) -> None:
@@ -30,7 +31,7 @@ def again_answer(args: argparse.Namespace, lines: StdinLines | None
     limit: int | None = getattr(args, "rematch", None)
     if limit is not None:
         if not 1 <= limit <= 1000:
-            raise UserError("--rematch must be between 1 and 1000 matches", EXIT_USAGE)
+            raise UserError(_("--rematch must be between 1 and 1000 matches"), EXIT_USAGE)
         played = 0
 
         async def counted(table: Table) -> bool:
@@ -42,10 +43,10 @@ def again_answer(args: argparse.Namespace, lines: StdinLines | None
         return None
 
     async def ask(table: Table) -> bool:
-        print(AGAIN_QUESTION, end="", flush=True)
+        print(_(AGAIN_QUESTION), end="", flush=True)
         line = await lines.readline()
         if line is None:
             print()
             return False
-        return line.strip().lower() in ("y", "yes")
+        return line.strip().lower() in YES_WORDS
     return ask

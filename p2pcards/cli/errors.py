@@ -4,10 +4,12 @@ run of a parsed command that turns every user-facing failure into one sentence a
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 from collections.abc import Callable, Sequence
 
 from ..games.base import GameError
+from ..i18n import LANGUAGE_VARIABLE, _, choose_language, set_language
 
 EXIT_INVALID = 1
 EXIT_USAGE = 2
@@ -52,11 +54,25 @@ def first_failure(exc: BaseException) -> BaseException:
 Handler = Callable[[argparse.Namespace], int]
 
 
+def use_language(requested: str | None) -> None:
+    """Read the catalog of the language asked for (``--lang``, else the one handed down by the
+    process that started this one, else the locale) and hand the choice on to the processes
+    this one starts (:data:`~p2pcards.i18n.LANGUAGE_VARIABLE`)."""
+    code = choose_language(requested or os.environ.get(LANGUAGE_VARIABLE), os.environ)
+    set_language(code)
+    os.environ[LANGUAGE_VARIABLE] = code
+
+
 def run_command(parser: argparse.ArgumentParser, argv: Sequence[str] | None = None) -> int:
     """Parse ``argv`` with ``parser`` and run the chosen command's handler; returns the exit
     status. A failure meant for the user ends as one sentence on standard error (never a
     traceback); without a command the help is printed."""
     args = parser.parse_args(argv)
+    try:
+        use_language(getattr(args, "lang", None))
+    except (ValueError, OSError) as exc:
+        print(f"p2pcards: {exc}", file=sys.stderr)
+        return EXIT_USAGE
     handler: Handler | None = getattr(args, "handler", None)
     if getattr(args, "paranoid", False):
         from ..crypto.own import set_paranoid
@@ -74,7 +90,7 @@ def run_command(parser: argparse.ArgumentParser, argv: Sequence[str] | None = No
         print(f"p2pcards: {exc}", file=sys.stderr)
         return EXIT_USAGE
     except KeyboardInterrupt:
-        print("p2pcards: interrupted", file=sys.stderr)
+        print("p2pcards: " + _("interrupted"), file=sys.stderr)
         return 130
     except BrokenPipeError:  # the output's reader left (``| head``): stop quietly
         silence_stdout()

@@ -27,8 +27,9 @@ from typing import Any
 import trio
 
 from ..bots.loader import BotLoadError, check_bot_spec
-from ..faces.terminal import BotLog, PersonUI, StdinLines
+from ..faces.terminal import YES_WORDS, BotLog, PersonUI, StdinLines
 from ..games import get_game
+from ..i18n import _
 from ..net.codes import redeem_code
 from ..net.errors import MatchFailure
 from ..net.handshake import Reviewer, refuse_unusual
@@ -141,23 +142,29 @@ def _check_transcript_target(requested: str | None) -> None:
         try:
             transcripts_dir()
         except OSError as exc:
-            raise UserError(f"cannot create the transcripts directory "
-                            f"{config_dir() / 'transcripts'}: {exc.strerror or exc}",
+            raise UserError(_("cannot create the transcripts directory "
+                              "{directory}: {reason}")
+                              .format(directory=config_dir() / 'transcripts',
+                                      reason=exc.strerror or exc),
                             EXIT_USAGE) from None
         return
     path = Path(requested).expanduser().absolute()
     if path.is_dir():
-        raise UserError(f"--transcript {requested} is a directory; name a file in it",
+        raise UserError(_("--transcript {requested} is a directory; name a file in it")
+                          .format(requested=requested),
                         EXIT_USAGE)
     if path.exists() or path.is_symlink():
-        raise UserError(f"--transcript {requested} already exists; choose another file",
+        raise UserError(_("--transcript {requested} already exists; choose another file")
+                          .format(requested=requested),
                         EXIT_USAGE)
     parent = path.parent
     if not parent.is_dir():
-        raise UserError(f"--transcript {requested}: the directory {parent} does not exist",
+        raise UserError(_("--transcript {requested}: the directory {parent} does not "
+                          "exist").format(requested=requested, parent=parent),
                         EXIT_USAGE)
     if not os.access(parent, os.W_OK | os.X_OK):
-        raise UserError(f"--transcript {requested}: the directory {parent} is not writable",
+        raise UserError(_("--transcript {requested}: the directory {parent} is not "
+                          "writable").format(requested=requested, parent=parent),
                         EXIT_USAGE)
 
 
@@ -228,12 +235,12 @@ def _reviewer(accept: bool, lines: StdinLines | None) -> Reviewer:
             return None
         if lines is None:
             return await refuse_unusual(offer)
-        print("sit at this table with these rules? [y/N] ", end="", flush=True)
+        print(_("sit at this table with these rules? [y/N] "), end="", flush=True)
         answer = await lines.readline()
         if answer is None:
             print()
             return "the person at this seat left before accepting the table's rules"
-        if answer.strip().lower() in ("y", "yes"):
+        if answer.strip().lower() in YES_WORDS:
             return None
         return "the person at this seat declined the table's rules"
     return review
@@ -254,13 +261,14 @@ def _run_match(main: Callable[[], Any], transcript: _Transcript,
         if isinstance(exc, BrokenPipeError):
             silence_stdout()
             where = f" (transcript, incomplete: {transcript.path})" if transcript.path else ""
-            raise UserError(f"standard output was closed, so the match is abandoned{where}",
+            raise UserError(_("standard output was closed, so the match is abandoned{where}")
+                              .format(where=where),
                             EXIT_NETWORK) from None
         transcript.report(None)
         if isinstance(exc, MatchFailure):
             raise UserError(str(exc), exc.status) from None
         if isinstance(exc, KeyboardInterrupt):
-            raise UserError("interrupted; the match is abandoned", 130) from None
+            raise UserError(_("interrupted; the match is abandoned"), 130) from None
         raise
     transcript.report(table)
     return 0
@@ -269,7 +277,8 @@ def _run_match(main: Callable[[], Any], transcript: _Transcript,
 def _parse_listen(text: str) -> tuple[str, int]:
     host, sep, port = text.rpartition(":")
     if not sep or not port.isdigit() or not 0 <= int(port) <= 65535:
-        raise UserError(f"--listen {text!r} must be HOST:PORT (port 0 picks a free one)")
+        raise UserError(_("--listen {text!r} must be HOST:PORT (port 0 picks a free one)")
+                          .format(text=text))
     return host.strip("[]") or "0.0.0.0", int(port)
 
 
@@ -281,13 +290,14 @@ def parse_address(text: str, option: str) -> tuple[str, int]:
     """``HOST:PORT`` or ``HOST`` (port :data:`RELAY_PORT`); an IPv6 host in brackets."""
     host, port = text.strip(), str(RELAY_PORT)
     if host.startswith("[") and "]" in host:  # [v6] or [v6]:port
-        inside, _, rest = host[1:].partition("]")
+        inside, _bracket, rest = host[1:].partition("]")
         host, port = inside, rest[1:] if rest.startswith(":") else (rest or port)
     elif host.count(":") == 1:
         host, port = host.split(":")
     if not host or " " in host or not port.isdigit() or not 1 <= int(port) <= 65535:
-        raise UserError(f"{option} {text!r} must be HOST or HOST:PORT, for example "
-                        f"relay.example.org:{RELAY_PORT}")
+        raise UserError(_("{option} {text!r} must be HOST or HOST:PORT, for example "
+                          "relay.example.org:{relay_port}")
+                          .format(option=option, text=text, relay_port=RELAY_PORT))
     return host, int(port)
 
 
@@ -310,8 +320,8 @@ def _dropout(choice: str | None, players: int) -> str | None:
     """The genesis dropout policy: ``--dropout`` (``forfeit`` by default with 3+ seats)."""
     if players < 3:
         if choice not in (None, "off"):
-            raise UserError("--dropout is for tables of three or more seats: with two, a seat "
-                            "that stops answering loses by timeout")
+            raise UserError(_("--dropout is for tables of three or more seats: with two, a "
+                              "seat that stops answering loses by timeout"))
         return None
     if choice == "off":
         return None
@@ -326,8 +336,8 @@ def _partner(args: argparse.Namespace, players: int) -> str | None:
     if problem is not None:
         raise UserError(f"--partner: {problem}", EXIT_USAGE)
     if players - 1 - args.bots < 1:
-        raise UserError("--partner names a player who joins: leave a seat for them (fewer "
-                        "--bots)", EXIT_USAGE)
+        raise UserError(_("--partner names a player who joins: leave a seat for them "
+                          "(fewer --bots)"), EXIT_USAGE)
     return str(args.partner).strip()
 
 
@@ -341,28 +351,30 @@ def _cmd_host(args: argparse.Namespace) -> int:
     flags = parse_settings(spec.name, args.set)
     spec.preset(preset, players=players, **flags)  # bad combinations fail here, as GameError
     if args.bots < 0 or args.bots > players - 1:
-        raise UserError(f"--bots must be between 0 and {players - 1} for {players} players")
+        raise UserError(_("--bots must be between 0 and {most} for {players} players")
+                          .format(most=players - 1, players=players))
     timeouts = dict(DEFAULT_TIMEOUTS)
     for option, value, keys in (("--timeout", args.timeout, ("step", "action")),
                                 ("--move-timeout", args.move_timeout, ("action",))):
         if value is None:
             continue
         if not 1 <= value <= 86400:
-            raise UserError(f"{option} must be between 1 and 86400 seconds")
+            raise UserError(_("{option} must be between 1 and 86400 seconds").format(option=option))
         timeouts.update({key: value for key in keys})
     listen_host, listen_port = _parse_listen(args.listen)
     relay = None
     if args.relay is not None:
         if args.advertise and args.relay_only:
-            raise UserError("--advertise does not apply with --relay-only: the invite names "
-                            "only the relay")
+            raise UserError(_("--advertise does not apply with --relay-only: the invite names "
+                              "only the relay"))
         relay = parse_address(args.relay, "--relay")
     elif args.relay_only:
-        raise UserError("--relay-only needs --relay HOST[:PORT]")
+        raise UserError(_("--relay-only needs --relay HOST[:PORT]"))
     if args.code and relay is None:
-        raise UserError("--code needs --relay HOST[:PORT]: a code is redeemed through a relay")
+        raise UserError(_("--code needs --relay HOST[:PORT]: a code is redeemed through "
+                          "a relay"))
     if not 0 < args.code_minutes <= 1440:
-        raise UserError("--code-minutes must be more than 0 and at most 1440")
+        raise UserError(_("--code-minutes must be more than 0 and at most 1440"))
     _check_transcript_target(args.transcript)
     identity = _identity(args)
     if identity is None and args.seed is None:
@@ -456,10 +468,10 @@ def _read_invite(text: str) -> str:
     if text != "-":
         return text
     if sys.stdin.isatty():
-        print("paste the invite line: ", end="", file=sys.stderr, flush=True)
+        print(_("paste the invite line: "), end="", file=sys.stderr, flush=True)
     line = sys.stdin.readline()
     if not line.strip():
-        raise UserError("no invite on standard input")
+        raise UserError(_("no invite on standard input"))
     return line
 
 
@@ -469,8 +481,8 @@ def _cmd_join(args: argparse.Namespace) -> int:
         args.invite, args.bot = args.bot, "smart"  # `join --bot INVITE`: the bot's value was
         # the invite, as `--bot` written before it used to mean a smart bot
     if args.invite is None:
-        raise UserError("join needs the invite line the host printed (or - to read it from "
-                        "standard input), or the code the host told you", EXIT_USAGE)
+        raise UserError(_("join needs the invite line the host printed (or - to read it "
+                          "from standard input), or the code the host told you"), EXIT_USAGE)
     code: Code | None = None
     _check_web(args)
     _check_seed(args)
@@ -487,11 +499,11 @@ def _cmd_join(args: argparse.Namespace) -> int:
     relay = None
     if code is not None:
         if args.relay is None:
-            raise UserError("a code is redeemed through a relay: add --relay HOST[:PORT], the "
-                            "relay the host named", EXIT_USAGE)
+            raise UserError(_("a code is redeemed through a relay: add --relay HOST[:PORT], "
+                              "the relay the host named"), EXIT_USAGE)
         relay = parse_address(args.relay, "--relay")
     elif args.relay is not None:
-        raise UserError("--relay goes with a code; an invite names its relay itself",
+        raise UserError(_("--relay goes with a code; an invite names its relay itself"),
                         EXIT_USAGE)
     _check_transcript_target(args.transcript)
     identity = _identity(args)
@@ -532,7 +544,7 @@ def _patience(args: argparse.Namespace) -> float:
     """``--relay-patience`` checked: how long a broken relay connection is re-established."""
     value = float(args.relay_patience)
     if not 1 <= value <= 86400:
-        raise UserError("--relay-patience must be between 1 and 86400 seconds")
+        raise UserError(_("--relay-patience must be between 1 and 86400 seconds"))
     return value
 
 
@@ -558,7 +570,7 @@ def _seat_name(args: argparse.Namespace) -> str:
     if args.name:
         problem = check_name(args.name)
         if problem is not None:
-            raise UserError(f"--name: {problem}", EXIT_USAGE)
+            raise UserError(_("--name: {problem}").format(problem=problem), EXIT_USAGE)
         return str(args.name).strip()
     kept = stored_name()
     if kept is not None:
@@ -643,9 +655,9 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
 def _check_web(args: argparse.Namespace) -> None:
     """``--web`` is a person's table: not with ``--bot``; ``--no-browser`` needs ``--web``."""
     if args.web and args.bot:
-        raise UserError("--web is for a person at the seat: leave out --bot", EXIT_USAGE)
+        raise UserError(_("--web is for a person at the seat: leave out --bot"), EXIT_USAGE)
     if args.no_browser and not args.web:
-        raise UserError("--no-browser goes with --web", EXIT_USAGE)
+        raise UserError(_("--no-browser goes with --web"), EXIT_USAGE)
 
 
 def _check_seed(args: argparse.Namespace) -> None:
@@ -654,12 +666,12 @@ def _check_seed(args: argparse.Namespace) -> None:
     A seed makes every key of the seat (identity, inbox, hand keys) a function of a small
     number: anyone who guesses it reads the seat's hidden cards and signs as it."""
     if args.seed is not None and not args.insecure_public_keys:
-        raise UserError("--seed makes every key of this seat predictable, so anyone who guesses "
-                        "the number can read its hidden cards and sign as it: use it with "
-                        "p2pcards demo, or add --insecure-public-keys to play a seeded seat "
-                        "anyway (tests only)", EXIT_USAGE)
+        raise UserError(_("--seed makes every key of this seat predictable, so anyone "
+                          "who guesses the number can read its hidden cards and sign as "
+                          "it: use it with p2pcards demo, or add --insecure-public-keys "
+                          "to play a seeded seat anyway (tests only)"), EXIT_USAGE)
     if args.insecure_public_keys and args.seed is None:
-        raise UserError("--insecure-public-keys goes with --seed", EXIT_USAGE)
+        raise UserError(_("--insecure-public-keys goes with --seed"), EXIT_USAGE)
 
 
 def check_bot(spec: str | None) -> None:

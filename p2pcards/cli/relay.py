@@ -11,6 +11,8 @@ import argparse
 import gc
 import signal
 
+from ..i18n import _
+
 __all__ = ["register"]
 
 
@@ -134,7 +136,7 @@ def _cmd_relay(args: argparse.Namespace) -> int:
     except ValueError as exc:
         raise UserError(str(exc)) from None
     if not args.stats_interval > 0:
-        raise UserError("--stats-interval must be positive")
+        raise UserError(_("--stats-interval must be positive"))
     server = RelayServer(limits, stats_interval=args.stats_interval,
                          mailbox_limits=mailbox_limits)
     # Everything loaded so far lives as long as the process: keep it out of the collector's
@@ -157,6 +159,8 @@ def _cmd_relay(args: argparse.Namespace) -> int:
     except* OSError as group:
         failure = group.exceptions[0]  # type: ignore[assignment]
     if failure is not None:
-        raise UserError(f"cannot listen on {args.listen}: {failure.strerror or failure}",
+        raise UserError(_("cannot listen on {listen}: {reason}")
+                          .format(listen=args.listen,
+                                  reason=failure.strerror or failure),
                         EXIT_NETWORK)
     return 0

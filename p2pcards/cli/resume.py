@@ -19,6 +19,7 @@ from pathlib import Path
 import trio
 
 from ..faces.terminal import BotLog, PersonUI, StdinLines
+from ..i18n import _
 from ..net.away import MAX_RETURN_WAIT
 from ..net.comeback import Comeback, KeptSeat, recorded_seat
 from ..net.errors import MatchFailure
@@ -82,7 +83,8 @@ def return_wait(args: argparse.Namespace) -> float | None:
     if value is None:
         return None
     if not 1 <= value <= MAX_RETURN_WAIT:
-        raise UserError(f"--return-wait must be between 1 and {MAX_RETURN_WAIT} seconds")
+        raise UserError(_("--return-wait must be between 1 and {max_return_wait} seconds")
+                          .format(max_return_wait=MAX_RETURN_WAIT))
     return float(value)
 
 
@@ -99,23 +101,29 @@ def _find(store: SecretStore, transcript: str | None,
         found = _records(store, None, seat)
         if not found:
             which = "" if seat is None else f" of seat {seat}"
-            raise UserError(f"there is no unfinished match{which} to resume in "
-                            f"{store.directory}")
+            raise UserError(_("there is no unfinished match{which} to resume in "
+                              "{store_directory}")
+                              .format(which=which, store_directory=store.directory))
         table = found[0][1].table_id
         return [f for f in found if f[1].table_id == table], None
     path = Path(transcript).expanduser().absolute()
     try:
         table = read_transcript(path).table_id
     except FileNotFoundError:
-        raise UserError(f"{transcript}: no such transcript") from None
+        raise UserError(_("{transcript}: no such transcript")
+                          .format(transcript=transcript)) from None
     except (TranscriptError, ProtocolError, OSError) as exc:
-        raise UserError(f"{transcript} cannot be read: {exc}") from None
+        raise UserError(_("{transcript} cannot be read: {exc}")
+                          .format(transcript=transcript, exc=exc)) from None
     found = _records(store, table, seat)
     if not found:
         which = "its table" if seat is None else f"seat {seat} of its table"
-        raise UserError(f"nothing to resume for {transcript}: this p2pcards home "
-                        f"({store.directory}) keeps no record of {which} (the match is "
-                        "over, or it was played from another home or machine)")
+        raise UserError(_("nothing to resume for {transcript}: this p2pcards home "
+                          "({store_directory}) keeps no record of {which} (the match is "
+                          "over, or it was played from another home or machine)")
+                          .format(transcript=transcript,
+                                  store_directory=store.directory,
+                                  which=which))
     written_there = [f for f in found if _same_path(Path(f[1].transcript), path)]
     return written_there or found, path
 
@@ -153,7 +161,8 @@ def _decode(data: bytes, path: Path) -> MatchRecord:
     try:
         return MatchRecord.decode(data)
     except RecordError as exc:
-        raise UserError(f"the match record {path} is damaged: {exc}") from None
+        raise UserError(_("the match record {path} is damaged: {exc}")
+                          .format(path=path, exc=exc)) from None
 
 
 def _seat_identity(genesis: Genesis, seat: int, seed: bytes | None) -> IdentityKey:
@@ -162,12 +171,13 @@ def _seat_identity(genesis: Genesis, seat: int, seed: bytes | None) -> IdentityK
         key = IdentityKey.from_bytes(seed)
     else:
         try:
-            key, _ = load_or_create_identity()
+            key, _created = load_or_create_identity()
         except IdentityStoreError as exc:
             raise UserError(str(exc), EXIT_USAGE) from None
     if key.public.to_bytes() != genesis.seats[seat].identity:
-        raise UserError(f"the identity key for seat {seat} is not the one the table's genesis "
-                        "names (was the identity file replaced since the match began?)")
+        raise UserError(_("the identity key for seat {seat} is not the one the table's "
+                          "genesis names (was the identity file replaced since the match "
+                          "began?)").format(seat=seat))
     return key
 
 
@@ -183,7 +193,7 @@ def _player(genesis: Genesis, seat: int, kind: str, lines: StdinLines | None,
 
 def _cmd_resume(args: argparse.Namespace) -> int:
     if args.seat is not None and args.seat < 0:
-        raise UserError("--seat is a seat number: 0 or more", EXIT_USAGE)
+        raise UserError(_("--seat is a seat number: 0 or more"), EXIT_USAGE)
     store = secret_store()
     found, transcript = _find(store, args.transcript, args.seat)
     record, lock = _claim(store, found)
@@ -213,16 +223,18 @@ def _claim(store: SecretStore, found: Sequence[Found]) -> tuple[MatchRecord, Tab
         claimed.append((record, lock))
     if len(claimed) == 1:
         return claimed[0]
-    for _, lock in claimed:
+    for _seat, lock in claimed:
         lock.release()
     if busy and not claimed:
         raise UserError(busy[0])
     table = found[0][1].table_id.hex()[:16]
     if not claimed:
-        raise UserError(f"nothing to resume for table {table}: its match has just ended")
-    seats = " and ".join(str(record.own_seat) for record, _ in claimed)
-    raise UserError(f"this p2pcards home keeps unfinished matches of seats {seats} of table "
-                    f"{table}: say which seat to resume with --seat N")
+        raise UserError(_("nothing to resume for table {table}: its match has just ended")
+                          .format(table=table))
+    seats = " and ".join(str(record.own_seat) for record, _lock in claimed)
+    raise UserError(_("this p2pcards home keeps unfinished matches of seats {seats} "
+                      "of table {table}: say which seat to resume with --seat N")
+                      .format(seats=seats, table=table))
 
 
 def _resume(args: argparse.Namespace, store: SecretStore, record: MatchRecord,
@@ -231,18 +243,20 @@ def _resume(args: argparse.Namespace, store: SecretStore, record: MatchRecord,
     try:
         writer = TranscriptWriter.resume(path, fsync=False)
     except FileNotFoundError:
-        raise UserError(f"the transcript of this match, {path}, is gone: it cannot be resumed "
-                        "without it") from None
+        raise UserError(_("the transcript of this match, {path}, is gone: it cannot be "
+                          "resumed without it").format(path=path)) from None
     except (TranscriptError, ProtocolError, OSError) as exc:
-        raise UserError(f"the transcript {path} cannot be resumed: {exc}") from None
+        raise UserError(_("the transcript {path} cannot be resumed: {exc}")
+                          .format(path=path, exc=exc)) from None
     existing = writer.existing
     assert existing is not None
     try:
         genesis = Genesis.decode(existing.genesis)
         if genesis.table_id != record.table_id:
-            raise UserError(f"the transcript {path} is of another table than its match record")
+            raise UserError(_("the transcript {path} is of another table than its match "
+                              "record").format(path=path))
         if args.no_browser and not args.web:
-            raise UserError("--no-browser goes with --web", EXIT_USAGE)
+            raise UserError(_("--no-browser goes with --web"), EXIT_USAGE)
         person = any(s.player == "person" for s in record.seats)
         lines = StdinLines() if person and not args.web else None
         keys = [(s.seat, _seat_identity(genesis, s.seat, s.identity), s.x25519, s.player)
@@ -277,7 +291,7 @@ def _resume(args: argparse.Namespace, store: SecretStore, record: MatchRecord,
         if isinstance(failure, MatchFailure):
             raise UserError(str(failure), failure.status) from None
         if isinstance(failure, KeyboardInterrupt):
-            raise UserError("interrupted; the match is abandoned", 130) from None
+            raise UserError(_("interrupted; the match is abandoned"), 130) from None
         raise
     state = "complete" if table.finished else "incomplete"
     print(f"transcript ({state}): {path}", flush=True)

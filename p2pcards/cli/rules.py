@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from ..games import all_games, get_game
 from ..games.base import GameSpec
+from ..i18n import _
 
 
 def _counts(counts: tuple[int, ...]) -> str:
@@ -36,13 +37,14 @@ def _value(value: object) -> str:
 
 def list_games() -> list[str]:
     """One line per game: name, player counts, presets, title."""
-    lines = ["Games (p2pcards rules GAME for presets and flags):", ""]
+    lines = [_("Games (p2pcards rules GAME for presets and flags):"), ""]
     width = max(len(spec.name) for spec in all_games())
     counts = max(len(_counts(spec.player_counts)) for spec in all_games())
     for spec in all_games():
         lines.append(
-            f"  {spec.name:<{width}}  {_counts(spec.player_counts):<{counts}} players  "
-            f"presets: {', '.join(spec.presets)}  -  {spec.title}"
+            f"  {spec.name:<{width}}  {_counts(spec.player_counts):<{counts}} "
+            + _("players  presets: {presets}").format(presets=", ".join(spec.presets))
+            + f"  -  {spec.title}"
         )
     return lines
 
@@ -52,22 +54,21 @@ def describe_game(name: str) -> list[str]:
     spec: GameSpec = get_game(name)
     lines = [
         f"{spec.name}: {spec.title}",
-        f"  players: {_counts(spec.player_counts)}    rule text: {spec.rules_source}",
+        "  " + _("players: {counts}    rule text: {source}").format(
+            counts=_counts(spec.player_counts), source=spec.rules_source),
         "",
-        "Presets (--variant NAME):",
+        _("Presets (--variant NAME):"),
     ]
     for preset in spec.presets:
-        default = " (default)" if preset == spec.default_preset else ""
-        lines.append(
-            f"  {preset}{default}  [{_counts(spec.preset_players(preset))} players]  "
-            f"{spec.preset_docs.get(preset, '')}"
-        )
+        default = _(" (default)") if preset == spec.default_preset else ""
+        players = _("[{counts} players]").format(counts=_counts(spec.preset_players(preset)))
+        lines.append(f"  {preset}{default}  {players}  {spec.preset_docs.get(preset, '')}")
         overrides = {k: v for k, v in spec.presets[preset].items() if k not in spec.RESERVED}
         if overrides:
             shown = ", ".join(f"{k}={_value(v)}" for k, v in overrides.items())
-            lines.append(f"      sets: {shown}")
-    lines += ["", "Flags (name, default, choices: description; "
-                  "house rules: host --set NAME=VALUE):"]
+            lines.append("      " + _("sets: {flags}").format(flags=shown))
+    lines += ["", _("Flags (name, default, choices: description; "
+                    "house rules: host --set NAME=VALUE):")]
     for flag in spec.flags:
         choices = f" [{' | '.join(_value(c) for c in flag.choices)}]" if flag.choices else ""
         lines.append(f"  {flag.name} = {_value(flag.default)}{choices}: {flag.description}")

@@ -7,7 +7,8 @@ import argparse
 import sys
 from collections.abc import Awaitable, Callable
 
-from ..faces.terminal import StdinLines
+from ..faces.terminal import YES_WORDS, StdinLines
+from ..i18n import _
 from ..net.interrupts import LEAVE_QUESTION, LeaveOnSignal
 
 __all__ = ["leave_question", "on_signal"]
@@ -17,14 +18,14 @@ def leave_question(lines: StdinLines) -> Callable[[], Awaitable[bool]]:
     """Ctrl-C at a person's terminal: ask whether to leave the match (yes leaves, as ``q``
     does; anything else goes on; end of input leaves)."""
     async def ask() -> bool:
-        print(f"\n{LEAVE_QUESTION}", end="", flush=True)
+        print("\n" + _(LEAVE_QUESTION), end="", flush=True)
         answer = await lines.question()
         if answer is None:
             print()
             return True
-        if answer.strip().lower() in ("y", "yes"):
+        if answer.strip().lower() in YES_WORDS:
             return True
-        print("staying at the table", flush=True)
+        print(_("staying at the table"), flush=True)
         return False
     return ask
 

@@ -31,11 +31,13 @@ from typing import Any
 from rich.console import Console
 from rich.table import Table as RichTable
 
-from ..cards import Card, Deck, name_cards
+from ..cards import Card, Deck
+from ..faces.game_words import word
 from ..faces.names import SeatNames
 from ..faces.screen_text import result_row
-from ..faces.wording import action_text, own_names
+from ..faces.wording import action_text, cards_label
 from ..games.base import ChanceStep, Zone
+from ..i18n import _, english
 from ..seating.genesis import Genesis
 from ..table import (
     ActionPlayed,
@@ -271,10 +273,21 @@ def _breakdown(category: str, values: Any, points: Any) -> str:
 
 
 def _where(step: ChanceStep) -> str:
+    """Where a dealt card went, as ``--json`` writes it (``seat 1``, ``seat 1 (shown)``,
+    ``table``): English in every language; :func:`_where_said` says it for a person."""
     if step.zone is Zone.HAND or step.zone is Zone.SHOW:
         who = f"seat {step.seat}"
         return f"{who} (shown)" if step.zone is Zone.SHOW else who
     return str(step.zone.value)
+
+
+def _where_said(where: str) -> str:
+    """:func:`_where`'s text in the language in use."""
+    seat, shown = where.removeprefix("seat ").removesuffix(" (shown)"), where.endswith(")")
+    if not seat.isdigit():
+        return word(where)
+    said = _("seat {seat}").format(seat=seat)
+    return _("{seat} (shown)").format(seat=said) if shown else said
 
 
 class _Show:
@@ -292,10 +305,14 @@ class _Show:
         self.batches: dict[int, int] = {}
         self.deck: Deck | None = None
         self.last_cycle: Any = None
+        self.said: dict[tuple[int, int], str] = {}
+        """Each play's text in the language in use, by (hand, position in its story); the
+        story itself (``--json``) is English."""
 
     def seat(self, seat: int) -> str:
         name: str = self.names[seat]
-        return f"seat {seat} ({name})" if name else f"seat {seat}"
+        said = _("seat {seat}").format(seat=seat)
+        return f"{said} ({name})" if name else said
 
     def side_names(self, count: int) -> list[str]:
         """The names of ``count`` scoring sides: each seat's name, or a side's seats' names
@@ -356,7 +373,7 @@ class _Show:
             if line[0] == "note":
                 story.append({"type": "note", "text": line[1]})
             elif line[0] == "deal":
-                _, steps, positions, seen, number = line
+                _kind, steps, positions, seen, number = line
                 known = self.cards.get(number)
                 groups: dict[str, list[str]] = {}
                 for step, position, card in zip(steps, positions, seen, strict=True):
@@ -367,12 +384,16 @@ class _Show:
                 story.extend({"type": "deal", "to": where, "cards": codes}
                              for where, codes in groups.items())
             else:
-                _, seat, action, index, number, secret, bot = line
+                _kind, seat, action, index, number, secret, bot = line
                 known = self.cards.get(number)
-                text, shown_as = action_text(action, self.deck), None
+                played = action
+                shown_as = None
                 if secret and known is not None:
-                    text = action_text(fill(action, [known[p] for p in secret]), self.deck)
+                    played = fill(action, [known[p] for p in secret])
                     shown_as = str(action)
+                self.said[(event.hand + 1, len(story))] = action_text(played, self.deck)
+                with english():
+                    text = action_text(played, self.deck)
                 story.append({"type": "play", "index": index, "seat": seat,
                               "name": self.names[seat], "move": text,
                               "shown_as": shown_as, "bot": bot})
@@ -386,19 +407,20 @@ class _Show:
 
 
 def _print_hand(console: Console, hand: dict[str, Any], show: _Show) -> None:
-    console.rule(f"hand {hand['hand']}")
-    for item in hand["story"]:
+    console.rule(_("hand {number}").format(number=hand["hand"]))
+    for position, item in enumerate(hand["story"]):
         if item["type"] == "deal":
-            codes = item["cards"]
-            text = name_cards(codes, show.deck) if own_names(show.deck) else " ".join(codes)
-            console.print(f"  deal to {item['to']}: {text}", markup=False)
+            text = cards_label(item["cards"], show.deck)
+            console.print("  " + _("deal to {where}: {cards}").format(
+                where=_where_said(item["to"]), cards=text), markup=False)
         elif item["type"] == "note":
             console.print(f"  -- {item['text']}", markup=False, soft_wrap=True)
         else:
-            text = item["move"]
+            text = show.said.get((hand["hand"], position), item["move"])
             if item["shown_as"] is not None:
-                text += f"  (shown as {item['shown_as']} until the key reveal)"
-            where = "bot" if item["bot"] else item["index"]  # a bot move is in no envelope
+                text += "  " + _("(shown as {move} until the key reveal)").format(
+                    move=item["shown_as"])
+            where = _("bot") if item["bot"] else item["index"]  # a bot's move is in no envelope
             console.print(f"  [{where}] {show.seat(item['seat'])}: {text}", markup=False)
     for line in hand_result_lines(hand, show.side_names(len(hand["points"]))):
         console.print(line, markup=False, soft_wrap=True)
@@ -412,14 +434,14 @@ def hand_result_lines(hand: dict[str, Any], sides: list[str]) -> list[str]:
     def labelled(values: list[str]) -> str:
         return " · ".join(f"{side} {value}" for side, value in zip(sides, values, strict=False))
 
-    gained = ", ".join(f"{p:+d} to {side}"
+    gained = ", ".join(_("{points} to {side}").format(points=f"{p:+d}", side=side)
                        for side, p in zip(sides, hand["points"], strict=False))
     match = labelled([str(m) for m in hand["match_scores"]])
-    lines = [f"  result: {gained}; match {match}"]
+    lines = ["  " + _("result: {gained}; match {match}").format(gained=gained, match=match)]
     for ln in hand["lines"]:
         category, values = result_row(ln["category"], ln["values"])
         cells = [f"{v} → {p}" for v, p in zip(values, ln["points"], strict=False)]
-        lines.append(f"    {category}: {labelled(cells)}")
+        lines.append(f"    {word(category)}: {labelled(cells)}")
     return lines
 
 
@@ -432,15 +454,16 @@ def _cmd_show(args: argparse.Namespace) -> int:
         raise UserError(str(exc), EXIT_INCOMPLETE) from None
     if args.web or args.no_browser:
         if args.json or not args.web:
-            raise UserError("--web shows the match in a browser: without --json; "
-                            "--no-browser goes with --web", EXIT_USAGE)
+            raise UserError(_("--web shows the match in a browser: without --json; "
+                              "--no-browser goes with --web"), EXIT_USAGE)
         return show_web(args.file, transcript, genesis, not args.no_browser,
                         lambda text: print(text, flush=True))
     console = Console(highlight=False)
     names = [s.name for s in genesis.seats]
     if not args.json:
         console.print(f"[bold]{genesis.game}[/bold] ({genesis.preset}), "
-                      + ", ".join(f"seat {i}: {n or '-'}" for i, n in enumerate(names)))
+                      + ", ".join(_("seat {seat}").format(seat=i) + f": {n or '-'}"
+                                  for i, n in enumerate(names)))
     story = _Show(genesis, lambda hand: None if args.json else _print_hand(console, hand, story))
     table, violation, stopped = replay_transcript(transcript, genesis, story.on_events)
     if violation is not None:
@@ -468,12 +491,16 @@ def _cmd_show(args: argparse.Namespace) -> int:
         sides = story.side_names(len(story.match["scores"]))
         scores = " · ".join(f"{side} {score}" for side, score
                             in zip(sides, story.match["scores"], strict=False))
-        console.print(f"[bold]match over[/bold]: {scores}; "
-                      + ("no winner" if won is None else f"{sides[won]} won"), soft_wrap=True)
+        result = (_("no winner") if won is None
+                  else _("{winner} won").format(winner=sides[won]))
+        console.print(_("match over: {scores}; {result}").format(scores=scores, result=result),
+                      soft_wrap=True, markup=False)
     if violation is not None:
-        console.print(f"stopped at envelope {stopped}: {violation}", markup=False, style="red")
+        console.print(_("stopped at envelope {number}: {violation}").format(
+            number=stopped, violation=violation), markup=False, style="red")
     elif ending is not None:
-        console.print(ending)
+        console.print(_("the transcript stops after {number} envelopes, before the match "
+                        "ends").format(number=stopped))
     for e in evidence:  # what the recorder accused someone of, as checked by the verifier
         console.print(f"evidence record {e.record}: {e.verdict.replace('-', ' ')}: "
                       f"{e.message}", markup=False, soft_wrap=True)

@@ -21,6 +21,7 @@ import trio
 from ..faces.web.hub import SeatPage
 from ..faces.web.replay import ReplayPage, ReplayRecorder
 from ..faces.web.server import start_web_server
+from ..i18n import _
 from ..net.errors import MatchFailure
 from ..net.player import Player
 from ..records.transcript import TranscriptFile
@@ -140,7 +141,7 @@ def show_web(path: str, transcript: TranscriptFile, genesis: Genesis, open_brows
     status, verdict = verdict_of(Path(path))
     frames = recorder.finish()
     if not frames:
-        raise UserError(f"{path} holds no deal or move to show", EXIT_USAGE)
+        raise UserError(_("{path} holds no deal or move to show").format(path=path), EXIT_USAGE)
     say(f"{genesis.game} ({genesis.preset}): {len(frames)} steps; {verdict}")
     serve_replay(ReplayPage(frames, str(Path(path).absolute()), status, verdict),
                  open_browser, say)

@@ -12,7 +12,9 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import Any
 
+from ..i18n import _
 from ..table import ActionPlayed, Event
+from .card_names import cards_label
 
 __all__ = ["Announcer", "STAR", "ANNOUNCED_KINDS", "starred"]
 
@@ -49,7 +51,8 @@ class Announcer:
         old, new = before.get("scope"), after.get("scope")
         if not (isinstance(old, list) and isinstance(new, list) and len(old) == len(new)):
             return []
-        return [f"{STAR} {self.side_name(side)}: scopa!" for side, (a, b)
+        return [f"{STAR} " + _("{side}: scopa!").format(side=self.side_name(side))
+                for side, (a, b)
                 in enumerate(zip(old, new, strict=True)) if isinstance(a, int)
                 and isinstance(b, int) and b > a]
 
@@ -67,7 +70,8 @@ class Announcer:
             cards = [str(c.get("card")) for c in new if isinstance(c, dict)]
         if not isinstance(winner, int):
             return []
-        return [f"{STAR} trick to {self.seat_name(winner)} ({' '.join(cards)})"]
+        return [f"{STAR} " + _("trick to {name} ({cards})").format(
+            name=self.seat_name(winner), cards=cards_label(cards))]
 
 
 def starred(event: Event) -> bool:

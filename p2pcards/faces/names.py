@@ -7,6 +7,7 @@ log line use these names, so that each column and each sentence says whose it is
 
 from __future__ import annotations
 
+from ..i18n import _
 from ..seating.genesis import Genesis
 
 __all__ = ["SeatNames"]
@@ -28,18 +29,19 @@ class SeatNames:
     def plain(self, seat: int) -> str:
         """``you`` or ``Name [seat]``."""
         if seat == self.me:
-            return "you"
-        return f"{self.genesis.seats[seat].name or 'seat'} [{seat}]"
+            return _("you")
+        name = self.genesis.seats[seat].name or _("seat")
+        return f"{name} [{seat}]"
 
     def seat(self, seat: int | None) -> str:
         """The seat's name, with ``(partner)`` for the viewer's partner; ``the table`` for
         ``None``."""
         if seat is None:
-            return "the table"
+            return _("the table")
         name = self.plain(seat)
         if (self.partnerships and self.me is not None and seat != self.me
                 and self.side_of[seat] == self.side_of[self.me]):
-            return f"{name} (partner)"
+            return _("{name} (partner)").format(name=name)
         return name
 
     def side_list(self, count: int | None = None) -> list[str]:
@@ -54,7 +56,7 @@ class SeatNames:
     def side(self, side: int) -> str:
         """One side's name (see :meth:`side_list`)."""
         names = self.side_list()
-        return names[side] if 0 <= side < len(names) else f"side {side}"
+        return names[side] if 0 <= side < len(names) else _("side {side}").format(side=side)
 
     def per_seat_or_side(self, values: list[object]) -> str | None:
         """A list with one value per seat or per side, each value labelled

@@ -11,9 +11,13 @@ and every other game's observation, is returned as it is. Pure.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+import re
+from collections.abc import Callable, Sequence
 from typing import Any
 
+from ..i18n import _
+from .card_names import cards_label
+from .game_words import word
 from .names import SeatNames
 
 __all__ = ["BANKING_GAMES", "points_and_a_half", "presented", "result_row"]
@@ -67,9 +71,10 @@ def _sette_texts(observation: dict[str, Any], names: SeatNames) -> dict[str, Any
         rows = []
         for seat_text, state in status.items():
             seat = int(seat_text)
-            role = ("bank" if seat == observation.get("banker")
-                    else f"bet {bets[seat] if seat < len(bets) else 0}")
-            rows.append(f"{names.plain(seat)}: {' '.join(cards[seat])} ({role}, {state})")
+            role = (word("bank") if seat == observation.get("banker")
+                    else _("bet {amount}").format(amount=bets[seat] if seat < len(bets) else 0))
+            rows.append(f"{names.plain(seat)}: {cards_label(cards[seat])} ({role}, "
+                        f"{word(state)})")
         out["table_text"] = "   ".join(rows) or "—"
     total = observation.get("total")
     if isinstance(total, int):
@@ -86,8 +91,46 @@ def _ziginette_texts(observation: dict[str, Any], names: SeatNames) -> dict[str,
     for spot in board:
         bets = spot.get("bets", {}) if isinstance(spot, dict) else {}
         named = _per_seat(names, sorted((int(s), a) for s, a in bets.items())) if bets else ""
-        texts.append(f"{spot.get('card')}: {named or 'no bets'}")
-    return {"board_text": "   ".join(texts) or "—"}
+        spot_name = cards_label([str(spot.get("card"))])
+        texts.append(f"{spot_name}: " + (named or _("no bets")))
+    shown = {"board_text": "   ".join(texts) or "—"}
+    event = observation.get("event")
+    if isinstance(event, str):
+        shown["event"] = ziginette_event(event)
+    return shown
+
+
+def _named(code: str) -> str:
+    return cards_label([code])
+
+
+_ZIGINETTE_EVENTS: tuple[tuple[re.Pattern[str], Callable[[re.Match[str]], str]], ...] = (
+    (re.compile(r"hand over: (.+); the banker deals again or passes the bank"),
+     lambda m: _("hand over: {why}; the banker deals again or passes the bank").format(
+         why=word(m[1]))),
+    (re.compile(r"playette \((.*)\): the cards are shuffled and dealt again"),
+     lambda m: _("playette ({cards}): the cards are shuffled and dealt again").format(
+         cards=cards_label(m[1].split()))),
+    (re.compile(r"(\S+) matches the banker's card: the bank pays every bet"),
+     lambda m: _("{card} matches the banker's card: the bank pays every bet").format(
+         card=_named(m[1]))),
+    (re.compile(r"(\S+) matches (\S+): the bank collects its bets"),
+     lambda m: _("{card} matches {board}: the bank collects its bets").format(
+         card=_named(m[1]), board=_named(m[2]))),
+    (re.compile(r"(\S+) is dead"), lambda m: _("{card} is dead").format(card=_named(m[1]))),
+    (re.compile(r"(\S+) is a new board card"),
+     lambda m: _("{card} is a new board card").format(card=_named(m[1]))),
+)
+
+
+def ziginette_event(text: str) -> str:
+    """Ziginette's last event (an engine's sentence, ``5S is a new board card``) in the
+    language in use, its cards named; a sentence of no known form is returned as it is."""
+    for pattern, say in _ZIGINETTE_EVENTS:
+        found = pattern.fullmatch(text)
+        if found:
+            return say(found)
+    return text
 
 
 def _calabrasella_texts(observation: dict[str, Any], names: SeatNames) -> dict[str, Any]:
@@ -100,11 +143,13 @@ def _calabrasella_texts(observation: dict[str, Any], names: SeatNames) -> dict[s
     for key in ("bids", "answers"):
         said = observation.get(key)
         if isinstance(said, dict):
-            out[key] = " · ".join(f"{names.plain(int(seat))}: {word}"
-                                  for seat, word in sorted(said.items(), key=lambda i: int(i[0])))
+            out[key] = " · ".join(f"{names.plain(int(seat))}: {word(said_word)}"
+                                  for seat, said_word in sorted(said.items(),
+                                                                key=lambda i: int(i[0])))
     piles = observation.get("piles")
     if isinstance(piles, list) and len(piles) == 2:
-        out["piles"] = f"declarer {piles[0]} · defenders {piles[1]}"
+        out["piles"] = _("declarer {declarer} · defenders {defenders}").format(
+            declarer=piles[0], defenders=piles[1])
     return out
 
 

@@ -27,8 +27,9 @@ import trio
 from rich.console import Console
 from rich.table import Table as RichTable
 
-from ..cards import Deck, name_cards
+from ..cards import Deck
 from ..games.base import Action, HandResult
+from ..i18n import N_, _
 from ..net.player import Player, PlayerQuit
 from ..seating.genesis import Genesis
 from ..table import (
@@ -43,7 +44,9 @@ from ..table import (
     Table,
 )
 from .announce import Announcer
-from .help import SIGNALS, help_lines
+from .card_names import cards_label, own_names, spoken
+from .game_words import word
+from .help import help_lines, signal_lines
 from .names import SeatNames
 from .order import sort_hand
 from .screen_text import presented, result_row
@@ -55,7 +58,7 @@ from .wording import (
     describe_event,
     hand_heading,
     move_text,
-    own_names,
+    signal_word,
 )
 
 __all__ = [
@@ -70,7 +73,7 @@ __all__ = [
     "SUIT_LEGEND",
 ]
 
-SUIT_LEGEND = "suits: D denari, C coppe, S spade, B bastoni; A asso, J fante, Q cavallo, K re"
+SUIT_LEGEND = N_("suits: D denari, C coppe, S spade, B bastoni; A asso, J fante, Q cavallo, K re")
 
 
 class LineSource:
@@ -153,22 +156,25 @@ def parse_choice(text: str, legal: Sequence[Action]) -> Action | str:
     """
     text = text.strip()
     if not text:
-        return "type a move number"
+        return _("type a move number")
     labels = move_labels(legal)
     if text.lower() in labels:
         return legal[labels.index(text.lower())]
     run = amount_run(legal)
     if text.isdigit() and run is not None:
         low, high = legal[run[0]].amount, legal[run[1]].amount
-        return f"{text} is not one of the amounts listed ({low} to {high})"
+        return _("{text} is not one of the amounts listed ({low} to {high})").format(
+            text=text, low=low, high=high)
     numbered = labels == [str(n) for n in range(1, len(legal) + 1)]
     if text.isdigit() and not numbered:
-        return f"{text} is not a move number (1 to {labels[-1].rstrip('abcdefgh')})"
+        return _("{text} is not a move number (1 to {last})").format(
+            text=text, last=labels[-1].rstrip("abcdefgh"))
     if text.isdigit():
         number = int(text)
         if 1 <= number <= len(legal):
             return legal[number - 1]
-        return f"{number} is not a move number (1 to {len(legal)})"
+        return _("{text} is not a move number (1 to {last})").format(
+            text=number, last=len(legal))
     upper = text.upper()
     written = [a for a in legal if str(a).upper() == upper]
     if len(written) == 1:
@@ -181,8 +187,10 @@ def parse_choice(text: str, legal: Sequence[Action]) -> Action | str:
         return by_card[0]
     if by_card:
         numbers = ", ".join(str(legal.index(a) + 1) for a in by_card)
-        return f"several moves play {upper}: choose by number ({numbers})"
-    return f"{text!r} is neither a move number nor a card you can play"
+        return _("several moves play {card}: choose by number ({numbers})").format(
+            card=upper, numbers=numbers)
+    return _("{text} is neither a move number nor a card you can play").format(
+        text=repr(text))
 
 
 def _words(text: str) -> tuple[str, tuple[str, ...]]:
@@ -194,6 +202,12 @@ def _words(text: str) -> tuple[str, tuple[str, ...]]:
 
 LONG_LIST = 40
 """Above this many legal moves the screen shows each kind of move once, with an example."""
+
+
+def typed(text: str) -> str:
+    """A text a person types as it is (a move written out, ``pass``): in a language other
+    than English it is set between backquotes, so that it reads as typed, not as words."""
+    return f"`{text}`" if spoken() else text
 
 
 def _same_but_amount(a: Action, b: Action) -> bool:
@@ -266,7 +280,7 @@ def _signal_lines(legal: Sequence[Action], labels: Sequence[str],
 
     def flush() -> None:
         if variants:
-            out[-1] += " — with a signal: " + " · ".join(variants)
+            out[-1] += _(" — with a signal: ") + " · ".join(variants)
             variants.clear()
 
     for action, label in zip(legal, labels, strict=True):
@@ -274,8 +288,7 @@ def _signal_lines(legal: Sequence[Action], labels: Sequence[str],
             flush()
             out.append(f"  {label:>2}. {move_text(action, deck)}")
         else:
-            signal = move_text(action, deck).rpartition("(signal: ")[2].rstrip(")")
-            variants.append(f"{label} {signal}")
+            variants.append(f"{label} {signal_word(action)}")
     flush()
     return out
 
@@ -286,9 +299,11 @@ def _amount_lines(legal: Sequence[Action], run: tuple[int, int],
     amount, 5 for bet 5``), then each other move typed as its words (``  pass: type pass``)."""
     first, last = legal[run[0]], legal[run[1]]
     example = legal[(run[0] + run[1]) // 2]
-    out = [f"  {move_text(first, deck)} … {move_text(last, deck)}: type the amount, "
-           f"{example.amount} for {move_text(example, deck)}"]
-    out.extend(f"  {move_text(a, deck)}: type {str(a).lower()}"
+    out = ["  " + _("{first} … {last}: type the amount, {amount} for {example}").format(
+        first=move_text(first, deck), last=move_text(last, deck), amount=example.amount,
+        example=move_text(example, deck))]
+    out.extend("  " + _("{move}: type {typed}").format(move=move_text(a, deck),
+                                                        typed=typed(str(a).lower()))
                for i, a in enumerate(legal) if not run[0] <= i <= run[1])
     return out
 
@@ -328,9 +343,12 @@ def move_lines(legal: Sequence[Action], deck: Deck | None = None) -> list[str]:
     by_kind: dict[str, list[Action]] = {}
     for action in legal:
         by_kind.setdefault(action.kind, []).append(action)
-    lines = [f"  {len(legal)} moves: type one written out, cards in any order"]
+    lines = ["  " + _("{count} moves: type one written out, cards in any order").format(
+        count=len(legal))]
     for kind, actions in by_kind.items():
-        lines.append(f"  {kind}: {len(actions)} moves, e.g. {move_text(actions[0], deck)}")
+        lines.append("  " + _("{kind}: {count} moves, e.g. {example}").format(
+            kind=typed(kind), count=len(actions),
+            example=typed(str(actions[0])) if spoken() else move_text(actions[0], deck)))
     return lines
 
 
@@ -341,24 +359,25 @@ def side_names(genesis: Genesis, sides: int, me: int | None = None) -> list[str]
 
 def result_table(result: HandResult, names: Sequence[str]) -> RichTable:
     """The score breakdown of a hand: one row per category, values and points per side."""
-    grid = RichTable(title="hand result", show_lines=False)
-    grid.add_column("category")
+    grid = RichTable(title=_("hand result"), show_lines=False)
+    grid.add_column(_("category"))
     for name in names:
         grid.add_column(name, justify="right")
     for line in result.lines:
         category, values = result_row(line.category, line.values)
         cells = [f"{v} → {p}" for v, p in zip(values, line.points, strict=True)]
-        grid.add_row(category, *cells)
-    grid.add_row("points", *(str(p) for p in result.points))
+        grid.add_row(word(category), *cells)
+    grid.add_row(word("points"), *(str(p) for p in result.points))
     return grid
 
 
 _SHOWN = (
-    ("table", "table"), ("trick", "trick"), ("last_trick", "last trick"),
-    ("trump_card", "trump"), ("hand_sizes", "cards in hand"), ("stock", "stock"),
-    ("stock_size", "stock"), ("captured", "captured"), ("captured_cards", "captured"),
-    ("captured_counts", "captured"), ("captured_points", "card points"), ("scope", "scope"),
-    ("match_scores", "match"),
+    ("table", N_("table")), ("trick", N_("trick")), ("last_trick", N_("last trick")),
+    ("trump_card", N_("trump")), ("hand_sizes", N_("cards in hand")), ("stock", N_("stock")),
+    ("stock_size", N_("stock")), ("captured", N_("captured")),
+    ("captured_cards", N_("captured")), ("captured_counts", N_("captured")),
+    ("captured_points", N_("card points")), ("scope", N_("scope")),
+    ("match_scores", N_("match")),
 )
 
 
@@ -379,34 +398,35 @@ def state_table(observation: dict[str, Any], title: str,
                 names: SeatNames | None = None, game: str | None = None) -> RichTable:
     """The observation as a two-column table, hand last: the keys ``shown`` (a game's own
     :attr:`~p2pcards.games.base.GameSpec.screen`), or the generic list when empty; a row with
-    nothing in it yet is left out (:func:`_nothing_yet`). With a
-    ``deck`` that has its own names (:func:`own_names`) the hand and a single card (the trump)
-    are named beside their codes. With ``names``, a list of one number per seat or per side is
-    written with whose each number is (``you 3 · Bob [1] 2``); with ``game``, the hand is
-    sorted by suit and rank (:func:`~p2pcards.faces.order.sort_hand`)."""
+    nothing in it yet is left out (:func:`_nothing_yet`). Labels are translated
+    (:func:`~p2pcards.faces.game_words.word`) and cards shown by :func:`cards_text`. With
+    ``names``, a list of one number per seat or per side is written with whose each number is
+    (``you 3 · Bob [1] 2``); with ``game``, the hand is sorted by suit and rank
+    (:func:`~p2pcards.faces.order.sort_hand`)."""
     grid = RichTable(title=title, show_header=False)
     grid.add_column("what", style="bold")
     grid.add_column("")
-    named = own_names(deck)
     for key, label in shown or _SHOWN:
         if key in observation and not _nothing_yet(key, observation[key]):
             value = observation[key]
-            single = named and isinstance(value, str)
             labelled = None
             if (names is not None and isinstance(value, list) and value
                     and all(isinstance(v, int | float) for v in value)):
                 labelled = names.per_seat_or_side(value)
-            text = labelled or (name_cards([value], deck) if single else cards_text(value))
-            grid.add_row(label, text)
+            grid.add_row(word(label), labelled or cards_text(value, deck))
     hand = observation.get("hand", [])
     if game is not None and isinstance(hand, list):
         hand = sort_hand([str(c) for c in hand], game)
-    grid.add_row("your hand", name_cards(hand, deck) if named and hand else cards_text(hand))
+    shown_hand = (cards_label(hand, deck) if hand and (spoken() or own_names(deck))
+                  else cards_text(hand, deck))
+    grid.add_row(word("your hand"), shown_hand)
     return grid
 
 
 QUIT_WORDS = frozenset({"q", "quit", "exit"})
 HELP_WORDS = frozenset({"?", "help", "h"})
+YES_WORDS = frozenset({"y", "yes", "s", "si", "sì", "sí"})
+"""The answers that confirm a question, in every language of the faces."""
 WAIT_QUIET_SECONDS = 3.0
 """A wait for another seat shorter than this is not announced (automatic steps are quick)."""
 WAIT_REMINDERS = (300.0, 60.0, 30.0, 10.0)
@@ -471,14 +491,14 @@ class PersonUI:
                 continue
             if word in QUIT_WORDS:
                 if await self._confirm_quit():
-                    self.console.print("leaving the table")
+                    self.console.print(_("leaving the table"))
                     raise PlayerQuit()
                 continue
             return line
 
     async def _confirm_quit(self) -> bool:
-        self.console.print("leave the table? the match ends for everyone and cannot be "
-                           "resumed [y/N] ", end="", markup=False)
+        self.console.print(_("leave the table? the match ends for everyone and cannot be "
+                             "resumed [y/N] "), end="", markup=False)
         try:
             answer = await self.lines.readline()
         except trio.Cancelled:
@@ -487,7 +507,7 @@ class PersonUI:
         if answer is None:
             self.console.print()
             return True
-        return answer.strip().lower() in ("y", "yes")
+        return answer.strip().lower() in YES_WORDS
 
     def print_help(self) -> None:
         """The game's help (:func:`~p2pcards.faces.help.help_lines`)."""
@@ -500,12 +520,12 @@ class PersonUI:
     async def claim(self, table: Table) -> Action | None:
         """Offer the out-of-turn claims open to this seat; Enter lets the window pass."""
         claims = table.claim_actions()
-        self.console.print("you may claim out of turn:")
+        self.console.print(_("you may claim out of turn:"))
         for number, action in enumerate(claims, 1):
-            self.console.print(f"  {number:>2}. {action}")
+            self.console.print(f"  {number:>2}. {move_text(action, table.engine.deck)}")
         while True:
-            line = await self._read("your claim (number, Enter to let it pass, ? for help, "
-                                    "q to leave): ")
+            line = await self._read(_("your claim (number, Enter to let it pass, ? for help, "
+                                      "q to leave): "))
             if not line.strip():
                 return None
             choice = parse_choice(line, claims)
@@ -522,7 +542,8 @@ class PersonUI:
         sides = self.names.side_list()
         mine = self.names.side_of[self.seat]
         others = [name for side, name in enumerate(sides) if side != mine]
-        return f"sides: {sides[mine]} against {' and '.join(others)}"
+        return _("sides: {mine} against {others}").format(
+            mine=sides[mine], others=_(" and ").join(others))
 
     def show(self, table: Table, events: Sequence[Event]) -> None:
         deck = table.engine.deck
@@ -533,7 +554,7 @@ class PersonUI:
                 self.console.print(line, markup=False)
         for event in events:
             if isinstance(event, ProposalDropped):
-                self.console.print("another seat's move came first: yours was not played")
+                self.console.print(_("another seat's move came first: yours was not played"))
                 continue
             if isinstance(event, HandScored):
                 names = self.names.side_list(len(event.result.points))
@@ -556,7 +577,7 @@ class PersonUI:
             self._to_move = to_move
             if to_move and self.seat not in to_move:
                 who = ", ".join(self.names.seat(s) for s in to_move)
-                self.console.print(f"→ {who} to play", markup=False)
+                self.console.print(_("→ {who} to play").format(who=who), markup=False)
 
     def status(self, seats: tuple[int, ...], seconds_left: float | None) -> None:
         """Whom the table waits for: said once the wait has lasted a few seconds, then again at
@@ -570,42 +591,23 @@ class PersonUI:
         if self._wait_said is None:
             if self._wait_total - seconds_left >= WAIT_QUIET_SECONDS:
                 self._wait_said = seconds_left
-                self.console.print(f"waiting for {who}: {clock(seconds_left)} left before the "
-                                   "timeout", markup=False)
+                self.console.print(_("waiting for {who}: {time} left before the timeout")
+                                   .format(who=who, time=clock(seconds_left)), markup=False)
             return
         for mark in WAIT_REMINDERS:
             if seconds_left <= mark < self._wait_said:
                 self._wait_said = seconds_left
-                self.console.print(f"still waiting for {who}: {clock(seconds_left)} left",
-                                   markup=False)
+                self.console.print(_("still waiting for {who}: {time} left").format(
+                    who=who, time=clock(seconds_left)), markup=False)
                 return
 
     async def decide(self, table: Table) -> Action:
         queued = self._next_queued(table)
         if queued is not None:
             return queued
-        engine_legal = table.legal_actions()
-        view = self.presenter.view(table)  # the moves in the order every face lists them
-        legal = [engine_legal[move.index] for move in view.moves]
-        spec = self.genesis.spec
-        if not self._legend_shown:
-            self._legend_shown = True
-            self.console.print(spec.legend or SUIT_LEGEND)
-            self.console.print("type ? for the moves and card values of this game")
-        if not self._signals_shown and any(
-                a.kind == "play" and a.value in SIGNAL_VALUES for a in legal):
-            self._signals_shown = True
-            for line in SIGNALS:
-                self.console.print(line, markup=False)
-        title = f"{self.genesis.game} — hand {view.hand_number} — your turn"
-        deck = table.engine.deck
-        observation = presented(self.genesis.game, table.observation(), self.names)
-        self.console.print(state_table(observation, title, spec.screen, deck, self.names,
-                                       self.genesis.game))
-        for move in move_lines(legal, deck):
-            self.console.print(move, markup=False)
+        legal = self.draw_turn(table)
         while True:
-            line = await self._read("your move (number or card, ? for help, q to leave): ")
+            line = await self._read(_("your move (number or card, ? for help, q to leave): "))
             choice = parse_choice(line, legal)
             if isinstance(choice, Action):
                 return choice
@@ -615,9 +617,36 @@ class PersonUI:
                 if steps is not None:
                     self._queued = steps[1:]
                     return steps[0]
-                choice = (f"{' '.join(c.code for c in meld)} is not a meld you can lay now: "
-                          "a set of one rank or a run of one suit, from your hand")
+                choice = _("{cards} is not a meld you can lay now: a set of one rank or a run "
+                           "of one suit, from your hand").format(
+                    cards=" ".join(c.code for c in meld))
             self.console.print(choice)
+
+    def draw_turn(self, table: Table) -> list[Action]:
+        """Print the screen of this seat's turn (the legend and the signals the first time,
+        the table, the numbered moves) and return the legal moves in the order listed."""
+        engine_legal = table.legal_actions()
+        view = self.presenter.view(table)  # the moves in the order every face lists them
+        legal = [engine_legal[move.index] for move in view.moves]
+        spec = self.genesis.spec
+        if not self._legend_shown:
+            self._legend_shown = True
+            self.console.print(word(spec.legend or SUIT_LEGEND), markup=False)
+            self.console.print(_("type ? for the moves and card values of this game"))
+        if not self._signals_shown and any(
+                a.kind == "play" and a.value in SIGNAL_VALUES for a in legal):
+            self._signals_shown = True
+            for line in signal_lines():
+                self.console.print(line, markup=False)
+        title = _("{game} — hand {number} — your turn").format(game=self.genesis.game,
+                                                               number=view.hand_number)
+        deck = table.engine.deck
+        observation = presented(self.genesis.game, table.observation(), self.names)
+        self.console.print(state_table(observation, title, spec.screen, deck, self.names,
+                                       self.genesis.game))
+        for move in move_lines(legal, deck):
+            self.console.print(move, markup=False)
+        return legal
 
     def _next_queued(self, table: Table) -> Action | None:
         """The next step of a long meld typed in one line (:mod:`.typed_melds`), while it is

@@ -22,6 +22,7 @@ from ..games.base import Action, HandResult
 from ..seating.genesis import Genesis
 from ..table import Event, HandScored, HandStarted, MatchEnded, Table
 from .announce import Announcer
+from .game_words import word
 from .names import SeatNames
 from .order import display_order, sort_hand
 from .screen_text import presented, result_row
@@ -218,7 +219,7 @@ class SeatPresenter:
 
     def _result(self, hand: int, result: HandResult) -> ResultView:
         rows = tuple(
-            (category, tuple(values), tuple(line.points))
+            (word(category), tuple(values), tuple(line.points))
             for category, values, line in (
                 (*result_row(line.category, line.values), line) for line in result.lines))
         return ResultView(hand + 1, tuple(self.side_names(len(result.points))), rows,
@@ -240,7 +241,7 @@ class SeatPresenter:
                      self._side_of[s], _size(sizes, s), s in to_move, s == table.bot_seat)
             for s in range(len(self.genesis.seats)))
         zones = tuple(
-            ZoneView(key, label, _text(shown[key]), _card_codes(shown[key]))
+            ZoneView(key, word(label), _text(shown[key]), _card_codes(shown[key]))
             for key, label in (spec.screen or _GENERIC) if key in shown)
         legal = table.legal_actions()
         order = display_order(legal, self.genesis.game)

@@ -38,6 +38,7 @@ import trio
 
 from ..crypto import SystemRandomness
 from ..games import get_game
+from ..i18n import pgettext
 from ..records.transcript import TranscriptWriter
 from ..relay.client import RECONNECT_WINDOW
 from ..relay.shared_port import free_port
@@ -291,15 +292,22 @@ def host_connection_line(seat: int, where: str) -> str:
     """The host's ``connection:`` line for a seat that came from ``where`` (``HOST:PORT`` of a
     direct connection, ``relay slot N`` through the relay room)."""
     if where.startswith(RELAY_WHERE):
-        return f"connection: seat {seat} relay (the joiner came through the relay room)"
+        return pgettext("network", "connection: seat {seat} relay (the joiner came through the "
+                        "relay room)").format(seat=seat)
     if where.startswith(PUNCHED_WHERE):
-        return (f"connection: seat {seat} direct ({how('punched')}) from "
-                f"{where[len(PUNCHED_WHERE):]}")
+        return _direct_line(seat, how("punched"), where[len(PUNCHED_WHERE):])
     try:
         host, _ = parse_address(where)
     except CandidateError:
-        return f"connection: seat {seat} direct from {where}"
-    return f"connection: seat {seat} direct ({how(classify(host))}) from {where}"
+        return pgettext("network", "connection: seat {seat} direct from {where}").format(
+            seat=seat, where=where)
+    return _direct_line(seat, how(classify(host)), where)
+
+
+def _direct_line(seat: int, kind: str, where: str) -> str:
+    """``connection: seat 1 direct (LAN) from 192.168.1.7:5000``."""
+    return pgettext("network", "connection: seat {seat} direct ({how}) from {where}").format(
+        seat=seat, how=kind, where=where)
 
 
 def seat_label_of(seated: SeatedJoiner) -> str:
@@ -497,7 +505,8 @@ def sides_line(genesis: Genesis) -> str | None:
     sides = side_names(genesis)
     if len(sides) == len(genesis.seats):
         return None
-    return f"sides: {' against '.join(sides)}"
+    return pgettext("network", "sides: {sides}").format(
+        sides=pgettext("network", " against ").join(sides))
 
 
 async def _send_all(channels: Iterable[FrameChannel], message: dict[str, Any]) -> None:
@@ -611,7 +620,7 @@ async def _play(config: HostConfig, rules: TableRules, player_for: PlayerFactory
             series.record(table.engine.winner)
             notice(series.line())
             if any(j.seat not in channels for _, j in joined):
-                notice("a player's connection is gone; the series ends")
+                notice(pgettext("network", "a player's connection is gone; the series ends"))
                 joined = [(channels[j.seat], j) for _, j in joined if j.seat in channels]
                 return table
             joined = [(channels[j.seat], j) for _, j in joined]
@@ -646,9 +655,9 @@ async def _host_again(config: HostConfig, table: Table, host_secrets: SeatSecret
     if not await config.again(table):
         await _send_all(channels.values(), again_message(previous, 0, host_secrets.identity,
                                                          None))
-        notice("you declined another match; the series ends")
+        notice(pgettext("network", "you declined another match; the series ends"))
         return None
-    notice("waiting for the others to say whether they play again")
+    notice(pgettext("network", "waiting for the others to say whether they play again"))
     answers = await _answers(previous, channels)
     declined = next((message for message in answers.values() if message is not None
                      and message["entry"] is None), None)
@@ -656,7 +665,8 @@ async def _host_again(config: HostConfig, table: Table, host_secrets: SeatSecret
         if declined is not None:
             seat = declined["seat"]
             await _send_all([c for s, c in channels.items() if s != seat], declined)
-            notice(f"{declined_sentence(previous, seat)}; the series ends")
+            notice(pgettext("network", "{declined}; the series ends").format(
+                declined=declined_sentence(previous, seat)))
         else:
             why = "a player did not answer whether to play again; the series ends"
             await _send_all(channels.values(), {"type": "abort", "reason": why})

@@ -22,9 +22,12 @@ from dataclasses import dataclass
 
 import trio
 
+from ..i18n import N_
+
 __all__ = ["LeaveOnSignal", "ON_SIGNAL", "watch_signals", "LEAVE_QUESTION"]
 
-LEAVE_QUESTION = "leave the match? (y/N) "
+LEAVE_QUESTION = N_("leave the match? (y/N) ")
+"""Asked in the person's language (``_(LEAVE_QUESTION)``) by the command line."""
 
 
 @dataclass(frozen=True)

@@ -20,6 +20,7 @@ from typing import Any
 import trio
 
 from ..crypto import SystemRandomness
+from ..i18n import pgettext
 from ..records.transcript import TranscriptWriter
 from ..relay.client import RECONNECT_WINDOW
 from ..relay.shared_port import free_port
@@ -209,11 +210,13 @@ def joiner_connection_line(candidate: Candidate, passed_over: list[tuple[Candida
                            ) -> str:
     """The joiner's ``connection:`` line for the link to the host."""
     if candidate.direct:
-        return f"connection: direct ({how(candidate.kind)}) to the host at {candidate.where}"
+        return pgettext("network", "connection: direct ({how}) to the host at {where}").format(
+            how=how(candidate.kind), where=candidate.where)
     tried = [f"{c.where}: {why}" for c, why in passed_over if c.direct]
-    why = ("direct failed: " + "; ".join(tried)) if tried else \
-        "the invite names no direct address"
-    return f"connection: relay through {candidate.where} ({why})"
+    why = (pgettext("network", "direct failed: {tried}").format(tried="; ".join(tried)) if tried
+           else pgettext("network", "the invite names no direct address"))
+    return pgettext("network", "connection: relay through {where} ({why})").format(
+        where=candidate.where, why=why)
 
 
 async def enter_hosted_room(stack: AsyncExitStack, relay: tuple[str, int], nonce: bytes,
@@ -308,7 +311,7 @@ async def _play(reached: Reached, invite: Invite,
             series.record(table.engine.winner)
             notice(series.line())
             if channel is None:
-                notice("the connection to the host is gone; the series ends")
+                notice(pgettext("network", "the connection to the host is gone; the series ends"))
                 return table
             following = await _join_again(channel, table, seat, secrets, again, notice)
             if following is None:
@@ -331,22 +334,22 @@ async def _join_again(channel: FrameChannel, table: Table, seat: int, secrets: S
     if not await again(table):
         with contextlib.suppress(NetError):
             await channel.send_message(again_message(previous, seat, secrets.identity, None))
-        notice("you declined another match; the series ends")
+        notice(pgettext("network", "you declined another match; the series ends"))
         return None
     fresh = new_seat(SystemRandomness(), secrets.identity)
     mine = fresh.info(previous.seats[seat].name)
     try:
         await channel.send_message(again_message(previous, seat, secrets.identity, mine))
     except NetError:
-        notice("the connection to the host is gone; the series ends")
+        notice(pgettext("network", "the connection to the host is gone; the series ends"))
         return None
-    notice("waiting for the others to say whether they play again")
+    notice(pgettext("network", "waiting for the others to say whether they play again"))
     message = None
     with trio.move_on_after(previous.timeouts["action"] + AGAIN_GRACE):
         message = await next_again(channel)
     others = frozenset(range(len(previous.seats))) - {seat}
     if message is None:
-        notice("the host did not start another match; the series ends")
+        notice(pgettext("network", "the host did not start another match; the series ends"))
         return None
     if message["type"] == "abort":
         reason = message.get("reason")
@@ -357,7 +360,8 @@ async def _join_again(channel: FrameChannel, table: Table, seat: int, secrets: S
         if checked is None or checked[1] is not None:
             raise MatchFailure(f"{channel.label} sent an 'again' that is not the signed "
                                "decline of another seat")
-        notice(f"{declined_sentence(previous, checked[0])}; the series ends")
+        notice(pgettext("network", "{declined}; the series ends").format(
+            declined=declined_sentence(previous, checked[0])))
         return None
     genesis = _next_genesis(channel, message, previous, seat, mine)
     return genesis, _bots_of(message, len(genesis.seats)), fresh

@@ -26,6 +26,7 @@ from typing import Any, Protocol
 
 import trio
 
+from ..i18n import pgettext
 from . import natpmp
 from .natpmp import Mapping, PortMapRefused
 
@@ -264,14 +265,15 @@ async def hold_port_mapping(port: int, notice: Notice, *, budget: float = BUDGET
     Prints one ``port mapping:`` line either way, and one when a renewal fails."""
     found = await _first_mapping(port, budget, upnp)
     if isinstance(found, str):
-        notice(f"port mapping: none ({found})")
+        notice(pgettext("network", "port mapping: none ({why})").format(why=found))
         task_status.started(None)
         return
     mapper, granted = found
     mapping = PortMapping(mapper.method, granted.external_address or "?",
                           granted.external_port, granted.lifetime)
-    notice(f"port mapping: {mapper.method} maps {mapping.where} on the router to this table "
-           f"(lease {granted.lifetime} s)")
+    notice(pgettext("network", "port mapping: {method} maps {where} on the router to this "
+                    "table (lease {lease} s)").format(method=mapper.method, where=mapping.where,
+                                                      lease=granted.lifetime))
     task_status.started(mapping)
     try:
         await _renew(mapper, granted.lifetime, notice)
@@ -280,7 +282,8 @@ async def hold_port_mapping(port: int, notice: Notice, *, budget: float = BUDGET
             try:
                 await mapper.unmap()
             except PortMapRefused as refusal:
-                notice(f"port mapping: could not remove it ({refusal})")
+                notice(pgettext("network", "port mapping: could not remove it ({why})").format(
+                    why=refusal))
 
 
 async def _renew(mapper: PortMapper, lifetime: int, notice: Notice) -> None:
@@ -290,5 +293,6 @@ async def _renew(mapper: PortMapper, lifetime: int, notice: Notice) -> None:
         try:
             lifetime = (await mapper.map(LEASE)).lifetime
         except PortMapRefused as refusal:
-            notice(f"port mapping: renewal failed ({refusal}); retrying in 60 s")
+            notice(pgettext("network", "port mapping: renewal failed ({why}); retrying in 60 "
+                            "s").format(why=refusal))
             lifetime = 120

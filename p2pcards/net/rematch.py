@@ -23,6 +23,7 @@ from collections.abc import Collection, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from ..i18n import pgettext
 from ..seating.genesis import Genesis, GenesisError, SeatInfo
 from ..wire import codec
 from ..wire.identity import IdentityKey, PublicIdentity
@@ -123,8 +124,8 @@ async def next_again(framed: FrameChannel) -> dict[str, Any] | None:
 
 def declined_sentence(previous: Genesis, seat: int) -> str:
     """``Bruno declined another match``."""
-    name = previous.seats[seat].name or f"seat {seat}"
-    return f"{name} declined another match"
+    name = previous.seats[seat].name or pgettext("network", "seat {seat}").format(seat=seat)
+    return pgettext("network", "{name} declined another match").format(name=name)
 
 
 @dataclass
@@ -148,7 +149,9 @@ class Series:
 
     def line(self) -> str:
         """``series after 2 matches: Alba [0] 2 · Bruno [1] 0``."""
-        matches = "match" if self.played == 1 else "matches"
         tally = " · ".join(f"{name} {won}" for name, won in zip(self.side_names, self.wins,
                                                                 strict=True))
-        return f"series after {self.played} {matches}: {tally}"
+        if self.played == 1:
+            return pgettext("network", "series after 1 match: {tally}").format(tally=tally)
+        return pgettext("network", "series after {count} matches: {tally}").format(
+            count=self.played, tally=tally)

@@ -23,9 +23,13 @@ from typing import Any, Protocol
 
 import trio
 
+from .page_words import words_module
+
 __all__ = ["STATIC", "Page", "Visitors", "WebServer", "WebApp", "start_web_server", "CONTENT_TYPES"]
 
 STATIC = Path(__file__).resolve().parent / "static"
+WORDS_MODULE = "words.js"
+"""The page's module of words (:func:`~p2pcards.faces.web.page_words.words_module`)."""
 """The page's files (``index.html``, ``app.js``, ``cards.js``, ``style.css``)."""
 
 CONTENT_TYPES = {
@@ -139,10 +143,13 @@ class WebApp:
             return
         name = rest.lstrip("/") or "index.html"
         path = self.static / name
-        if not _safe_name(name) or not path.is_file():
+        if name == WORDS_MODULE:  # the page's words in the person's language: made, not read
+            body = words_module().encode()
+        elif not _safe_name(name) or not path.is_file():
             await _plain(send, 404, f"no such file: {name}")
             return
-        body = await trio.to_thread.run_sync(path.read_bytes)
+        else:
+            body = await trio.to_thread.run_sync(path.read_bytes)
         kind = CONTENT_TYPES.get(path.suffix, "application/octet-stream")
         await send({"type": "http.response.start", "status": 200,
                     "headers": [(b"content-type", kind.encode()),

@@ -7,6 +7,9 @@
 import { cardBack } from "./cards.js";
 import { layoutFor } from "./layouts.js";
 import { el, clock, cardEl } from "./draw.js";
+import { t, LANG } from "./words.js";
+
+document.documentElement.lang = LANG;
 
 const state = {
   view: null, prompt: null, status: null, end: null, error: null, seating: null,
@@ -102,9 +105,9 @@ function moveButton(move, kind) {
 function drawMoves(view) {
   const box = el("section", { id: "moves" });
   if (state.prompt && state.prompt.kind === "claim") {
-    box.append(el("h3", {}, "you may claim out of turn"));
+    box.append(el("h3", {}, t("you may claim out of turn")));
     for (const claim of state.prompt.claims) box.append(moveButton(claim, "claim"));
-    const pass = el("button", { class: "move pass", id: "let-pass" }, "let it pass");
+    const pass = el("button", { class: "move pass", id: "let-pass" }, t("let it pass"));
     pass.addEventListener("click", () => send("claim", null));
     box.append(pass);
     return box;
@@ -112,20 +115,20 @@ function drawMoves(view) {
   if (!playable()) return box;
   const byCard = movesByCard(view);
   if (state.chooser) {
-    box.append(el("h3", {}, `play ${state.chooser}: choose what it takes`));
+    box.append(el("h3", {}, t("play {card}: choose what it takes", { card: state.chooser })));
     for (const move of byCard.get(state.chooser) || []) box.append(moveButton(move, "move"));
-    const back = el("button", { class: "move pass" }, "another card");
+    const back = el("button", { class: "move pass" }, t("another card"));
     back.addEventListener("click", () => { state.chooser = null; render(); });
     box.append(back);
     return box;
   }
   const others = view.moves.filter((m) => !(m.card && view.hand.includes(m.card)));
   if (!others.length) return box;
-  box.append(el("h3", {}, "your moves"));
+  box.append(el("h3", {}, t("your moves")));
   if (others.length > 60) { // a very long list (a discard of several cards): a chooser
     const select = el("select", { id: "move-list" });
     for (const move of others) select.append(el("option", { value: String(move.index) }, move.text));
-    const go = el("button", { class: "move", id: "move-go" }, "play the selected move");
+    const go = el("button", { class: "move", id: "move-go" }, t("play the selected move"));
     go.addEventListener("click", () => send("move", Number(select.value)));
     box.append(select, go);
     return box;
@@ -167,7 +170,7 @@ function amountPicker(group) {
     const wanted = Number(input.value);
     const move = group.find((m) => m.amount === wanted);
     if (move) send("move", move.index);
-    else { state.error = `choose an amount from ${first.amount} to ${last.amount}`; render(); }
+    else { state.error = t("choose an amount from {low} to {high}", { low: first.amount, high: last.amount }); render(); }
   });
   box.append(el("label", {}, word, " ", input), button);
   return box;
@@ -178,7 +181,7 @@ function amountPicker(group) {
 function drawHand(view, hands) {
   const box = el("section", { id: "hand", class: "hand" });
   const byCard = movesByCard(view);
-  box.append(el("h3", {}, view.me === null ? "hands" : "your hand"));
+  box.append(el("h3", {}, view.me === null ? t("hands") : t("your hand")));
   const row = el("div", { class: "cards" });
   for (const code of view.hand) {
     const node = cardEl(code, view.deck);
@@ -206,8 +209,8 @@ function drawHand(view, hands) {
 
 export function seatName(view, seat) {
   const info = view.seats[seat];
-  if (!info) return `seat ${seat}`;
-  return info.label === "you" ? "you" : `${info.name} [${seat}]`;
+  if (!info) return t("seat {seat}", { seat });
+  return info.label === "you" ? t("you") : `${info.name} [${seat}]`;
 }
 
 function drawSeats(view) {
@@ -218,8 +221,8 @@ function drawSeats(view) {
                              "data-seat": String(info.seat) });
     node.append(el("div", { class: "who" },
                     `${info.name} [${info.seat}]` +
-                    (info.label === "partner" || info.label === "opponent" ? ` · ${info.label}` : "") +
-                    (info.public_bot ? " · played by the bot" : "")));
+                    (info.label === "partner" || info.label === "opponent" ? ` · ${t(info.label)}` : "") +
+                    (info.public_bot ? ` · ${t("played by the bot")}` : "")));
     const backs = el("div", { class: "backs" });
     const count = info.hand_size === null ? 0 : info.hand_size;
     for (let i = 0; i < Math.min(count, 12); i++) {
@@ -229,7 +232,7 @@ function drawSeats(view) {
     }
     node.append(backs);
     node.append(el("div", { class: "count" },
-                    info.hand_size === null ? "" : `${info.hand_size} card${info.hand_size === 1 ? "" : "s"}`));
+                    info.hand_size === null ? "" : info.hand_size === 1 ? t("1 card") : t("{count} cards", { count: info.hand_size })));
     box.append(node);
   }
   return box;
@@ -237,7 +240,7 @@ function drawSeats(view) {
 
 function drawScores(view) {
   const box = el("section", { id: "scores" });
-  box.append(el("h3", {}, "match"));
+  box.append(el("h3", {}, t("match")));
   const grid = el("table", { class: "scores" });
   view.sides.forEach((name, i) => {
     const row = el("tr", { "data-side": String(i) });
@@ -249,11 +252,11 @@ function drawScores(view) {
   const obs = view.observation || {};
   const ledger = Array.isArray(obs.balances) ? obs.balances : null;
   if (ledger) { // a banking game: the chips each seat holds, and what is at stake
-    box.append(el("h3", {}, "chips"));
+    box.append(el("h3", {}, t("chips")));
     const grid = el("table", { class: "scores", id: "chips" });
     ledger.forEach((amount, seat) => {
       const row = el("tr", { "data-seat": String(seat) });
-      const bet = Array.isArray(obs.bets) && obs.bets[seat] ? ` (bet ${obs.bets[seat]})` : "";
+      const bet = Array.isArray(obs.bets) && obs.bets[seat] ? ` (${t("bet {amount}", { amount: obs.bets[seat] })})` : "";
       row.append(el("td", {}, seatName(view, seat) + bet), el("td", { class: "points" }, String(amount)));
       grid.append(row);
     });
@@ -265,7 +268,7 @@ function drawScores(view) {
 
 function drawResult(result) {
   const box = el("div", { id: "result" });
-  box.append(el("h3", {}, `hand ${result.hand}`));
+  box.append(el("h3", {}, t("hand {number}", { number: result.hand })));
   const grid = el("table", { class: "breakdown" });
   const head = el("tr");
   head.append(el("th", {}, ""));
@@ -278,7 +281,7 @@ function drawResult(result) {
     grid.append(row);
   }
   const total = el("tr", { class: "total" });
-  total.append(el("td", {}, "points"));
+  total.append(el("td", {}, t("points")));
   for (const p of result.points) total.append(el("td", {}, String(p)));
   grid.append(total);
   box.append(grid);
@@ -287,7 +290,7 @@ function drawResult(result) {
 
 function drawLog(view) {
   const box = el("section", { id: "log" });
-  box.append(el("h3", {}, "log"));
+  box.append(el("h3", {}, t("log")));
   const list = el("ol");
   for (const line of view.log.slice(-60)) list.append(el("li", {}, line));
   box.append(list);
@@ -296,10 +299,10 @@ function drawLog(view) {
 
 function drawEnd() {
   const box = el("section", { id: "end", "data-status": state.end.status });
-  box.append(el("h3", {}, "the match is over"));
+  box.append(el("h3", {}, t("the match is over")));
   if (state.view && state.view.outcome) box.append(el("p", { class: "outcome" }, state.view.outcome));
   box.append(el("p", { class: "verdict" }, state.end.verdict));
-  if (state.end.path) box.append(el("p", { class: "path" }, "transcript: ", el("code", {}, state.end.path)));
+  if (state.end.path) box.append(el("p", { class: "path" }, t("transcript: "), el("code", {}, state.end.path)));
   return box;
 }
 
@@ -321,14 +324,14 @@ function drawReplayControls() {
   const buttons = [["first", () => step(0)], ["prev-hand", () => handStart(-1)],
                    ["prev", () => step(state.frame - 1)], ["next", () => step(state.frame + 1)],
                    ["next-hand", () => handStart(1)], ["last", () => step(frames.length - 1)]];
-  const labels = { first: "start", "prev-hand": "◀◀ hand", prev: "◀ step", next: "step ▶",
-                   "next-hand": "hand ▶▶", last: "end" };
+  const labels = { first: t("start"), "prev-hand": t("◀◀ hand"), prev: t("◀ step"), next: t("step ▶"),
+                   "next-hand": t("hand ▶▶"), last: t("end") };
   for (const [name, action] of buttons) {
     const button = el("button", { id: `replay-${name}` }, labels[name]);
     button.addEventListener("click", action);
     box.append(button);
   }
-  box.append(el("span", { id: "replay-position" }, `step ${state.frame + 1} of ${frames.length}`));
+  box.append(el("span", { id: "replay-position" }, t("step {number} of {count}", { number: state.frame + 1, count: frames.length })));
   return box;
 }
 
@@ -336,13 +339,13 @@ function drawReplayControls() {
 
 function headline(view) {
   const title = document.getElementById("title");
-  title.textContent = `${view.game} · hand ${view.hand_number}`;
+  title.textContent = t("{game} · hand {number}", { game: view.game, number: view.hand_number });
   const turn = document.getElementById("turn");
   turn.className = "";
-  if (view.over) turn.textContent = view.outcome || "the match is over";
-  else if (state.prompt && state.prompt.kind === "move") { turn.textContent = "your move"; turn.className = "mine"; }
-  else if (state.prompt && state.prompt.kind === "claim") { turn.textContent = "a claim is open to you"; turn.className = "mine"; }
-  else if (view.to_move.length) turn.textContent = view.to_move.map((s) => seatName(view, s)).join(", ") + " to play";
+  if (view.over) turn.textContent = view.outcome || t("the match is over");
+  else if (state.prompt && state.prompt.kind === "move") { turn.textContent = t("your move"); turn.className = "mine"; }
+  else if (state.prompt && state.prompt.kind === "claim") { turn.textContent = t("a claim is open to you"); turn.className = "mine"; }
+  else if (view.to_move.length) turn.textContent = t("{who} to play", { who: view.to_move.map((s) => seatName(view, s)).join(", ") });
   else turn.textContent = "";
 }
 
@@ -351,14 +354,14 @@ function tick() {
   if (!node) return;
   if (state.prompt && state.prompt.seconds !== null && state.prompt.seconds !== undefined) {
     const left = state.prompt.seconds - (performance.now() - state.promptAt) / 1000;
-    node.textContent = `${clock(left)} left`;
+    node.textContent = t("{time} left", { time: clock(left) });
     node.className = left < 30 ? "urgent" : "";
   } else if (state.status && state.status.waiting_for.length && state.view && !state.view.over) {
     const seconds = state.status.seconds_left;
     const left = typeof seconds === "number"
       ? seconds - (performance.now() - state.statusAt) / 1000 : null;
-    node.textContent = `waiting for ${state.status.names.join(", ")}` +
-      (left === null ? "" : `: ${clock(left)} left`);
+    node.textContent = t("waiting for {who}", { who: state.status.names.join(", ") }) +
+      (left === null ? "" : `: ${t("{time} left", { time: clock(left) })}`);
     node.className = "";
   } else {
     node.textContent = "";
@@ -371,8 +374,8 @@ function render() {
   const frame = state.replay ? state.replay.frames[state.frame] : null;
   const view = frame ? frame.view : state.view;
   if (!view) {
-    main.append(el("p", { id: "notice" }, state.closed ? "the connection to your peer is closed"
-                                                       : (state.seating || "connecting to your peer…")));
+    main.append(el("p", { id: "notice" }, state.closed ? t("the connection to your peer is closed")
+                                                       : (state.seating || t("connecting to your peer…"))));
     return;
   }
   document.body.dataset.game = view.game;
@@ -392,7 +395,7 @@ function render() {
   if (state.end) side.append(drawEnd());
   if (state.replay) side.append(drawReplayEnd());
   side.append(drawLog(view));
-  if (state.closed && !state.replay) side.append(el("p", { id: "closed" }, "the connection to your peer is closed"));
+  if (state.closed && !state.replay) side.append(el("p", { id: "closed" }, t("the connection to your peer is closed")));
   main.append(board, side);
   tick();
   const log = document.querySelector("#log ol");
@@ -401,9 +404,9 @@ function render() {
 
 function drawReplayEnd() {
   const box = el("section", { id: "end", "data-status": state.replay.status });
-  box.append(el("h3", {}, "recorded match"));
+  box.append(el("h3", {}, t("recorded match")));
   box.append(el("p", { class: "verdict" }, state.replay.verdict));
-  box.append(el("p", { class: "path" }, "transcript: ", el("code", {}, state.replay.path)));
+  box.append(el("p", { class: "path" }, t("transcript: "), el("code", {}, state.replay.path)));
   return box;
 }
 

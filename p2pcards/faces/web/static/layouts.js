@@ -4,6 +4,7 @@
 // A layout is { name, draw(view, helpers) } and returns one element, #middle.
 
 import { CARD_CODE, cardEl, cardRow, el, trickCards } from "./draw.js";
+import { t } from "./words.js";
 
 function zone(view, key) {
   return view.zones.find((z) => z.key === key) || null;
@@ -58,13 +59,13 @@ const scopa = {
   draw(view, { seatName }) {
     const obs = view.observation;
     const middle = el("section", { id: "middle", class: "felt scopa" });
-    middle.append(cardZone("table", "on the table", (zone(view, "table") || { cards: [] }).cards, view.deck));
+    middle.append(cardZone("table", t("on the table"), (zone(view, "table") || { cards: [] }).cards, view.deck));
     const row = el("div", { class: "infos" });
-    row.append(pile("stock", Number(obs.stock || 0), view.deck, "stock"));
-    if (obs.captured !== undefined) row.append(info("captured", perWho(view, obs.captured, seatName), "captured"));
-    if (obs.scope !== undefined) row.append(info("scope", perWho(view, obs.scope, seatName), "scope"));
+    row.append(pile(t("stock"), Number(obs.stock || 0), view.deck, "stock"));
+    if (obs.captured !== undefined) row.append(info(t("captured"), perWho(view, obs.captured, seatName), "captured"));
+    if (obs.scope !== undefined) row.append(info(t("scope"), perWho(view, obs.scope, seatName), "scope"));
     if (obs.last_capturer !== null && obs.last_capturer !== undefined) {
-      row.append(info("last capture", seatName(view, obs.last_capturer), "last_capturer"));
+      row.append(info(t("last capture"), seatName(view, obs.last_capturer), "last_capturer"));
     }
     middle.append(row);
     return middle;
@@ -76,22 +77,22 @@ const briscola = {
   draw(view, { seatName }) {
     const obs = view.observation;
     const middle = el("section", { id: "middle", class: "felt briscola" });
-    middle.append(trickZone(view, "trick", "trick", obs.trick, seatName));
+    middle.append(trickZone(view, "trick", t("trick"), obs.trick, seatName));
     const side = el("div", { class: "trump-stock" });
     const trump = el("div", { class: "zone", id: "zone-trump_card" });
-    trump.append(el("h4", {}, "briscola"));
+    trump.append(el("h4", {}, t("briscola")));
     trump.append(obs.trump_card ? cardEl(obs.trump_card, view.deck) : el("div", { class: "empty" },
-      obs.trump_suit ? `suit ${obs.trump_suit}` : "—"));
-    side.append(trump, pile("stock", Number(obs.stock_size || 0), view.deck, "stock"));
+      obs.trump_suit ? t("suit {suit}", { suit: obs.trump_suit }) : "—"));
+    side.append(trump, pile(t("stock"), Number(obs.stock_size || 0), view.deck, "stock"));
     middle.append(side);
     const row = el("div", { class: "infos" });
-    if (obs.captured_points !== undefined) row.append(info("card points", perWho(view, obs.captured_points, seatName), "captured_points"));
-    if (obs.hands_won !== undefined) row.append(info("hands won", perWho(view, obs.hands_won, seatName), "hands_won"));
+    if (obs.captured_points !== undefined) row.append(info(t("card points"), perWho(view, obs.captured_points, seatName), "captured_points"));
+    if (obs.hands_won !== undefined) row.append(info(t("hands won"), perWho(view, obs.hands_won, seatName), "hands_won"));
     if (Array.isArray(obs.partner_hand) && obs.partner_hand.length) {
-      row.append(cardZone("partner_hand", "your partner's cards", obs.partner_hand, view.deck, "small"));
+      row.append(cardZone("partner_hand", t("your partner's cards"), obs.partner_hand, view.deck, "small"));
     }
     middle.append(row);
-    if (obs.last_trick) middle.append(trickZone(view, "last_trick", "last trick", obs.last_trick, seatName));
+    if (obs.last_trick) middle.append(trickZone(view, "last_trick", t("last trick"), obs.last_trick, seatName));
     return middle;
   },
 };
@@ -103,7 +104,7 @@ const tressette = {
     const middle = el("section", { id: "middle", class: "felt tressette" });
     // the trick laid out around the table: each card on its player's side
     const round = el("div", { class: "round", id: "zone-trick" });
-    round.append(el("h4", {}, "trick"));
+    round.append(el("h4", {}, t("trick")));
     const n = view.seats.length;
     const me = view.me === null ? 0 : view.me;
     const places = n === 4 ? ["south", "east", "north", "west"] : n === 3 ? ["south", "east", "west"] : ["south", "north"];
@@ -115,14 +116,14 @@ const tressette = {
     }
     middle.append(round);
     const row = el("div", { class: "infos" });
-    if (obs.captured_counts !== undefined) row.append(info("cards taken", perWho(view, obs.captured_counts, seatName), "captured_counts"));
-    if (obs.captured_points !== undefined) row.append(info("points", perWho(view, obs.captured_points, seatName), "captured_points"));
-    if (obs.stock_size !== undefined) row.append(pile("stock", Number(obs.stock_size || 0), view.deck, "stock"));
+    if (obs.captured_counts !== undefined) row.append(info(t("cards taken"), perWho(view, obs.captured_counts, seatName), "captured_counts"));
+    if (obs.captured_points !== undefined) row.append(info(t("points"), perWho(view, obs.captured_points, seatName), "captured_points"));
+    if (obs.stock_size !== undefined) row.append(pile(t("stock"), Number(obs.stock_size || 0), view.deck, "stock"));
     if (Array.isArray(obs.declarations) && obs.declarations.length) {
-      row.append(info("declarations", obs.declarations.map((d) => typeof d === "object" ? JSON.stringify(d) : String(d)).join("; "), "declarations"));
+      row.append(info(t("declarations"), obs.declarations.map((d) => typeof d === "object" ? JSON.stringify(d) : String(d)).join("; "), "declarations"));
     }
     middle.append(row);
-    if (trickCards(obs.last_trick).length) middle.append(trickZone(view, "last_trick", "last trick", obs.last_trick, seatName));
+    if (trickCards(obs.last_trick).length) middle.append(trickZone(view, "last_trick", t("last trick"), obs.last_trick, seatName));
     return middle;
   },
 };
