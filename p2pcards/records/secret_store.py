@@ -56,6 +56,7 @@ from ..table.keeper import (
     inbox_name,
     spent_names,
 )
+from .transcript import fsync_directory
 
 __all__ = ["SecretStoreError", "Keeper", "MemoryKeeper", "SecretStore", "FileKeeper",
            "hand_name", "inbox_name", "spent_names", "PROPOSAL", "SIGNED", "encode_count",
@@ -69,18 +70,6 @@ class SecretStoreError(Exception):
 class TableBusy(SecretStoreError):
     """Another process holds the lock of the seat at the table (:meth:`SecretStore.lock`)."""
 
-
-def _fsync_directory(path: Path) -> None:
-    try:
-        fd = os.open(path, os.O_RDONLY)
-    except OSError:  # pragma: no cover - platforms without directory handles
-        return
-    try:
-        os.fsync(fd)
-    except OSError:  # pragma: no cover
-        pass
-    finally:
-        os.close(fd)
 
 
 def write_private(path: Path, data: bytes) -> None:
@@ -98,7 +87,7 @@ def write_private(path: Path, data: bytes) -> None:
         finally:
             with contextlib.suppress(FileNotFoundError):
                 os.unlink(temporary)
-        _fsync_directory(path.parent)
+        fsync_directory(path.parent)
     except OSError as exc:
         raise SecretStoreError(f"cannot write the secret file {path}: "
                                f"{exc.strerror or exc}") from None
@@ -238,7 +227,7 @@ class SecretStore:
         for seat in seats:
             self.delete(self.record_path(table_id, seat))
         with contextlib.suppress(OSError):
-            _fsync_directory(self.directory)
+            fsync_directory(self.directory)
 
 
 HOLDER_READS = 50

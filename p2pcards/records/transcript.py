@@ -181,7 +181,9 @@ def read_transcript(path: StrPath, *, max_frame: int = MAX_FRAME_SIZE) -> Transc
     return parse_transcript(Path(path).read_bytes(), max_frame=max_frame)
 
 
-def _fsync_directory(path: Path) -> None:
+def fsync_directory(path: Path) -> None:
+    """Flush the directory ``path`` itself, so that a file just renamed into it survives a
+    crash (where the platform has directory handles)."""
     try:
         fd = os.open(path, os.O_RDONLY)
     except OSError:  # pragma: no cover - platforms without directory handles
@@ -242,7 +244,7 @@ class TranscriptWriter:
             with contextlib.suppress(FileNotFoundError):
                 os.unlink(temporary)
         if fsync:
-            _fsync_directory(target.parent)
+            fsync_directory(target.parent)
         return cls(open(target, "ab"), count=0, fsync=fsync)  # the writer closes it
 
     @classmethod
