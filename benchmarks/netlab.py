@@ -8,7 +8,7 @@ the joiner's ``connection:`` line and the time from starting ``join`` to its ``s
 then stops both. Printed per pair: how many attempts went direct (and how), the median and
 largest time to seated. Nothing here asserts: the figures go to the report.
 
-    python benchmarks/netlab.py [--attempts 20] [--pairs keep-keep,keep-random,random-random,ipv6]
+    python benchmarks/netlab.py [--attempts 20] [--pairs keep-keep,keep-random,...]
 """
 
 from __future__ import annotations
@@ -27,17 +27,28 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "tests"))
 
-from netlab import INTERNET_V4, INTERNET_V6, Lab, netlab_missing  # noqa: E402
+from netlab import (  # noqa: E402
+    INTERNET_V4,
+    INTERNET_V6,
+    Lab,
+    miniupnpd_missing,
+    netlab_missing,
+)
 
 PAIRS = {
-    "keep-keep": ("keep", "keep", INTERNET_V4, ()),
-    "keep-random": ("keep", "random", INTERNET_V4, ()),
-    "random-random": ("random", "random", INTERNET_V4, ()),
-    "ipv6": ("keep", "keep", INTERNET_V6, ()),
-    "relay-only": ("keep", "keep", INTERNET_V4, ("--relay-only",)),
+    "keep-keep": ("keep", "keep", INTERNET_V4, (), None),
+    "keep-random": ("keep", "random", INTERNET_V4, (), None),
+    "random-random": ("random", "random", INTERNET_V4, (), None),
+    "ipv6": ("keep", "keep", INTERNET_V6, (), None),
+    "upnp-random": ("random", "random", INTERNET_V4, (), "upnp"),
+    "pcp-random": ("random", "random", INTERNET_V4, (), "pcp"),
+    "relay-only": ("keep", "keep", INTERNET_V4, ("--relay-only",), None),
 }
-"""Router A's and B's mapping, the relay's address, and more host options (``relay-only``:
-the baseline, every table through the relay)."""
+"""Router A's and B's mapping, the relay's address, more host options (``relay-only``: the
+baseline, every table through the relay) and what router A maps on request: ``upnp``
+(miniupnpd with UPnP-IGD, NAT-PMP and PCP), ``pcp`` (miniupnpd with NAT-PMP and PCP only) or
+nothing. The two mapping pairs put both players behind routers that map at random, where only
+the mapped port can make the table direct."""
 BRISCOLA_2 = ("--game", "briscola", "--variant", "italian", "--players", "2")
 WAIT = 120.0
 ONE_ADDRESS_CAPS = ("--max-rooms-per-address", "999", "--max-connections-per-address", "4000")
@@ -106,9 +117,12 @@ def attempt(lab: Lab, host_ns: str, join_ns: str, relay: str, home: Path,
 
 
 def measure(pair: str, attempts: int) -> str:
-    nat_a, nat_b, relay_address, options = PAIRS[pair]
+    nat_a, nat_b, relay_address, options, mapping = PAIRS[pair]
     with Lab() as lab, tempfile.TemporaryDirectory() as scratch:
-        alice, bob = lab.home(lab.router(nat=nat_a)), lab.home(lab.router(nat=nat_b))
+        router_a = lab.router(nat=nat_a)
+        alice, bob = lab.home(router_a), lab.home(lab.router(nat=nat_b))
+        if mapping is not None:
+            lab.miniupnpd(router_a, upnp=mapping == "upnp")
         relay_where = (f"[{relay_address}]:7447" if ":" in relay_address
                        else f"{relay_address}:7447")
         relay = _start(lab, lab.internet, Path(scratch) / "relay", "relay", "--listen",
@@ -144,6 +158,9 @@ def main() -> int:
         if pair not in PAIRS:
             print(f"netlab.py: unknown pair {pair!r} (known: {', '.join(PAIRS)})",
                   file=sys.stderr)
+            return 2
+        if PAIRS[pair][4] is not None and miniupnpd_missing() is not None:
+            print(f"netlab.py: {pair}: {miniupnpd_missing()}", file=sys.stderr)
             return 2
         print(measure(pair, args.attempts), flush=True)
     return 0

@@ -208,7 +208,7 @@ class Lab:
             table ip nat {{
                 chain post {{
                     type nat hook postrouting priority 100;
-                    oifname "wan" {masquerade}
+                    ip saddr 100.64.{n}.0/24 oifname "wan" {masquerade}
                 }}
             }}
             table inet filter {{
