@@ -7,7 +7,9 @@ real processes in their own namespaces, through real NAT and firewalls, that the
   ``connection: relay``, and the match completes through the relay;
 - (slow) both with global IPv6 behind stateful firewalls: direct by hole punching over IPv6;
 - (slow) a punched link cut mid-match (the router drops its packets): the seat comes back
-  through the relay and the match completes.
+  through the relay and the match completes;
+- a relay older than hole punching (``tests/old_relay.py`` refuses ``see``): the table still
+  seats through it, and the joiner says ``connection: relay`` and why no hole was punched.
 """
 
 from __future__ import annotations
@@ -22,14 +24,17 @@ from test_net_processes import BRISCOLA_2, DEADLINE, Peer
 from p2pcards.verify import verify_transcript
 
 RELAY_PORT = 7447
+OLD_RELAY = Path(__file__).parent / "old_relay.py"
 
 
 class Relay:
     """``p2pcards relay`` in the lab's internet namespace."""
 
-    def __init__(self, lab: Lab, home: Path, address: str) -> None:
+    def __init__(self, lab: Lab, home: Path, address: str, *, script: Path | None = None
+                 ) -> None:
         self.where = f"[{address}]:{RELAY_PORT}" if ":" in address else f"{address}:{RELAY_PORT}"
-        self.peer = Peer(home, "relay", "--listen", self.where, wrap=lab.wrap(lab.internet))
+        self.peer = Peer(home, "relay", "--listen", self.where, script=script,
+                         wrap=lab.wrap(lab.internet))
         end = time.monotonic() + DEADLINE
         while not any(line.startswith("event=listening") for line in list(self.peer.err)):
             assert self.peer.process.poll() is None, self.peer.stderr
@@ -92,6 +97,29 @@ def test_behind_a_symmetric_nat_the_match_goes_through_the_relay(tmp_path: Path)
             hosting.kill()
             joining.kill()
             relay.peer.kill()
+
+
+def test_a_relay_older_than_hole_punching_still_seats_the_table_and_the_joiner_says_why(
+        tmp_path: Path) -> None:
+    require_netlab()
+    with Lab() as lab:
+        alice, bob = lab.home(lab.router()), lab.home(lab.router())
+        relay = Relay(lab, tmp_path / "relay", INTERNET_V4, script=OLD_RELAY)
+        hosting, joining = play(lab, tmp_path, alice, bob, relay)
+        try:
+            line = joining.wait_for(r"^connection: .*$")[0]
+            assert line.startswith(f"connection: relay through {relay.where} (direct failed: "
+                                   ), line
+            assert line.endswith(f"; no hole punching: the relay at {relay.where} does not say "
+                                 "where it sees this joiner (it is older than hole punching))"
+                                 ), line
+            hosting.wait_for(r"^connection: seat 1 relay ")
+            finish_and_verify(hosting, joining)
+        finally:
+            hosting.kill()
+            joining.kill()
+            relay.peer.kill()
+        assert "reason=bad-message" in relay.peer.stderr, relay.peer.stderr
 
 
 @pytest.mark.slow

@@ -100,7 +100,8 @@ async def join_match(invite: Invite, player_for: Callable[[Genesis, int], Player
     with one_failure():
         async with trio.open_nursery() as attempts:
             reached = await race(ways, attempts)
-            notice(joiner_connection_line(reached.candidate, reached.passed_over))
+            notice(joiner_connection_line(reached.candidate, reached.passed_over,
+                                          reached.no_punch))
             try:
                 return await _play(reached, invite, player_for, secrets_for, bot=bot, seed=seed,
                                    notice=notice, transcript=transcript, review=review,
@@ -164,6 +165,8 @@ async def _through_relay(candidate: Candidate, invite: Invite, claim: Claim, *, 
                 with trio.move_on_after(PUNCH_WAIT):
                     await punch_done.wait()
                 chosen = punched[0] if punched else relayed
+                if chosen is relayed and invite.via:
+                    relayed.no_punch = _why_no_punch(mux, where)
                 if chosen is not relayed:
                     chosen.passed_over = [(candidate, "a hole was punched through it")]
                     await relayed.decline()
@@ -206,13 +209,26 @@ async def _punch(room: JoinerRoom, invite: Invite, bot: bool, observed: str, por
         done.set()
 
 
-def joiner_connection_line(candidate: Candidate, passed_over: list[tuple[Candidate, str]]
-                           ) -> str:
-    """The joiner's ``connection:`` line for the link to the host."""
+def _why_no_punch(mux: RelayMux, where: str) -> str:
+    """Why a relayed winner has no punched connection: the relay does not say where it sees
+    this joiner (a relay older than hole punching, RELAY.md), or the punch found no way."""
+    if mux.conn.observed is None:
+        return pgettext("network", "no hole punching: the relay at {where} does not say where "
+                        "it sees this joiner (it is older than hole punching)").format(
+                            where=where)
+    return pgettext("network", "no hole punched through the routers")
+
+
+def joiner_connection_line(candidate: Candidate, passed_over: list[tuple[Candidate, str]],
+                           no_punch: str | None = None) -> str:
+    """The joiner's ``connection:`` line for the link to the host; ``no_punch`` says why a
+    relayed link was not punched (:attr:`Reached.no_punch`)."""
     if candidate.direct:
         return pgettext("network", "connection: direct ({how}) to the host at {where}").format(
             how=how(candidate.kind), where=candidate.where)
     tried = [f"{c.where}: {why}" for c, why in passed_over if c.direct]
+    if no_punch is not None:
+        tried.append(no_punch)
     why = (pgettext("network", "direct failed: {tried}").format(tried="; ".join(tried)) if tried
            else pgettext("network", "the invite names no direct address"))
     return pgettext("network", "connection: relay through {where} ({why})").format(
