@@ -1,7 +1,7 @@
 """Group operations of whole matches, counted and weighted: the cost of the mental poker per deck.
 
 Run from the repository root: ``python benchmarks/crypto_cost.py [--baseline DIR] [--paranoid]
-[--cpu] [--quick]``.
+[--phases] [--cpu] [--quick]``.
 
 Every group operation of :mod:`p2pcards.crypto` goes through libsodium's functions as
 :mod:`p2pcards.crypto.group` reaches them (its module name ``sodium``); this script replaces that
@@ -25,6 +25,10 @@ called (found on the call stack) with its calls of each kind. ``--baseline DIR``
 same matches on another checkout (e.g. ``git worktree add /tmp/old <commit>``) in a subprocess
 and prints the ratio new / old; the matches are the same ones as long as the wire format is.
 ``--paranoid`` counts with every seat checking its own messages too (the debug switch).
+``--phases`` also prints the same units per deck by phase (shuffle, shuffle proof, proof check,
+keys and key proofs, tokens made, tokens checked, sealed tokens, own shares, decryption, audit,
+deck set-up, point validations: every ``is_valid_point`` whatever asked for it) and by who made
+the call (the seat of the table on the call stack), so the floor is visible.
 ``--cpu`` also times (process CPU time) a 2-seat Scopa match in memory, and ``p2pcards demo``
 (a process per seat over loopback TCP, children's CPU time), for this checkout and the
 baseline, alternating, and prints the ratios.
@@ -80,11 +84,47 @@ def weighted(counts: Counter[str]) -> float:
     return sum(WEIGHTS.get(name, 0.0) * n for name, n in counts.items())
 
 
+PHASES: list[tuple[str, tuple[str, ...]]] = [
+    ("audit", ("audit_hand", "deck_cards")),
+    ("shuffle proof", ("prove_shuffle",)),
+    ("shuffle proof check", ("verify_shuffle",)),
+    ("shuffle", ("shuffle",)),
+    ("tokens checked", ("verify_token",)),
+    ("sealed tokens", ("seal_token", "open_token")),
+    ("tokens made", ("token",)),
+    ("keys and key proofs", ("HandKey.share", "HandKey.public", "verify_key_share", "joint_key",
+                             "InboxKey.publish", "InboxKey.public", "InboxKey.open_box",
+                             "verify_inbox", "verify_opening", "deal_key", "DealtKey")),
+    ("own shares", ("HandKey.partial",)),
+    ("decryption", ("decrypt", "decrypt_card", "DeckCycle.decrypt_shares")),
+    ("deck set-up", ("initial_deck", "hash_to_point", "shuffle_generators", "card_points")),
+]
+"""Phases of :option:`--phases`, each with the functions whose presence on the call stack puts a
+call in it; the first phase that matches wins (an audit's proof checks count as audit)."""
+VALIDATIONS = "point validations"
+
+
+def phase_of(name: str, stack: list[str]) -> str:
+    """The phase of one libsodium call ``name`` made with the functions ``stack`` (qualified
+    names, innermost first) on the call stack."""
+    if name == "crypto_core_ed25519_is_valid_point":
+        return VALIDATIONS
+    if name == "x25519":
+        return "sealed tokens"
+    for phase, functions in PHASES:
+        if any(f == fn or f.startswith(fn + ".") for f in stack for fn in functions):
+            return phase
+    return "other"
+
+
 class Counting:
-    """Counts the libsodium calls of :mod:`p2pcards.crypto`, per entry point into the package."""
+    """Counts the libsodium calls of :mod:`p2pcards.crypto`, per entry point into the package,
+    and per phase and seat (:func:`phase_of`)."""
 
     def __init__(self) -> None:
         self.by_entry: defaultdict[str, Counter[str]] = defaultdict(Counter)
+        self.by_phase: defaultdict[str, Counter[str]] = defaultdict(Counter)
+        self.by_seat: defaultdict[str, Counter[str]] = defaultdict(Counter)
         self._crypto_dir = ""
 
     def install(self) -> None:
@@ -118,19 +158,35 @@ class Counting:
         return call
 
     def count(self, name: str) -> None:
-        self.by_entry[self._entry()][name] += 1
+        entry, stack, seat = self._where()
+        self.by_entry[entry][name] += 1
+        phase = phase_of(name, stack)
+        self.by_phase[phase][name] += 1
+        self.by_seat[f"{phase}\0{seat}"][name] += 1
 
-    def _entry(self) -> str:
-        """The outermost function of the crypto package on the stack (what the table called)."""
+    def _where(self) -> tuple[str, list[str], str]:
+        """The outermost function of the crypto package on the stack (what the table called),
+        the qualified names of the functions on the stack (innermost first) and the seat of the
+        table that made the call (``?`` when none is on the stack)."""
         frame = inspect.currentframe()
         entry = "?"
+        entered = left = False
+        stack: list[str] = []
+        seat = "?"
         while frame is not None:
-            if frame.f_code.co_filename.startswith(self._crypto_dir):
-                entry = frame.f_code.co_qualname
-            elif entry != "?" and "benchmarks" not in frame.f_code.co_filename:
+            code = frame.f_code
+            stack.append(code.co_qualname)
+            if code.co_filename.startswith(self._crypto_dir):
+                if not left:
+                    entry, entered = code.co_qualname, True
+            elif entered and "benchmarks" not in code.co_filename:
+                left = True
+            owner = frame.f_locals.get("self")
+            if seat == "?" and type(owner).__name__ == "Table":
+                seat = str(getattr(owner, "seat", "?"))
                 break
             frame = frame.f_back
-        return entry
+        return entry, stack, seat
 
     def total(self) -> Counter[str]:
         out: Counter[str] = Counter()
@@ -147,6 +203,8 @@ def count_workload(game: str, players: int, seeds: tuple[int, ...],
     local = _memory_runner()
     counting = COUNTING
     counting.by_entry.clear()
+    counting.by_phase.clear()
+    counting.by_seat.clear()
     decks = 0
     for seed in seeds:
         genesis, tables = local.make_tables(game, "", players, seed=seed)
@@ -157,7 +215,9 @@ def count_workload(game: str, players: int, seeds: tuple[int, ...],
         run = local.run_in_memory(genesis, tables, bots)
         decks += run.tables[0]._cycle_count
     return {"decks": decks,
-            "by_entry": {k: dict(v) for k, v in counting.by_entry.items()}}
+            "by_entry": {k: dict(v) for k, v in counting.by_entry.items()},
+            "by_phase": {k: dict(v) for k, v in counting.by_phase.items()},
+            "by_seat": {k: dict(v) for k, v in counting.by_seat.items()}}
 
 
 COUNTING = Counting()
@@ -220,7 +280,28 @@ def child_main(args: argparse.Namespace) -> None:
     print(json.dumps(count_workload(game, players, seeds, args.paranoid)))
 
 
-def print_workload(game: str, new: dict[str, Any], old: dict[str, Any] | None) -> bool:
+def print_phases(new: dict[str, Any]) -> None:
+    """The units per deck by phase (with the calls of each kind) and by phase and seat."""
+    decks = new["decks"]
+    phases = {k: Counter(v) for k, v in new["by_phase"].items()}
+    kinds = [k for k in SHORT if any(c[k] for c in phases.values())]
+    seats = sorted({key.split("\0")[1] for key in new["by_seat"]})
+    order = [p for p, _ in PHASES] + [VALIDATIONS, "other"]
+    print(f"\n  {'phase':<24}{'units/deck':>11}" + "".join(f"{SHORT[k]:>9}" for k in kinds)
+          + "   units/deck by seat " + " ".join(f"{s:>8}" for s in seats))
+    for phase in sorted(phases, key=lambda p: -weighted(phases[p])):
+        counts = phases[phase]
+        by_seat = [weighted(Counter(new["by_seat"].get(f"{phase}\0{s}", {}))) / decks
+                   for s in seats]
+        print(f"  {phase:<24}{weighted(counts) / decks:>11,.1f}"
+              + "".join(f"{counts[k] / decks:>9.1f}" for k in kinds)
+              + "                      " + " ".join(f"{v:>8,.1f}" for v in by_seat))
+    assert set(phases) <= set(order), set(phases) - set(order)
+    print()
+
+
+def print_workload(game: str, new: dict[str, Any], old: dict[str, Any] | None,
+                   phases: bool = False) -> bool:
     """Print one workload's table; whether its cost per deck meets the target."""
     decks = new["decks"]
     entries = {k: Counter(v) for k, v in new["by_entry"].items()}
@@ -246,6 +327,8 @@ def print_workload(game: str, new: dict[str, Any], old: dict[str, Any] | None) -
     print(f"  {'all (per deck)':<34}{per_deck:>11,.1f}"
           + "".join(f"{total[k] / decks:>9.1f}" for k in kinds))
     met = per_deck / ISSUE[game] <= TARGET
+    if phases:
+        print_phases(new)
     print(f"  target {'met' if met else 'NOT met'}: {per_deck / ISSUE[game]:.3f} of issue 29")
     return met
 
@@ -275,6 +358,8 @@ def main() -> None:
     parser.add_argument("--baseline", help="another checkout, counted the same way")
     parser.add_argument("--paranoid", action="store_true",
                         help="every seat checks its own messages too")
+    parser.add_argument("--phases", action="store_true",
+                        help="also print the units per deck by phase and by seat")
     parser.add_argument("--cpu", action="store_true",
                         help="also time whole matches against the baseline (needs --baseline)")
     parser.add_argument("--rounds", type=int, default=3, help="timed rounds for --cpu")
@@ -297,7 +382,7 @@ def main() -> None:
         new = child(root, ["--game", game, *extra])
         old = child(str(Path(args.baseline).resolve()), ["--game", game]) if args.baseline \
             else None
-        all_met = print_workload(game, new, old) and all_met
+        all_met = print_workload(game, new, old, args.phases) and all_met
     print(f"\ncounted cost per deck <= {TARGET} x issue 29 for every workload: "
           f"{'met' if all_met else 'NOT met'}")
     if args.cpu:
