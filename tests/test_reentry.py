@@ -135,6 +135,11 @@ async def _resumed_hub(t: Table2, bond: Bond, answer: dict[str, Any]) -> tuple[M
     return failure[0], sent[0]
 
 
+def key_of(t: Table2, seat: int) -> str:
+    """The fingerprint of ``seat``'s genesis key."""
+    return PublicIdentity(t.genesis.seats[seat].identity).fingerprint
+
+
 async def test_a_resume_the_seat_did_not_sign_ends_the_match_blaming_nobody() -> None:
     t = Table2()
     at_host, at_seat = proven(t, 1)
@@ -145,8 +150,8 @@ async def test_a_resume_the_seat_did_not_sign_ends_the_match_blaming_nobody() ->
     label = seat_label(t.genesis, 1)
     assert str(failure) == (
         f"the connection to {label} was tampered with: a 'resume' arrived that the key "
-        f"{label[len('seat 1 ('):-1]} of seat 1 did not sign on this connection; its seat is "
-        "not blamed, and the match ends")
+        f"{key_of(t, 1)} of seat 1 did not sign on this connection; its seat is not blamed, "
+        "and the match ends")
     assert "127.0.0.1" not in str(failure)
 
 
@@ -159,7 +164,7 @@ async def test_an_abort_the_seat_did_not_sign_ends_the_match_blaming_nobody() ->
     assert failure.status == EXIT_NETWORK
     assert str(failure) == (
         f"the connection to {label} was tampered with: an 'abort' arrived that the key "
-        f"{label[len('seat 1 ('):-1]} of seat 1 did not sign on this connection (it said: "
+        f"{key_of(t, 1)} of seat 1 did not sign on this connection (it said: "
         "protocol violation: seat 0 cheated); its seat is not blamed, and the match ends")
 
 

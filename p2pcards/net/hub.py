@@ -65,7 +65,7 @@ from .framed import FrameChannel, FramedStream
 from .gather import direct_candidates, open_listeners
 from .links import Link, Reentry
 from .nursery import one_failure
-from .player import LocalSeat, Player
+from .player import LocalSeat, Player, seat_label
 from .portmap import hold_port_mapping, mapped_address, wants_port_mapping
 from .punch import host_punch, is_punch
 from .relay_mux import HOST_SLOT, RelayMux, open_relay_mux
@@ -716,6 +716,8 @@ async def _one_match(config: HostConfig, rules: TableRules, player_for: PlayerFa
     seats = [LocalSeat.of(tables[0], player_for(genesis, 0), host_secrets.identity)] + [
         LocalSeat.of(table, bot_player(config.game, table.seat or 0, config.seed))
         for table in tables[1:]]
+    for framed, j in joined:
+        framed.label = seat_label(genesis, j.seat)  # named as the genesis seats it, from now on
     links = [Link(framed, frozenset({j.seat})) for framed, j in joined]
     writer = transcript(genesis, 0)
     try:

@@ -22,6 +22,7 @@ from typing import Any
 from ..seating.genesis import Genesis
 from ..wire import codec
 from ..wire.identity import IdentityKey, PublicIdentity
+from .player import seat_label
 
 __all__ = ["LEAVE_CONTEXT", "leave_message", "leaving_seat", "left_sentence"]
 
@@ -56,6 +57,5 @@ def leaving_seat(genesis: Genesis, message: dict[str, Any], allowed: Collection[
 
 def left_sentence(genesis: Genesis, seat: int) -> str:
     """``Bruno left the match``: what every other seat is told, by the name the seat sat down
-    with (its seat number when it gave none)."""
-    name = genesis.seats[seat].name or f"seat {seat}"
-    return f"{name} left the match"
+    with (its seat and key when that name does not tell it apart, :func:`.player.seat_label`)."""
+    return f"{seat_label(genesis, seat)} left the match"

@@ -43,7 +43,7 @@ from .handshake import (
 )
 from .links import Link, Reentry
 from .nursery import one_failure
-from .player import LocalSeat, Player, seat_label
+from .player import LocalSeat, Player, host_label
 from .punch import joiner_punch
 from .race import Claim, Reached, Way, close_now, race
 from .relay_mux import HOST_SLOT, RelayMux, RelayUnusable, open_relay_mux
@@ -310,7 +310,7 @@ async def _play(reached: Reached, invite: Invite,
     genesis, bots = started.genesis, started.bots
     secrets = seating.secrets
     assert secrets is not None
-    framed.label = f"the host ({seat_label(genesis, 0)})"
+    framed.label = host_label(genesis)
     play = functools.partial(_match, seat=seat, player_for=player_for, seed=seed,
                              notice=notice, transcript=transcript, comeback=comeback,
                              connect=connect)
@@ -418,7 +418,7 @@ async def _match(framed: FrameChannel, genesis: Genesis, bots: frozenset[int],
                  ) -> tuple[Table, FrameChannel | None]:
     """One match of this seat over ``framed``; the table, and the host's connection, kept
     open for the rematch exchange, if it is still live."""
-    framed.label = f"the host ({seat_label(genesis, 0)})"
+    framed.label = host_label(genesis)
     notice(f"every seat is taken; table {genesis.table_id.hex()[:16]} starts")
     table = Table(genesis, seat=seat, identity=secrets.identity,
                   x25519_private=secrets.x25519_private, rng=table_rng(seat, seed),

@@ -18,7 +18,8 @@ from ..wire.identity import IdentityKey, PublicIdentity
 from .errors import MatchFailure
 
 __all__ = ["Player", "PlayerQuit", "LocalSeat", "Decide", "Claim", "Show", "Status",
-           "STATUS_SECONDS", "seat_label"]
+           "STATUS_SECONDS", "host_label", "seat_label",
+           "telling_name"]
 
 STATUS_SECONDS = 1.0
 """How often a running wait tells the local seats' ``status`` hooks the seconds left."""
@@ -40,10 +41,30 @@ class PlayerQuit(MatchFailure):
         super().__init__(message, status=130)
 
 
+def telling_name(genesis: Genesis, seat: int) -> str | None:
+    """The name ``seat`` sat down with, if it tells the seat apart: given, and no other seat
+    of the table sat down with the same one."""
+    name = genesis.seats[seat].name
+    if name and sum(other.name == name for other in genesis.seats) == 1:
+        return name
+    return None
+
+
 def seat_label(genesis: Genesis, seat: int) -> str:
-    """``seat N (FINGERPRINT)`` for messages to people."""
+    """How a sentence a person reads names ``seat``: its name (``Bruno``, :func:`telling_name`),
+    else ``seat N (FINGERPRINT)``."""
+    name = telling_name(genesis, seat)
+    if name is not None:
+        return name
     fingerprint = PublicIdentity(genesis.seats[seat].identity).fingerprint
     return f"seat {seat} ({fingerprint})"
+
+
+def host_label(genesis: Genesis) -> str:
+    """How a joiner's sentences name the host once the genesis is known: ``the host Alba``,
+    else ``the host (seat 0 (FINGERPRINT))``."""
+    name = telling_name(genesis, 0)
+    return f"the host ({seat_label(genesis, 0)})" if name is None else f"the host {name}"
 
 
 @dataclass(frozen=True)

@@ -39,7 +39,7 @@ from .hub import door_tcp, tcp_acceptor
 from .links import Absent, Link, Reentry
 from .nursery import one_failure
 from .peer import GRACE_SECONDS, connect_direct
-from .player import LocalSeat, Player, seat_label
+from .player import LocalSeat, Player, host_label, seat_label
 from .relay_mux import open_relay_mux
 from .relay_room import JoinerRoom, claim_host_slot, serve_room
 from .session import Session
@@ -139,7 +139,7 @@ async def _as_joiner(record: MatchRecord, invite: Invite, genesis: Genesis,
     seat = local[0].table.seat
     assert seat is not None
     others = frozenset(range(len(genesis.seats))) - mine
-    label = f"the host ({seat_label(genesis, 0)})"
+    label = host_label(genesis)
 
     async def play(connect: Callable[[], Awaitable[FrameChannel]]) -> None:
         reentry = Reentry(patience, dialler(genesis, seat, identity, connect, notice=notice,
