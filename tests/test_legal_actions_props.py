@@ -182,11 +182,11 @@ def test_calabrasella_discards_come_out_in_order(hand: list[Card], most: int) ->
     """The discard enumeration lists every combination of 1..most cards once, already sorted."""
     from itertools import combinations
 
-    from p2pcards.games.calabrasella import _combinations_in_order
+    from p2pcards.games.calabrasella_actions import combinations_in_order
 
     ordered = sorted(hand)
     expected = sorted(c for k in range(1, most + 1) for c in combinations(ordered, k))
-    assert _combinations_in_order(ordered, most) == expected
+    assert combinations_in_order(ordered, most) == expected
 
 
 @settings(max_examples=200, deadline=None)

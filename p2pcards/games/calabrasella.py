@@ -2,7 +2,10 @@
 card called from an opponent and passed in secret, a widow, chips.
 
 Rules as implemented (flags in brackets; pure rule functions in
-:mod:`p2pcards.games.calabrasella_rules`):
+:mod:`p2pcards.games.calabrasella_rules`, the legal actions of each stage in
+:mod:`~p2pcards.games.calabrasella_actions`, the checks public information allows in
+:mod:`~p2pcards.games.calabrasella_checks`, the hand's score in
+:mod:`~p2pcards.games.calabrasella_scoring`):
 
 Deck, seats, deal
     The 40-card Italian deck. Deals are counted over the match, redeals included: deal ``d``
@@ -78,7 +81,6 @@ from ..cards import HIDDEN, ITALIAN_40, Card, Deck, card
 from .base import (
     ALL_SEATS,
     Action,
-    BadChance,
     BadSeat,
     CardUse,
     ChanceStep,
@@ -88,18 +90,23 @@ from .base import (
     IllegalMove,
     MatchProgress,
     Phase,
-    ScoreLine,
-    UnknownHand,
     WrongPhase,
     Zone,
-    actions_with_cards,
     flags_of,
-    sort_actions,
+)
+from .calabrasella_actions import stage_actions
+from .calabrasella_checks import (
+    called_card,
+    check_called_play,
+    check_discard,
+    check_follows,
+    check_revealed,
+    check_shape,
+    taken_cards,
 )
 from .calabrasella_config import (
     DEALT,
     HAND_SIZE,
-    MAX_CALL_LEVEL,
     PLAYERS,
     SET_ASIDE_RULES,
     WIDOW_SIZE,
@@ -107,15 +114,11 @@ from .calabrasella_config import (
     Stage,
 )
 from .calabrasella_rules import (
-    CALL_LEVELS,
-    LAST_TRICK_BONUS,
     ORDER,
-    call_level,
-    callable_cards,
     card_points,
-    chip_deltas,
     settle,
 )
+from .calabrasella_scoring import score_hand, side_totals
 from .tricks import trick_winner
 
 __all__ = [
@@ -294,22 +297,7 @@ class CalabrasellaMatch(MatchProgress):
         a card not in the deck or already placed, or an unknown card where everyone sees it."""
         self._need(Phase.CHANCE, "complete_chance")
         given = list(revealed)
-        if len(given) != len(self._pending):
-            raise BadChance(f"{len(given)} cards given for {len(self._pending)} chance steps")
-        placed = self._placed()
-        fresh: set[Card] = set()
-        for step, c in zip(self._pending, given, strict=True):
-            if c is None:
-                if step.visible_to == ALL_SEATS:
-                    raise BadChance(f"the widow card at deck position {step.position} must be "
-                                    f"revealed, not None")
-                continue
-            if not isinstance(c, Card) or c not in self._deck:
-                raise BadChance(f"{c!r} at deck position {step.position} is not a card of the "
-                                f"{self._deck.name} deck")
-            if c in fresh or c in placed:
-                raise BadChance(f"{c.code} at deck position {step.position} is already placed")
-            fresh.add(c)
+        check_revealed(self._pending, given, self._placed(), self._deck)
         if self._stage is Stage.DEAL:
             for step, c in zip(self._pending, given, strict=True):
                 assert step.seat is not None
@@ -339,47 +327,9 @@ class CalabrasellaMatch(MatchProgress):
         if self._phase is not Phase.ACTION:
             return []
         seat = self._to_act
-        if self._stage is Stage.BIDDING:
-            return sorted([Action("pass"), Action("bid")])
-        hand = self._known_hand(seat)
-        if self._stage is Stage.CALL:
-            return sort_actions(Action("call", cards=(c,)) for c in callable_cards(hand))
-        if self._stage is Stage.ANSWER:
-            assert self._called is not None
-            if self._called in hand:
-                return [Action("give", card=self._called)]
-            return [Action("deny")]
-        if self._stage is Stage.RETURN:
-            return sort_actions({Action("return", card=c) for c in hand})
-        if self._stage is Stage.DISCARD:
-            return self._discard_choices(hand)
-        if self._stage is Stage.TAKE:
-            return self._take_choices()
-        led = self._trick[0][1].suit if self._trick else None
-        follow = [c for c in hand if c.suit == led]
-        return sort_actions({Action("play", card=c) for c in (follow or hand)})
-
-    def _known_hand(self, seat: int) -> list[Card]:
-        hand = self._hands[seat]
-        if None in hand:
-            raise UnknownHand(
-                f"seat {seat}'s hand is not known in this view, so no legal actions"
-            )
-        return [c for c in hand if c is not None]
-
-    def _discard_choices(self, hand: list[Card]) -> list[Action]:
-        """Every discard of 1..``WIDOW_SIZE`` cards, already in :func:`sort_actions` order
-        (see :func:`_combinations_in_order`), so that the ~800 actions need no sort."""
-        return actions_with_cards("discard", _combinations_in_order(sorted(set(hand)),
-                                                                    WIDOW_SIZE))
-
-    def _take_choices(self) -> list[Action]:
-        """Every take of as many widow cards as were discarded: combinations of one size of a
-        sorted list come out in sorted order."""
-        from itertools import combinations
-
-        k = len(self._discards)
-        return actions_with_cards("take", combinations(sorted(self._widow), k))
+        return stage_actions(self._stage, seat, self._hands[seat], called=self._called,
+                             trick=self._trick, widow=self._widow,
+                             discarded=len(self._discards))
 
     # ------------------------------------------------------------------ card use
 
@@ -439,22 +389,8 @@ class CalabrasellaMatch(MatchProgress):
         }[action.kind]
         handler(seat, action)
 
-    def _shape(self, seat: int, action: Action, *, card_: bool, cards: bool) -> None:
-        bad = (
-            (action.card is not None) != card_
-            or (bool(action.cards) and not cards)
-            or bool(action.value)
-            or bool(action.amount)
-        )
-        if bad or (cards and not action.cards):
-            what = "one card in 'card'" if card_ else "cards in 'cards'" if cards else "no card"
-            raise IllegalMove(
-                "malformed-action", f"a calabrasella {action.kind} carries {what}, not {action}",
-                seat,
-            )
-
     def _apply_bid(self, seat: int, action: Action) -> None:
-        self._shape(seat, action, card_=False, cards=False)
+        check_shape(seat, action, card_=False, cards=False)
         self._bids.append((seat, action.kind))
         if action.kind == "bid":
             self._declarer = seat
@@ -469,46 +405,14 @@ class CalabrasellaMatch(MatchProgress):
         self._to_act = (seat + 1) % self._n
 
     def _apply_call(self, seat: int, action: Action) -> None:
-        self._shape(seat, action, card_=False, cards=True)
-        if len(action.cards) != 1:
-            raise IllegalMove("malformed-action", "a call names exactly one card", seat)
-        called = action.cards[0]
-        if called not in self._deck:
-            raise IllegalMove("card-not-in-deck", f"{called.code} is not in the "
-                              f"{self._deck.name} deck", seat)
-        if called.rank not in CALL_LEVELS[:MAX_CALL_LEVEL + 1]:
-            raise IllegalMove("wrong-call", f"seat {seat} must call a 3 (or a 2 holding all "
-                              f"four 3s), not {called.code}", seat)
-        hand = self._hands[seat]
-        if called in hand:
-            raise IllegalMove("called-held-card",
-                              f"declarer {seat} called {called.code}, a card it holds", seat)
-        level = CALL_LEVELS.index(called.rank)
-        above = [Card(r, s) for r in CALL_LEVELS[:level] for s in "DCSB"]
-        if None not in hand:
-            required = call_level([c for c in hand if c is not None])
-            if called.rank != required:
-                raise IllegalMove(
-                    "wrong-call",
-                    f"declarer {seat} must call a card of rank {Card(required, 'D').code[:-1]}, "
-                    f"not {called.code}",
-                    seat,
-                )
-        else:
-            elsewhere = next((c for c in above if self._known_elsewhere(seat, c)), None)
-            if elsewhere is not None:
-                raise IllegalMove(
-                    "wrong-call",
-                    f"declarer {seat} called {called.code} but does not hold {elsewhere.code}, "
-                    f"so it must call a card of that rank",
-                    seat,
-                )
+        called = called_card(seat, action, self._hands[seat], self._deck,
+                             lambda c: self._known_elsewhere(seat, c))
         self._called = called
         self._stage = Stage.ANSWER
         self._to_act = (seat + 1) % self._n
 
     def _apply_deny(self, seat: int, action: Action) -> None:
-        self._shape(seat, action, card_=False, cards=False)
+        check_shape(seat, action, card_=False, cards=False)
         assert self._called is not None and self._declarer is not None
         if self._called in self._hands[seat]:
             raise IllegalMove("false-denial", f"seat {seat} denied holding {self._called.code}, "
@@ -520,7 +424,7 @@ class CalabrasellaMatch(MatchProgress):
         self._to_act = nxt if nxt != self._declarer else self._declarer
 
     def _apply_give(self, seat: int, action: Action) -> None:
-        self._shape(seat, action, card_=True, cards=False)
+        check_shape(seat, action, card_=True, cards=False)
         assert self._called is not None and self._declarer is not None
         c = action.card
         assert c is not None
@@ -536,7 +440,7 @@ class CalabrasellaMatch(MatchProgress):
         self._to_act = self._declarer
 
     def _apply_return(self, seat: int, action: Action) -> None:
-        self._shape(seat, action, card_=True, cards=False)
+        check_shape(seat, action, card_=True, cards=False)
         assert self._holder is not None
         c = action.card
         assert c is not None
@@ -546,14 +450,7 @@ class CalabrasellaMatch(MatchProgress):
         self._stage = Stage.DISCARD
 
     def _apply_discard(self, seat: int, action: Action) -> None:
-        cards = list(action.cards)
-        if not 1 <= len(cards) <= WIDOW_SIZE:
-            raise IllegalMove("discard-count", f"the declarer discards 1 to {WIDOW_SIZE} cards, "
-                              f"not {len(cards)}", seat)
-        self._shape(seat, action, card_=False, cards=True)
-        known = [c for c in cards if c != HIDDEN]
-        if len(set(known)) != len(known):
-            raise IllegalMove("malformed-action", "a discard names a card twice", seat)
+        cards = check_discard(seat, action)
         saved = list(self._hands[seat])
         try:
             for c in cards:
@@ -569,24 +466,14 @@ class CalabrasellaMatch(MatchProgress):
         self._phase = Phase.CHANCE
 
     def _apply_take(self, seat: int, action: Action) -> None:
-        self._shape(seat, action, card_=False, cards=True)
-        cards = list(action.cards)
-        if len(cards) != len(self._discards):
-            raise IllegalMove("take-count", f"the declarer discarded {len(self._discards)} and "
-                              f"must take as many widow cards, not {len(cards)}", seat)
-        if len(set(cards)) != len(cards):
-            raise IllegalMove("malformed-action", "a take names a widow card twice", seat)
-        stray = next((c for c in cards if c not in self._widow), None)
-        if stray is not None:
-            raise IllegalMove("not-in-widow", f"{stray.code} is not in the widow "
-                              f"({' '.join(c.code for c in self._widow)})", seat)
+        cards = taken_cards(seat, action, len(self._discards), self._widow)
         self._hands[seat].extend(cards)
         self._taken = cards
         self._stage = Stage.TRICKS
         self._to_act = (seat + 1) % self._n
 
     def _apply_play(self, seat: int, action: Action) -> None:
-        self._shape(seat, action, card_=True, cards=False)
+        check_shape(seat, action, card_=True, cards=False)
         c = action.card
         assert c is not None
         if c == HIDDEN:
@@ -594,18 +481,11 @@ class CalabrasellaMatch(MatchProgress):
         if c not in self._deck:
             raise IllegalMove("card-not-in-deck", f"{c.code} is not in the "
                               f"{self._deck.name} deck", seat)
-        self._check_called_play(seat, c)
+        check_called_play(seat, c, called=self._called, answers=self._answers,
+                          declarer=self._declarer, holder=self._holder, widow=self._widow)
         self._check_holds(seat, c)
         led = self._trick[0][1].suit if self._trick else None
-        if c.suit in self._void[seat]:
-            raise IllegalMove("must-follow-suit", f"seat {seat} plays {c.code} after failing to "
-                              f"follow suit {c.suit} earlier", seat)
-        hand = self._hands[seat]
-        if led is not None and c.suit != led:
-            held = next((h for h in hand if h is not None and h.suit == led), None)
-            if held is not None:
-                raise IllegalMove("must-follow-suit", f"seat {seat} must follow suit {led} (it "
-                                  f"holds {held.code}) but played {c.code}", seat)
+        check_follows(seat, c, led, self._hands[seat], self._void[seat])
         self._remove(seat, c)
         if led is not None and c.suit != led:
             self._void[seat].add(led)
@@ -615,18 +495,6 @@ class CalabrasellaMatch(MatchProgress):
             self._to_act = (seat + 1) % self._n
             return
         self._close_trick()
-
-    def _check_called_play(self, seat: int, c: Card) -> None:
-        """Public evidence about the call: a denier playing the called card lied; a declarer
-        playing it when nobody passed it and the widow did not hold it called its own card."""
-        if c != self._called:
-            return
-        if any(s == seat and kind == "deny" for s, kind in self._answers):
-            raise IllegalMove("false-denial", f"seat {seat} denied holding {c.code} and now "
-                              f"plays it", seat)
-        if seat == self._declarer and self._holder is None and c not in self._widow:
-            raise IllegalMove("called-held-card", f"declarer {seat} called {c.code}, which "
-                              f"nobody passed and the widow did not hold, and now plays it", seat)
 
     def _close_trick(self) -> None:
         played = [c for _, c in self._trick]
@@ -679,17 +547,8 @@ class CalabrasellaMatch(MatchProgress):
         """The declarer's and the defenders' points so far (card points, the last trick and, with
         ``set_aside="last-trick"`` at the hand's end, the set-aside cards).
         :class:`UnknownHand` when the set-aside cards count but are not all known in this view."""
-        totals = [card_points(self._piles[0]), card_points(self._piles[1])]
-        if self._last_winner is not None:
-            side = 0 if self._last_winner == self._declarer else 1
-            totals[side] += LAST_TRICK_BONUS
-            if self.config.set_aside == "last-trick":
-                aside = self.set_aside()
-                if None in aside:
-                    raise UnknownHand("the discards are not known in this view, so the hand "
-                                      "cannot be scored before the audit")
-                totals[side] += card_points(c for c in aside if c is not None)
-        return totals[0], totals[1]
+        return side_totals(self.config, self._piles, self._declarer, self._last_winner,
+                           self.set_aside())
 
     def hand_result(self) -> HandResult:
         """In HAND_OVER: ``card points``, ``last trick``, (``set aside``), ``hand total``,
@@ -702,32 +561,8 @@ class CalabrasellaMatch(MatchProgress):
     def _score(self) -> HandResult:
         declarer, winner = self._declarer, self._last_winner
         assert declarer is not None and winner is not None
-        n = self._n
-        dec_total, def_total = self.side_totals()
-
-        def per_seat(for_declarer: int, for_defenders: int) -> tuple[int, ...]:
-            return tuple(for_declarer if s == declarer else for_defenders for s in range(n))
-
-        zeros = (0,) * n
-        last_side_declarer = winner == declarer
-        bonus = (LAST_TRICK_BONUS if last_side_declarer else 0,
-                 0 if last_side_declarer else LAST_TRICK_BONUS)
-        lines = [
-            ScoreLine("card points", per_seat(card_points(self._piles[0]),
-                                              card_points(self._piles[1])), zeros),
-            ScoreLine("last trick", per_seat(*bonus), zeros),
-        ]
-        if self.config.set_aside == "last-trick":
-            aside = card_points(c for c in self.set_aside() if c is not None)
-            lines.append(ScoreLine("set aside", per_seat(aside if last_side_declarer else 0,
-                                                         0 if last_side_declarer else aside),
-                                   zeros))
-        lines.append(ScoreLine("hand total", per_seat(dec_total, def_total), zeros))
-        deltas = chip_deltas(declarer, n, dec_total, def_total, self.config.double)
-        after = settle(self._chips, deltas)
-        lines.append(ScoreLine("chips", deltas, deltas))
-        lines.append(ScoreLine("balance", after, zeros))
-        return HandResult(tuple(lines), deltas)
+        return score_hand(self.config, self._piles, declarer, winner, self.set_aside(),
+                          self._chips)
 
     def next_hand(self) -> None:
         """In HAND_OVER: pay the hand's chips; then SHUFFLE for the next deal, or MATCH_OVER."""
@@ -910,19 +745,3 @@ SPEC = GameSpec(
 
 SPECS = (SPEC,)
 
-
-def _combinations_in_order(ordered: list[Card], most: int) -> list[tuple[Card, ...]]:
-    """Every combination of 1..``most`` cards of ``ordered`` (sorted, distinct) in the order of
-    the tuples themselves: each combination right before its own extensions, which come in the
-    order of their added card (a depth-first walk), as ``sorted`` would put them."""
-    out: list[tuple[Card, ...]] = []
-
-    def extend(prefix: tuple[Card, ...], start: int) -> None:
-        for i in range(start, len(ordered)):
-            combo = (*prefix, ordered[i])
-            out.append(combo)
-            if len(combo) < most:
-                extend(combo, i + 1)
-
-    extend((), 0)
-    return out

@@ -2,7 +2,11 @@
 claim, elimination at 100, rebuys and a stake pool.
 
 Rule text: the Rumino part of ``italian-card-games.txt``. Rules as implemented (the meld
-arithmetic is in :mod:`p2pcards.games.rumino_melds`; ``protocol/games/rumino.md`` is normative):
+arithmetic is in :mod:`p2pcards.games.rumino_melds`, the variant in
+:mod:`~p2pcards.games.rumino_config`, the deal and the checks of a turn in
+:mod:`~p2pcards.games.rumino_turns`, the end of a hand and of the match in
+:mod:`~p2pcards.games.rumino_scoring`, a seat's observation in
+:mod:`~p2pcards.games.rumino_view`; ``protocol/games/rumino.md`` is normative):
 
 Deck and deal
     The 108-card French double deck with four jokers (``french108``), shuffled for every hand.
@@ -71,15 +75,11 @@ from __future__ import annotations
 import copy as _copy
 import enum
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass, field
 from typing import Any
 
 from ..cards import FRENCH_108, Card, Deck, card
 from .base import (
-    ALL_SEATS,
     Action,
-    BadChance,
-    BadPlayerCount,
     BadSeat,
     CardUse,
     ChanceStep,
@@ -90,24 +90,37 @@ from .base import (
     MatchProgress,
     Phase,
     ScoreLine,
-    UnknownFlag,
     UnknownHand,
-    VariantConfig,
     WrongPhase,
     Zone,
-    actions_with_cards,
     default_card_use,
     flags_of,
     sort_actions,
+)
+from .rumino_config import (
+    HAND_SIZE,
+    KNOCK_LIMIT,
+    PLAYER_COUNTS,
+    RuminoConfig,
+    rebuy_price,
 )
 from .rumino_melds import (
     RUMINO_SIZE,
     best_split,
     is_rumino,
     rumino_completions,
-    rumino_kind,
-    rumino_subsets,
 )
+from .rumino_scoring import ELIMINATION, GIN_POINTS, HandEnd, hand_points, match_outcome
+from .rumino_turns import (
+    check_revealed,
+    check_shape,
+    claimed_six,
+    deal_steps,
+    next_seat,
+    take_from_hand,
+    turn_actions,
+)
+from .rumino_view import observation
 
 __all__ = [
     "ELIMINATION",
@@ -121,63 +134,9 @@ __all__ = [
     "rebuy_price",
 ]
 
-PLAYER_COUNTS = (2, 3, 4, 5, 6)
-HAND_SIZE = 7
-KNOCK_LIMIT = 7
-"""A player may knock with this much deadwood or less."""
-GIN_POINTS = -10
-"""What a knocker with no deadwood scores."""
-ELIMINATION = 100
-"""A player at this score or more is out of the game."""
-EXHAUSTED = ("score", "void")
-
-
-@dataclass(frozen=True)
-class RuminoConfig(VariantConfig):
-    """The variant of a Rumino match; validated on construction."""
-
-    players: int
-    stake: int = field(
-        default=0,
-        metadata={
-            "doc": "the value of one stake (every seat pays one into the pool, rebuys cost "
-            "1, 2, 4... stakes, the winner takes the pool); 0 plays without money or rebuys",
-        },
-    )
-    exhausted: str = field(
-        default="score",
-        metadata={
-            "doc": "when the stock runs out: score (every player adds its deadwood) or void "
-            "(nobody scores the hand)",
-            "choices": EXHAUSTED,
-        },
-    )
-
-    def __post_init__(self) -> None:
-        if not isinstance(self.players, int) or self.players not in PLAYER_COUNTS:
-            raise BadPlayerCount(f"rumino is for 2 to 6 players, not {self.players!r}")
-        if not isinstance(self.stake, int) or isinstance(self.stake, bool) or self.stake < 0:
-            raise UnknownFlag(f"flag 'stake' of rumino takes an integer of 0 or more, "
-                              f"not {self.stake!r}")
-        if self.exhausted not in EXHAUSTED:
-            raise UnknownFlag(f"flag 'exhausted' of rumino takes one of "
-                              f"{', '.join(EXHAUSTED)}, not {self.exhausted!r}")
-
-
-def rebuy_price(stake: int, rebuys_before: int) -> int:
-    """The price of a seat's next rebuy: the stake, then doubling (1, 2, 4... stakes)."""
-    return stake << rebuys_before
-
-
 class _Pending(enum.Enum):
     DEAL = "deal"
     DRAW = "draw"
-
-
-class _End(enum.Enum):
-    KNOCK = "knock"
-    RUMINO = "rumino"
-    EXHAUSTED = "exhausted"
 
 
 def _as_card(value: Card | str) -> Card:
@@ -229,7 +188,7 @@ class RuminoMatch(MatchProgress):
         self._taken: Card | None = None
         self._claim_open = False
         self._discarder: int | None = None
-        self._end: _End | None = None
+        self._end: HandEnd | None = None
         self._knocker: int | None = None
         self._rumino_seat: int | None = None
         self._rumino_cards: tuple[Card, ...] = ()
@@ -314,6 +273,26 @@ class RuminoMatch(MatchProgress):
         """The seat that showed (or claimed) a rumino in this hand."""
         return self._rumino_seat
 
+    @property
+    def rumino_cards(self) -> tuple[Card, ...]:
+        """The seven cards of the rumino shown (or claimed) in this hand."""
+        return self._rumino_cards
+
+    @property
+    def rumino_claimed(self) -> bool:
+        """Whether the rumino of this hand was claimed on a discard, out of turn."""
+        return self._rumino_claimed
+
+    @property
+    def knocker(self) -> int | None:
+        """The seat that knocked in this hand."""
+        return self._knocker
+
+    @property
+    def offering(self) -> bool:
+        """Whether ``to_act`` is a seat put out of the game that must answer a rebuy offer."""
+        return bool(self._offers)
+
     def side_of(self, seat: int) -> int:
         """Every seat plays for itself."""
         self._check_seat(seat)
@@ -333,16 +312,6 @@ class RuminoMatch(MatchProgress):
         if not isinstance(seat, int) or isinstance(seat, bool) or not 0 <= seat < self._n:
             raise BadSeat(f"seat {seat!r} is not a seat of this {self._n}-player rumino table")
 
-    def _next_in(self, seat: int, among: Iterable[int]) -> int:
-        """The first seat after ``seat`` (cyclically, not ``seat`` itself unless alone) in
-        ``among``."""
-        members = set(among)
-        for step in range(1, self._n + 1):
-            candidate = (seat + step) % self._n
-            if candidate in members:
-                return candidate
-        raise AssertionError("no seat to move to")
-
     # ------------------------------------------------------------------ chance
 
     def begin_hand(self) -> None:
@@ -359,21 +328,15 @@ class RuminoMatch(MatchProgress):
     def _deal(self) -> None:
         active = [s for s in range(self._n) if self._in_game[s]]
         if self._dealt_before or not self._in_game[self._dealer]:
-            self._dealer = self._next_in(self._dealer, active)
+            self._dealer = next_seat(self._dealer, active, self._n)
         self._dealt_before = True
-        first = self._next_in(self._dealer, active)
+        first = next_seat(self._dealer, active, self._n)
         start = active.index(first)
         order = tuple(active[start:] + active[:start])
         self._playing = order
-        k = len(order)
-        steps = [
-            ChanceStep(i, Zone.HAND, order[i % k], frozenset({order[i % k]}))
-            for i in range(HAND_SIZE * k)
-        ]
-        steps.append(ChanceStep(HAND_SIZE * k, Zone.DISCARD, None, ALL_SEATS))
-        self._pending = tuple(steps)
+        self._pending = deal_steps(order)
         self._pending_kind = _Pending.DEAL
-        self._next_pos = HAND_SIZE * k + 1
+        self._next_pos = HAND_SIZE * len(order) + 1
         self._to_act = first
         self._phase = Phase.CHANCE
 
@@ -392,21 +355,8 @@ class RuminoMatch(MatchProgress):
         self._need(Phase.CHANCE, "complete_chance")
         given = list(revealed)
         steps = self._pending
-        if len(given) != len(steps):
-            raise BadChance(f"{len(given)} cards given for {len(steps)} pending chance steps")
         placed = {c for h in self._hands for c in h if c is not None} | self._seen
-        fresh: set[Card] = set()
-        for step, c in zip(steps, given, strict=True):
-            where = f"deck position {step.position}"
-            if c is None:
-                if step.visible_to == ALL_SEATS:
-                    raise BadChance(f"the public card at {where} must be revealed, not None")
-                continue
-            if not isinstance(c, Card) or c not in self._deck_set:
-                raise BadChance(f"{c!r} at {where} is not a card of the {self._deck.name} deck")
-            if c in placed or c in fresh:
-                raise BadChance(f"{c.code} at {where} was already placed in this hand")
-            fresh.add(c)
+        check_revealed(steps, given, placed, self._deck, self._deck_set)
         for step, c in zip(steps, given, strict=True):
             if step.zone is Zone.HAND:
                 assert step.seat is not None
@@ -449,24 +399,9 @@ class RuminoMatch(MatchProgress):
         if self._offers:
             price = rebuy_price(self.config.stake, self._rebuys[seat])
             return sorted([Action("rebuy", amount=price), Action("decline")])
-        hand = self._hands[seat]
-        known = [c for c in hand if c is not None]
-        if len(known) != len(hand):
-            raise UnknownHand(
-                f"seat {seat}'s hand is not known in this view, so no legal actions")
-        out: list[Action] = actions_with_cards("rumino", rumino_subsets(known))
-        if not self._drawn:
-            if self.stock_size > 0:
-                out.append(Action("draw", value="stock"))
-            if self._discards:
-                out.append(Action("draw", value="upcard"))
-            if best_split(known).deadwood <= KNOCK_LIMIT:
-                out.append(Action("knock"))
-        else:
-            taken = self._taken
-            out.extend(Action("discard", c) for c in set(known)
-                       if taken is None or c != taken)
-        return sort_actions(out)
+        return turn_actions(seat, self._hands[seat], drawn=self._drawn,
+                            stock_size=self.stock_size, upcard=bool(self._discards),
+                            taken=self._taken)
 
     def card_use(self, action: Action) -> CardUse:
         """``discard``: its card is shown and leaves the hand. ``rumino`` and ``claim``: their
@@ -499,16 +434,16 @@ class RuminoMatch(MatchProgress):
             return
         kind = action.kind
         if kind == "draw":
-            self._shape(action, seat, value=True)
+            check_shape(action, seat, value=True)
             self._draw(seat, action.value)
         elif kind == "knock":
-            self._shape(action, seat)
+            check_shape(action, seat)
             self._knock(seat)
         elif kind == "rumino":
-            self._shape(action, seat, cards=True)
+            check_shape(action, seat, cards=True)
             self._show_rumino(seat, action.cards)
         elif kind == "discard":
-            self._shape(action, seat, card=True)
+            check_shape(action, seat, card=True)
             assert action.card is not None
             self._discard(seat, action.card)
         elif kind in ("rebuy", "decline"):
@@ -516,19 +451,9 @@ class RuminoMatch(MatchProgress):
         else:
             raise IllegalMove("unknown-action", f"rumino has no action {kind!r}", seat)
 
-    @staticmethod
-    def _shape(action: Action, seat: int, *, card: bool = False, cards: bool = False,
-               value: bool = False, amount: bool = False) -> None:
-        """Refuse an action carrying fields its kind does not have (or missing one it needs)."""
-        wrong = ((action.card is not None) != card or bool(action.cards) != cards
-                 or bool(action.value) != value or bool(action.amount) != amount)
-        if wrong:
-            raise IllegalMove("malformed-action", f"a rumino {action.kind!r} action cannot be "
-                              f"{action}", seat)
-
     def _apply_offer(self, seat: int, action: Action) -> None:
         if action.kind == "rebuy":
-            self._shape(action, seat, amount=True)
+            check_shape(action, seat, amount=True)
             price = rebuy_price(self.config.stake, self._rebuys[seat])
             if action.amount != price:
                 raise IllegalMove("wrong-price", f"seat {seat}'s rebuy costs {price}, "
@@ -540,7 +465,7 @@ class RuminoMatch(MatchProgress):
             self._paid[seat] += price
             self._rebuys[seat] += 1
         elif action.kind == "decline":
-            self._shape(action, seat)
+            check_shape(action, seat)
         else:
             raise IllegalMove("must-answer-offer", f"seat {seat} must answer its rebuy offer "
                               f"(rebuy or decline), not {action}", seat)
@@ -585,28 +510,12 @@ class RuminoMatch(MatchProgress):
                 raise IllegalMove("knock-over-limit", f"seat {seat} cannot knock with "
                                   f"{dead} deadwood (at most {KNOCK_LIMIT})", seat)
         self._knocker = seat
-        self._end_hand(_End.KNOCK)
+        self._end_hand(HandEnd.KNOCK)
 
     def _take_from_hand(self, seat: int, wanted: Sequence[Card]) -> list[Card | None]:
         """The hand of ``seat`` less ``wanted`` (known cards, else hidden slots), or raise."""
-        if len(set(wanted)) != len(wanted):
-            raise IllegalMove("malformed-action", f"seat {seat} names a card twice", seat)
-        hand = list(self._hands[seat])
-        for c in wanted:
-            if c not in self._deck_set:
-                raise IllegalMove("card-not-in-deck",
-                                  f"{c.code} is not a card of the {self._deck.name} deck", seat)
-            if c in hand:
-                hand.remove(c)
-            elif c in self._seen or any(c in h for h in self._hands):
-                raise IllegalMove("card-not-in-hand", f"seat {seat} cannot use {c.code}: that "
-                                  "card is known to be elsewhere", seat)
-            elif None in hand:
-                hand.remove(None)
-            else:
-                raise IllegalMove("card-not-in-hand", f"seat {seat} does not hold {c.code}",
-                                  seat)
-        return hand
+        return take_from_hand(self._hands, seat, wanted, seen=self._seen, deck=self._deck,
+                              deck_set=self._deck_set)
 
     def _show_rumino(self, seat: int, shown: Sequence[Card]) -> None:
         if len(shown) != RUMINO_SIZE or not is_rumino(shown):
@@ -617,7 +526,7 @@ class RuminoMatch(MatchProgress):
         self._seen.update(shown)
         self._rumino_seat = seat
         self._rumino_cards = tuple(shown)
-        self._end_hand(_End.RUMINO)
+        self._end_hand(HandEnd.RUMINO)
 
     def _discard(self, seat: int, c: Card) -> None:
         if not self._drawn:
@@ -631,13 +540,13 @@ class RuminoMatch(MatchProgress):
         self._drawn = False
         self._taken = None
         if self.stock_size <= 0:
-            self._end_hand(_End.EXHAUSTED)
+            self._end_hand(HandEnd.EXHAUSTED)
             return
         self._discarder = seat
         self._claim_open = True
-        self._to_act = self._next_in(seat, self._playing)
+        self._to_act = next_seat(seat, self._playing, self._n)
 
-    def _end_hand(self, how: _End) -> None:
+    def _end_hand(self, how: HandEnd) -> None:
         self._end = how
         self._claim_open = False
         self._phase = Phase.HAND_OVER
@@ -675,19 +584,8 @@ class RuminoMatch(MatchProgress):
             raise IllegalMove("no-claim", f"seat {seat!r} is not at this table", seat=None)
         if seat not in self.claimants():
             raise IllegalMove("no-claim", f"seat {seat} has no out-of-turn claim open now", seat)
-        if not isinstance(action, Action) or action.kind != "claim":
-            raise IllegalMove("malformed-action", f"an out-of-turn action must be a claim, not "
-                              f"{action}", seat)
-        self._shape(action, seat, card=True, cards=True)
+        six = claimed_six(seat, action, self._discards)
         top = self._discards[-1]
-        if action.card != top:
-            shown = action.card.code if action.card is not None else "nothing"
-            raise IllegalMove("wrong-card", f"seat {seat} claims {shown}, but the discard is "
-                              f"{top.code}", seat)
-        six = tuple(action.cards)
-        if len(six) != RUMINO_SIZE - 1 or not is_rumino((*six, top)):
-            raise IllegalMove("not-a-rumino", f"{top.code} with {' '.join(c.code for c in six)} "
-                              "is not a rumino", seat)
         rest = self._take_from_hand(seat, six)
         self._discards.pop()
         self._hands[seat] = [*rest, *six, top]
@@ -695,76 +593,18 @@ class RuminoMatch(MatchProgress):
         self._rumino_seat = seat
         self._rumino_cards = (*six, top)
         self._rumino_claimed = True
-        self._end_hand(_End.RUMINO)
+        self._end_hand(HandEnd.RUMINO)
 
     # ------------------------------------------------------------------ scoring
 
-    def _deadwoods(self) -> list[int | None]:
-        """Each seat's deadwood in this hand (``None`` for seats not dealt in); needs every hand
-        of the hand known (the full-information replay)."""
-        out: list[int | None] = [None] * self._n
-        for s in self._playing:
-            hand = self._hands[s]
-            if None in hand:
-                raise UnknownHand(f"seat {s}'s hand is not known in this view, so the hand "
-                                  "cannot be scored")
-            out[s] = best_split([c for c in hand if c is not None]).deadwood
-        return out
-
     def _hand_points(self) -> tuple[list[int], list[ScoreLine]]:
-        n = self._n
-        zeros = (0,) * n
-        lines: list[ScoreLine] = []
-        if self._end is _End.RUMINO:
-            assert self._rumino_seat is not None
-            marks = tuple(1 if s == self._rumino_seat else None for s in range(n))
-            lines.append(ScoreLine("rumino", marks, zeros))
-            return [0] * n, lines
-        dead = self._deadwoods()
-        scoring = not (self._end is _End.EXHAUSTED and self.config.exhausted == "void")
-        gin_seat: int | None = None
-        if self._end is _End.KNOCK:
-            assert self._knocker is not None
-            marks = tuple(1 if s == self._knocker else None for s in range(n))
-            lines.append(ScoreLine("knock", marks, zeros))
-            if dead[self._knocker] == 0:
-                gin_seat = self._knocker
-        else:
-            marks = tuple(1 if s in self._playing else None for s in range(n))
-            lines.append(ScoreLine("stock exhausted", marks, zeros))
-        added = tuple(0 if not scoring or d is None or s == gin_seat else d
-                      for s, d in enumerate(dead))
-        lines.append(ScoreLine("deadwood", tuple(dead), added))
-        gin_points = tuple(GIN_POINTS if s == gin_seat else 0 for s in range(n))
-        if self._end is _End.KNOCK:
-            gin = tuple(1 if s == gin_seat else None for s in range(n))
-            lines.append(ScoreLine("gin", gin, gin_points))
-        points = [a + g for a, g in zip(added, gin_points, strict=True)]
-        return points, lines
+        return hand_points(self._end, self._hands, self._playing, rumino_seat=self._rumino_seat,
+                           knocker=self._knocker, exhausted=self.config.exhausted)
 
     def _outcome(self, points: Sequence[int]) -> tuple[bool, int | None, list[int]]:
         """(match over, winner, payout) once ``points`` are added to the scores."""
-        n = self._n
-        if self._end is _End.RUMINO:
-            assert self._rumino_seat is not None
-            winners = [self._rumino_seat]
-        else:
-            after = [self._scores[s] + points[s] for s in range(n)]
-            live = [s for s in range(n) if self._in_game[s] and after[s] < ELIMINATION]
-            if len(live) >= 2:
-                return False, None, [0] * n
-            if len(live) == 1:
-                winners = live
-            else:
-                playing = [s for s in range(n) if self._in_game[s]]
-                low = min(after[s] for s in playing)
-                winners = [s for s in playing if after[s] == low]
-        payout = [0] * n
-        pool = sum(self._paid)
-        share, extra = divmod(pool, len(winners))
-        for i, s in enumerate(sorted(winners)):
-            payout[s] = share + (1 if i < extra else 0)
-        return True, winners[0] if len(winners) == 1 else None, payout
+        return match_outcome(self._end, points, rumino_seat=self._rumino_seat,
+                             scores=self._scores, in_game=self._in_game, paid=self._paid)
 
     def hand_result(self) -> HandResult:
         """In HAND_OVER: the hand's lines and points (needs full information unless a rumino).
@@ -811,70 +651,9 @@ class RuminoMatch(MatchProgress):
     # ------------------------------------------------------------------ views
 
     def observation(self, seat: int) -> dict[str, Any]:
-        """What ``seat`` sees, as plain data (card codes as text).
-
-        Keys: ``game``, ``seat``, ``players``, ``phase``, ``hand_number``, ``dealer``,
-        ``playing`` (seats dealt in, in playing order), ``in_game`` (1 per seat in the game, 0
-        per seat out), ``out`` (the seats out of the game), ``to_act`` (``None``
-        outside ACTION), ``drawn`` (``to_act`` has drawn this turn), ``hand`` (own cards, known
-        ones), ``hand_sizes``, ``melds``, ``melds_text`` (``"7D1 7H1 7S1 | 8C1 9C1 TC1"``) and
-        ``deadwood`` (own best split, when the hand is known), ``upcard``, ``discards`` (bottom
-        first), ``stock_size``, ``claimants``, ``scores``, ``stake``, ``paid``, ``pool``,
-        ``rebuys``, ``rebuy_price`` (the price offered to ``seat`` now, else ``None``),
-        ``rumino`` (``{"seat", "cards", "kind", "claimed"}`` once shown), ``knocker``,
-        ``payout``, ``winner``.
-        """
+        """What ``seat`` sees, as plain data: see :func:`~.rumino_view.observation`."""
         self._check_seat(seat)
-        own = self._hands[seat]
-        known = [c for c in own if c is not None]
-        melds: list[list[str]] = []
-        dead: int | None = None
-        if own and len(known) == len(own):
-            split = best_split(known)
-            melds = [[c.code for c in m] for m in split.melds]
-            dead = split.deadwood
-        offered = (self._phase is Phase.ACTION and bool(self._offers)
-                   and self._to_act == seat)
-        upcard = self.upcard
-        rumino = None
-        if self._rumino_seat is not None:
-            rumino = {"seat": self._rumino_seat,
-                      "cards": [c.code for c in self._rumino_cards],
-                      "kind": rumino_kind(self._rumino_cards),
-                      "claimed": self._rumino_claimed}
-        return {
-            "game": "rumino",
-            "seat": seat,
-            "players": self._n,
-            "phase": self._phase.value,
-            "hand_number": self._hand_number,
-            "dealer": self._dealer,
-            "playing": list(self._playing),
-            "in_game": [int(x) for x in self._in_game],
-            "out": [s for s in range(self._n) if not self._in_game[s]],
-            "to_act": self._to_act if self._phase is Phase.ACTION else None,
-            "drawn": self._drawn,
-            "hand": [c.code for c in known],
-            "hand_sizes": [len(h) for h in self._hands],
-            "melds": melds,
-            "melds_text": " | ".join(" ".join(m) for m in melds) or None,
-            "deadwood": dead,
-            "upcard": upcard.code if upcard is not None else None,
-            "discards": [c.code for c in self._discards],
-            "stock_size": self.stock_size,
-            "claimants": sorted(self.claimants()),
-            "scores": list(self._scores),
-            "stake": self.config.stake,
-            "paid": list(self._paid),
-            "pool": self.pool,
-            "rebuys": list(self._rebuys),
-            "rebuy_price": rebuy_price(self.config.stake, self._rebuys[seat]) if offered
-            else None,
-            "rumino": rumino,
-            "knocker": self._knocker,
-            "payout": list(self._payout),
-            "winner": self._winner,
-        }
+        return observation(self, seat)
 
     def copy(self) -> RuminoMatch:
         """An independent copy (explicit, no deepcopy)."""

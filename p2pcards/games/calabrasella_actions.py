@@ -1,0 +1,96 @@
+"""The legal actions of a Calabrasella seat at each stage of a hand, listed from the cards
+alone: bid or pass, the cards the declarer may call, give or deny, the card returned, every
+discard of 1 to 4 cards, every take of as many widow cards, and the cards a seat may play.
+
+No game state here: :class:`~p2pcards.games.calabrasella.CalabrasellaMatch` passes the stage
+and the cards. Rule text: the Calabrasella part of ``italian-card-games.txt``, sections
+"Bidding and exchanging cards" (the bid, the called card, the widow exchange) and "Play of the
+hand" (follow suit when able).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from ..cards import Card
+from .base import Action, UnknownHand, actions_with_cards, sort_actions
+from .calabrasella_config import WIDOW_SIZE, Stage
+from .calabrasella_rules import callable_cards
+
+__all__ = [
+    "combinations_in_order",
+    "discard_choices",
+    "known_hand",
+    "stage_actions",
+    "take_choices",
+]
+
+
+def stage_actions(stage: Stage, seat: int, hand: Sequence[Card | None], *, called: Card | None,
+                  trick: Sequence[tuple[int, Card]], widow: Sequence[Card],
+                  discarded: int) -> list[Action]:
+    """Sorted legal actions of ``seat`` holding ``hand`` at ``stage``: ``called`` is the card
+    the declarer called, ``trick`` the current trick, ``widow`` the widow once turned and
+    ``discarded`` how many cards the declarer discarded. :class:`UnknownHand` when the choice
+    depends on a hand this view cannot see."""
+    if stage is Stage.BIDDING:
+        return sorted([Action("pass"), Action("bid")])
+    known = known_hand(seat, hand)
+    if stage is Stage.CALL:
+        return sort_actions(Action("call", cards=(c,)) for c in callable_cards(known))
+    if stage is Stage.ANSWER:
+        assert called is not None
+        if called in known:
+            return [Action("give", card=called)]
+        return [Action("deny")]
+    if stage is Stage.RETURN:
+        return sort_actions({Action("return", card=c) for c in known})
+    if stage is Stage.DISCARD:
+        return discard_choices(known)
+    if stage is Stage.TAKE:
+        return take_choices(widow, discarded)
+    led = trick[0][1].suit if trick else None
+    follow = [c for c in known if c.suit == led]
+    return sort_actions({Action("play", card=c) for c in (follow or known)})
+
+
+def known_hand(seat: int, hand: Sequence[Card | None]) -> list[Card]:
+    """The cards of ``seat``'s ``hand``; :class:`UnknownHand` when one is unseen."""
+    if None in hand:
+        raise UnknownHand(
+            f"seat {seat}'s hand is not known in this view, so no legal actions"
+        )
+    return [c for c in hand if c is not None]
+
+
+def discard_choices(hand: list[Card]) -> list[Action]:
+    """Every discard of 1..``WIDOW_SIZE`` cards, already in :func:`sort_actions` order
+    (see :func:`combinations_in_order`), so that the ~800 actions need no sort."""
+    return actions_with_cards("discard", combinations_in_order(sorted(set(hand)),
+                                                               WIDOW_SIZE))
+
+
+def take_choices(widow: Sequence[Card], discarded: int) -> list[Action]:
+    """Every take of as many widow cards as were discarded: combinations of one size of a
+    sorted list come out in sorted order."""
+    from itertools import combinations
+
+    k = discarded
+    return actions_with_cards("take", combinations(sorted(widow), k))
+
+
+def combinations_in_order(ordered: list[Card], most: int) -> list[tuple[Card, ...]]:
+    """Every combination of 1..``most`` cards of ``ordered`` (sorted, distinct) in the order of
+    the tuples themselves: each combination right before its own extensions, which come in the
+    order of their added card (a depth-first walk), as ``sorted`` would put them."""
+    out: list[tuple[Card, ...]] = []
+
+    def extend(prefix: tuple[Card, ...], start: int) -> None:
+        for i in range(start, len(ordered)):
+            combo = (*prefix, ordered[i])
+            out.append(combo)
+            if len(combo) < most:
+                extend(combo, i + 1)
+
+    extend((), 0)
+    return out
