@@ -477,19 +477,23 @@ def report(level: Level, out: IO[str], label: str = "") -> None:
 
 
 def start_relay(log: IO[bytes], pin: list[int] | None, profile: str | None,
-                root: Path = ROOT) -> tuple[subprocess.Popen[bytes], int]:
+                root: Path = ROOT, probe: str | None = None
+                ) -> tuple[subprocess.Popen[bytes], int]:
     """Start the relay of the checkout ``root`` on a free loopback port; return the process and
     the port (0: failed). With ``profile``, the relay runs under cProfile and writes its
-    statistics there on exit."""
+    statistics there on exit; with ``probe``, under :mod:`relay_probe`, which writes where each
+    frame's time went to that file on exit."""
     profiler = ["-m", "cProfile", "-o", profile] if profile else []
+    command = [str(Path(__file__).with_name("relay_probe.py"))] if probe else ["-m", "p2pcards"]
+    probe_env = {"P2PCARDS_RELAY_PROBE": probe} if probe else {}
     relay = subprocess.Popen(
-        [sys.executable, *profiler, "-m", "p2pcards", "relay", "--listen", "127.0.0.1:0",
+        [sys.executable, *profiler, *command, "relay", "--listen", "127.0.0.1:0",
          "--max-rooms", "5000", "--max-connections", "20000", "--stats-interval", "3600",
          # every generator connects from 127.0.0.1: the per-address caps must not apply
          "--max-rooms-per-address", "4999", "--max-connections-per-address", "19999",
          "--total-bytes", str(4 * 1024**3)],
         stderr=log, stdout=subprocess.DEVNULL, cwd=root,
-        env={**os.environ, "PYTHONPATH": str(root)})
+        env={**os.environ, "PYTHONPATH": str(root), **probe_env})
     if pin is not None:
         os.sched_setaffinity(relay.pid, pin)
     deadline = time.monotonic() + 120  # a loaded machine can take long to start Python
@@ -552,6 +556,39 @@ def _target_line(relay: Relay, busy: bool) -> str:
             f"connection, first level)")
 
 
+ANATOMY = {
+    "waiting": "send to relay's read",
+    "parsed": "read to appended",
+    "written": "read to fanned out",
+    "batch": "one run-loop pass",
+    "gc0": "gc young",
+    "gc1": "gc middle",
+    "gc2": "gc full",
+}
+
+
+def print_anatomy(name: str, path: Path, out: IO[str]) -> None:
+    """Percentiles of each stage :mod:`relay_probe` timed in relay ``name`` (ms), the task
+    steps per run-loop pass, and the garbage collector's passes."""
+    if not path.exists():
+        print(f"{name}: the probe wrote nothing (did the relay exit cleanly?)", file=out)
+        return
+    samples = {key: array("d", values) for key, values in json.loads(path.read_text()).items()}
+    print(f"{name}: where the time went (ms)      count      p50      p90      p99      max   "
+          "total s", file=out)
+    for key, label in ANATOMY.items():
+        values = samples.get(key, array("d"))
+        if not values:
+            continue
+        print(f"  {label:<28} {len(values):>10} {_percentile(values, 0.5):>8.2f} "
+              f"{_percentile(values, 0.9):>8.2f} {_percentile(values, 0.99):>8.2f} "
+              f"{max(values):>8.2f} {sum(values) / 1e3:>9.2f}", file=out)
+    steps = samples.get("steps", array("d"))
+    if steps:
+        print(f"  task steps per pass: p50 {_percentile(steps, 0.5):.0f}, p99 "
+              f"{_percentile(steps, 0.99):.0f}, max {max(steps):.0f}", file=out, flush=True)
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=(__doc__ or "").split("\n\n")[0])
     parser.add_argument("--quick", action="store_true", help="three short levels (~30 s)")
@@ -569,6 +606,9 @@ def main() -> int:
                         help="pin the relay to CPU 0 and the generators to the other CPUs")
     parser.add_argument("--profile", metavar="FILE",
                         help="run the relay under cProfile, writing its statistics to FILE")
+    parser.add_argument("--anatomy", action="store_true",
+                        help="run the relays under benchmarks/relay_probe.py and print where "
+                             "each frame's time went (all levels together)")
     parser.add_argument("--generator", help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.generator:
@@ -589,12 +629,14 @@ def main() -> int:
 
     relays: list[Relay] = []
     busy = start_busy() if args.busy else None
-    with tempfile.TemporaryFile() as this_log, tempfile.TemporaryFile() as old_log:
+    with tempfile.TemporaryFile() as this_log, tempfile.TemporaryFile() as old_log, \
+            tempfile.TemporaryDirectory() as probes:
         logs = {"this": this_log, "old": old_log}
         try:
             for name, root in checkouts:
+                probe = f"{probes}/{name}.json" if args.anatomy else None
                 proc, port = start_relay(logs[name], relay_pin,
-                                         args.profile if name == "this" else None, root)
+                                         args.profile if name == "this" else None, root, probe)
                 relays.append(Relay(name, root, proc, port, logs[name]))
                 if not port:
                     print(f"the relay of {root} did not start", file=sys.stderr)
@@ -621,6 +663,9 @@ def main() -> int:
             if busy is not None:
                 busy.kill()
                 busy.wait()
+        if args.anatomy:
+            for relay in relays:
+                print_anatomy(relay.name, Path(probes, f"{relay.name}.json"), sys.stdout)
     for relay in relays:
         passing = [level for level in relay.levels if level.passed]
         if not passing:

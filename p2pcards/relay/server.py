@@ -1,19 +1,22 @@
 """The relay as a Trio service: accepts TCP connections, runs the handshake, forwards room frames.
 
-Each admitted connection runs three tasks: a reader (frames in, rate limits, append to the
-room), a writer (walks the room buffer from its own cursor and writes ``frame``/``ack`` messages),
-so a slow reader never slows anyone else and nothing is queued per connection, and a watchdog
-that enforces the idle and write timeouts from the times the other two record (one timer per
-connection instead of a cancel scope around every read and write, which is the hot path).
+Each admitted connection runs three tasks: a reader (frames in through an
+:class:`~.intake.Intake`: framing, rate limits, append to the room), a writer (walks the room
+buffer from its own cursor and writes ``frame``/``ack`` messages), so a slow reader never
+slows anyone else and nothing is queued per connection, and a watchdog that enforces the
+idle and write timeouts from the times the other two record (one timer per connection instead
+of a cancel scope around every read and write, which is the hot path).
 
 Forwarding has a fast path (:func:`_write_through`): when a member's writer is parked with
 nothing left to send, the reader that appended the frame hands it to that member's socket at
 once with one non-blocking send, instead of waking the writer task. A match is mostly members
 that keep up, so most frames reach every member without a single task switch; whatever the
 socket does not take at once (a full send buffer) is left to the writer, which sends it before
-anything else and then carries on from the member's cursor. This keeps the relay's work per
-frame, and the garbage the task machinery leaves behind, small (the reader likewise waits for
-its socket and reads it with one call, :func:`_raw_receiver`), so that a thousand connections
+anything else and then carries on from the member's cursor. Reading has one too: while
+:meth:`RelayServer.serve` runs (on Linux), one task reads every member's socket
+(:class:`~.hub.ReadHub`), so a frame wakes no task of its connection at all; the reader task
+only waits out a throttled frame and ends the connection. This keeps the relay's work per
+frame, and the garbage the task machinery leaves behind, small, so that a thousand connections
 cost the relay less CPU and fewer collector passes, which is what its tail latency on a busy
 machine depends on.
 A housekeeping task expires rooms and prints the periodic stats line. Every refusal or cut is
@@ -38,9 +41,10 @@ import trio
 from ..wire.errors import FrameTooLarge
 from ..wire.framing import FrameDecoder, encode_frame
 from .addresses import AddressCounts, peer_address
-from .buckets import TokenBucket
 from .errors import RelayProtocolError
 from .handshake import Admission, ServerHandshake
+from .hub import ReadHub, Received, available
+from .intake import STOP, Intake
 from .limits import DEFAULT_LIMITS, RelayLimits
 from .mailbox import DEFAULT_MAILBOX_LIMITS, MailboxLimits, is_mailbox_request
 from .mailbox_service import MailboxService
@@ -73,7 +77,9 @@ class _Conn:
         self.wake = trio.Event()
         self.room: Room | None = None
         self.slot = -1
-        self.held = 0  # bytes counted in stats.inflight_bytes for this connection
+        self.intake: Intake | None = None  # a member's frames on their way in
+        self.handed_back: Received | float = 0.0  # why the read hub gave the reading back
+        self.read_back = trio.Event()  # set when the read hub gives the reading back
         self.reading_since: float | None = None  # a receive waiting since then (idle timer)
         self.writing_since: float | None = None  # a write in progress since then (write timer)
         self.cursor = 0  # room index of the next frame this connection is to be sent
@@ -88,8 +94,12 @@ class RelayServer:
     def __init__(self, limits: RelayLimits = DEFAULT_LIMITS, *,
                  log: Callable[[str], None] = stderr_log, stats_interval: float = 60.0,
                  nonce: Callable[[int], bytes] = os.urandom,
-                 mailbox_limits: MailboxLimits = DEFAULT_MAILBOX_LIMITS) -> None:
+                 mailbox_limits: MailboxLimits = DEFAULT_MAILBOX_LIMITS,
+                 shared_reader: bool = True) -> None:
         self.limits = limits
+        self.shared_reader = shared_reader and available()
+        """Whether :meth:`serve` reads every member's socket from one task (:mod:`.hub`);
+        False (and on platforms without ``epoll``): each connection reads its own."""
         self.log = log
         self.stats_interval = stats_interval
         self.registry = RoomRegistry(limits)
@@ -100,6 +110,7 @@ class RelayServer:
         self._members: dict[Room, dict[int, _Conn]] = {}
         self._shutdown = trio.Event()
         self._drained = trio.Event()
+        self._hub: ReadHub | None = None  # the shared reading task, while serve runs
         self.ports: list[int] = []
         self.mailboxes = MailboxService(mailbox_limits, log=log,
                                         cut=lambda c, r, m: self._cut(cast(_Conn, c), r, m))
@@ -118,7 +129,22 @@ class RelayServer:
         """
         listeners = await trio.open_tcp_listeners(port, host=host)
         self.ports = [listener.socket.getsockname()[1] for listener in listeners]
+        hub = ReadHub(self.limits.read_chunk) if self.shared_reader else None
+        try:
+            await self._serve(listeners, host, hub, task_status)
+        finally:
+            self._hub = None
+            if hub is not None:
+                hub.close()
+
+    async def _serve(self, listeners: list[trio.SocketListener], host: str | None,
+                     hub: ReadHub | None, task_status: trio.TaskStatus[int]) -> None:
+        """:meth:`serve` once listening: accept, read members through ``hub`` (if any),
+        housekeep, and shut down when asked."""
         async with trio.open_nursery() as nursery:
+            if hub is not None:
+                self._hub = hub
+                nursery.start_soon(hub.run)
             accept_scope = trio.CancelScope()
 
             async def accept() -> None:
@@ -234,8 +260,9 @@ class RelayServer:
             await conn.stream.aclose()
 
     def _release(self, conn: _Conn) -> None:
-        self.stats.inflight_bytes -= conn.held
-        conn.held = 0
+        if conn.intake is not None:
+            self.stats.inflight_bytes -= conn.intake.held
+            conn.intake.held = 0
         room = conn.room
         if room is not None:
             members = self._members.get(room)
@@ -334,54 +361,87 @@ class RelayServer:
                                        (reading if reading is not None else now) + idle))
 
     async def _reader(self, conn: _Conn, room: Room, slot: int) -> None:
-        limits = self.limits
-        decoder = FrameDecoder(limits.max_payload)
-        now = trio.current_time()
-        frames_bucket = TokenBucket(limits.frames_rate, limits.frames_burst, now)
-        bytes_bucket = TokenBucket(limits.bytes_rate, limits.bytes_burst, now)
-        stats = self.stats
+        """Take ``conn``'s frames into ``room`` until the member closes its side or is cut:
+        through the read hub when the relay has one, else by reading the socket here."""
+        def deliver(frame: bytes) -> bool:
+            try:
+                index = self.registry.append(room, slot, frame)
+            except RoomDropped as exc:
+                self._room_gone(room, exc.reason, exc.message)
+                return False
+            self._fan_out(room, index, slot)
+            return True
+
+        intake = conn.intake = Intake(self.limits, self.stats, trio.current_time(), deliver)
+        hub = self._hub
+        if hub is not None and isinstance(conn.stream, trio.SocketStream):
+            await self._read_through_hub(conn, hub, intake)
+        else:
+            await self._read_here(conn, intake)
+        if intake.refusal is not None:
+            self._cut(conn, *intake.refusal)
+
+    async def _read_here(self, conn: _Conn, intake: Intake) -> None:
+        """Read ``conn`` from this task, one chunk per wake-up, until the intake stops."""
         receive_some = (_raw_receiver(conn.stream) if _WRITE_THROUGH
                         else conn.stream.receive_some)
         current_time = trio.current_time
+        read_chunk = self.limits.read_chunk
         while True:
             conn.reading_since = current_time()  # the watchdog enforces idle_timeout
-            data = await receive_some(limits.read_chunk)
+            data = await receive_some(read_chunk)
             conn.reading_since = None
             if not data:
                 return  # the client closed its side
-            try:
-                frames = decoder.feed(data)
-            except FrameTooLarge as exc:
-                self._cut(conn, "frame-too-large", str(exc))
+            wait = intake.feed(data, current_time())
+            while wait > 0:
+                await trio.sleep(wait)
+                wait = intake.resume(current_time())
+            if wait == STOP:
                 return
-            held = decoder.pending + sum(len(f) for f in frames)
-            if stats.inflight_bytes - conn.held + held > limits.max_inflight_bytes:
-                self._cut(conn, "inflight-budget", "the relay's budget for frames in flight is "
-                          "used up")
-                return
-            stats.inflight_bytes += held - conn.held
-            conn.held = held
-            for frame in frames:
-                size = len(frame)
-                now = current_time()
-                wait_frames = frames_bucket.take(1, now)
-                wait_bytes = bytes_bucket.take(size, now)
-                if wait_frames or wait_bytes:
-                    stats.reject("throttled-frames" if wait_frames >= wait_bytes
-                                 else "throttled-bytes")
-                    await trio.sleep(max(wait_frames, wait_bytes))
-                stats.frames_in += 1
-                stats.bytes_in += size
-                conn.held -= size
-                stats.inflight_bytes -= size
-                if size == 0:
-                    continue  # keepalive
-                try:
-                    index = self.registry.append(room, slot, frame)
-                except RoomDropped as exc:
-                    self._room_gone(room, exc.reason, exc.message)
+
+    async def _read_through_hub(self, conn: _Conn, hub: ReadHub, intake: Intake) -> None:
+        """Let ``hub`` read ``conn`` and feed its intake; take the reading back here to wait
+        out a throttled frame, and return at the end of stream or when the intake stops (a
+        read error is raised here, ending the connection)."""
+        fd = conn.stream.socket.fileno()
+        current_time = trio.current_time
+
+        def received(data: Received) -> None:
+            now = current_time()
+            if conn.scope.cancel_called:
+                wait = STOP  # cut in this pass of the hub: its task ends the connection
+            elif isinstance(data, bytes) and data:
+                conn.reading_since = now  # the watchdog enforces idle_timeout
+                wait = intake.feed(data, now)
+                if wait == 0:
                     return
-                self._fan_out(room, index, slot)
+            else:
+                wait = STOP
+            hub.remove(fd)
+            conn.handed_back = data if wait == STOP else wait
+            conn.read_back.set()
+
+        while True:
+            conn.read_back = trio.Event()
+            conn.reading_since = current_time()
+            hub.add(fd, received)
+            try:
+                await conn.read_back.wait()
+            finally:
+                hub.remove(fd)
+                conn.reading_since = None
+            handed_back = conn.handed_back
+            if isinstance(handed_back, OSError):
+                raise handed_back
+            if not isinstance(handed_back, float):
+                return  # end of stream, or the intake stopped
+            wait = handed_back
+            while wait > 0:
+                await trio.sleep(wait)
+                wait = intake.resume(current_time())
+            if wait == STOP:
+                return
 
     def _fan_out(self, room: Room, index: int, sender: int) -> None:
         """Pass the frame just appended at ``index`` to every member of ``room``: written at
