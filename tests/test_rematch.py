@@ -5,11 +5,22 @@ from __future__ import annotations
 
 from dataclasses import replace
 
+import trio
+import trio.testing
 from hypothesis import given
 from hypothesis import strategies as st
 
+from p2pcards.net.framed import FramedStream
 from p2pcards.net.leave import leave_message, leaving_seat
-from p2pcards.net.rematch import Series, again_message, check_again, next_genesis_problems
+from p2pcards.net.rematch import (
+    Series,
+    again_message,
+    check_again,
+    closed_sentence,
+    collect_answers,
+    next_genesis_problems,
+    send_decline,
+)
 from p2pcards.offline.memory import make_genesis, new_seat
 
 SEATS = [new_seat() for _ in range(3)]
@@ -76,3 +87,51 @@ def test_the_tally_counts_every_match_and_each_win_once(winners: list[int | None
     assert sum(series.wins) == sum(1 for w in winners if w is not None)
     assert series.wins == [winners.count(side) for side in range(3)]
     assert series.line().startswith(f"series after {len(winners)} match")
+
+
+def channel_pair() -> tuple[FramedStream, FramedStream]:
+    """The hub's end and a joiner's end of one in-memory connection."""
+    hub_end, seat_end = trio.testing.memory_stream_pair()
+    return FramedStream(hub_end, label="seat"), FramedStream(seat_end, label="the host")
+
+
+async def test_a_signed_no_is_read_before_the_close_that_follows_it() -> None:
+    hub_one, bruno = channel_pair()
+    hub_two, carla = channel_pair()
+    await bruno.send_message(again_message(FIRST, 1, SEATS[1].identity, next_entries()[1]))
+    async with trio.open_nursery() as nursery:
+        nursery.start_soon(send_decline, carla, again_message(FIRST, 2, SEATS[2].identity, None))
+        answers = await collect_answers(FIRST, {1: hub_one, 2: hub_two}, 30)
+        await hub_two.aclose()  # the hub ends the decliner's connection: its wait is over
+    assert (answers.declined, answers.signed is not None) == (2, True)
+
+
+async def test_a_connection_that_closes_unanswered_is_that_seats_decline() -> None:
+    hub_one, bruno = channel_pair()
+    hub_two, carla = channel_pair()
+    await bruno.send_message(again_message(FIRST, 1, SEATS[1].identity, next_entries()[1]))
+    await carla.aclose()
+    answers = await collect_answers(FIRST, {1: hub_one, 2: hub_two}, 30)
+    assert (answers.declined, answers.signed) == (2, None)
+    assert closed_sentence(FIRST, 2) == "Carla declined another match (the connection closed)"
+
+
+async def test_a_yes_taken_back_before_the_next_genesis_is_a_decline() -> None:
+    hub_one, bruno = channel_pair()
+    hub_two, carla = channel_pair()
+    await bruno.send_message(again_message(FIRST, 1, SEATS[1].identity, next_entries()[1]))
+    await bruno.send_message(again_message(FIRST, 1, SEATS[1].identity, None))
+    answers = await collect_answers(FIRST, {1: hub_one, 2: hub_two}, 30)
+    assert answers.declined == 1 and answers.yes == {}
+    await carla.aclose()
+
+
+async def test_every_yes_ends_the_round_with_each_seats_entry() -> None:
+    channels, entries = {}, next_entries()
+    for seat in (1, 2):
+        hub_end, joiner = channel_pair()
+        await joiner.send_message(again_message(FIRST, seat, SEATS[seat].identity,
+                                                entries[seat]))
+        channels[seat] = hub_end
+    answers = await collect_answers(FIRST, channels, 30)
+    assert answers.declined is None and answers.yes == {1: entries[1], 2: entries[2]}

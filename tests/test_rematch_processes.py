@@ -8,7 +8,6 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-import pytest
 from test_net_processes import BRISCOLA_2, Peer, host, join
 
 from p2pcards.records.transcript import read_transcript
@@ -53,8 +52,6 @@ def test_two_matches_in_a_row_each_with_its_own_transcript_and_a_tally(tmp_path:
     assert hosting.stdout.count("p2pcards join") == 1  # one invite for the whole series
 
 
-@pytest.mark.slow  # flaky on a loaded machine: the decliner's courtesy `again nil` can lose the
-# race with its connection's close, and the others then miss its name (a known defect to fix)
 def test_a_joiner_that_declines_ends_the_series_and_everyone_is_told_its_name(
         tmp_path: Path) -> None:
     hosting, invite = host(tmp_path / "host", "--game", "scopa", "--players", "3", "--bot",

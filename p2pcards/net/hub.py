@@ -38,7 +38,7 @@ import trio
 
 from ..crypto import SystemRandomness
 from ..games import get_game
-from ..i18n import pgettext
+from ..i18n import english, pgettext
 from ..records.transcript import TranscriptWriter
 from ..relay.client import RECONNECT_WINDOW
 from ..relay.shared_port import free_port
@@ -73,9 +73,9 @@ from .relay_room import BEACON, door_relay, serve_room
 from .rematch import (
     Series,
     again_message,
-    check_again,
+    closed_sentence,
+    collect_answers,
     declined_sentence,
-    next_again,
     side_names,
 )
 from .seats import bot_player, seat_secrets, table_rng
@@ -516,28 +516,6 @@ async def _send_all(channels: Iterable[FrameChannel], message: dict[str, Any]) -
             await framed.send_message(message)
 
 
-async def _answers(previous: Genesis, channels: Mapping[int, FrameChannel]
-                   ) -> dict[int, dict[str, Any]]:
-    """Each joiner's checked ``again`` after ``previous``, by seat, read until every one has
-    answered, one declined, or the move timeout passed; a seat whose answer is missing or
-    does not check is left out."""
-    answers: dict[int, dict[str, Any]] = {}
-    with trio.move_on_after(previous.timeouts["action"]):
-        async with trio.open_nursery() as nursery:
-            async def read(seat: int, framed: FrameChannel) -> None:
-                message = await next_again(framed)
-                if (message is None or message["type"] != "again"
-                        or check_again(previous, message, {seat}) is None):
-                    return
-                answers[seat] = message
-                if message["entry"] is None:
-                    nursery.cancel_scope.cancel()
-
-            for seat, framed in channels.items():
-                nursery.start_soon(read, seat, framed)
-    return answers
-
-
 SeatedLinks = list[tuple[FrameChannel, SeatedJoiner]]
 """The seated joiners' connections, with their seats and genesis entries."""
 
@@ -658,26 +636,28 @@ async def _host_again(config: HostConfig, table: Table, host_secrets: SeatSecret
         notice(pgettext("network", "you declined another match; the series ends"))
         return None
     notice(pgettext("network", "waiting for the others to say whether they play again"))
-    answers = await _answers(previous, channels)
-    declined = next((message for message in answers.values() if message is not None
-                     and message["entry"] is None), None)
-    if declined is not None or len(answers) != len(channels):
-        if declined is not None:
-            seat = declined["seat"]
-            await _send_all([c for s, c in channels.items() if s != seat], declined)
-            notice(pgettext("network", "{declined}; the series ends").format(
-                declined=declined_sentence(previous, seat)))
-        else:
-            why = "a player did not answer whether to play again; the series ends"
-            await _send_all(channels.values(), {"type": "abort", "reason": why})
-            notice(why)
+    answers = await collect_answers(previous, channels, previous.timeouts["action"])
+    seat = answers.declined
+    if seat is not None:
+        others = [c for s, c in channels.items() if s != seat]
+        if answers.signed is not None:
+            await _send_all(others, answers.signed)
+            said = declined_sentence(previous, seat)
+        else:  # its connection ended: a decline the others are told of in the hub's words
+            with english():
+                reason = closed_sentence(previous, seat)
+            await _send_all(others, {"type": "abort", "reason": reason})
+            said = closed_sentence(previous, seat)
+        notice(pgettext("network", "{declined}; the series ends").format(declined=said))
         return None
-    entries = {seat: check_again(previous, message, {seat}) for seat, message in answers.items()}
-    next_joined: SeatedLinks = []
-    for framed, joiner in joined:
-        checked = entries[joiner.seat]
-        assert checked is not None and checked[1] is not None
-        next_joined.append((framed, SeatedJoiner(joiner.seat, checked[1], joiner.bot)))
+    if len(answers.yes) != len(channels):
+        why = "a player did not answer whether to play again; the series ends"
+        await _send_all(channels.values(), {"type": "abort", "reason": why})
+        notice(why)
+        return None
+    next_joined: SeatedLinks = [
+        (framed, SeatedJoiner(joiner.seat, answers.yes[joiner.seat], joiner.bot))
+        for framed, joiner in joined]
     return _fresh(host_secrets), next_joined, [(_fresh(s), name) for s, name in bot_secrets]
 
 

@@ -11,7 +11,6 @@ falls silent the host's report arrives first. """
 
 from __future__ import annotations
 
-import contextlib
 import functools
 from collections.abc import Awaitable, Callable
 from contextlib import AsyncExitStack
@@ -55,6 +54,7 @@ from .rematch import (
     declined_sentence,
     next_again,
     next_genesis_problems,
+    send_decline,
     side_names,
 )
 from .seats import table_rng
@@ -319,9 +319,8 @@ async def _play(reached: Reached, invite: Invite,
     try:
         if again is None:  # no rematch: a signed decline, as a courtesy
             if channel is not None:
-                with contextlib.suppress(NetError):
-                    await channel.send_message(again_message(genesis, seat, secrets.identity,
-                                                             None))
+                await send_decline(channel, again_message(genesis, seat, secrets.identity,
+                                                          None))
             return table
         while True:
             series.record(table.engine.winner)
@@ -348,8 +347,7 @@ async def _join_again(channel: FrameChannel, table: Table, seat: int, secrets: S
     genesis, checked, with the seat's fresh secrets; ``None`` when the series ends (said)."""
     previous = table.genesis
     if not await again(table):
-        with contextlib.suppress(NetError):
-            await channel.send_message(again_message(previous, seat, secrets.identity, None))
+        await send_decline(channel, again_message(previous, seat, secrets.identity, None))
         notice(pgettext("network", "you declined another match; the series ends"))
         return None
     fresh = new_seat(SystemRandomness(), secrets.identity)

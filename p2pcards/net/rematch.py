@@ -14,14 +14,23 @@ those of the finished match. Every joiner checks the next genesis (:func:`next_g
 before it signs it with its ``accept``, as at seating. A decline is signed, so each peer names
 who declined from that seat's own key, not the hub's word.
 
-The functions here make and check the messages, and :func:`next_again` reads the next one.
+A joiner that declines waits, after its signed ``nil``, for the hub to end the connection
+(:func:`send_decline`), so the decline is read before its connection closes; and the hub reads
+a joiner's connection that ends before that joiner's answer as that seat's decline
+(:func:`collect_answers`), so a closed connection is never taken for a lost one. Until the next
+genesis is sent, a joiner that said yes may still take it back with a signed ``nil``.
+
+The functions here make and check the messages, :func:`next_again` reads the next one, and
+:func:`collect_answers` reads the joiners' answers for the hub.
 """
 
 from __future__ import annotations
 
-from collections.abc import Collection, Sequence
+from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
+
+import trio
 
 from ..i18n import pgettext
 from ..seating.genesis import Genesis, GenesisError, SeatInfo
@@ -31,9 +40,12 @@ from .errors import NetError
 from .framed import FrameChannel
 
 __all__ = ["AGAIN_CONTEXT", "again_message", "check_again", "next_genesis_problems",
-           "Series", "declined_sentence", "side_names", "next_again"]
+           "Series", "declined_sentence", "closed_sentence", "side_names", "next_again",
+           "Answers", "collect_answers", "send_decline", "DECLINE_WAIT"]
 
 AGAIN_CONTEXT = "p2pcards/rematch/v1"
+DECLINE_WAIT = 10.0
+"""Seconds a seat that declined waits for the hub to end the connection before closing it."""
 
 
 def _statement(previous: Genesis, seat: int, entry: dict[str, Any] | None) -> bytes:
@@ -106,26 +118,104 @@ def side_names(genesis: Genesis) -> list[str]:
                        if side_of[s] == side) for side in range(max(side_of) + 1)]
 
 
-async def next_again(framed: FrameChannel) -> dict[str, Any] | None:
-    """The next rematch message on ``framed`` (keepalives skipped): an ``again``, a
-    ``genesis`` or an ``abort``; ``None`` when the connection ends, breaks or carries anything
-    else."""
+async def _next_message(framed: FrameChannel) -> dict[str, Any] | None:
+    """The next message on ``framed`` but keepalives; ``None`` when the connection ends or
+    breaks."""
     while True:
         try:
             message = await framed.receive_message()
         except NetError:
             return None
-        if message is None:
-            return None
-        if message["type"] == "alive":
-            continue
-        return message if message["type"] in ("again", "genesis", "abort") else None
+        if message is None or message["type"] != "alive":
+            return message
+
+
+async def next_again(framed: FrameChannel) -> dict[str, Any] | None:
+    """The next rematch message on ``framed`` (keepalives skipped): an ``again``, a
+    ``genesis`` or an ``abort``; ``None`` when the connection ends, breaks or carries anything
+    else."""
+    message = await _next_message(framed)
+    if message is None:
+        return None
+    return message if message["type"] in ("again", "genesis", "abort") else None
+
+
+async def send_decline(framed: FrameChannel, message: dict[str, Any]) -> None:
+    """Send this seat's signed decline (an ``again`` with ``nil``) and wait, at most
+    :data:`DECLINE_WAIT` seconds, for the other side to end the connection (the hub ends it
+    once it has read the answer): the decline is then read before the connection closes,
+    however loaded the machines. Never raises :class:`NetError`."""
+    try:
+        await framed.send_message(message)
+    except NetError:
+        return
+    with trio.move_on_after(DECLINE_WAIT):
+        await framed.aclose_gracefully()
+
+
+@dataclass
+class Answers:
+    """The joiners' answers after a match, as the hub read them."""
+
+    yes: dict[int, SeatInfo] = field(default_factory=dict)
+    """The next entry of each seat that said yes (and has not taken it back)."""
+    declined: int | None = None
+    """The first seat that declined, by a signed ``nil`` or by ending its connection."""
+    signed: dict[str, Any] | None = None
+    """The decliner's signed ``again`` (``None`` when its connection ended instead)."""
+
+    def decline(self, seat: int, signed: dict[str, Any] | None) -> None:
+        """Seat ``seat`` declines (the first decline counts)."""
+        if self.declined is None:
+            self.declined, self.signed = seat, signed
+            self.yes.pop(seat, None)
+
+
+async def collect_answers(previous: Genesis, channels: Mapping[int, FrameChannel],
+                          limit: float) -> Answers:
+    """Each joiner's ``again`` after ``previous``, read until every seat said yes, one
+    declined, or ``limit`` seconds passed. A connection that ends before its seat's answer,
+    or after a yes, is that seat's decline; a signed ``nil`` after a yes takes the yes back;
+    an answer that does not check (:func:`check_again`) is no answer, and that seat is no
+    longer read."""
+    answers = Answers()
+    with trio.move_on_after(limit):
+        async with trio.open_nursery() as nursery:
+            async def read(seat: int, framed: FrameChannel) -> None:
+                while True:
+                    message = await _next_message(framed)
+                    if message is None:
+                        answers.decline(seat, None)
+                        break
+                    checked = (check_again(previous, message, {seat})
+                               if message["type"] == "again" else None)
+                    if checked is None:
+                        return
+                    if checked[1] is None:
+                        answers.decline(seat, message)
+                        break
+                    answers.yes.setdefault(seat, checked[1])
+                    if len(answers.yes) == len(channels):
+                        break
+                nursery.cancel_scope.cancel()
+
+            for seat, framed in channels.items():
+                nursery.start_soon(read, seat, framed)
+    return answers
 
 
 def declined_sentence(previous: Genesis, seat: int) -> str:
     """``Bruno declined another match``."""
     name = previous.seats[seat].name or pgettext("network", "seat {seat}").format(seat=seat)
     return pgettext("network", "{name} declined another match").format(name=name)
+
+
+def closed_sentence(previous: Genesis, seat: int) -> str:
+    """``Bruno declined another match (the connection closed)``: a seat whose connection
+    ended before it answered."""
+    name = previous.seats[seat].name or pgettext("network", "seat {seat}").format(seat=seat)
+    return pgettext("network", "{name} declined another match (the connection closed)").format(
+        name=name)
 
 
 @dataclass
