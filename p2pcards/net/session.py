@@ -63,7 +63,8 @@ match when a joiner's link closes or dies: it notes the seat as gone and goes on
 waits for that seat, or when a remote seat's timeout passes, then it begins the recovery
 (:meth:`~p2pcards.table.Table.recover`); every seat's table follows with its ``recover``
 message, and the match ends as the table says. Envelopes of a seat whose recovery has begun
-are dropped. Only the hub begins a recovery, on its own liveness and timers: a joiner's
+are dropped. A seat's signed ``leave`` at such a table notes it as gone at once
+(:mod:`.leave`). Only the hub begins a recovery, on its own liveness and timers: a joiner's
 ``recover`` that is not its turn is dropped with a warning and the match goes on. A joiner
 whose own seat the hub recovers while its connection stayed up and its time was far from out,
 or after it had answered, says so naming the hub and stops (:mod:`p2pcards.seating.recovery_watch`).
@@ -237,8 +238,9 @@ class Session(TurnTaking, ForkSettling, AwaySession):
     def _take_leave(self, link: Link, message: dict[str, Any]) -> None:
         """Another seat's ``leave`` from ``link``: checked (the hub takes it only for the seats
         behind that link, a joiner for any seat but its own), sent on by the hub to every other
-        seat, and the match ends naming who left. A ``leave`` that fails the check is a bad
-        frame."""
+        seat, and the match ends naming who left, unless the table's dropout policy lets it go
+        on without that seat (:meth:`_goes_on_without`). A ``leave`` that fails the check is a
+        bad frame."""
         allowed = link.seats if self.forward else (
             frozenset(range(len(self.genesis.seats))) - self._local_seats)
         seat = leaving_seat(self.genesis, message, allowed)
@@ -247,7 +249,8 @@ class Session(TurnTaking, ForkSettling, AwaySession):
                            "of its seats")
         if self.forward:
             self._tell_others(link, message)
-        raise MatchFailure(left_sentence(self.genesis, seat))
+        if not self._goes_on_without(link, seat):
+            raise MatchFailure(left_sentence(self.genesis, seat))
 
 
     async def _play(self) -> None:
@@ -428,6 +431,7 @@ class Session(TurnTaking, ForkSettling, AwaySession):
                 raise MatchFailure(f"{link.label} aborted the match: {reason}")
         if kind == "leave":
             self._take_leave(link, message)
+            return
         if self._answer(link, message) or self._note_away(link, message):
             return
         if kind == "have" and set(message) == {"type", "hash", "data"}:
