@@ -17,6 +17,7 @@ from ..wire import ZERO_HASH, codec
 from ..wire.chain import Chain
 from .errors import EXIT_VIOLATION, BadFrame, MatchFailure
 from .framed import FrameChannel
+from .leave import left_on_policy
 from .links import Link
 from .player import seat_label
 from .state import SessionState, tampered
@@ -55,6 +56,21 @@ class AwaySession(SessionState):
         self._gone |= link.seats
         return True
 
+    def _goes_on_without(self, link: Link, seat: int) -> bool:
+        """After the signed ``leave`` of ``seat`` (from ``link``): whether the match goes on
+        without it, as the table's dropout policy says (SPEC §11.7.6). The hub goes on when
+        it can recover the seat (:meth:`_drops`: the seat is noted as gone, and its recovery
+        begins as soon as the table waits for it); a joiner at a table with a dropout policy
+        goes on and waits for the hub's word, its ``recover`` or its ``abort``. Everyone who
+        goes on is told who left and what follows."""
+        if self.reference.finished or not self.genesis.shares_keys:
+            return False
+        if self.forward and not self._drops(link):
+            return False
+        self._left.add(seat)
+        self.notice(left_on_policy(self.genesis, seat))
+        return True
+
     def _link_dead(self, link: Link, why: str, relay_left: float | None = None) -> None:
         """The one place where a dead link is handled: its connection closed, broke, or fell
         silent past the keepalives (``why`` says which, naming the peer). Without re-entry the
@@ -62,7 +78,7 @@ class AwaySession(SessionState):
         come back or the table's wait for them runs out (nothing it sent is lost: the
         transcript holds the chain). ``relay_left``: the relay between is what cannot be
         reached, and tries to reconnect for that many seconds more."""
-        if self.reference.finished or link.state == "down":
+        if self.reference.finished or link.state == "down" or link.seats <= self._left:
             return
         if self.reentry is None:
             raise MatchFailure(why)

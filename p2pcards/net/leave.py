@@ -8,8 +8,10 @@ asked to stop (SIGINT or SIGTERM without a terminal), its peer sends on every co
 The hub checks it and sends it on to every other seat, so each peer can name who left without
 trusting the hub (the hub cannot make a seat leave, and a joiner cannot leave in another seat's
 name). Like ``abort`` it travels outside the chain: the match ends for everyone, each transcript
-stays as far as the chain went, and nothing is resumed. A process that is killed (SIGKILL, a
-crash) sends nothing: the others wait for it to come back, as for any lost connection.
+stays as far as the chain went, and nothing is resumed; at a table with a dropout policy the
+match goes on instead, the hub recovering the seat as the policy says (:func:`left_on_policy`).
+A process that is killed (SIGKILL, a crash) sends nothing: the others wait for it to come
+back, as for any lost connection.
 
 The functions here make and check the message; they touch no socket and no clock.
 """
@@ -24,7 +26,7 @@ from ..wire import codec
 from ..wire.identity import IdentityKey, PublicIdentity
 from .player import seat_label
 
-__all__ = ["LEAVE_CONTEXT", "leave_message", "leaving_seat", "left_sentence"]
+__all__ = ["LEAVE_CONTEXT", "leave_message", "leaving_seat", "left_on_policy", "left_sentence"]
 
 LEAVE_CONTEXT = "p2pcards/leave/v1"
 
@@ -59,3 +61,12 @@ def left_sentence(genesis: Genesis, seat: int) -> str:
     """``Bruno left the match``: what every other seat is told, by the name the seat sat down
     with (its seat and key when that name does not tell it apart, :func:`.player.seat_label`)."""
     return f"{seat_label(genesis, seat)} left the match"
+
+
+def left_on_policy(genesis: Genesis, seat: int) -> str:
+    """What the seats that go on are told when ``seat`` left a table with a dropout policy
+    (SPEC §11.7.6): who left, and what becomes of its seat."""
+    if genesis.dropout == "bot":
+        return f"{left_sentence(genesis, seat)}; the public bot plays their seat when it is due"
+    return (f"{left_sentence(genesis, seat)}; their hand is opened when it is due, and they "
+            "forfeit the match")

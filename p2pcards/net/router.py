@@ -87,6 +87,7 @@ class Routing(Recoveries, ForkSettling, AwaySession):
                 raise MatchFailure(f"{link.label} aborted the match: {reason}")
         if kind == "leave":
             self._take_leave(link, message)
+            return
         if self._answer(link, message) or self._note_away(link, message):
             return
         if kind == "have" and set(message) == {"type", "hash", "data"}:
@@ -96,8 +97,9 @@ class Routing(Recoveries, ForkSettling, AwaySession):
     def _take_leave(self, link: Link, message: dict[str, Any]) -> None:
         """Another seat's ``leave`` from ``link``: checked (the hub takes it only for the seats
         behind that link, a joiner for any seat but its own), sent on by the hub to every other
-        seat, and the match ends naming who left. A ``leave`` that fails the check is a bad
-        frame."""
+        seat, and the match ends naming who left, unless the table's dropout policy lets it go
+        on without that seat (:meth:`_goes_on_without`). A ``leave`` that fails the check is a
+        bad frame."""
         allowed = link.seats if self.forward else (
             frozenset(range(len(self.genesis.seats))) - self._local_seats)
         seat = leaving_seat(self.genesis, message, allowed)
@@ -106,7 +108,8 @@ class Routing(Recoveries, ForkSettling, AwaySession):
                            "of its seats")
         if self.forward:
             self._tell_others(link, message)
-        raise MatchFailure(left_sentence(self.genesis, seat))
+        if not self._goes_on_without(link, seat):
+            raise MatchFailure(left_sentence(self.genesis, seat))
 
     def _route(self) -> None:
         """Deliver every queued envelope (and whatever the local tables answer)."""

@@ -64,7 +64,8 @@ match when a joiner's link closes or dies: it notes the seat as gone and goes on
 waits for that seat, or when a remote seat's timeout passes, then it begins the recovery
 (:meth:`~p2pcards.table.Table.recover`); every seat's table follows with its ``recover``
 message, and the match ends as the table says. Envelopes of a seat whose recovery has begun
-are dropped. Only the hub begins a recovery, on its own liveness and timers: a joiner's
+are dropped. A seat's signed ``leave`` at such a table notes it as gone at once
+(:mod:`.leave`). Only the hub begins a recovery, on its own liveness and timers: a joiner's
 ``recover`` that is not its turn is dropped with a warning and the match goes on. A joiner
 whose own seat the hub recovers while its connection stayed up and its time was far from out,
 or after it had answered, says so naming the hub and stops (:mod:`p2pcards.seating.recovery_watch`).

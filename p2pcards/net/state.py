@@ -66,6 +66,9 @@ class SessionState(abc.ABC):
         self._offered: set[tuple[int | None, int]] = set()
         self._gone: set[int] = set()
         """Seats whose link closed or died at a table that can recover them (the hub only)."""
+        self._left: set[int] = set()
+        """Seats that left with their signed ``leave`` while the match goes on without them
+        (a table with a dropout policy, SPEC §11.7.6): their closing link is no loss."""
         self.reentry = reentry
         self.replay = replay
         self.notice = notice or (lambda text: None)
