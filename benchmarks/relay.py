@@ -564,6 +564,7 @@ ANATOMY = {
     "gc0": "gc young",
     "gc1": "gc middle",
     "gc2": "gc full",
+    "gc_forwarding": "gc while frames flow",
 }
 
 
