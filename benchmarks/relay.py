@@ -32,10 +32,13 @@ the last lines say whether the 250-table level met it. ``--compare CHECKOUT`` ru
 another checkout too (``git worktree add /tmp/relay-old <commit>``), each level against both
 relays in turns, so that old and new are measured under the same load. Each row also gives the
 p90, the relay's CPU time per forwarded frame and the generators' own loop lag (99th percentile
-of one pass of their loop: their share of the measured latency).
+of one pass of their loop: their share of the measured latency). ``--anatomy`` runs each relay
+under ``benchmarks/relay_probe.py`` and prints, at the end, where its frames' time went: waiting
+for the relay to read them, inside the relay up to the last member's socket, the run loop's
+passes and the collector's pauses.
 
     python benchmarks/relay.py [--quick] [--levels 100,250,300] [--rate 4] [--seconds 8]
-                               [--generators 2] [--busy] [--compare CHECKOUT]
+                               [--generators 2] [--busy] [--compare CHECKOUT] [--anatomy]
 """
 
 from __future__ import annotations
@@ -564,6 +567,7 @@ ANATOMY = {
     "gc0": "gc young",
     "gc1": "gc middle",
     "gc2": "gc full",
+    "gc_forwarding": "gc while frames flow",
 }
 
 

@@ -13,7 +13,9 @@ in the relay splits into:
   socket written).
 
 Besides, per pass of Trio's run loop, the time spent running tasks (``batch``) and the number
-of task steps, and every garbage collector pass (``gc``, by generation). Wall times in ms.
+of task steps, and every garbage collector pass (``gc``, by generation; ``gc_forwarding``: the
+passes of any generation within 0.1 s of a frame read, that is while frames flow rather than
+while the connections are made). Wall times in ms.
 
     P2PCARDS_RELAY_PROBE=out.json python benchmarks/relay_probe.py relay --listen ...
 """
@@ -38,7 +40,7 @@ from p2pcards.relay.rooms import Room, RoomRegistry
 
 _SENT = struct.Struct(">q")
 SAMPLES: dict[str, array[float]] = {name: array("d") for name in (
-    "waiting", "parsed", "written", "batch", "steps", "gc0", "gc1", "gc2")}
+    "waiting", "parsed", "written", "batch", "steps", "gc0", "gc1", "gc2", "gc_forwarding")}
 _last_read_ns = [0]
 _append_ns = [0]
 
@@ -139,8 +141,11 @@ def _probe_gc() -> None:
     def callback(phase: str, info: dict[str, int]) -> None:
         if phase == "start":
             started[0] = time.perf_counter()
-        else:
-            SAMPLES[f"gc{info['generation']}"].append((time.perf_counter() - started[0]) * 1e3)
+            return
+        pause = (time.perf_counter() - started[0]) * 1e3
+        SAMPLES[f"gc{info['generation']}"].append(pause)
+        if time.monotonic_ns() - _last_read_ns[0] < 100_000_000:
+            SAMPLES["gc_forwarding"].append(pause)
 
     gc.callbacks.append(callback)
 

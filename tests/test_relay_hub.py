@@ -4,6 +4,7 @@ connections' own tasks do not wake for a frame."""
 
 from __future__ import annotations
 
+import os
 import socket
 import struct
 from collections.abc import AsyncIterator
@@ -142,3 +143,29 @@ async def test_an_oversized_frame_is_refused_with_its_reason(shared_reader: bool
         assert b"frame-too-large" in frames[0]
         assert server.stats.rejections["frame-too-large"] == 1
         await member.stream.aclose()
+
+
+@READERS
+async def test_what_one_pass_of_the_hub_has_for_a_member_goes_out_in_one_write(
+        shared_reader: bool) -> None:
+    """Three members' frames are all in the relay's sockets before it runs again (written with
+    no checkpoint between them): the hub reads them in one pass and writes each of the four
+    members once (the fourth its three frames, each sender its ack and the two others' frames);
+    connections that read their own sockets write each frame and ack apart."""
+    async with _relay(shared_reader, **_UNTHROTTLED) as (server, port):
+        members = await _members(port, room_code("hub-coalesce"), 4)
+        await trio.sleep(0.1)  # every writer is parked
+        writes, frames = server.stats.writes_out, server.stats.frames_out
+        for seat in range(3):
+            os.write(members[seat].stream.socket.fileno(), encode_frame(b"seat %d" % seat))
+        for member in members:
+            await member.read_until(3)
+        assert server.stats.frames_out - frames == 9
+        assert server.stats.writes_out - writes == (4 if shared_reader else 12)
+        order = [d.payload for d in members[3].got]  # the room's order of the three frames
+        assert sorted(order) == [b"seat 0", b"seat 1", b"seat 2"]  # type: ignore[type-var]
+        for seat in range(3):
+            assert [d.payload for d in members[seat].got] == [
+                None if payload == b"seat %d" % seat else payload for payload in order]
+        for member in members:
+            await member.stream.aclose()

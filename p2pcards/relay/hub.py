@@ -6,7 +6,9 @@ and a coroutine resumed through several frames, which is most of the relay's CPU
 on a busy machine, where its tail latency comes from. A :class:`ReadHub` keeps its own
 level-triggered epoll of the member sockets, waits on it as one file descriptor in Trio, and
 on each wake-up reads every ready socket once and hands the bytes to that socket's callback, all
-in one task step: a pass over a hundred ready sockets costs one wake-up.
+in one task step: a pass over a hundred ready sockets costs one wake-up. Then it calls
+``after_pass``, with which the relay writes what the pass had for each member in one write (so
+the more the relay has to catch up with, the fewer writes per frame it makes).
 
 A callback runs synchronously inside the hub's step and must not raise. Whatever needs to wait
 (a throttled member) or end (end of stream, a socket error, a cut) is handed back to the
@@ -39,10 +41,13 @@ class ReadHub:
     """Reads registered sockets from one task (:meth:`run`), ``read_chunk`` bytes at most per
     ready socket and pass."""
 
-    def __init__(self, read_chunk: int) -> None:
+    def __init__(self, read_chunk: int, after_pass: Callable[[], None]) -> None:
         self._read_chunk = read_chunk
+        self._after_pass = after_pass
         self._epoll = select.epoll()
         self._callbacks: dict[int, Callable[[Received], None]] = {}
+        self.in_pass = False
+        """True while callbacks run; ``after_pass`` runs once they all have."""
 
     def __len__(self) -> int:
         return len(self._callbacks)
@@ -66,17 +71,22 @@ class ReadHub:
         wait_readable = trio.lowlevel.wait_readable
         while True:
             await wait_readable(self._epoll.fileno())
-            for fd, _events in poll(0):
-                callback = callbacks.get(fd)
-                if callback is None:
-                    continue  # removed by an earlier callback of this pass
-                try:
-                    data: Received = os.read(fd, chunk)
-                except BlockingIOError:
-                    continue
-                except OSError as exc:
-                    data = exc
-                callback(data)
+            self.in_pass = True
+            try:
+                for fd, _events in poll(0):
+                    callback = callbacks.get(fd)
+                    if callback is None:
+                        continue  # removed by an earlier callback of this pass
+                    try:
+                        data: Received = os.read(fd, chunk)
+                    except BlockingIOError:
+                        continue
+                    except OSError as exc:
+                        data = exc
+                    callback(data)
+            finally:
+                self.in_pass = False
+            self._after_pass()
 
     def close(self) -> None:
         """Release the epoll once :meth:`run` and every connection using the hub are over."""

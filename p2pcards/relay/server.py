@@ -7,7 +7,7 @@ slows anyone else and nothing is queued per connection, and a watchdog that enfo
 idle and write timeouts from the times the other two record (one timer per connection instead
 of a cancel scope around every read and write, which is the hot path).
 
-Forwarding has a fast path (:func:`_write_through`): when a member's writer is parked with
+Forwarding has a fast path (:func:`_write_now`): when a member's writer is parked with
 nothing left to send, the reader that appended the frame hands it to that member's socket at
 once with one non-blocking send, instead of waking the writer task. A match is mostly members
 that keep up, so most frames reach every member without a single task switch; whatever the
@@ -85,6 +85,8 @@ class _Conn:
         self.cursor = 0  # room index of the next frame this connection is to be sent
         self.parked = False  # the writer waits with nothing to send: write-through allowed
         self.unsent = b""  # the tail of a write-through the socket did not take
+        self.outbox: list[bytes] = []  # write-throughs held for the end of the hub's pass
+        self.outbox_frames = 0  # forwarded frames (not acks) in outbox
 
 
 class RelayServer:
@@ -111,6 +113,7 @@ class RelayServer:
         self._shutdown = trio.Event()
         self._drained = trio.Event()
         self._hub: ReadHub | None = None  # the shared reading task, while serve runs
+        self._outboxes: list[_Conn] = []  # connections with write-throughs held in this pass
         self.ports: list[int] = []
         self.mailboxes = MailboxService(mailbox_limits, log=log,
                                         cut=lambda c, r, m: self._cut(cast(_Conn, c), r, m))
@@ -129,7 +132,8 @@ class RelayServer:
         """
         listeners = await trio.open_tcp_listeners(port, host=host)
         self.ports = [listener.socket.getsockname()[1] for listener in listeners]
-        hub = ReadHub(self.limits.read_chunk) if self.shared_reader else None
+        hub = (ReadHub(self.limits.read_chunk, self._flush_outboxes) if self.shared_reader
+               else None)
         try:
             await self._serve(listeners, host, hub, task_status)
         finally:
@@ -447,15 +451,42 @@ class RelayServer:
         """Pass the frame just appended at ``index`` to every member of ``room``: written at
         once to members whose writer is parked and caught up, the others' writers woken."""
         delivery = b""
+        hub = self._hub
+        hold = hub is not None and hub.in_pass  # written together at the end of the pass
         for member in self._members.get(room, {}).values():
             if member.parked and member.cursor == index and _WRITE_THROUGH:
-                if member.slot == sender:
-                    _write_through(member, encode_frame(encode_ack(index)), False, self.stats)
+                forwarded = member.slot != sender
+                if forwarded:
+                    data = delivery = delivery or room.frame(index)
                 else:
-                    delivery = delivery or room.frame(index)
-                    _write_through(member, delivery, True, self.stats)
+                    data = encode_frame(encode_ack(index))
+                member.cursor += 1
+                if hold:
+                    self._hold(member, data, forwarded)
+                else:
+                    _write_now(member, data, int(forwarded), self.stats)
             else:
                 member.wake.set()
+
+    def _hold(self, member: _Conn, data: bytes, forwarded: bool) -> None:
+        """Keep ``data`` for ``member`` until :meth:`_flush_outboxes` at the end of the hub's
+        pass, so that what one pass has for a member goes out in one write."""
+        if not member.outbox:
+            self._outboxes.append(member)
+        member.outbox.append(data)
+        member.outbox_frames += forwarded
+
+    def _flush_outboxes(self) -> None:
+        """Write every outbox held in this pass of the hub, one write per member."""
+        stats = self.stats
+        for member in self._outboxes:
+            outbox = member.outbox
+            data = outbox[0] if len(outbox) == 1 else b"".join(outbox)
+            frames = member.outbox_frames
+            member.outbox = []
+            member.outbox_frames = 0
+            _write_now(member, data, frames, stats)
+        self._outboxes.clear()
 
     async def _writer(self, conn: _Conn, room: Room, slot: int, cursor: int) -> None:
         """Send ``conn`` the room's frames from index ``cursor`` on (its own as acks), parking
@@ -493,6 +524,7 @@ class RelayServer:
                 conn.cursor = batch[-1][0] + 1
             stats.frames_out += forwarded
             stats.bytes_out += len(out)
+            stats.writes_out += 1
 
     def _room_gone(self, room: Room, reason: str, message: str) -> None:
         self.registry.drop(room, reason)
@@ -504,7 +536,7 @@ class RelayServer:
 
 
 _WRITE_THROUGH = sys.platform != "win32"
-"""Whether :func:`_write_through` and :func:`_raw_receiver` may use ``os.write`` and
+"""Whether :func:`_write_now` and :func:`_raw_receiver` may use ``os.write`` and
 ``os.read`` on a socket (not on Windows, where a socket is not a file descriptor: there every
 frame goes through Trio's stream and the writer task)."""
 
@@ -528,9 +560,9 @@ def _raw_receiver(stream: trio.SocketStream) -> Callable[[int], Awaitable[bytes]
     return receive
 
 
-def _write_through(conn: _Conn, data: bytes, forwarded: bool, stats: RelayStats) -> None:
-    """Give ``data`` (the frame or ack at ``conn.cursor``) to the parked connection's socket
-    with one non-blocking send and advance its cursor past it.
+def _write_now(conn: _Conn, data: bytes, frames: int, stats: RelayStats) -> None:
+    """Give ``data`` (frames and acks before ``conn.cursor``, of which ``frames`` forwarded
+    frames) to the parked connection's socket with one non-blocking send.
 
     Whatever the socket does not take is kept in ``conn.unsent`` and the writer is woken to send
     it first (and to time it against the write timeout); so is an error from the socket, which
@@ -543,10 +575,9 @@ def _write_through(conn: _Conn, data: bytes, forwarded: bool, stats: RelayStats)
     except OSError:
         _unpark(conn)  # the writer's send will meet the same error and end the connection
         return
-    conn.cursor += 1
     stats.bytes_out += written
-    if forwarded:
-        stats.frames_out += 1
+    stats.frames_out += frames
+    stats.writes_out += 1
     if written < len(data):
         conn.unsent = data[written:]
         conn.sending = True  # a frame is cut in two: no goodbye may follow until it is whole
