@@ -116,6 +116,7 @@ from .calabrasella_rules import (
     chip_deltas,
     settle,
 )
+from .combinations import combinations_in_order
 from .tricks import trick_winner
 
 __all__ = [
@@ -913,16 +914,5 @@ SPECS = (SPEC,)
 
 def _combinations_in_order(ordered: list[Card], most: int) -> list[tuple[Card, ...]]:
     """Every combination of 1..``most`` cards of ``ordered`` (sorted, distinct) in the order of
-    the tuples themselves: each combination right before its own extensions, which come in the
-    order of their added card (a depth-first walk), as ``sorted`` would put them."""
-    out: list[tuple[Card, ...]] = []
-
-    def extend(prefix: tuple[Card, ...], start: int) -> None:
-        for i in range(start, len(ordered)):
-            combo = (*prefix, ordered[i])
-            out.append(combo)
-            if len(combo) < most:
-                extend(combo, i + 1)
-
-    extend((), 0)
-    return out
+    the tuples themselves, as ``sorted`` would put them (see :func:`combinations_in_order`)."""
+    return combinations_in_order(ordered, most)
