@@ -201,8 +201,8 @@ def _add_card_entries(value: object, at: Mapping[str, int], ones: list[int]) -> 
                 i = get(item)
                 if i is not None:
                     ones.append(i)
-            elif inner is list or inner is tuple:  # one level down without a call
-                for sub in item:
+            elif inner is list or inner is tuple or inner is dict:  # one level down, no call
+                for sub in (item.values() if inner is dict else item):
                     if type(sub) is str:
                         i = get(sub)
                         if i is not None:
@@ -211,9 +211,14 @@ def _add_card_entries(value: object, at: Mapping[str, int], ones: list[int]) -> 
                         _add_card_entries(sub, at, ones)
             elif item and inner not in _SCALARS:
                 _add_card_entries(item, at, ones)
-    elif isinstance(value, Mapping):
-        for item in value.values():
-            if item and type(item) not in _SCALARS:
+    elif kind is dict or isinstance(value, Mapping):
+        get = at.get
+        for item in cast("Mapping[Any, Any]", value).values():
+            if type(item) is str:
+                i = get(item)
+                if i is not None:
+                    ones.append(i)
+            elif item and type(item) not in _SCALARS:
                 _add_card_entries(item, at, ones)
     elif kind not in _SCALARS:  # subclasses of the plain types
         for code in _walk_strings(value):
