@@ -245,3 +245,36 @@ def test_the_vector_matches_the_documented_layout(seed: int, case: tuple[str, in
             raw = e.state_.observation(other)
             assert e.encode(raw, other).tolist() == _reference_vector(e, raw, other)
         e.step(int(np.flatnonzero(observation["action_mask"])[0]))
+
+
+_CODES = ["AS", "7D", "KB", "2C", "X3", "??", "bank", ""]
+_NESTED = st.recursive(
+    st.sampled_from(_CODES) | st.integers(-3, 3) | st.none() | st.booleans(),
+    lambda inner: (st.lists(inner, max_size=4) | st.lists(inner, max_size=3).map(tuple)
+                   | st.dictionaries(st.sampled_from(["card", "cards", "seat", "bets"]), inner,
+                                     max_size=3)),
+    max_leaves=12)
+
+
+@settings(max_examples=300, deadline=None)
+@given(value=_NESTED)
+def test_card_entries_of_any_nesting_match_a_plain_walk(value: object) -> None:
+    """The encoder's walk over a card key's value (fast paths for lists of codes, pairs and
+    maps one level down) finds the same entries, in the same order, as a plain recursive walk
+    over every text at any depth."""
+    from p2pcards.offline.env import _add_card_entries
+
+    at = {code: 10 + i for i, code in enumerate(["AS", "7D", "KB", "2C", "X3"])}
+
+    def plain(item: object) -> list[int]:
+        if isinstance(item, str):
+            return [at[item]] if item in at else []
+        if isinstance(item, list | tuple):
+            return [i for sub in item for i in plain(sub)]
+        if isinstance(item, dict):
+            return [i for sub in item.values() for i in plain(sub)]
+        return []
+
+    ones: list[int] = []
+    _add_card_entries(value, at, ones)
+    assert ones == plain(value)

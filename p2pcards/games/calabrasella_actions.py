@@ -16,6 +16,7 @@ from ..cards import Card
 from .base import Action, UnknownHand, actions_with_cards, sort_actions
 from .calabrasella_config import WIDOW_SIZE, Stage
 from .calabrasella_rules import callable_cards
+from .combinations import combinations_in_order
 
 __all__ = [
     "combinations_in_order",
@@ -77,20 +78,3 @@ def take_choices(widow: Sequence[Card], discarded: int) -> list[Action]:
 
     k = discarded
     return actions_with_cards("take", combinations(sorted(widow), k))
-
-
-def combinations_in_order(ordered: list[Card], most: int) -> list[tuple[Card, ...]]:
-    """Every combination of 1..``most`` cards of ``ordered`` (sorted, distinct) in the order of
-    the tuples themselves: each combination right before its own extensions, which come in the
-    order of their added card (a depth-first walk), as ``sorted`` would put them."""
-    out: list[tuple[Card, ...]] = []
-
-    def extend(prefix: tuple[Card, ...], start: int) -> None:
-        for i in range(start, len(ordered)):
-            combo = (*prefix, ordered[i])
-            out.append(combo)
-            if len(combo) < most:
-                extend(combo, i + 1)
-
-    extend((), 0)
-    return out

@@ -46,7 +46,7 @@ from __future__ import annotations
 
 import hashlib
 import random
-from collections.abc import Iterator, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass
 from functools import cache, lru_cache
 from typing import Any, cast
@@ -201,8 +201,8 @@ def _add_card_entries(value: object, at: Mapping[str, int], ones: list[int]) -> 
                 i = get(item)
                 if i is not None:
                     ones.append(i)
-            elif inner is list or inner is tuple:  # one level down without a call
-                for sub in item:
+            elif inner is list or inner is tuple or inner is dict:  # one level down, no call
+                for sub in (item.values() if inner is dict else item):
                     if type(sub) is str:
                         i = get(sub)
                         if i is not None:
@@ -211,9 +211,14 @@ def _add_card_entries(value: object, at: Mapping[str, int], ones: list[int]) -> 
                         _add_card_entries(sub, at, ones)
             elif item and inner not in _SCALARS:
                 _add_card_entries(item, at, ones)
-    elif isinstance(value, Mapping):
-        for item in value.values():
-            if item and type(item) not in _SCALARS:
+    elif kind is dict or isinstance(value, Mapping):
+        get = at.get
+        for item in cast("Mapping[Any, Any]", value).values():
+            if type(item) is str:
+                i = get(item)
+                if i is not None:
+                    ones.append(i)
+            elif item and type(item) not in _SCALARS:
                 _add_card_entries(item, at, ones)
     elif kind not in _SCALARS:  # subclasses of the plain types
         for code in _walk_strings(value):
@@ -322,16 +327,18 @@ class CardGameEnv(AECEnv):  # type: ignore[misc]
         self._deck_index = {code: i for i, code in enumerate(self.layout.deck)}
         self._size = self.layout.size
         offset = self.layout.players
-        self._card_at: list[tuple[str, dict[str, int]]] = []
-        """Per card key, each card code's entry in the vector."""
+        self._card_at: list[tuple[str, dict[str, int], Callable[[str], int]]] = []
+        """Per card key, each card code's entry in the vector, and that map's lookup."""
         for key in self.layout.card_keys:
-            self._card_at.append((key, {code: offset + i for code, i in
-                                        self._deck_index.items()}))
+            at = {code: offset + i for code, i in self._deck_index.items()}
+            self._card_at.append((key, at, at.__getitem__))
             offset += len(self.layout.deck)
         self._number_slots: list[tuple[str, int, int]] = []
         for key, width in self.layout.number_keys:
             self._number_slots.append((key, offset, width))
             offset += width
+        self._number_keys = tuple(key for key, _, _ in self._number_slots)
+        self._number_widths = tuple(width for _, _, width in self._number_slots)
         self._numbers_start = self._number_slots[0][1] if self._number_slots else offset
         self._numbers_end = offset
         self._text_slots: list[tuple[str, int]] = []
@@ -420,26 +427,44 @@ class CardGameEnv(AECEnv):  # type: ignore[misc]
         Built in one pass: the positions of the 1.0 entries (the seat, cards under their keys,
         hashed texts) are collected as a list and the numeric entries (contiguous in the layout)
         as another, then written into a zeroed ``float32`` array with one indexed and one slice
-        assignment."""
+        assignment. The commonest shapes (a list of card codes, a plain number, a text) take a
+        path without calls; anything else goes through the general helpers."""
         ones = [seat]
-        for key, at in self._card_at:
-            value = observation.get(key)
-            if value:
-                _add_card_entries(value, at, ones)
+        get = observation.get
+        for key, at, index_of in self._card_at:
+            value = get(key)
+            if not value:
+                continue
+            kind = type(value)
+            if kind is list and type(value[0]) is str:
+                mark = len(ones)
+                try:  # the usual list of card codes, all in the deck: one pass in C
+                    ones.extend(map(index_of, value))
+                    continue
+                except (KeyError, TypeError):  # a code off the deck, a nested item
+                    del ones[mark:]
+            elif kind is str:
+                i = at.get(value)
+                if i is not None:
+                    ones.append(i)
+                continue
+            _add_card_entries(value, at, ones)
         numbers: list[Any] = []
-        for key, _, size in self._number_slots:
-            number: Any = observation.get(key)
+        extend = numbers.extend
+        number: Any
+        for number, size in zip(map(get, self._number_keys), self._number_widths,
+                                strict=True):
             kind = type(number)
             if kind is int or kind is float or kind is bool:
                 numbers.append(number)
                 if size > 1:
-                    numbers.extend(_ZEROS[:size - 1])
+                    extend(_ZEROS[:size - 1])
             elif (kind is list or kind is tuple) and len(number) == size and None not in number:
-                numbers.extend(number)
+                extend(number)
             else:
-                numbers.extend(_padded_numbers(number, size))
+                extend(_padded_numbers(number, size))
         for key, offset in self._text_slots:
-            text = observation.get(key)
+            text = get(key)
             if text is None:
                 continue
             if type(text) is str:
