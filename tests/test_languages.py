@@ -141,15 +141,19 @@ def test_every_screen_is_translated(game: str, players: int) -> None:
 
 def test_a_person_plays_in_italian_with_lang_and_the_transcript_stays_english(
         tmp_path: pytest.TempPathFactory) -> None:
-    from test_net_processes import host
+    from test_net_processes import Peer
 
     from p2pcards.verify import verify_transcript
 
     typed = "?\nq\nn\n1\n" + "1\n" * 6 + "q\ns\n"
-    hosting, _ = host(tmp_path, "--lang", "it", "--game", "briscola", "--players", "2",
-                      "--bots", "1", "--seed", "3", "--insecure-public-keys", stdin=typed)
+    hosting = Peer(tmp_path, "host", "--listen", "127.0.0.1:0", "--ephemeral-identity",
+                   "--lang", "it", "--game", "briscola", "--players", "2", "--bots", "1",
+                   "--seed", "3", "--insecure-public-keys", stdin=typed)
     assert hosting.finish() == 130
     out = hosting.stdout
+    assert "ospiti briscola (classic)" in out and "i bot prendono tutti gli altri posti" in out
+    assert "tutti i posti sono presi; il tavolo " in out
+    assert hosting.stderr == "p2pcards: hai lasciato il tavolo; la partita è abbandonata"
     assert "scrivi ? per le mosse e i valori delle carte di questo gioco" in out
     assert "Briscola: gioca una carta qualsiasi" in out  # the help, on ?
     assert out.count("lasciare il tavolo? la partita finisce per tutti") == 2  # s confirms
@@ -164,19 +168,21 @@ def test_a_person_plays_in_italian_with_lang_and_the_transcript_stays_english(
 
 def test_the_locale_chooses_spanish_for_a_process(tmp_path: pytest.TempPathFactory,
                                                    monkeypatch: pytest.MonkeyPatch) -> None:
-    from test_net_processes import host
+    from test_net_processes import Peer
 
     monkeypatch.delenv("LC_ALL", raising=False)
     monkeypatch.delenv("LC_MESSAGES", raising=False)
     monkeypatch.delenv("P2PCARDS_LANG", raising=False)
     monkeypatch.setenv("LANG", "es_ES.UTF-8")
-    hosting, _ = host(tmp_path, "--game", "tute", "--players", "4", "--bots", "3",
-                      "--seed", "4", "--insecure-public-keys", stdin="?\nq\ns\n")
+    hosting = Peer(tmp_path, "host", "--listen", "127.0.0.1:0", "--ephemeral-identity",
+                   "--game", "tute", "--players", "4", "--bots", "3", "--seed", "4",
+                   "--insecure-public-keys", stdin="?\nq\ns\n")
     assert hosting.finish() == 130
     out = hosting.stdout
     assert "Tute (baraja española): cuatro jugadores en dos parejas." in out
     assert "│ tu mano" in out and "¿dejar la mesa?" in out
     assert "equipos: tú + " in out
+    assert "eres anfitrión de tute (classic)" in out
 
 
 # ----------------------------------------------------------------------------- commands

@@ -1,5 +1,6 @@
 """A seat that leaves a table of three with a dropout policy (SPEC §11.7.6, §9.13), each seat
-in its own process over loopback TCP: its signed ``leave`` does not end the match. The hub
+in its own process over loopback TCP (a bot stopped with SIGTERM, or a person who types ``q``
+and is told that the others may go on): its signed ``leave`` does not end the match. The hub
 recovers the seat at once, as the policy says (the public bot plays it with ``bot``, it
 forfeits with ``forfeit``), the two others finish, and every transcript verifies: the two
 finished ones naming the dropout, the leaver's as far as its chain went."""
@@ -29,12 +30,19 @@ def test_a_joiner_that_leaves_is_recovered_as_the_policy_says_and_the_others_fin
         tmp_path: Path, policy: str) -> None:
     hosting, invite = host(tmp_path / "alba", *TRESSETTE_3, "--name", "Alba",
                            "--dropout", policy)
-    bruno = join(tmp_path / "bruno", invite, "--bot", "--accept", "--name", "Bruno")
+    if policy == "bot":  # a bot's process asked to stop
+        bruno = join(tmp_path / "bruno", invite, "--bot", "--accept", "--name", "Bruno")
+    else:  # a person who types q at their first turn, and confirms
+        bruno = join(tmp_path / "bruno", invite, "--accept", "--name", "Bruno", stdin="q\ny\n")
     seat = seated(bruno)
     carla = join(tmp_path / "carla", invite, "--bot", "--accept", "--name", "Carla")
-    bruno.wait_for(r"^— hand 1 begins")
-    bruno.process.send_signal(signal.SIGTERM)
+    if policy == "bot":
+        bruno.wait_for(r"^— hand 1 begins")
+        bruno.process.send_signal(signal.SIGTERM)
     assert bruno.finish() == 130, bruno.stderr
+    if policy == "forfeit":
+        assert "leave the table? the others go on without you if the table's dropout policy " \
+               "allows, and you cannot come back [y/N]" in bruno.stdout
     assert bruno.stderr == "p2pcards: you left the table; the match is abandoned"
     staying = (hosting, carla)
     codes = [peer.finish() for peer in staying]

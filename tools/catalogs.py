@@ -33,6 +33,9 @@ TRANSLATED = ("it", "es")
 KEYWORDS = {**DEFAULT_KEYWORDS, "NP_": ((1, "c"), 2)}
 FIXED_DATE = datetime(2026, 1, 1, tzinfo=UTC)
 """Every catalog's header date: fixed, so that an unchanged catalog is byte for byte the same."""
+sys.path.insert(0, str(ROOT))  # this tree's package, whatever else is installed
+from p2pcards.cli.rules import game_texts  # noqa: E402
+
 babel_catalog.VERSION = "(tools/catalogs.py)"
 """Babel writes its own version into every header (``Generated-By``); a fixed word instead, so
 that every Babel release makes the same bytes and a fresh machine's newer Babel finds the
@@ -40,12 +43,16 @@ shipped catalogs up to date."""
 
 
 def extract() -> Catalog:
-    """The template: every marked text of the package's source, with its context."""
+    """The template: every marked text of the package's source, with its context, and the
+    games' titles and preset and flag descriptions (:func:`game_texts`), which the game
+    modules write as plain English data."""
     template = Catalog(project="p2pcards", creation_date=FIXED_DATE, revision_date=FIXED_DATE,
                        fuzzy=False)
     for _name, _line, message, _comments, context in extract_from_dir(
             PACKAGE, [("**.py", "python")], keywords=KEYWORDS):
         template.add(message, None, context=context)
+    for text in game_texts():
+        template.add(text, None)
     return template
 
 

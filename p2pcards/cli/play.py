@@ -53,7 +53,7 @@ from ..seating.codes import Code, CodeError, looks_like_code, parse_code
 from ..seating.genesis import DEFAULT_TIMEOUTS, Genesis
 from ..seating.handshake import Review
 from ..seating.invite import Invite, InviteError
-from ..seating.rules import parse_settings
+from ..seating.rules import TableRules, parse_settings, show_value
 from ..table import Table
 from ..wire.identity import IdentityKey
 from .again import again_answer, rematch_option
@@ -410,19 +410,23 @@ def _cmd_host(args: argparse.Namespace) -> int:
         facts.invite = str(invite)
         if relay is None:
             facts.listen = (listen_host, invite.port)
-        via = f" through the relay at {args.relay}" if relay else ""
-        head = (f"hosting {rules.summary()}, {args.bots} bot seat(s){via}; "
-                f"timeouts {rules.timeouts['step']} s and {rules.timeouts['action']} s")
+        via = _(" through the relay at {relay}").format(relay=args.relay) if relay else ""
+        head = _("hosting {summary}, {bots} bot seat(s){via}; timeouts {step} s and {action} "
+                 "s").format(summary=said_summary(rules), bots=args.bots, via=via,
+                             step=rules.timeouts["step"], action=rules.timeouts["action"])
         if args.bots == players - 1:
-            _say(f"{head}; bots take every other seat, so nobody needs an invite")
+            _say(_("{head}; bots take every other seat, so nobody needs an invite").format(
+                head=head))
             return
-        _say(f"{head}; give this line to each player:")
+        give = _("{head}; give this line to each player:").format(head=head)
+        _say(give)
         _say(join_line(str(invite)))
         if web is not None:
-            web.page.seating(f"{head}; give this line to each player: {join_line(str(invite))}")
+            web.page.seating(f"{give} {join_line(str(invite))}")
 
     def on_code(code: Code, seconds: float) -> None:
-        _say(f"or tell a player this code (one use, for the next {_duration(seconds)}):")
+        _say(_("or tell a player this code (one use, for the next {duration}):").format(
+            duration=_duration(seconds)))
         _say(join_line(str(code), "--relay", args.relay))
 
     async def main() -> Table:
@@ -454,13 +458,21 @@ async def _codes_again(lines: StdinLines) -> None:
             _say(CODES_AGAIN)
 
 
+def said_summary(rules: TableRules) -> str:
+    """:meth:`TableRules.summary` in the language in use: ``briscola (classic), 2 players``,
+    then each flag that differs from the preset, as typed."""
+    changed = "".join(f", {d.flag}={show_value(d.table_value)}" for d in rules.differences())
+    return _("{game} ({preset}), {players} players").format(
+        game=rules.game, preset=rules.preset, players=rules.players) + changed
+
+
 def _duration(seconds: float) -> str:
     """``10 minutes``, ``1 minute``, ``45 seconds``: a code's time as a person says it."""
     whole = max(1, round(seconds))
     if whole < 90:
-        return f"{whole} second{'s' if whole != 1 else ''}"
+        return _("1 second") if whole == 1 else _("{count} seconds").format(count=whole)
     minutes = round(whole / 60)
-    return f"{minutes} minute{'s' if minutes != 1 else ''}"
+    return _("1 minute") if minutes == 1 else _("{count} minutes").format(count=minutes)
 
 
 def _read_invite(text: str) -> str:

@@ -127,137 +127,187 @@ def render_many(report: MultiReport, console: Console) -> None:
         render_report(single, console)
         console.print()
     colour = {"valid": "green", "invalid": "red", "incomplete": "yellow"}[report.status]
-    console.print(f"[bold]together[/bold] ({len(report.reports)} transcripts of table "
-                  f"{report.table_id[:16]}...): [bold {colour}]{report.status.upper()}"
+    together = _("together ({count} transcripts of table {table}...)").format(
+        count=len(report.reports), table=report.table_id[:16])
+    console.print(f"[bold]{together}[/bold]: [bold {colour}]{verdict_word(report.status)}"
                   f"[/bold {colour}]")
     for eq in report.equivocations:
-        console.print(f"[red]equivocation[/red] by seat {eq.seat} (key {eq.fingerprint}): two "
-                      f"different envelopes signed for seq {eq.seq}", soft_wrap=True)
+        console.print("[red]" + _("equivocation") + "[/red] " + _(
+            "by seat {seat} (key {key}): two different envelopes signed for seq {seq}").format(
+            seat=eq.seat, key=eq.fingerprint, seq=eq.seq), soft_wrap=True)
         for view in eq.envelopes:
-            console.print(f"  {view.file}, {view.where}: seq {view.seq}, seat {view.seat}, "
-                          f"kind {view.kind}, hash {view.hash}, prev {view.prev}",
+            console.print(f"  {view.file}, {view.where}: " + _(
+                "seq {seq}, seat {seat}, kind {kind}, hash {hash}, prev {prev}").format(
+                seq=view.seq, seat=view.seat, kind=view.kind, hash=view.hash, prev=view.prev),
+                soft_wrap=True, markup=False)
+            console.print("    " + _("body {body}").format(body=_short(view.body)),
                           soft_wrap=True, markup=False)
-            console.print(f"    body {_short(view.body)}", soft_wrap=True, markup=False)
     if not report.equivocations:
-        console.print("no seat signed two different envelopes for one position")
+        console.print(_("no seat signed two different envelopes for one position"))
     for note in report.notes:
-        console.print(f"note: {note}", markup=False)
+        console.print(_("note: {note}").format(note=note), markup=False)
+
+
+def verdict_word(status: str) -> str:
+    """``VALID``, ``INVALID`` or ``INCOMPLETE`` in the language in use."""
+    words = {"valid": _("VALID"), "invalid": _("INVALID"), "incomplete": _("INCOMPLETE")}
+    return words[status]
+
+
+def _seats_or(suspects: tuple[int, ...]) -> str:
+    """``seat 1 or seat 2``."""
+    return _(" or ").join(_("seat {seat}").format(seat=s) for s in suspects)
 
 
 def _no_seat(rule: str, suspects: tuple[int, ...]) -> str:
     if rule == "fork":
-        return "the hub or seat " + " or seat ".join(str(s) for s in suspects)
+        return _("the hub or {seats}").format(seats=_seats_or(suspects))
     if rule == "genesis-mismatch":
-        return "the genesis was altered or is not this table's"
+        return _("the genesis was altered or is not this table's")
     if rule == "wrong-table":
-        return "an envelope of another table"
+        return _("an envelope of another table")
     if rule == "wrong-sequence":
-        return "the hub withheld envelopes, or seat " + " or seat ".join(
-            str(s) for s in suspects) + " signed a false sequence number"
-    return "an unattributable envelope"
+        return _("the hub withheld envelopes, or {seats} signed a false sequence number").format(
+            seats=_seats_or(suspects))
+    return _("an unattributable envelope")
 
 
 def _side_name(report: VerifyReport, side: int) -> str:
     seats = [s for s in report.seats if s.side == side]
     if len(seats) == 1:
-        return f"seat {seats[0].seat}"
-    return "side " + str(side) + " (seats " + ", ".join(str(s.seat) for s in seats) + ")"
+        return _("seat {seat}").format(seat=seats[0].seat)
+    return _("side {side} (seats {seats})").format(
+        side=side, seats=", ".join(str(s.seat) for s in seats))
 
 
 def render_report(report: VerifyReport, console: Console) -> None:
-    """Print ``report`` for a person."""
+    """Print ``report`` for a person, in the language in use (``--json`` stays English; the
+    rules' own sentences about a violation, ``v.message``, stay as the verifier wrote them)."""
     colour = {"valid": "green", "invalid": "red", "incomplete": "yellow"}[report.status]
-    console.print(f"[bold]{report.path or 'transcript'}[/bold]: [bold {colour}]"
-                  f"{report.status.upper()}[/bold {colour}]")
-    console.print(f"game {report.game}, preset {report.preset}, table {report.table_id[:16]}...")
+    console.print(f"[bold]{report.path or _('transcript')}[/bold]: [bold {colour}]"
+                  f"{verdict_word(report.status)}[/bold {colour}]")
+    console.print(_("game {game}, preset {preset}, table {table}...").format(
+        game=report.game, preset=report.preset, table=report.table_id[:16]))
     flags = ", ".join(f"{k}={v}" for k, v in sorted(report.config.items()))
-    console.print(f"variant: {flags}", soft_wrap=True)
-    seats = RichTable("seat", "name", "side", "key fingerprint")
+    console.print(_("variant: {flags}").format(flags=flags), soft_wrap=True)
+    seats = RichTable(_("seat"), _("name"), _("side"), _("key fingerprint"))
     for s in report.seats:
         seats.add_row(str(s.seat), s.name, str(s.side), s.fingerprint)
     console.print(seats)
     if report.hands:
         sides = len(report.scores)
-        hands = RichTable("hand", *(f"{_side_name(report, i)}" for i in range(sides)),
-                          "breakdown", title="hands")
+        hands = RichTable(_("hand"), *(f"{_side_name(report, i)}" for i in range(sides)),
+                          _("breakdown"), title=_("hands"))
         for h in report.hands:
             breakdown = "; ".join(_breakdown(cat, values, pts) for cat, values, pts in h.lines)
             hands.add_row(str(h.hand + 1),
                           *(f"{p:+d} = {m}" for p, m in zip(h.points, h.match_scores, strict=True)),
                           breakdown)
         console.print(hands)
-    console.print(f"envelopes: {report.envelopes} in the file, {report.verified} verified")
+    console.print(_("envelopes: {count} in the file, {verified} verified").format(
+        count=report.envelopes, verified=report.verified))
     if report.dropout is not None:
         console.print(dropout_line(report), soft_wrap=True, markup=False)
     if report.status == "valid":
-        scores = " - ".join(str(s) for s in report.scores)
-        if report.winner_side is None:
-            console.print(f"result: {scores}, no winner")
-        else:
-            console.print(f"result: {scores}, won by {_side_name(report, report.winner_side)}")
+        _print_result(report, console)
     elif report.violation is not None and report.violation.source == "evidence":
         v = report.violation
-        console.print(f"[red]violation[/red], rule [bold]{v.rule}[/bold]"
-                      + (f", by seat {v.seat} (key {v.fingerprint})" if v.seat is not None
-                         else "") + ":", soft_wrap=True)
+        by = (" " + _("by seat {seat} (key {key})").format(seat=v.seat, key=v.fingerprint)
+              if v.seat is not None else "")
+        console.print("[red]" + _("violation") + "[/red]" + _(", rule {rule}").format(
+            rule=f"[bold]{v.rule}[/bold]") + (f",{by}" if by else "") + ":", soft_wrap=True)
         console.print(f"  {v.message}", soft_wrap=True, markup=False)
     elif report.violation is not None:
-        v = report.violation
-        who = (f"seat {v.seat} (key {v.fingerprint})" if v.seat is not None
-               else "no seat: " + _no_seat(v.rule, v.suspects))
-        console.print(f"[red]violation[/red] by {who}, rule [bold]{v.rule}[/bold], "
-                      f"at envelope {v.index} (found at envelope {v.detected_at}):", soft_wrap=True)
-        console.print(f"  {v.message}", soft_wrap=True, markup=False)
-        for digest in v.evidence:
-            console.print(f"  evidence: envelope hash {digest}")
+        _print_violation(report, console)
     elif report.stop is not None:
-        stop = report.stop
-        console.print(f"incomplete: {stop.verified} envelopes verified, "
-                      f"{stop.hands_complete} hand(s) complete")
-        if stop.truncated_at is not None:
-            console.print(f"  the file ends inside a frame at byte offset {stop.truncated_at}")
-        if stop.expected is not None:
-            console.print(f"  waiting for seat {stop.expected[0]} to send a "
-                          f"{stop.expected[1]!r} message")
-        if stop.withheld is not None:
-            console.print(withheld_line(stop.withheld), soft_wrap=True, markup=False)
+        _print_stop(report, console)
     for e in report.evidence:
         tag = {"proven": "green", "other": "yellow"}.get(e.verdict, "red")
-        console.print(f"evidence record {e.record} (byte offset {e.offset}): "
-                      f"[{tag}]{e.verdict.replace('-', ' ')}[/{tag}]", soft_wrap=True)
+        verdict = _evidence_verdict(e.verdict)
+        console.print(_("evidence record {record} (byte offset {offset})").format(
+            record=e.record, offset=e.offset) + f": [{tag}]{verdict}[/{tag}]", soft_wrap=True)
         console.print(f"  {e.message}", soft_wrap=True, markup=False)
         if e.verdict != "proven" and e.claim:
-            console.print(f"  the recorder's claim: {e.claim}", soft_wrap=True, markup=False)
+            console.print("  " + _("the recorder's claim: {claim}").format(claim=e.claim),
+                          soft_wrap=True, markup=False)
         for digest in e.envelopes:
-            console.print(f"  envelope hash {digest}")
+            console.print("  " + _("envelope hash {hash}").format(hash=digest))
     for note in report.notes:
-        console.print(f"note: {note}", markup=False)
+        console.print(_("note: {note}").format(note=note), markup=False)
+
+
+def _evidence_verdict(verdict: str) -> str:
+    """An evidence record's verdict (``proven``, ``not-proven``...) in words."""
+    words = {"proven": _("proven"), "other": _("other"), "not-proven": _("not proven"),
+             "unverifiable": _("unverifiable")}
+    return words.get(verdict, verdict.replace("-", " "))
+
+
+def _print_result(report: VerifyReport, console: Console) -> None:
+    scores = " - ".join(str(s) for s in report.scores)
+    if report.winner_side is None:
+        console.print(_("result: {scores}, no winner").format(scores=scores))
+    else:
+        console.print(_("result: {scores}, won by {side}").format(
+            scores=scores, side=_side_name(report, report.winner_side)))
+
+
+def _print_violation(report: VerifyReport, console: Console) -> None:
+    v = report.violation
+    assert v is not None
+    who = (_("seat {seat} (key {key})").format(seat=v.seat, key=v.fingerprint)
+           if v.seat is not None else _("no seat: {why}").format(why=_no_seat(v.rule, v.suspects)))
+    console.print("[red]" + _("violation") + "[/red] " + _(
+        "by {who}, rule {rule}, at envelope {index} (found at envelope {found}):").format(
+        who=who, rule=f"[bold]{v.rule}[/bold]", index=v.index, found=v.detected_at),
+        soft_wrap=True)
+    console.print(f"  {v.message}", soft_wrap=True, markup=False)
+    for digest in v.evidence:
+        console.print("  " + _("evidence: envelope hash {hash}").format(hash=digest))
+
+
+def _print_stop(report: VerifyReport, console: Console) -> None:
+    stop = report.stop
+    assert stop is not None
+    console.print(_("incomplete: {verified} envelopes verified, {hands} hand(s) complete").format(
+        verified=stop.verified, hands=stop.hands_complete))
+    if stop.truncated_at is not None:
+        console.print("  " + _("the file ends inside a frame at byte offset {offset}").format(
+            offset=stop.truncated_at))
+    if stop.expected is not None:
+        console.print("  " + _("waiting for seat {seat} to send a {kind!r} message").format(
+            seat=stop.expected[0], kind=stop.expected[1]))
+    if stop.withheld is not None:
+        console.print(withheld_line(stop.withheld), soft_wrap=True, markup=False)
 
 
 def withheld_line(withheld: WithheldKey) -> str:
     """``  the match cannot be checked: seat 1 withheld ...``: why an incomplete match stays
     unchecked when a key reveal is missing at a table without a dropout policy."""
-    return (f"  the match cannot be checked: seat {withheld.seat} withheld its hand key of hand "
-            f"{withheld.hand} (its 'reveal' was due at envelope {withheld.index}), and with no "
-            f"dropout policy nobody can rebuild it, so that hand's hidden cards and the moves "
-            f"that played them stay unchecked (a hub that did not forward the reveal looks the "
-            f"same)")
+    return "  " + _(
+        "the match cannot be checked: seat {seat} withheld its hand key of hand {hand} (its "
+        "'reveal' was due at envelope {index}), and with no dropout policy nobody can rebuild "
+        "it, so that hand's hidden cards and the moves that played them stay unchecked (a hub "
+        "that did not forward the reveal looks the same)").format(
+        seat=withheld.seat, hand=withheld.hand, index=withheld.index)
 
 
 def dropout_line(report: VerifyReport) -> str:
     """``dropout: seat 2 stopped answering ...``: what the recovery of a dropped seat did."""
     d = report.dropout
     assert d is not None
-    text = (f"dropout: seat {d.seat} stopped answering when its {d.kind!r} message was due "
-            f"(envelope {d.index}, recovery begun by seat {d.by})")
+    text = _("dropout: seat {seat} stopped answering when its {kind!r} message was due "
+             "(envelope {index}, recovery begun by seat {by})").format(
+        seat=d.seat, kind=d.kind, index=d.index, by=d.by)
     if d.rebuilt:
-        text += "; its hand key was rebuilt from the other seats' checked shares"
+        text += _("; its hand key was rebuilt from the other seats' checked shares")
         if d.audited:
-            text += " and the hand audited and replayed with every card known"
+            text += _(" and the hand audited and replayed with every card known")
     if d.forfeit:
-        text += f"; seat {d.seat} forfeits the match"
+        text += _("; seat {seat} forfeits the match").format(seat=d.seat)
     if d.bot:
-        text += f"; the public bot played seat {d.seat} from then on, its cards open to all"
+        text += _("; the public bot played seat {seat} from then on, its cards open to "
+                  "all").format(seat=d.seat)
     return text
 
 
@@ -265,8 +315,9 @@ def _breakdown(category: str, values: Any, points: Any) -> str:
     """One score line: its points per side, or, for a line that gives no points (Calabrasella's
     card points and totals), what each side had, in brackets."""
     if not any(points) and values and any(v is not None for v in values):
-        return f"{category} (" + "/".join("-" if v is None else str(v) for v in values) + ")"
-    return f"{category} " + "/".join(str(p) for p in points)
+        return f"{word(category)} (" + "/".join("-" if v is None else str(v)
+                                                for v in values) + ")"
+    return f"{word(category)} " + "/".join(str(p) for p in points)
 
 
 # ------------------------------------------------------------------------------------ show

@@ -497,8 +497,15 @@ class PersonUI:
             return line
 
     async def _confirm_quit(self) -> bool:
-        self.console.print(_("leave the table? the match ends for everyone and cannot be "
-                             "resumed [y/N] "), end="", markup=False)
+        """Ask before leaving; at a table with a dropout policy the others may go on without
+        this seat (SPEC §11.7.6), elsewhere the match ends for everyone."""
+        if self.genesis.shares_keys:
+            question = _("leave the table? the others go on without you if the table's dropout "
+                         "policy allows, and you cannot come back [y/N] ")
+        else:
+            question = _("leave the table? the match ends for everyone and cannot be resumed "
+                         "[y/N] ")
+        self.console.print(question, end="", markup=False)
         try:
             answer = await self.lines.readline()
         except trio.Cancelled:

@@ -20,6 +20,7 @@ from .framed import FrameChannel
 from .leave import left_on_policy
 from .links import Link
 from .player import seat_label
+from .sentences import did_not_come_back, may_come_back, relay_reconnecting
 from .state import SessionState, tampered
 
 __all__ = ["AwaySession", "MAX_RETURN_WAIT", "AWAY_REMINDERS", "holds"]
@@ -90,10 +91,10 @@ class AwaySession(SessionState):
                                      "seconds": patience})
         back = f"{patience // 60}:{patience % 60:02d}"
         if relay_left is not None:
-            self.notice(f"{why}; reconnecting ({math.ceil(relay_left)} s left); "
-                        f"{self._names(link)} may come back within {back}")
+            self.notice(relay_reconnecting(why, math.ceil(relay_left), self._names(link),
+                                           back))
         else:
-            self.notice(f"{why}; it may come back within {back}")
+            self.notice(may_come_back(why, back))
         assert self._nursery is not None
         self._nursery.start_soon(self._expire, link, link.lost_at)
         if self.reentry.reconnect is not None:
@@ -112,8 +113,7 @@ class AwaySession(SessionState):
         if link.state != "down" or link.lost_at != lost_at or self._drops(link):
             return
         assert self.reentry is not None
-        raise MatchFailure(f"{link.lost_why}, and did not come back within "
-                           f"{self.reentry.patience:g} seconds")
+        raise MatchFailure(did_not_come_back(link.lost_why, f"{self.reentry.patience:g}"))
 
     async def _bring_back(self, link: Link) -> None:
         """A joiner's: reconnect (``Reentry.reconnect`` retries) and hand the new connection

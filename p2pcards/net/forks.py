@@ -20,6 +20,7 @@ from ..wire.identity import PublicIdentity
 from .errors import EXIT_VIOLATION, MatchFailure
 from .links import Link
 from .player import seat_label
+from .sentences import aborted
 from .state import SessionState
 
 __all__ = ["ForkSettling", "ForkFound", "ProbeEnded"]
@@ -66,7 +67,7 @@ class ForkSettling(SessionState):
             message: dict[str, Any] = value
             reason = self._abort_reason(source, message)
             if reason is not None:
-                raise ProbeEnded(f"{source.label} aborted the match: {reason}")
+                raise ProbeEnded(aborted(source.label, reason))
             if self._answer(source, message):
                 continue
             if (source is link and message["type"] == "have"

@@ -79,6 +79,7 @@ from .rematch import (
     side_names,
 )
 from .seats import bot_player, seat_secrets, table_rng
+from .sentences import table_starts
 from .session import Session
 
 __all__ = ["HostConfig", "host_match"]
@@ -205,18 +206,23 @@ class _Gathering:
                     conn.outbox.send_nowait(out.message)
             elif isinstance(out, Close):
                 self._close(conn)
-                self.notice(f"refused {conn.where}: {out.reason}")
+                self.notice(pgettext("network", "refused {where}: {reason}").format(
+                    where=conn.where, reason=out.reason))
             elif isinstance(out, Joined):
                 conn.framed.label = seat_label_of(out.joiner)
-                kind = "a bot" if out.joiner.bot else "a person"
-                self.notice(f"{conn.framed.label} joined ({kind}, "
-                            f"{out.joiner.info.name or 'no name'}); "
-                            f"{out.missing} seat(s) still empty")
+                kind = (pgettext("network", "a bot") if out.joiner.bot
+                        else pgettext("network", "a person"))
+                self.notice(pgettext("network", "{seat} joined ({kind}, {name}); {missing} "
+                                     "seat(s) still empty").format(
+                    seat=conn.framed.label, kind=kind,
+                    name=out.joiner.info.name or pgettext("network", "no name"),
+                    missing=out.missing))
                 self.notice(host_connection_line(out.joiner.seat, conn.where))
             else:
                 self._close(conn)
-                self.notice(f"{conn.framed.label} left before the match started "
-                            f"({out.reason}); {out.missing} seat(s) still empty")
+                self.notice(pgettext("network", "{seat} left before the match started "
+                                     "({reason}); {missing} seat(s) still empty").format(
+                    seat=conn.framed.label, reason=out.reason, missing=out.missing))
         if wake_timer:
             self.changed.set()
         if self.seating.full:
@@ -311,7 +317,10 @@ def _direct_line(seat: int, kind: str, where: str) -> str:
 
 
 def seat_label_of(seated: SeatedJoiner) -> str:
-    return f"seat {seated.seat} ({PublicIdentity(seated.info.identity).fingerprint})"
+    """``seat 1 (FINGERPRINT)``: a joiner while it is seated, before the genesis names it (the
+    fingerprint is what the host checks against the joiner's ``p2pcards id``)."""
+    return pgettext("network", "seat {seat} ({fingerprint})").format(
+        seat=seated.seat, fingerprint=PublicIdentity(seated.info.identity).fingerprint)
 
 
 RELAY_WHERE = "relay slot "
@@ -681,7 +690,7 @@ async def _one_match(config: HostConfig, rules: TableRules, player_for: PlayerFa
                                        "bots": sorted(bots)})
         except NetError as exc:
             raise MatchFailure(f"{framed.label} left before the match started: {exc}") from None
-    notice(f"every seat is taken; table {genesis.table_id.hex()[:16]} starts")
+    notice(table_starts(genesis))
     sides = sides_line(genesis)
     if sides is not None:
         notice(sides)

@@ -21,6 +21,7 @@ from __future__ import annotations
 from collections.abc import Collection
 from typing import Any
 
+from ..i18n import pgettext
 from ..seating.genesis import Genesis
 from ..wire import codec
 from ..wire.identity import IdentityKey, PublicIdentity
@@ -60,13 +61,15 @@ def leaving_seat(genesis: Genesis, message: dict[str, Any], allowed: Collection[
 def left_sentence(genesis: Genesis, seat: int) -> str:
     """``Bruno left the match``: what every other seat is told, by the name the seat sat down
     with (its seat and key when that name does not tell it apart, :func:`.player.seat_label`)."""
-    return f"{seat_label(genesis, seat)} left the match"
+    return pgettext("network", "{who} left the match").format(who=seat_label(genesis, seat))
 
 
 def left_on_policy(genesis: Genesis, seat: int) -> str:
     """What the seats that go on are told when ``seat`` left a table with a dropout policy
     (SPEC §11.7.6): who left, and what becomes of its seat."""
+    left = left_sentence(genesis, seat)
     if genesis.dropout == "bot":
-        return f"{left_sentence(genesis, seat)}; the public bot plays their seat when it is due"
-    return (f"{left_sentence(genesis, seat)}; their hand is opened when it is due, and they "
-            "forfeit the match")
+        return pgettext("network", "{left}; the public bot plays their seat when it is "
+                        "due").format(left=left)
+    return pgettext("network", "{left}; their hand is opened when it is due, and they forfeit "
+                    "the match").format(left=left)

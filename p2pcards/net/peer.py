@@ -58,6 +58,7 @@ from .rematch import (
     side_names,
 )
 from .seats import table_rng
+from .sentences import table_starts
 from .session import Session
 
 __all__ = ["join_match", "connect_direct", "connect_to", "joiner_connection_line",
@@ -304,8 +305,9 @@ async def _play(reached: Reached, invite: Invite,
                               review=review)
     rules, seat = seating.rules, seating.seat
     assert rules is not None and seat is not None
-    notice(f"seated at seat {seat} of a {rules.players}-player {rules.game} table "
-           f"({rules.preset}); waiting for the other players")
+    notice(pgettext("network", "seated at seat {seat} of a {players}-player {game} table "
+                    "({preset}); waiting for the other players").format(
+        seat=seat, players=rules.players, game=rules.game, preset=rules.preset))
     started = await receive_genesis(framed, seating)
     genesis, bots = started.genesis, started.bots
     secrets = seating.secrets
@@ -417,7 +419,7 @@ async def _match(framed: FrameChannel, genesis: Genesis, bots: frozenset[int],
     """One match of this seat over ``framed``; the table, and the host's connection, kept
     open for the rematch exchange, if it is still live."""
     framed.label = host_label(genesis)
-    notice(f"every seat is taken; table {genesis.table_id.hex()[:16]} starts")
+    notice(table_starts(genesis))
     table = Table(genesis, seat=seat, identity=secrets.identity,
                   x25519_private=secrets.x25519_private, rng=table_rng(seat, seed),
                   keeper=None if comeback is None else comeback.keeper(genesis, seat))

@@ -12,6 +12,7 @@ from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass
 
 from ..games.base import Action
+from ..i18n import pgettext
 from ..seating.genesis import Genesis
 from ..table import Event, Table
 from ..wire.identity import IdentityKey, PublicIdentity
@@ -37,8 +38,9 @@ a second while it runs (:data:`STATUS_SECONDS`), and with ``((), None)`` when it
 class PlayerQuit(MatchFailure):
     """The person at a local seat chose to leave (end of input or Ctrl-C)."""
 
-    def __init__(self, message: str = "you left the table; the match is abandoned") -> None:
-        super().__init__(message, status=130)
+    def __init__(self, message: str | None = None) -> None:
+        super().__init__(message or pgettext(
+            "network", "you left the table; the match is abandoned"), status=130)
 
 
 def telling_name(genesis: Genesis, seat: int) -> str | None:
@@ -57,14 +59,17 @@ def seat_label(genesis: Genesis, seat: int) -> str:
     if name is not None:
         return name
     fingerprint = PublicIdentity(genesis.seats[seat].identity).fingerprint
-    return f"seat {seat} ({fingerprint})"
+    return pgettext("network", "seat {seat} ({fingerprint})").format(seat=seat,
+                                                                      fingerprint=fingerprint)
 
 
 def host_label(genesis: Genesis) -> str:
     """How a joiner's sentences name the host once the genesis is known: ``the host Alba``,
     else ``the host (seat 0 (FINGERPRINT))``."""
     name = telling_name(genesis, 0)
-    return f"the host ({seat_label(genesis, 0)})" if name is None else f"the host {name}"
+    if name is None:
+        return pgettext("network", "the host ({seat})").format(seat=seat_label(genesis, 0))
+    return pgettext("network", "the host {name}").format(name=name)
 
 
 @dataclass(frozen=True)

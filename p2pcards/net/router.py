@@ -27,6 +27,7 @@ from .leave import leaving_seat, left_sentence
 from .links import KEEPALIVE_SECONDS, SILENT_TICKS, Inbox, Link
 from .player import LocalSeat, seat_label
 from .recoveries import Recoveries
+from .sentences import aborted, left_the_table, relay_unreachable, stopped_answering
 
 __all__ = ["Routing"]
 
@@ -54,15 +55,13 @@ class Routing(Recoveries, ForkSettling, AwaySession):
         if what == "dead":
             relay = link.framed.relay_unreachable()
             if relay is not None:
-                self._link_dead(link, f"the relay at {relay[0]} is unreachable", relay[1])
+                self._link_dead(link, relay_unreachable(relay[0]), relay[1])
                 return
             seconds = int(SILENT_TICKS * KEEPALIVE_SECONDS)
-            self._link_dead(link, f"{link.label} stopped answering: nothing arrived for "
-                            f"{seconds} seconds (its program, its machine or the network is "
-                            "gone)")
+            self._link_dead(link, stopped_answering(link.label, seconds))
             return
         if what == "closed":
-            self._link_dead(link, f"{link.label} left the table: the connection closed")
+            self._link_dead(link, left_the_table(link.label))
             return
         if what == "error":
             assert isinstance(value, NetError)
@@ -84,7 +83,7 @@ class Routing(Recoveries, ForkSettling, AwaySession):
         if kind == "abort":
             reason = self._abort_reason(link, message)
             if reason is not None:
-                raise MatchFailure(f"{link.label} aborted the match: {reason}")
+                raise MatchFailure(aborted(link.label, reason))
         if kind == "leave":
             self._take_leave(link, message)
             return

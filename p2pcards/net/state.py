@@ -18,6 +18,7 @@ from typing import Any
 
 import trio
 
+from ..i18n import pgettext
 from ..records.evidence import Evidence, from_violation
 from ..records.secret_store import SIGNED, SecretStoreError, encode_count, spent_names
 from ..records.transcript import TranscriptWriter
@@ -92,7 +93,7 @@ class SessionState(abc.ABC):
     def _names(self, link: Link) -> str:
         """``Bob [1]`` (or ``the host, Alice [0]``) for the seats of ``link``."""
         if not self.forward and 0 in link.seats:
-            return f"the host, {self._seat_names([0])}"
+            return pgettext("network", "the host, {names}").format(names=self._seat_names([0]))
         return self._seat_names(link.seats)
 
     def _seat_names(self, seats: Iterable[int]) -> str:

@@ -17,6 +17,7 @@ from .away import AWAY_REMINDERS
 from .errors import MatchFailure
 from .links import Inbox, Link
 from .player import STATUS_SECONDS, LocalSeat, seat_label
+from .sentences import caught_up_too_late, did_not_answer, did_not_come_back
 from .state import SessionState
 
 __all__ = ["TurnTaking", "INTERRUPTED", "carries_envelope"]
@@ -38,13 +39,11 @@ class TurnTaking(SessionState):
         has come back without catching up, else the seat's own silence."""
         link = self._unsettled(speaker)
         if link is not None and self.reentry is not None:
-            patience = f"{self.reentry.patience:g} seconds"
+            patience = f"{self.reentry.patience:g}"
             if link.state == "syncing":
-                return MatchFailure(f"{link.label} came back on a new connection but did not "
-                                    f"catch up within {patience}")
-            return MatchFailure(f"{link.lost_why}, and did not come back within {patience}")
-        return MatchFailure(f"{seat_label(self.genesis, speaker)} did not answer within "
-                            f"{limit} seconds")
+                return MatchFailure(caught_up_too_late(link.label, patience))
+            return MatchFailure(did_not_come_back(link.lost_why, patience))
+        return MatchFailure(did_not_answer(seat_label(self.genesis, speaker), limit))
 
     async def _wait_for(self, speaker: int, limit: float) -> Inbox | None:
         """The next incoming item while the table waits for remote seat ``speaker``, or
