@@ -289,6 +289,11 @@ class RuminoMatch(MatchProgress):
         return self._knocker
 
     @property
+    def hand_sizes(self) -> list[int]:
+        """How many cards each seat holds (a fresh list)."""
+        return [len(h) for h in self._hands]
+
+    @property
     def offering(self) -> bool:
         """Whether ``to_act`` is a seat put out of the game that must answer a rebuy offer."""
         return bool(self._offers)
