@@ -15,7 +15,6 @@ from typing import Any
 
 from p2pcards.cards import JOKER_SUIT, Card
 from p2pcards.games.base import Action, Phase, UnknownHand
-from p2pcards.games.burraco import _without
 from p2pcards.games.burraco_melds import (
     Meld,
     MeldError,
@@ -25,6 +24,7 @@ from p2pcards.games.burraco_melds import (
     read_run,
     read_set,
 )
+from p2pcards.games.burraco_turns import without
 from p2pcards.games.rumino import KNOCK_LIMIT, rebuy_price
 from p2pcards.games.rumino_melds import (
     MELD_SIZES,
@@ -117,14 +117,14 @@ def burraco_legal_actions(state: Any) -> list[Action]:
     for meld in three_card_melds(known):
         if meld.kind == "set" and meld.rank in set_ranks:
             continue
-        if state._rest_ok(seat, _without(known, meld.cards), meld):
+        if state._rest_ok(seat, without(known, meld.cards), meld):
             actions.add(Action("meld", cards=meld.cards))
     for index, old in enumerate(state._melds[side]):
         for c in set(known):
             if not (is_wild_card(c) or (old.kind == "set" and c.rank == old.rank)
                     or (old.kind == "run" and c.suit == old.suit)):
                 continue
-            rest = _without(known, (c,))
+            rest = without(known, (c,))
             for grown in arrangements((*old.cards, c)):
                 try:
                     new = check_extension(old, grown.cards)

@@ -15,6 +15,8 @@ import importlib
 import re
 from pathlib import Path
 
+from p2pcards.games import GAME_MODULES
+
 ROOT = Path(__file__).resolve().parent.parent
 PACKAGE = ROOT / "p2pcards"
 GAMES = PACKAGE / "games"
@@ -116,11 +118,13 @@ def game_rules() -> dict[str, set[str]]:
 
 
 def game_names(module: str) -> list[str]:
-    """The module's stem and the game names its ``SPECS`` register (the files may use either)."""
+    """The module's stem and the game names its ``SPECS`` register (the files may use either);
+    a module beside a game's own (``rumino_turns`` beside ``rumino``) has that game's names."""
     names = [module, *SHARED.get(module, ())]
     mod = importlib.import_module(f"p2pcards.games.{module}")
     names += [spec.name for spec in getattr(mod, "SPECS", ())]
-    return names
+    owner = next((game for game in GAME_MODULES if module.startswith(f"{game}_")), None)
+    return names + game_names(owner) if owner is not None else names
 
 
 SHARED = {"banking": ("sette-e-mezzo", "ziginette")}

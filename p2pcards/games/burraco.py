@@ -2,7 +2,8 @@
 
 Rule text: the Burraco part of ``italian-card-games.txt``. The text gives no 2- or 3-player
 rules, so only 4 players are offered. Meld rules are in :mod:`.burraco_melds`, scoring in
-:mod:`.burraco_scoring`. Rules as implemented:
+:mod:`.burraco_scoring`, the plays of a turn and what its end demands in
+:mod:`.burraco_turns`. Rules as implemented:
 
 Deck and deal (one CHANCE batch)
     ``FRENCH_108``: two French decks and four jokers; a card's identity includes its copy. The
@@ -66,11 +67,10 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from ..cards import FRENCH_108, JOKER_SUIT, Card, Deck, card, cards
+from ..cards import FRENCH_108, Card, Deck, card, cards
 from .base import (
     ALL_SEATS,
     Action,
-    BadChance,
     BadPlayerCount,
     BadSeat,
     CardUse,
@@ -86,22 +86,24 @@ from .base import (
     VariantConfig,
     WrongPhase,
     Zone,
-    actions_with_cards,
     flags_of,
-    sort_actions,
 )
 from .burraco_melds import (
     Meld,
     MeldError,
     check_extension,
-    is_wild_card,
-    one_card_extensions,
     read_meld,
     sort_key,
-    three_card_melds,
-    three_card_melds_of,
 )
 from .burraco_scoring import SideTally, score_hand
+from .burraco_turns import (
+    HandMeldsMemo,
+    TurnEnd,
+    check_revealed,
+    hand_melds,
+    play_actions,
+    take_from_hand,
+)
 
 __all__ = [
     "BurracoConfig",
@@ -168,8 +170,7 @@ class BurracoMatch(MatchProgress):
 
     def __init__(self, config: BurracoConfig) -> None:
         self._legal_memo: list[Action] | None = None
-        self._hand_melds_memo: dict[int, tuple[frozenset[Card], list[Meld]]] = {}
-        """Per seat, its hand at its last play decision and that hand's three-card melds."""
+        self._hand_melds_memo: HandMeldsMemo = {}
         if not isinstance(config, BurracoConfig):
             raise GameError(f"burraco needs a BurracoConfig, got {type(config).__name__}")
         self.config = config
@@ -298,22 +299,7 @@ class BurracoMatch(MatchProgress):
         self._need(Phase.CHANCE, "complete_chance")
         cards_in = list(revealed)
         steps = self._pending
-        if len(cards_in) != len(steps):
-            raise BadChance(f"{len(cards_in)} cards given for {len(steps)} pending chance steps")
-        fresh: set[Card] = set()
-        for step, given in zip(steps, cards_in, strict=True):
-            if given is None:
-                if step.visible_to == ALL_SEATS:
-                    raise BadChance(f"the public card at deck position {step.position} must be "
-                                    "revealed, not None")
-                continue
-            if not isinstance(given, Card) or given not in self._deck_set:
-                raise BadChance(f"{given!r} at deck position {step.position} is not a card of "
-                                "the french108 deck")
-            if given in self._seen or given in fresh:
-                raise BadChance(f"{given.code} at deck position {step.position} is already "
-                                "placed in this hand")
-            fresh.add(given)
+        fresh = check_revealed(steps, cards_in, self._seen, self._deck_set)
         kind = self._pending_kind
         self._seen |= fresh
         self._pending = ()
@@ -364,94 +350,20 @@ class BurracoMatch(MatchProgress):
             raise UnknownHand(f"seat {seat}'s hand is not known in this view, so no legal "
                               "actions")
         known = [c for c in hand if c is not None]
-        actions = actions_with_cards("meld", [meld.cards
-                                              for meld in self._new_melds(seat, known)])
-        actions += self._additions(seat, known)
-        size = len(known)
-        actions += [Action("discard", c) for c in known
-                    if self._discard_error(seat, c, size) is None]
-        return sort_actions(actions)
+        candidates = hand_melds(self._hand_melds_memo, seat, known)
+        return play_actions(known, self._turn_end(seat), candidates)
 
-    def _new_melds(self, seat: int, known: list[Card]) -> Iterable[Meld]:
-        """The three-card melds ``seat`` may lay: no second set of a rank, and a legal hand
-        left (only a hand of at most one card left can break that rule)."""
-        set_ranks = {m.rank for m in self._melds[seat % 2] if m.kind == "set"}
-        tight = len(known) - 3 <= 1
-        for meld in self._hand_melds(seat, known):
-            if meld.kind == "set" and meld.rank in set_ranks:
-                continue
-            if tight and not self._rest_ok(seat, _without(known, meld.cards), meld):
-                continue
-            yield meld
-
-    def _hand_melds(self, seat: int, known: list[Card]) -> list[Meld]:
-        """Every three-card meld of ``known`` (``seat``'s hand), in any order, enumerated
-        incrementally from the seat's hand at its previous decision: the melds that lose none
-        of their cards are kept, and when natural cards came in only the sets of their ranks and
-        the runs of their suits are listed again (a wild card coming in lists everything)."""
-        hand = frozenset(known)
-        memo = self._hand_melds_memo.get(seat)
-        if memo is None or memo[0] == hand:
-            melds = memo[1] if memo is not None else three_card_melds(known)
-        else:
-            before, previous = memo
-            added = hand - before
-            if any(is_wild_card(c) for c in added):
-                melds = three_card_melds(known)
-            else:
-                gone = before - hand
-                ranks = {c.rank for c in added}
-                suits = {c.suit for c in added}
-                melds = [m for m in previous
-                         if not (m.rank in ranks if m.kind == "set" else m.suit in suits)
-                         and gone.isdisjoint(m.cards)]
-                if added:
-                    melds += three_card_melds_of(known, ranks, suits)
-        self._hand_melds_memo[seat] = (hand, melds)
-        return melds
-
-    def _additions(self, seat: int, known: list[Card]) -> list[Action]:
-        """Every addition of one card of ``known`` to one of the side's melds."""
-        out: list[Action] = []
-        tight = len(known) - 1 <= 1
-        for index, old in enumerate(self._melds[seat % 2]):
-            kind, rank, suit = old.kind, old.rank, old.suit
-            for c in known:
-                if not (c.suit == JOKER_SUIT or c.rank == 2
-                        or (c.rank == rank if kind == "set" else c.suit == suit)):
-                    continue
-                grown = one_card_extensions(old, c)
-                if not grown:
-                    continue
-                rest = _without(known, (c,)) if tight else known
-                for new in grown:
-                    if not tight or self._rest_ok(seat, rest, new):
-                        out.append(Action("add", cards=new.cards, amount=index + 1))
-        return out
+    def _turn_end(self, seat: int) -> TurnEnd:
+        """What the end of ``seat``'s turn demands of the cards it keeps."""
+        side = seat % 2
+        return TurnEnd(seat, self._melds[side], self._pozzetto_of[side] is not None,
+                       self._taken_single)
 
     def _rest_ok(self, seat: int, rest: list[Card], meld: Meld) -> bool:
-        try:
-            self._check_rest(seat, list[Card | None](rest), meld)
-        except IllegalMove:
-            return False
-        return True
+        return self._turn_end(seat).rest_ok(rest, meld)
 
     def _discard_error(self, seat: int, c: Card, hand_size: int) -> IllegalMove | None:
-        if self._taken_single is not None and c == self._taken_single:
-            return IllegalMove("discard-taken-card", f"seat {seat} took {c.code} as the only "
-                               "card of the discard pile and cannot discard it this turn", seat)
-        if hand_size > 1:
-            return None
-        side = seat % 2
-        if self._pozzetto_of[side] is None:
-            return None  # the pozzetto is taken face down
-        if not any(m.burraco for m in self._melds[side]):
-            return IllegalMove("no-burraco", f"seat {seat} cannot close: side {side} has no "
-                               "burraco yet, so the last card cannot be discarded", seat)
-        if is_wild_card(c):
-            return IllegalMove("wild-closing-discard", f"seat {seat} cannot close by "
-                               f"discarding the wild card {c.code}", seat)
-        return None
+        return self._turn_end(seat).discard_error(c, hand_size)
 
     # ------------------------------------------------------------------ actions
 
@@ -515,19 +427,8 @@ class BurracoMatch(MatchProgress):
 
     def _take_from_hand(self, seat: int, cards: Sequence[Card]) -> list[Card | None]:
         """The hand without ``cards`` (checked: in the hand, or in an unknown slot)."""
-        hand = list(self._hands[seat])
-        for c in cards:
-            if c not in self._deck_set:
-                raise IllegalMove("card-not-in-deck", f"{c.code} is not a card of the "
-                                  "french108 deck", seat)
-            if c in hand:
-                hand.remove(c)
-            elif None in hand and c not in self._seen:
-                hand.remove(None)
-            else:
-                raise IllegalMove("card-not-in-hand", f"seat {seat} does not hold {c.code}",
-                                  seat)
-        return hand
+        return take_from_hand(self._hands[seat], seat, cards, seen=self._seen,
+                              deck_set=self._deck_set)
 
     def _apply_meld(self, seat: int, action: Action) -> None:
         side = seat % 2
@@ -559,7 +460,7 @@ class BurracoMatch(MatchProgress):
         except MeldError as exc:
             raise IllegalMove(exc.rule, str(exc), seat) from None
         rest = self._take_from_hand(seat, from_hand)
-        self._check_rest(seat, rest, meld)
+        self._turn_end(seat).check_rest(rest, meld)
         self._hands[seat] = rest
         self._seen.update(from_hand)
         if index == len(self._melds[side]):
@@ -569,24 +470,6 @@ class BurracoMatch(MatchProgress):
         self._melded = True
         if not rest:
             self._take_pozzetto(seat, face_down=False)
-
-    def _check_rest(self, seat: int, rest: list[Card | None], meld: Meld) -> None:
-        side = seat % 2
-        if self._pozzetto_of[side] is None:
-            if len(rest) == 1 and rest[0] is not None and rest[0] == self._taken_single:
-                raise IllegalMove("no-discard-left", f"seat {seat} would keep only "
-                                  f"{rest[0].code}, which it cannot discard this turn", seat)
-            return
-        if not rest:
-            raise IllegalMove("no-discard-left", f"seat {seat} must keep a card to discard: "
-                              f"side {side} has taken its pozzetto", seat)
-        if len(rest) > 1 or rest[0] is None:
-            return
-        last = rest[0]
-        burraco = meld.burraco or any(m.burraco for m in self._melds[side])
-        if last == self._taken_single or is_wild_card(last) or not burraco:
-            raise IllegalMove("no-discard-left", f"seat {seat} would keep only {last.code} "
-                              "and could not close with it", seat)
 
     def _take_pozzetto(self, seat: int, *, face_down: bool) -> None:
         side = seat % 2
@@ -827,12 +710,6 @@ class BurracoMatch(MatchProgress):
         state._phase = Phase.ACTION
         return state
 
-
-def _without(cards: Sequence[Card], removed: Iterable[Card]) -> list[Card]:
-    out = list(cards)
-    for c in removed:
-        out.remove(c)
-    return out
 
 
 def _meld_text(melds: Sequence[Meld]) -> str:

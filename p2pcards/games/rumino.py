@@ -90,12 +90,10 @@ from .base import (
     MatchProgress,
     Phase,
     ScoreLine,
-    UnknownHand,
     WrongPhase,
     Zone,
     default_card_use,
     flags_of,
-    sort_actions,
 )
 from .rumino_config import (
     HAND_SIZE,
@@ -108,12 +106,12 @@ from .rumino_melds import (
     RUMINO_SIZE,
     best_split,
     is_rumino,
-    rumino_completions,
 )
 from .rumino_scoring import ELIMINATION, GIN_POINTS, HandEnd, hand_points, match_outcome
 from .rumino_turns import (
     check_revealed,
     check_shape,
+    claim_options,
     claimed_six,
     deal_steps,
     next_seat,
@@ -287,6 +285,11 @@ class RuminoMatch(MatchProgress):
     def knocker(self) -> int | None:
         """The seat that knocked in this hand."""
         return self._knocker
+
+    @property
+    def hand_sizes(self) -> list[int]:
+        """How many cards each seat holds (a fresh list)."""
+        return [len(h) for h in self._hands]
 
     @property
     def offering(self) -> bool:
@@ -565,12 +568,7 @@ class RuminoMatch(MatchProgress):
         self._check_seat(seat)
         if seat not in self.claimants():
             return []
-        hand = self._hands[seat]
-        if None in hand:
-            raise UnknownHand(f"seat {seat}'s hand is not known in this view, so no claims")
-        top = self._discards[-1]
-        known = [c for c in hand if c is not None]
-        return sort_actions(Action("claim", top, six) for six in rumino_completions(known, top))
+        return claim_options(seat, self._hands[seat], self._discards)
 
     def apply_claim(self, seat: int, action: Action) -> None:
         """``seat`` takes the discard out of turn and shows the rumino it completes.

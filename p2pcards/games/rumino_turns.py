@@ -27,11 +27,18 @@ from .base import (
     sort_actions,
 )
 from .rumino_config import HAND_SIZE, KNOCK_LIMIT
-from .rumino_melds import RUMINO_SIZE, best_split, is_rumino, rumino_subsets
+from .rumino_melds import (
+    RUMINO_SIZE,
+    best_split,
+    is_rumino,
+    rumino_completions,
+    rumino_subsets,
+)
 
 __all__ = [
     "check_revealed",
     "check_shape",
+    "claim_options",
     "claimed_six",
     "deal_steps",
     "next_seat",
@@ -142,6 +149,18 @@ def take_from_hand(hands: Sequence[Sequence[Card | None]], seat: int, wanted: Se
             raise IllegalMove("card-not-in-hand", f"seat {seat} does not hold {c.code}",
                               seat)
     return hand
+
+
+def claim_options(seat: int, hand: Sequence[Card | None],
+                  discards: Sequence[Card]) -> list[Action]:
+    """The sorted claims ``seat`` holding ``hand`` can make on the top of ``discards``: one per
+    six cards of the hand that the discard completes to a rumino. Raises
+    :class:`UnknownHand` when ``hand`` is not fully known."""
+    if None in hand:
+        raise UnknownHand(f"seat {seat}'s hand is not known in this view, so no claims")
+    top = discards[-1]
+    known = [c for c in hand if c is not None]
+    return sort_actions(Action("claim", top, six) for six in rumino_completions(known, top))
 
 
 def claimed_six(seat: int, action: Action, discards: Sequence[Card]) -> tuple[Card, ...]:

@@ -70,6 +70,8 @@ class RuminoView(Protocol):
     def rumino_cards(self) -> tuple[Card, ...]: ...
     @property
     def rumino_claimed(self) -> bool: ...
+    @property
+    def hand_sizes(self) -> list[int]: ...
     def hand(self, seat: int) -> tuple[Card | None, ...]: ...
     def claimants(self) -> frozenset[int]: ...
 
@@ -114,7 +116,7 @@ def observation(match: RuminoView, seat: int) -> dict[str, Any]:
         "to_act": match.to_act if match.phase is Phase.ACTION else None,
         "drawn": match.drawn,
         "hand": [c.code for c in known],
-        "hand_sizes": [len(match.hand(s)) for s in range(n)],
+        "hand_sizes": match.hand_sizes,
         "melds": melds,
         "melds_text": " | ".join(" ".join(m) for m in melds) or None,
         "deadwood": dead,
