@@ -29,23 +29,49 @@ from p2pcards.games.base import Action
 from p2pcards.offline.memory import MatchRun, make_tables, run_in_memory
 from p2pcards.records.transcript import TranscriptWriter
 from p2pcards.seating.genesis import Genesis
-from p2pcards.table import Recovery, Table, Violation
-from p2pcards.wire import Envelope, IdentityKey, Payload, envelope_hash, open_envelope, seal
+from p2pcards.table import Table, Violation
+from p2pcards.table.cycle import DeckCycle
+from p2pcards.table.voice import Voice
+from p2pcards.wire import (
+    Envelope,
+    IdentityKey,
+    Payload,
+    PublicIdentity,
+    envelope_hash,
+    open_envelope,
+    seal,
+)
+
+
+def voice_of(table: Table) -> Voice:
+    """The seat's secrets and message bodies (test access to the table's internals: a cheating
+    peer signs with the key its table holds and draws from the same randomness, so that a
+    crafted message is the one the seat would have sent, byte for byte)."""
+    voice = table._voice
+    assert voice is not None
+    return voice
 
 
 def identity_of(table: Table) -> IdentityKey:
-    """The seat's private identity key (test access to the table's internals)."""
-    key = table._identity
-    assert key is not None
-    return key
+    """The seat's private identity key."""
+    return voice_of(table).identity
+
+
+def cycle_of(table: Table) -> DeckCycle:
+    """The deck in play at ``table`` (:attr:`Table.cycle`); the test fails if there is none."""
+    cycle = table.cycle
+    assert cycle is not None, "no deck is in play"
+    return cycle
+
+
+def keys_of(genesis: Genesis) -> list[PublicIdentity]:
+    """The seats' public identity keys, in seat order."""
+    return [PublicIdentity.from_bytes(s.identity) for s in genesis.seats]
 
 
 def decode(data: bytes, genesis: Genesis) -> tuple[Envelope, Payload]:
     """Open a genuine envelope of this table (signature checked)."""
-    from p2pcards.wire import PublicIdentity
-
-    keys = [PublicIdentity.from_bytes(s.identity) for s in genesis.seats]
-    return open_envelope(data, keys)
+    return open_envelope(data, keys_of(genesis))
 
 
 def craft(key: IdentityKey, *, table_id: bytes, seq: int, prev: bytes, seat: int, kind: str,
@@ -70,19 +96,17 @@ def forged_recover(table: Table, dropped: int) -> bytes:
     ``dropped``'s key, its own secret with ``forfeit``, its tokens with ``bot``): what a joiner
     would send to begin a recovery itself. ``table`` is left as it was."""
     assert table.seat is not None
-    table.recovery = Recovery(dropped, "action", table.seat, table.chain.next_seq)
-    try:
-        body = table._recover_body()
-    finally:
-        table.recovery = None
+    body = voice_of(table).recover_body(table.cycle, dropped)
     return craft(identity_of(table), table_id=table.table_id, seq=table.chain.next_seq,
                  prev=table.chain.head, seat=table.seat, kind="recover", body=body)
 
 
 def play_body(table: Table, action: Action) -> dict[str, Any]:
     """The body of an ``action`` message of ``table``'s seat playing ``action`` (which may be
-    illegal): the card's deck position and, if not yet public, the owner's reveal token."""
-    return table._action_body(action)
+    illegal), proven as the seat would prove it (:meth:`~p2pcards.table.voice.Voice.action_body`):
+    the card's deck position and, if not yet public, the owner's reveal token."""
+    return voice_of(table).action_body(cycle_of(table), action, table.engine.card_use(action),
+                                       index=table.chain.next_seq)
 
 
 @dataclass
@@ -285,7 +309,7 @@ class Driver:
         """Make the detached seat's next message: a card of its hand accepted live, or its key
         reveal; False if none is accepted."""
         table = self.detached[seat]
-        cycle = table._require_cycle()
+        cycle = cycle_of(table)
         if kind == "reveal":
             assert cycle.my_key is not None
             results = self.send_as(seat, "reveal", {"secret": cycle.my_key.secret.to_bytes()})
@@ -295,10 +319,11 @@ class Driver:
         for position in list(cycle.hand_positions.get(seat, [])):
             if position in self.puppet_played:
                 continue
-            card = table._decrypt(cycle, position, include_own=True)
+            card = cycle.decrypt(position, own=seat)
             body: dict[str, Any] = {"action": Action("play", card).to_wire(), "position": position}
             if seat not in cycle.public.get(position, set()):
-                body["token"] = table._make_token(position, f"play-{position}").to_wire()
+                body["token"] = cycle.token(seat, position, f"play-{position}",
+                                            voice_of(table).rng).to_wire()
             data = craft(identity_of(table), table_id=self.table_id, seq=self.position,
                          prev=self.head, seat=seat, kind="action", body=body)
             results = self.offer(data, seat)  # a rejected envelope changes nothing

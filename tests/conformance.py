@@ -39,7 +39,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from attacks import Driver, craft, decode, forged_recover, identity_of, play_body, resign
+from attacks import Driver, craft, cycle_of, decode, forged_recover, identity_of, play_body, resign
 
 from p2pcards import crypto
 from p2pcards.bots import make_bot
@@ -740,7 +740,7 @@ def complain_good_share() -> tuple[Files, str]:
         assert driver.step()
     holder, dealer = 0, 3
     table = driver.tables[holder]
-    cycle = table._require_cycle()
+    cycle = cycle_of(table)
     assert cycle.my_inbox is not None
     dealt = cycle.dealt[dealer]
     ctx = ProofContext(driver.table_id, cycle.number, holder, f"open-{dealer}")

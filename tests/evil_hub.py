@@ -22,6 +22,8 @@ from __future__ import annotations
 import sys
 from typing import Any
 
+from attacks import cycle_of, identity_of, keys_of
+
 from p2pcards.crypto import SystemRandomness
 from p2pcards.net import hub
 from p2pcards.net.framed import FrameChannel
@@ -53,14 +55,14 @@ class Twisted(FrameChannel):
 
     def alter(self, data: bytes) -> bytes | None:
         table = self.table
-        _, payload = open_envelope(data, table._keys)
+        _, payload = open_envelope(data, keys_of(table.genesis))
         if payload.seat != table.seat:
             return None
         body: dict[str, Any] = dict(payload.body)
         if self.mode.startswith("equivocate") and payload.kind == "key":
-            key = table._require_cycle().my_key
+            key = cycle_of(table).my_key
             assert key is not None
-            body["share"] = key.share(table._ctx(payload.seat, "key"),
+            body["share"] = key.share(cycle_of(table).ctx(payload.seat, "key"),
                                       SystemRandomness()).to_wire()
         elif self.mode == "bad-shuffle" and payload.kind == "shuffle":
             deck = list(body["deck"])
@@ -68,7 +70,7 @@ class Twisted(FrameChannel):
             body["deck"] = deck
         else:
             return None
-        identity = table._identity
+        identity = identity_of(table)
         assert identity is not None
         forged = Payload(table_id=payload.table_id, seq=payload.seq, prev=payload.prev,
                          seat=payload.seat, kind=payload.kind, body=body)

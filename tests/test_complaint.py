@@ -11,7 +11,16 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from attacks import Driver, craft, decode, identity_of, resign, write_transcript
+from attacks import (
+    Driver,
+    craft,
+    cycle_of,
+    decode,
+    identity_of,
+    resign,
+    voice_of,
+    write_transcript,
+)
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -95,7 +104,7 @@ def test_the_last_shuffler_dealing_a_wrong_box_is_named_by_every_seat_and_the_ve
         assert table.bot_seat is None and table.frames == driver.log
     # the complaint holds the one shared point, never the inbox secret
     _, payload = decode(driver.log[-1], driver.genesis)
-    cycle = driver.tables[holder]._require_cycle()
+    cycle = cycle_of(driver.tables[holder])
     assert cycle.my_inbox is not None
     assert cycle.my_inbox.to_bytes() not in driver.log[-1]
     assert set(payload.body) == {"dealer", "open"} and payload.body["dealer"] == dealer
@@ -122,7 +131,7 @@ def complaint_at_head(driver: Driver, holder: int, dealer: int, opening: list[by
 def genuine_opening(driver: Driver, holder: int, dealer: int) -> BoxOpening:
     """The holder's correct opening of its (good) box from ``dealer``."""
     table = driver.tables[holder]
-    cycle = table._require_cycle()
+    cycle = cycle_of(table)
     assert cycle.my_inbox is not None
     dealt = cycle.dealt[dealer]
     i = holder if holder < dealer else holder - 1
@@ -211,7 +220,7 @@ def key_envelope(driver: Driver, seat: int, inbox: list[bytes]) -> bytes:
 def test_an_inbox_key_without_its_proof_of_possession_is_refused() -> None:
     driver = Driver.new("scopa", "classic", 3, seed=13, dropout="forfeit")
     step_until(driver, lambda d: queued(d, 1, "key"))
-    first = driver.tables[0]._require_cycle()
+    first = cycle_of(driver.tables[0])
     copied = PublishedInbox(first.inboxes[0], InboxKey(Scalar(5)).publish(
         ProofContext(driver.table_id, 0, 1, "inbox")).proof)
     bare = first.inboxes[0].to_bytes()
@@ -227,7 +236,7 @@ def test_a_repeated_inbox_key_is_a_violation_of_the_later_seat() -> None:
     valid, but its inbox repeats seat 0's."""
     driver = Driver.new("scopa", "classic", 3, seed=14, dropout="forfeit")
     step_until(driver, lambda d: queued(d, 1, "key"))
-    secret = driver.tables[0]._require_cycle().my_inbox
+    secret = cycle_of(driver.tables[0]).my_inbox
     assert secret is not None
     twin = InboxKey(secret).publish(ProofContext(driver.table_id, 0, 1, "inbox"))
     forged = key_envelope(driver, 1, twin.to_wire())
@@ -304,11 +313,12 @@ def test_a_restarted_holder_takes_back_its_kept_complaint_instead_of_signing_ano
     sent = next(data for s, data in driver.queue if s == 1)
     assert holder.keeper.load(PROPOSAL) == sent == holder.proposal
     again = Table(driver.genesis, seat=1, identity=identity_of(holder),
-                  x25519_private=holder._x25519, rng=DeterministicRandomness(b"restart"),
+                  x25519_private=voice_of(holder).x25519,
+                  rng=DeterministicRandomness(b"restart"),
                   keeper=holder.keeper)
     step = again.resume(holder.frames)
     assert step.outgoing == [] and again.proposal == sent
-    assert again._require_cycle().bad_box == 2
+    assert cycle_of(again).bad_box == 2
 
 
 @settings(max_examples=6, deadline=None)

@@ -164,7 +164,7 @@ def recover_of(driver: Driver, seat: int) -> tuple[int, bytes]:
 def passed_into(driver: Driver, seat: int) -> bool:
     """Whether a card of ``seat``'s hand has a share that another seat has not published: a
     card passed to it (Calabrasella's ``give``)."""
-    cycle = driver.tables[(seat + 1) % 3]._cycle
+    cycle = driver.tables[(seat + 1) % 3].cycle
     return cycle is not None and any((seat + 1) % 3 not in cycle.public.get(p, set())
                                      for p in cycle.hand_positions.get(seat, []))
 

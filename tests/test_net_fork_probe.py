@@ -11,6 +11,7 @@ from typing import Any
 import pytest
 import trio
 import trio.testing
+from attacks import cycle_of, identity_of, keys_of
 
 from p2pcards.crypto import SystemRandomness
 from p2pcards.net.errors import MatchFailure
@@ -26,13 +27,14 @@ from p2pcards.wire import Payload, codec, envelope_hash, open_envelope, seal
 
 def other_key_version(table: Table, data: bytes) -> bytes:
     """Seat ``table.seat``'s key envelope ``data`` with a fresh proof of the same key."""
-    _, payload = open_envelope(data, table._keys)
-    key = table._require_cycle().my_key
-    assert key is not None and table._identity is not None
-    body = {"share": key.share(table._ctx(payload.seat, "key"), SystemRandomness()).to_wire()}
+    _, payload = open_envelope(data, keys_of(table.genesis))
+    key = cycle_of(table).my_key
+    assert key is not None
+    context = cycle_of(table).ctx(payload.seat, "key")
+    body = {"share": key.share(context, SystemRandomness()).to_wire()}
     forged = Payload(payload.table_id, payload.seq, payload.prev, payload.seat, payload.kind,
                      body)
-    return seal(forged, table._identity).encode()
+    return seal(forged, identity_of(table)).encode()
 
 
 async def run_against_hub(tmp_path: Path, answer: bool, step: int = 60
@@ -68,7 +70,7 @@ async def run_against_hub(tmp_path: Path, answer: bool, step: int = 60
                 sender, data = queue.pop(0)
                 other = 1 - sender
                 queue.extend((other, out) for out in tables[other].receive(data).outgoing)
-                payload = open_envelope(data, tables[0]._keys)[1]
+                payload = open_envelope(data, keys_of(tables[0].genesis))[1]
                 if sender == 0 and payload.kind == "key" and not altered:
                     altered = True
                     data = other_key_version(tables[0], data)
@@ -144,7 +146,7 @@ async def test_a_peer_answers_need_from_its_chain() -> None:
     async def drive() -> None:
         first = await next_message(hub)  # seat 0's accept
         assert first is not None and first["type"] == "envelope"
-        digest = envelope_hash(open_envelope(first["data"], tables[0]._keys)[0])
+        digest = envelope_hash(open_envelope(first["data"], keys_of(tables[0].genesis))[0])
         for wanted in (digest, bytes(32)):
             await hub.send_message({"type": "need", "hash": wanted})
             while True:

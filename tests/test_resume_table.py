@@ -167,8 +167,8 @@ def test_a_seat_of_a_table_that_shares_hand_keys_gets_its_inbox_key_back(
         new = m.table(victim)
         new.resume(old.frames)
         same_state(old, new)
-        if old._cycle is not None and old._cycle.number not in old.spent:
-            assert new._cycle is not None and new._cycle.my_inbox == old._cycle.my_inbox
+        if old.cycle is not None and old.cycle.number not in old.spent:
+            assert new.cycle is not None and new.cycle.my_inbox == old.cycle.my_inbox
         m.tables[victim] = new
 
     match.run(crash)
@@ -361,17 +361,17 @@ def test_a_seat_of_a_table_that_shares_keys_resumes_at_every_moment(
         for seat in range(players):
             only_the_deck_in_play(m, seat)
         old = m.tables[victim]
-        number = old._cycle.number if old._cycle is not None else 0  # no deck before "key"
+        number = old.cycle.number if old.cycle is not None else 0  # no deck before "key"
         if (not pending or old.finished or number != wanted
                 or last_kind(old) != pending[0]):
             return
         new = m.table(victim)
         assert new.resume(old.frames).outgoing == []
         same_state(old, new)
-        if old._cycle is not None and old._cycle.number not in old.spent:
-            assert new._cycle is not None  # a spent deck's inbox key is deleted
-            assert new._cycle.my_inbox == old._cycle.my_inbox
-            assert new._cycle.my_shares == old._cycle.my_shares
+        if old.cycle is not None and old.cycle.number not in old.spent:
+            assert new.cycle is not None  # a spent deck's inbox key is deleted
+            assert new.cycle.my_inbox == old.cycle.my_inbox
+            assert new.cycle.my_shares == old.cycle.my_shares
         m.tables[victim] = new
         rebuilt.append((victim, pending.pop(0)))
 

@@ -9,7 +9,17 @@ import hashlib
 from pathlib import Path
 
 import pytest
-from attacks import Driver, craft, decode, identity_of, play_body, resign, spliced, write_transcript
+from attacks import (
+    Driver,
+    craft,
+    cycle_of,
+    decode,
+    identity_of,
+    play_body,
+    resign,
+    spliced,
+    write_transcript,
+)
 
 from p2pcards import crypto
 from p2pcards.games.base import Action
@@ -181,7 +191,7 @@ def test_played_card_is_not_the_card_at_that_position(tmp_path: Path) -> None:
     honest = table.legal_actions()[0]
     assert honest.card is not None
     body = play_body(table, honest)
-    others = [p for p in table._require_cycle().hand_positions[cheat] if p != body["position"]]
+    others = [p for p in cycle_of(table).hand_positions[cheat] if p != body["position"]]
     body["position"] = others[0]  # the token does not fit this position
     forged = craft(identity_of(table), table_id=driver.table_id, seq=k, prev=driver.head,
                    seat=cheat, kind="action", body=body)
@@ -238,11 +248,11 @@ def test_wrong_reveal_token(tmp_path: Path) -> None:
     def bad_token(body: dict[str, object]) -> dict[str, object]:
         public = [list(item) for item in body["public"]]  # type: ignore[attr-defined]
         position = public[0][0]
-        cycle = table._require_cycle()
+        cycle = cycle_of(table)
         assert cycle.deck is not None
         other = crypto.HandKey.generate(crypto.DeterministicRandomness(b"not my key"))
         tok = crypto.token(other, cycle.deck[position],
-                           table._ctx(cheat, f"deal-{position}"))
+                           cycle_of(table).ctx(cheat, f"deal-{position}"))
         public[0][1] = tok.to_wire()
         return {**body, "public": public}
 

@@ -9,7 +9,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from attacks import Driver, craft, decode, identity_of, write_transcript
+from attacks import Driver, craft, cycle_of, decode, identity_of, play_body, write_transcript
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from toy_games import PASS, SMALL, registered
@@ -103,20 +103,20 @@ def test_private_pass_end_to_end(tmp_path: Path) -> None:
     assert len(boxes[0][1]) == crypto.SEALED_TOKEN_SIZE
     driver._queue(0, step.outgoing)
     driver.step()
-    seen = {i: driver.tables[i]._require_cycle().actions[-1] for i in range(3)}
+    seen = {i: cycle_of(driver.tables[i]).actions[-1] for i in range(3)}
     assert all(m.index == k + 1 and m.secret == (position,) for m in seen.values())
     # seat 1's live engine holds the real card, seat 2's an unknown one
     assert called in hand_of(driver.tables[1])
     assert called not in driver.tables[2].engine._hands[1]  # type: ignore[attr-defined]
     assert None in driver.tables[2].engine._hands[1]  # type: ignore[attr-defined]
-    assert driver.tables[1]._require_cycle().known[position] == called
-    assert position not in driver.tables[2]._require_cycle().known
+    assert cycle_of(driver.tables[1]).known[position] == called
+    assert position not in cycle_of(driver.tables[2]).known
     # seat 1 gives back a card of its own: seat 0 then holds seat 1's pass token
     assert at_stage(driver, "giveback") == 1
     back = next(c for c in hand_of(driver.tables[1]) if c != called)
     driver._queue(1, driver.tables[1].decide(Action("giveback", back)).outgoing)
     driver.step()
-    cycle0 = driver.tables[0]._require_cycle()
+    cycle0 = cycle_of(driver.tables[0])
     back_position = next(p for p, c in cycle0.known.items() if c == back)
     assert 1 in cycle0.held[back_position]
     assert back_position in cycle0.hand_positions[0]
@@ -148,7 +148,7 @@ def test_third_seat_events_show_only_hidden() -> None:
     observer.start()
     for data in driver.log:
         observer.receive(data)
-    assert observer._require_cycle().actions[-1].action == Action("give", HIDDEN)
+    assert cycle_of(observer).actions[-1].action == Action("give", HIDDEN)
 
 
 def test_discard_face_down_and_audit_substitutes(tmp_path: Path) -> None:
@@ -161,7 +161,7 @@ def test_discard_face_down_and_audit_substitutes(tmp_path: Path) -> None:
     assert body["action"] == {"kind": "discard", "cards": ["??", "??"]}
     positions = [p for p, shares in body["uses"]]
     assert all(shares == [] for _, shares in body["uses"])
-    cycle = table._require_cycle()
+    cycle = cycle_of(table)
     assert [cycle.known[p] for p in positions] == [a, b]
     driver._queue(seat, step.outgoing)
     driver.run_out()
@@ -183,7 +183,7 @@ def test_declare_keeps_a_public_card_then_plays_it_without_token() -> None:
     driver._queue(1, step.outgoing)
     driver.step()
     for t in driver.tables:
-        cycle = t._require_cycle()
+        cycle = cycle_of(t)
         assert position in cycle.hand_positions[1] and cycle.public[position] == {0, 1, 2}
         assert kept in t.engine._hands[1]  # type: ignore[attr-defined]
     # later seat 1 plays it: the single-card form, no token
@@ -215,8 +215,8 @@ def test_meld_shows_several_cards_and_the_taken_upcard() -> None:
         entries = entries[::-1]
     (up_position, up_shares), (other_position, other_shares) = entries
     assert up_shares == []  # a public card in a hidden hand: every share is already public
-    assert up_position not in table._require_cycle().hand_positions[0]
-    assert [s for s, _ in other_shares] == table._require_cycle().missing(other_position)
+    assert up_position not in cycle_of(table).hand_positions[0]
+    assert [s for s, _ in other_shares] == cycle_of(table).missing(other_position)
     driver._queue(0, step.outgoing)
     driver.run_out()
     assert not driver.violations
@@ -226,7 +226,7 @@ def test_face_up_card_dealt_into_a_hand_stays_public() -> None:
     driver = new_driver(3, 10)
     at_stage(driver, "call")
     for t in driver.tables:
-        cycle = t._require_cycle()
+        cycle = cycle_of(t)
         face_up = cycle.hand_positions[0][-1]
         assert cycle.public[face_up] == {0, 1, 2}
         assert cycle.known[face_up] in t.engine._hands[0]  # type: ignore[attr-defined]
@@ -261,7 +261,7 @@ def test_wrong_card_passed_is_caught_by_the_receiver_at_once() -> None:
     cheat = driver.tables[0]
     wrong = next(c for c in hand_of(cheat) if c != called
                  and c not in driver.tables[1].engine._seen)  # type: ignore[attr-defined]
-    forged = forge(driver, 0, cheat._action_body(Action("give", wrong)))
+    forged = forge(driver, 0, play_body(cheat, Action("give", wrong)))
     results = driver.offer(forged, sender=0)
     assert results[1] is not None
     assert (results[1].rule, results[1].seat, results[1].index) == ("must-give-called", 0, k)
@@ -273,8 +273,8 @@ def test_hidden_position_not_in_the_hand(tmp_path: Path) -> None:
     seat = at_stage(driver, "discard")
     k = driver.position
     table = driver.tables[seat]
-    body = table._action_body(Action("discard", cards=tuple(hand_of(table)[:2])))
-    elsewhere = driver.tables[0]._require_cycle().hand_positions[0][0]
+    body = play_body(table, Action("discard", cards=tuple(hand_of(table)[:2])))
+    elsewhere = cycle_of(driver.tables[0]).hand_positions[0][0]
     body["uses"][1][0] = elsewhere  # type: ignore[index]
     forged = forge(driver, seat, body)
     results = driver.offer(forged, sender=seat)
@@ -290,14 +290,14 @@ def test_bad_sealed_token_is_caught_by_the_recipient() -> None:
     at_stage(driver, "give")
     k = driver.position
     cheat = driver.tables[0]
-    body = cheat._action_body(Action("give", called))
+    body = play_body(cheat, Action("give", called))
     position = body["uses"][0][0]  # type: ignore[index]
-    cycle = cheat._require_cycle()
+    cycle = cycle_of(cheat)
     assert cycle.deck is not None
     wrong = crypto.token(crypto.HandKey.generate(crypto.DeterministicRandomness(b"x")),
-                         cycle.deck[position], cheat._ctx(0, f"pass-{position}"))
+                         cycle.deck[position], cycle_of(cheat).ctx(0, f"pass-{position}"))
     box = crypto.seal_token(wrong, driver.genesis.seats[1].x25519,
-                            cheat._ctx(0, f"pass-{position}-1-0"),
+                            cycle_of(cheat).ctx(0, f"pass-{position}-1-0"),
                             crypto.DeterministicRandomness(b"y"))
     body["uses"][0][1][0][1] = box  # type: ignore[index]
     results = driver.offer(forge(driver, 0, body), sender=0)
@@ -318,13 +318,13 @@ def test_forged_forwarded_token(tmp_path: Path) -> None:
     assert at_stage(driver, "declare") == 1
     k = driver.position
     table = driver.tables[1]
-    body = table._action_body(Action("declare", called))
+    body = play_body(table, Action("declare", called))
     ((position, shares),) = body["uses"]  # type: ignore[misc]
     assert [s for s, _ in shares] == [0]
-    cycle = table._require_cycle()
+    cycle = cycle_of(table)
     assert cycle.deck is not None
     forged_token = crypto.token(crypto.HandKey.generate(crypto.DeterministicRandomness(b"z")),
-                                cycle.deck[position], table._ctx(0, f"pass-{position}"))
+                                cycle.deck[position], cycle_of(table).ctx(0, f"pass-{position}"))
     shares[0][1] = forged_token.to_wire()
     forged = forge(driver, 1, body)
     results = driver.offer(forged, sender=1)
@@ -342,7 +342,7 @@ def test_false_denial_is_caught_by_the_full_replay(tmp_path: Path) -> None:
     cheat = driver.tables[0]
     # the cheater's software believes another card was called, so it denies holding one
     cheat.engine._called = next(  # type: ignore[attr-defined]
-        c for c in driver.genesis.spec.new_match(cheat._config).deck.cards
+        c for c in driver.genesis.spec.new_match(driver.genesis.game_config()).deck.cards
         if c not in hand_of(cheat) and c != called)
     assert cheat.legal_actions() == [Action("none")]
     driver._queue(0, cheat.decide(Action("none")).outgoing)
@@ -366,7 +366,7 @@ def test_single_card_form_where_the_general_one_is_due_and_conversely() -> None:
     table = driver.tables[seat]
     k = driver.position
     action = table.legal_actions()[0]
-    body = table._action_body(action)
+    body = play_body(table, action)
     c = action.card
     assert c is not None
     if "uses" in body:  # a declaration: write it in the single-card form instead
@@ -385,7 +385,7 @@ def test_hidden_count_must_match_the_card_use() -> None:
     seat = at_stage(driver, "discard")
     k = driver.position
     table = driver.tables[seat]
-    body = table._action_body(Action("discard", cards=tuple(hand_of(table)[:2])))
+    body = play_body(table, Action("discard", cards=tuple(hand_of(table)[:2])))
     body["action"] = {"kind": "discard", "cards": ["??", hand_of(table)[1].code]}
     results = driver.offer(forge(driver, seat, body), sender=seat)
     for peer, v in results.items():
@@ -441,7 +441,7 @@ def test_malformed_card_use_bodies_are_violations_never_crashes(junk: object,
                                                                 key: str) -> None:
     driver, seat = driver_at_meld()
     table = driver.tables[seat]
-    body = table._action_body(table.legal_actions()[0])
+    body = play_body(table, table.legal_actions()[0])
     body[key] = junk
     forged = forge(driver, seat, body)
     for peer in driver.live:

@@ -9,7 +9,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from attacks import Driver, craft, decode, identity_of, write_transcript
+from attacks import Driver, craft, decode, identity_of, play_body, write_transcript
 from rich.console import Console
 from toy_games import CLAIM, registered
 
@@ -129,7 +129,7 @@ def test_claim_out_of_its_window(tmp_path: Path) -> None:
     table = driver.tables[cheat]
     card = [c for c in table.engine._hands[cheat] if c is not None][0]  # type: ignore
     forged = craft(identity_of(table), table_id=driver.table_id, seq=k, prev=driver.head,
-                   seat=cheat, kind="action", body=table._action_body(Action("snap", card)))
+                   seat=cheat, kind="action", body=play_body(table, Action("snap", card)))
     results = driver.offer(forged, sender=cheat)
     for peer, v in results.items():
         assert v is not None and (v.rule, v.seat, v.index) == ("out-of-turn", cheat, k), peer

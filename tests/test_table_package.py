@@ -8,7 +8,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from attacks import Driver
+from attacks import Driver, play_body
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from toy_games import CLAIM, registered
@@ -89,7 +89,7 @@ def test_a_proposal_leaves_the_deck_as_it_was(seed: int, refused: bool) -> None:
     assert before == cycle and before is not cycle
     snap = table.claim_actions()[0]
     if refused:  # a body whose token proves another position: refused in the trial
-        body = table._action_body(snap)
+        body = play_body(table, snap)
         body["position"] = next(p for p in cycle.hand_positions[claimant]
                                 if p != body["position"])
         with pytest.raises(GameError):

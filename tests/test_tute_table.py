@@ -10,7 +10,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 import pytest
-from attacks import Driver, play_body, write_transcript
+from attacks import Driver, cycle_of, play_body, voice_of, write_transcript
 
 from p2pcards.cards import Card
 from p2pcards.games.base import Action
@@ -154,13 +154,14 @@ def test_false_marriage_is_caught_live_by_the_reveal_tokens() -> None:
     driver.run_until(ready)
     cheat, king, other = chosen[-1]
     table = driver.tables[cheat]
-    cycle = table._require_cycle()
-    k_pos = table._my_position_of(king)
-    o_pos = table._my_position_of(other)
+    cycle = cycle_of(table)
+    assert table.seat is not None
+    k_pos, o_pos = (cycle.position_of(table.seat, card, local=table.seat,
+                                      index=table.chain.next_seq) for card in (king, other))
     uses = []
     for position in (k_pos, o_pos):
         assert cycle.missing(position) == [cheat]
-        token = table._make_token(position, f"play-{position}").to_wire()
+        token = cycle.token(cheat, position, f"play-{position}", voice_of(table).rng).to_wire()
         uses.append([position, [[cheat, token]]])
     action = Action("declare", cards=(king, Card(9, king.suit)), value="veinte")
     assert action not in table.legal_actions()

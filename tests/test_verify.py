@@ -13,6 +13,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from p2pcards import cli
+from p2pcards.crypto import SystemRandomness
 from p2pcards.offline.memory import MatchRun, make_tables
 from p2pcards.records.transcript import MAGIC, read_transcript
 from p2pcards.table import KINDS, Table, Violation, replay_frames
@@ -320,4 +321,4 @@ def test_table_constructor_rejects_wrong_identity() -> None:
     genesis, tables = make_tables("briscola", "italian", 2, seed=9)
     with pytest.raises(ValueError, match="not the key of seat 1"):
         Table(genesis, seat=1, identity=identity_of(tables[0]), x25519_private=bytes(32),
-              rng=tables[0]._rng)
+              rng=SystemRandomness())

@@ -5,7 +5,8 @@ When every holder's hand key of a deck is known (revealed in ``reveal``, or rebu
 other seats' shares after a dropout), every participant decrypts the whole deck, checks each
 played card and replays the deck's play with full information (:func:`audit_cycle`). The
 ``result`` message of a hand is then computed by every participant from that replay
-(:func:`result_body`) and must match byte for byte (:func:`check_result`).
+(:func:`result_body`) and must match byte for byte (:func:`check_result`); once every seat's
+is in, :func:`close_hand` scores the hand.
 """
 
 from __future__ import annotations
@@ -15,10 +16,11 @@ from typing import Any
 from .. import crypto
 from ..cards import Card, Deck
 from ..crypto import CryptoError
-from ..games.base import MatchState, Phase
+from ..games.base import HandResult, MatchState, Phase
 from ..wire import codec
 from .cycle import DeckCycle
 from .errors import Violation
+from .events import Event, HandScored, MatchEnded
 from .replay import replay_cycle
 
 
@@ -89,3 +91,16 @@ def forfeit_winner(full: MatchState, dropped: int) -> int | None:
     best = max(scores[side] for side in others)
     leaders = [side for side in others if scores[side] == best]
     return leaders[0] if len(leaders) == 1 else None
+
+
+def close_hand(full: MatchState) -> tuple[HandResult, list[Event]]:
+    """Score the hand the full engine ``full`` has finished and move it to the next hand: the
+    hand's result and the events that say so (:class:`MatchEnded` too when the match is
+    over)."""
+    result = full.hand_result()
+    hand = full.hand_number
+    full.next_hand()
+    events: list[Event] = [HandScored(hand, result, tuple(full.match_scores))]
+    if full.match_over:
+        events.append(MatchEnded(tuple(full.match_scores), full.winner))
+    return result, events

@@ -4,7 +4,8 @@ At a table whose genesis sets ``dropout`` = ``bot``, once a silent seat's recove
 participant plays that seat with the game's public bot (:mod:`p2pcards.public_bot`): it chooses
 from the public view of the hand, seeded by the table, the deck and the count of actions, so
 that every participant computes the same move. Its moves enter no envelope: :func:`play` applies
-one to the live engine and records it in the deck cycle as any accepted action.
+one to the live engine and records it in the deck cycle as any accepted action; :func:`take_over`
+hands the seat's deck and live engine over to the bot.
 """
 
 from __future__ import annotations
@@ -55,3 +56,21 @@ def play(cycle: DeckCycle, engine: MatchState, full: MatchState, *, game: str, t
     commit(cycle, seat, plan, use.to, players)
     cycle.actions.append(Move(index, seat, wire, tuple(plan.secret)))
     return action
+
+
+def take_over(cycle: DeckCycle | None, full: MatchState, dropped: int,
+              index: int) -> tuple[DeckCycle | None, MatchState | None]:
+    """The public bot takes ``dropped``'s seat (SPEC §9.13.7) at chain ``index``: the deck
+    that goes on (``None``: none, or one no card was dealt from, made again without the seat)
+    and, for a deck in play, the live engine replayed from ``full`` with the seat's hand now
+    open (``None``: the live engine stays as it is)."""
+    if cycle is None:
+        return None, None
+    cycle.bot = dropped
+    if not cycle.shuffled:
+        return None, None
+    if cycle.audited:
+        return cycle, None
+    engine = view(full, cycle, lambda p: cycle.known.get(p)
+                  or cycle.public_card(p, index=index), index=index)
+    return cycle, engine

@@ -8,7 +8,8 @@ face-down card, tokens sealed to the receiver for a passed card, opened to every
 passed to the public bot's seat, SPEC §9.13.7). :func:`check` checks a received body against the
 deck and returns the :class:`Plan` of what it does, which :func:`commit` records once the engine
 has accepted the action. :func:`mask` and :func:`fill` turn an action into its wire form (its
-secret cards ``HIDDEN``) and back.
+secret cards ``HIDDEN``) and back. :func:`take` does all of it for a received ``action``: check,
+apply to the live engine, commit.
 """
 
 from __future__ import annotations
@@ -20,9 +21,9 @@ from typing import Any
 from .. import crypto
 from ..cards import HIDDEN, Card
 from ..crypto import CryptoError, Randomness
-from ..games.base import Action, CardUse, GameError
-from .cycle import DeckCycle
-from .errors import Violation, box_seat, share_seat
+from ..games.base import Action, CardUse, GameError, MatchState
+from .cycle import DeckCycle, Move
+from .errors import Violation, body_field, box_seat, share_seat
 
 
 @dataclass(frozen=True)
@@ -411,3 +412,36 @@ def commit(cycle: DeckCycle, seat: int, plan: Plan, to: int | None, players: int
         cycle.hand_positions.setdefault(to, []).append(position)
         if position in plan.cards:
             cycle.known[position] = plan.cards[position]
+
+
+def take(cycle: DeckCycle, engine: MatchState, seat: int, body: dict[str, Any], index: int,
+         who: Participant, *, claim: bool) -> Action:
+    """Check ``seat``'s ``action`` body (envelope ``index``; ``claim``: an out-of-turn claim),
+    apply it to the live ``engine`` with the cards ``who`` may know, and record its cards and
+    the move in ``cycle``. Returns the action as applied; a :class:`Violation` naming ``seat``
+    if the body, its proofs or the move are wrong."""
+    if "uses" in body:
+        allowed = {"action", "uses"}
+    elif "position" in body or "token" in body:
+        allowed = {"action", "position", "token"}
+    else:
+        allowed = {"action"}
+    raw_action = body_field(body, "action", seat, index, allowed)
+    try:
+        wire = Action.from_wire(raw_action)
+        use = engine.card_use(wire)
+    except GameError as exc:
+        raise Violation("bad-action", str(exc), seat=seat, index=index) from None
+    plan = check(cycle, seat, body, wire, use, index, who)
+    live = fill(wire, [plan.cards.get(p, HIDDEN) for p in plan.secret])
+    try:
+        if claim:
+            engine.apply_claim(seat, live)
+        else:
+            engine.apply(live)
+    except GameError as exc:
+        rule = getattr(exc, "rule", "illegal-move")
+        raise Violation(rule, str(exc), seat=seat, index=index) from None
+    commit(cycle, seat, plan, use.to, who.players)
+    cycle.actions.append(Move(index, seat, wire, tuple(plan.secret), claim))
+    return live

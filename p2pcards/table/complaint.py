@@ -14,7 +14,7 @@ from ..crypto import CryptoError, Randomness
 from ..crypto.inbox import BoxOpening, InboxKey, verify_opening
 from ..crypto.keyshares import share_in_box
 from ..crypto.vss import share_is_valid
-from ..wire import Chain
+from ..wire import Chain, Payload
 from .cycle import DeckCycle
 from .deal import box_index
 from .errors import Violation, body_field
@@ -73,3 +73,25 @@ def check(cycle: DeckCycle, seat: int, body: dict[str, Any],
         f"not match its commitments, as seat {seat}'s complaint in envelope {index} proves",
         seat=dealer, index=dealt_at)
     return Complaint(seat, dealer, index, dealt_at), proven
+
+
+def starts(payload: Payload, cycle: DeckCycle | None, *, turn: int | None, chain: Chain) -> bool:
+    """Whether ``payload`` is a ``complain`` its signer may place now, in place of the message
+    its turn calls for (:func:`may_complain` about the ``dealer`` its body names)."""
+    body = payload.body
+    return (payload.kind == "complain" and isinstance(body, dict)
+            and type(body.get("dealer")) is int
+            and may_complain(cycle, payload.seat, body["dealer"], turn=turn, chain=chain))
+
+
+def due(cycle: DeckCycle | None, me: int | None, *, turn: int | None, chain: Chain) -> bool:
+    """Whether the local seat ``me`` holds a wrong share of ``cycle`` (``cycle.bad_box``) and
+    may place its ``complain`` about it now (:func:`may_complain`)."""
+    return (cycle is not None and cycle.bad_box is not None and me is not None
+            and may_complain(cycle, me, cycle.bad_box, turn=turn, chain=chain))
+
+
+def owed(cycle: DeckCycle | None) -> bool:
+    """Whether the local seat holds a wrong share of ``cycle`` (``cycle.bad_box``): it then
+    signs nothing but its ``complain`` (SPEC §9.13.4)."""
+    return cycle is not None and cycle.bad_box is not None

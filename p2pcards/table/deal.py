@@ -17,7 +17,7 @@ from collections.abc import Callable
 from typing import Any
 
 from .. import crypto
-from ..cards import Card
+from ..cards import Card, Deck
 from ..crypto import CryptoError, Randomness
 from ..crypto.inbox import InboxKey, PublishedInbox, verify_inbox
 from ..crypto.keyshares import DealtKey, deal_key, open_share
@@ -259,3 +259,11 @@ def complete_chance(cycle: DeckCycle, engine: MatchState, *, local: int | None,
     cycle.pending = ()
     cycle.pending_positions = ()
     return CardsRevealed(steps, tuple(cards))
+
+
+def open_deck(cycle: DeckCycle, cards: Deck) -> None:
+    """Every holder's key is in (SPEC §9.3): the joint key, and ``cards`` as the encrypted
+    initial deck the ``shuffle`` round starts from."""
+    cycle.joint = crypto.joint_key(cycle.publics[s] for s in cycle.holders)
+    cycle.cards = cards
+    cycle.deck = crypto.initial_deck(cycle.cards, cycle.joint)

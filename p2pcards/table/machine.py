@@ -39,9 +39,11 @@ The message kinds and their bodies are specified in ``protocol/SPEC.md`` §9. Th
 machine: the queries, the calls above, and every transition (emit, apply, the round's end, the
 engine's next phase, SPEC §9.2, §9.8, §11.7). Each kind's check, automatic body and round's end
 are one row of :data:`KIND_RULES`; the work of each row is done beside it in the package, by
-functions over a :class:`~.cycle.DeckCycle` and explicit inputs: :mod:`.deal` (SPEC §9.3-§9.5,
-§9.7), :mod:`.card_use` (§9.6), :mod:`.audit` and :mod:`.replay` (§9.7), :mod:`.recovery`
-(§9.13), :mod:`.complaint` (§9.13.4), :mod:`.bot` (§9.13.7) and :mod:`.resume` (§11.7.4).
+functions over a :class:`~.cycle.DeckCycle` and explicit inputs: :mod:`.intake` (a received
+envelope's place, SPEC §6, §9.2, §9.8), :mod:`.rounds` (§9.2), :mod:`.deal` (§9.3-§9.5, §9.7),
+:mod:`.card_use` (§9.6), :mod:`.audit` and :mod:`.replay` (§9.7), :mod:`.recovery` (§9.13),
+:mod:`.complaint` (§9.13.4), :mod:`.bot` (§9.13.7) and :mod:`.resume` (§11.7.4). The local
+seat's secrets and the bodies it makes are its :class:`~.voice.Voice`.
 """
 
 from __future__ import annotations
@@ -49,9 +51,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from .. import crypto
-from ..cards import HIDDEN, Card, Deck
-from ..crypto import ProofContext, Randomness
+from ..cards import Card, Deck
+from ..crypto import Randomness
 from ..crypto.own import is_paranoid, own_message
 from ..games.base import (
     Action,
@@ -62,24 +63,19 @@ from ..games.base import (
 )
 from ..seating.genesis import Genesis
 from ..wire import (
-    BadSignature,
     Chain,
-    ChainError,
     IdentityKey,
     Payload,
     ProtocolError,
     PublicIdentity,
     open_envelope,
-    seal,
 )
-from . import audit, bot, card_use, complaint, deal, recovery, replay, resume
+from . import audit, bot, card_use, complaint, deal, intake, recovery, resume, rounds
 from .claims import ClaimWindows
-from .cycle import DeckCycle, Move
+from .cycle import DeckCycle
 from .errors import (
     ResumeError,
     Violation,
-    body_field,
-    chain_violation,
 )
 from .events import (
     ActionPlayed,
@@ -99,6 +95,7 @@ from .events import (
 )
 from .keeper import PROPOSAL, Keeper
 from .rounds import HUB_SEAT, KINDS, Kind, Round
+from .voice import Voice
 
 __all__ = [
     "Table",
@@ -148,16 +145,9 @@ class Table:
         self.table_id = genesis.table_id
         self.seat = seat
         self.players = len(genesis.seats)
-        if seat is not None:
-            if not 0 <= seat < self.players:
-                raise ValueError(f"seat {seat} is not a seat of this table")
-            if identity is None or rng is None or x25519_private is None:
-                raise ValueError("a seated table needs its identity key, X25519 key and rng")
-            if identity.public.to_bytes() != genesis.seats[seat].identity:
-                raise ValueError(f"this identity key is not the key of seat {seat}")
-        self._identity = identity
+        self._voice = None if seat is None else Voice(genesis, seat, identity, x25519_private,
+                                                      rng)
         self._x25519 = x25519_private
-        self._rng = rng
         self.keeper = keeper
         """Where the local seat keeps each secret before it first uses it on the wire (its
         hand keys, its claim-window proposals), so that a crashed peer can :meth:`resume`."""
@@ -178,7 +168,6 @@ class Table:
         self._cycle_count = 0
         self._cycle: DeckCycle | None = None
         self._round = Round("accept", list(range(self.players)))
-        self._results: dict[int, dict[str, Any]] = {}
         self._started = False
         self.finished = False
         self.last_result: HandResult | None = None
@@ -266,7 +255,7 @@ class Table:
     def claim_actions(self) -> list[Action]:
         """The out-of-turn claims the local seat may make now (usually none)."""
         if (self.seat is None or self.proposal is not None or self.seat not in self.claimants
-                or self._owes_complaint()):
+                or complaint.owed(self._cycle)):
             return []
         return self.engine.claim_actions(self.seat)
 
@@ -319,53 +308,27 @@ class Table:
         if self.seat is None:
             raise ValueError("only a seated table resumes")
         self._started = True
-        known = resume.own_public_keys(frames, self._keys, self.seat)
-        step = Step()
-        own = 0
         self._replaying = True
         try:
-            for index, data in enumerate(frames):
-                try:
-                    _, payload = open_envelope(data, self._keys)
-                except ProtocolError as exc:
-                    raise ResumeError(f"envelope {index} of the transcript cannot be read: "
-                                      f"{exc}") from None
-                if payload.seat == self.seat:
-                    own += 1
-                    if payload.kind == "key":
-                        resume.restore_key(self._require_cycle(), payload, known,
-                                           self.keeper, self.seat)
-                    self.proposal = data  # the local seat's own: taken as such
-                try:
-                    step.extend(self.receive(data))
-                except Violation as exc:
-                    raise ResumeError(f"the transcript does not replay: {exc}") from None
-                finally:
-                    self.proposal = None
-                if payload.seat == self.seat and payload.kind == "key":
-                    cycle = self._require_cycle()
-                    assert cycle.my_key is not None
-                    if cycle.my_key.public != cycle.publics[self.seat]:
-                        raise ResumeError(f"the kept key of hand cycle {cycle.number} is not the "
-                                          f"key seat {self.seat} published")
+            step, own = resume.replay(frames, self._keys, self.seat, self.keeper,
+                                      receive=self._receive_replayed, cycle=self._require_cycle)
         finally:
             self._replaying = False
-        self._check_after_replay(own, len(frames))
+        resume.check_signed(self.keeper, own, len(frames), self.seat)
+        resume.check_inbox(self._cycle, self.spent, self.seat)
+        self.proposal = resume.kept_proposal(self.keeper, self.frames, self._keys,
+                                             seat=self.seat, chain=self.chain,
+                                             speakers=self.speakers)
         step.outgoing.extend(self._run_automatic().outgoing)
         return step
 
-    def _check_after_replay(self, own: int, frames: int) -> None:
-        """The checks of a resume once every frame is replayed, then the kept proposal back."""
-        assert self.seat is not None
-        resume.check_signed(self.keeper, own, frames, self.seat)
-        resume.check_inbox(self._cycle, self.spent, self.seat)
-        data = resume.kept_proposal(self.keeper, self.frames, self._keys)
-        if data is None:
-            return
-        _, payload = open_envelope(data, self._keys)
-        if (payload.seat == self.seat and payload.seq == self.chain.next_seq
-                and payload.prev == self.chain.head and self.seat in self.speakers):
-            self.proposal = data
+    def _receive_replayed(self, data: bytes, own: bool) -> Step:
+        """:meth:`receive` of a transcript's frame, the local seat's own taken as its own."""
+        self.proposal = data if own else None
+        try:
+            return self.receive(data)
+        finally:
+            self.proposal = None
 
     def receive(self, data: bytes) -> Step:
         """Check and apply one received envelope; raise :class:`Violation` naming the culprit.
@@ -373,38 +336,22 @@ class Table:
         On a violation nothing changes, so the caller may drop the envelope and go on.
         """
         index = self.chain.next_seq
-        try:
-            envelope, payload = open_envelope(data, self._keys)
-        except ProtocolError as exc:
-            rule = "bad-signature" if isinstance(exc, BadSignature) else "bad-envelope"
-            raise Violation(rule, str(exc), seat=exc.seat, index=index) from None
-        if self.windows.lost_race(payload, self.table_id, self.chain):
-            raise Violation("lost-race", "another seat's message took this place in the "
-                            "chain first", seat=payload.seat, index=payload.seq)
-        if self.finished:
-            raise Violation("after-match-end", "envelope received after the match ended",
-                            seat=payload.seat, index=index)
+        envelope, payload = intake.open_received(data, self._keys, self.chain, self.windows,
+                                                 finished=self.finished)
         seat, kind = self._round.current, self._round.kind
         speakers = self.speakers
         own = data == self.proposal and self.proposal is not None
         if payload.seat in speakers and (payload.seat != self.seat or own):
             seat = payload.seat
-        starting = self._starts_recovery(payload)
+        starting = recovery.opened(payload, self._recoverable)
         if starting:
             seat, kind = payload.seat, "recover"
-        complaining = not starting and self._starts_complaint(payload)
+        complaining = not starting and complaint.starts(payload, self._cycle, turn=self._turn(),
+                                                        chain=self.chain)
         if complaining:
             seat, kind = payload.seat, "complain"
-        try:
-            self.chain.check(payload, envelope, expected_seat=seat)
-        except ChainError as exc:
-            raise chain_violation(exc, accepting=kind == "accept") from None
-        if payload.seat == self.seat and not own:
-            raise Violation("own-seat", "envelope signed with this peer's own seat key",
-                            seat=payload.seat, index=index)
-        if payload.kind != kind:
-            raise Violation("wrong-kind", f"expected a {kind!r} message, got {payload.kind!r}",
-                            seat=payload.seat, index=index)
+        intake.check_place(self.chain, payload, envelope, seat=seat, kind=kind, local=self.seat,
+                           own=own)
         step = Step()
         window = (speakers | {seat}, self.chain.head) if len(speakers) > 1 or complaining \
             else None
@@ -444,15 +391,13 @@ class Table:
         return self._send_action(action)
 
     def _send_action(self, action: Action) -> Step:
-        body = self._action_body(action)
+        body = self._me().action_body(self._require_cycle(), action,
+                                      self.engine.card_use(action), index=self.chain.next_seq)
         step = Step()
         assert self.seat is not None
         if self.speakers - {self.seat}:
             # a claim window: the hub orders the competing messages (SPEC §9.2)
-            self.proposal = self._propose("action", body)
-            if self.keeper is not None:  # kept before it is sent: never two for one place
-                self.keeper.keep(PROPOSAL, self.proposal)
-            step.outgoing.append(self.proposal)
+            self._offer(self._propose("action", body), step)
             return step
         try:
             step.events.extend(self._emit("action", body, step))
@@ -464,10 +409,8 @@ class Table:
     def _propose(self, kind: str, body: dict[str, Any]) -> bytes:
         """Seal a message of the local seat without accepting it, after checking that this
         table would accept it."""
-        assert self.seat is not None and self._identity is not None
         index = self.chain.next_seq
-        payload = Payload(table_id=self.table_id, seq=index, prev=self.chain.head,
-                          seat=self.seat, kind=kind, body=body)
+        payload = self._own_payload(kind, body)
         saved = (self.engine, self._cycle, self._round.done)
         try:  # on copies of the engine and the deck: the table stays as it is
             self.engine = self.engine.copy()
@@ -477,7 +420,26 @@ class Table:
             raise GameError(f"the action cannot be sent: {exc}") from None
         finally:
             self.engine, self._cycle, self._round.done = saved
-        return seal(payload, self._identity).encode()
+        return self._me().seal(payload).encode()
+
+    def _offer(self, data: bytes, step: Step) -> None:
+        """Send ``data`` as the local seat's :attr:`proposal`, kept first (never two envelopes
+        for one chain place)."""
+        self.proposal = data
+        if self.keeper is not None:
+            self.keeper.keep(PROPOSAL, data)
+        step.outgoing.append(data)
+
+    def _me(self) -> Voice:
+        """The local seat's voice (a seated table's only)."""
+        assert self._voice is not None
+        return self._voice
+
+    def _own_payload(self, kind: str, body: dict[str, Any]) -> Payload:
+        """The local seat's message of ``kind`` for the next chain position."""
+        assert self.seat is not None
+        return Payload(table_id=self.table_id, seq=self.chain.next_seq, prev=self.chain.head,
+                       seat=self.seat, kind=kind, body=body)
 
     # ------------------------------------------------------------------ dropouts (SPEC §9.13)
 
@@ -487,9 +449,10 @@ class Table:
         nobody has dropped out yet, the match has begun (past the ``accept`` round) and is not
         over, ``seat`` is another seat, and the hub owes no complaint (SPEC §9.13.4)."""
         return (self.seat == HUB_SEAT and seat != self.seat
-                and self._recoverable(seat) and not self._owes_complaint())
+                and self._recoverable(seat) and not complaint.owed(self._cycle))
 
     def _recoverable(self, seat: int) -> bool:
+        """Whether ``seat``, the seat the table waits for, may be recovered now."""
         return (self.genesis.shares_keys and not self.finished and self.dropped is None
                 and not self._round.complete and self._round.kind not in ("accept", "recover")
                 and self._round.current == seat)
@@ -498,11 +461,8 @@ class Table:
         """Whether ``data`` is a validly signed ``recover`` of the hub that would begin the
         recovery of the seat the table waits for, in place of that seat's message (SPEC
         §9.13.5)."""
-        try:
-            _, payload = open_envelope(data, self._keys)
-        except ProtocolError:
-            return False
-        return self._starts_recovery(payload)
+        payload = self._opened(data)
+        return payload is not None and recovery.opened(payload, self._recoverable)
 
     def recover_sender(self, data: bytes) -> tuple[int, object, int] | None:
         """``(signer, named, seq)`` when ``data`` is a validly signed ``recover`` of this
@@ -510,21 +470,8 @@ class Table:
         body, as sent); ``None`` otherwise. A hub uses it to tell a joiner's attempt to begin a
         recovery, which only the hub may do (:meth:`opens_recovery`), from other envelopes; a
         seat, to tell a recovery of itself at a place its own envelope holds."""
-        try:
-            _, payload = open_envelope(data, self._keys)
-        except ProtocolError:
-            return None
-        if payload.kind != "recover" or payload.table_id != self.table_id:
-            return None
-        body = payload.body
-        named = body.get("seat") if isinstance(body, dict) else None
-        return payload.seat, named, payload.seq
-
-    def _starts_recovery(self, payload: Payload) -> bool:
-        body = payload.body
-        return (payload.kind == "recover" and payload.seat == HUB_SEAT
-                and isinstance(body, dict) and type(body.get("seat")) is int
-                and self._recoverable(body["seat"]) and payload.seat != body["seat"])
+        payload = self._opened(data)
+        return None if payload is None else recovery.sender(payload, self.table_id)
 
     def recover(self, seat: int) -> Step:
         """Begin the recovery of ``seat``, which stopped answering (its link died or its
@@ -541,47 +488,29 @@ class Table:
 
     def _begin_recovery(self, by: int) -> Event:
         """Open the ``recover`` round: the dropped seat is the one the round waited for."""
-        dropped, kind = self._round.current, self._round.kind
-        self.recovery = Recovery(dropped, kind, by, self.chain.next_seq)
         self._interrupted = self._round
-        others = [s for s in range(self.players) if s not in (dropped, by)]
-        self._round = Round("recover", [by, *others])
+        self.recovery, self._round = recovery.begin(self._round, by, self.players,
+                                                    self.chain.next_seq)
         self.proposal = None
-        return SeatDropped(dropped, kind, by)
+        return SeatDropped(self.recovery.seat, self.recovery.kind, by)
 
     # ------------------------------------------------------------------ complaints (SPEC §9.13.4)
 
-    def _starts_complaint(self, payload: Payload) -> bool:
-        body = payload.body
-        return (payload.kind == "complain" and isinstance(body, dict)
-                and type(body.get("dealer")) is int
-                and self._may_complain(payload.seat, body["dealer"]))
-
-    def _may_complain(self, holder: int, dealer: int) -> bool:
-        turn = None if self.finished or self._round.complete else self._round.current
-        return complaint.may_complain(self._cycle, holder, dealer, turn=turn, chain=self.chain)
-
-    def _owes_complaint(self) -> bool:
-        """Whether the local seat holds a wrong share of this cycle: it signs nothing but its
-        ``complain`` (SPEC §9.13.4)."""
-        return self._cycle is not None and self._cycle.bad_box is not None
+    def _turn(self) -> int | None:
+        """The seat the table waits for (``None`` once the match is over or stopped)."""
+        return None if self.finished or self._round.complete else self._round.current
 
     def _complaint_due(self) -> bool:
         """Whether the local seat owes a ``complain`` and has not been able to place it yet."""
-        cycle = self._cycle
-        return (cycle is not None and cycle.bad_box is not None and self.seat is not None
-                and self._may_complain(self.seat, cycle.bad_box))
+        return complaint.due(self._cycle, self.seat, turn=self._turn(), chain=self.chain)
 
     def _propose_complaint(self) -> bytes:
         """The local seat's ``complain`` about its share of ``cycle.bad_box``'s key, in its
         turn: the shared point of that one box with its proof (SPEC §9.13.4). It is a
         :attr:`proposal`, placed by the hub (which sends it back); one that a claim beats in a
         claim window is made again when the seat's turn comes back."""
-        assert self.seat is not None and self._identity is not None
-        payload = Payload(table_id=self.table_id, seq=self.chain.next_seq, prev=self.chain.head,
-                          seat=self.seat, kind="complain",
-                          body=complaint.body(self._require_cycle(), self.seat, self._rng))
-        return seal(payload, self._identity).encode()
+        body = self._me().complaint_body(self._require_cycle())
+        return self._me().seal(self._own_payload("complain", body)).encode()
 
     def _on_complain(self, seat: int, body: dict[str, Any], index: int) -> list[Event]:
         """A complaint of holder ``seat``: its opening must verify and open its box to a share
@@ -594,11 +523,15 @@ class Table:
         """Whether ``data`` is a validly signed envelope that lost a claim window race: an
         eligible seat's message for a chain index that another eligible seat's envelope took
         first (harmless: drop it)."""
+        payload = self._opened(data)
+        return payload is not None and self.windows.lost_race(payload, self.table_id, self.chain)
+
+    def _opened(self, data: bytes) -> Payload | None:
+        """The payload of ``data`` if it is an envelope validly signed by a seat."""
         try:
-            _, payload = open_envelope(data, self._keys)
+            return open_envelope(data, self._keys)[1]
         except ProtocolError:
-            return False
-        return self.windows.lost_race(payload, self.table_id, self.chain)
+            return None
 
     # ------------------------------------------------------------------ internals: flow
 
@@ -611,7 +544,7 @@ class Table:
         """After a message: finish the round if complete, then run automatic local messages."""
         step = Step()
         while self._round.complete and not self.finished:
-            step.events.extend(self._finish_round())
+            step.events.extend(KIND_RULES[self._round.kind].after(self))  # the round's end
         step.extend(self._run_automatic())
         return step
 
@@ -621,26 +554,22 @@ class Table:
             return step  # the transcript holds what the local seat sent
         if self._complaint_due():  # the local seat says nothing else (SPEC §9.13.4)
             if self.proposal is None:
-                self.proposal = self._propose_complaint()
-                if self.keeper is not None:  # kept before it is sent: never two for one place
-                    self.keeper.keep(PROPOSAL, self.proposal)
-                step.outgoing.append(self.proposal)
+                self._offer(self._propose_complaint(), step)
             return step
         while (not self.finished and self.seat is not None and self._round.current == self.seat
                and self._round.kind != "action"):
             step.events.extend(self._emit(self._round.kind, self._automatic_body(), step))
             while self._round.complete and not self.finished:
-                step.events.extend(self._finish_round())
+                step.events.extend(KIND_RULES[self._round.kind].after(self))
         return step
 
     def _emit(self, kind: str, body: dict[str, Any], step: Step) -> list[Event]:
         """Seal, apply locally (its own proofs unchecked unless :attr:`paranoid`) and queue one
         message of the local seat."""
-        assert self.seat is not None and self._identity is not None
+        assert self.seat is not None
         index = self.chain.next_seq
-        payload = Payload(table_id=self.table_id, seq=index, prev=self.chain.head,
-                          seat=self.seat, kind=kind, body=body)
-        envelope = seal(payload, self._identity)
+        payload = self._own_payload(kind, body)
+        envelope = self._me().seal(payload)
         with own_message(trusted=not self.paranoid):
             events = self._apply(payload, index)
         self.chain.accept(payload, envelope, expected_seat=self.seat)
@@ -653,18 +582,11 @@ class Table:
         """Validate and apply a message of the expected seat and kind; advance the round."""
         events = KIND_RULES[payload.kind].check(self, payload.seat, payload.body, index)
         self._round.done += 1
-        return events
-
-    def _finish_round(self) -> list[Event]:
-        """The current round is complete: compute what follows and open the next round (the
-        ``after`` of its kind's row)."""
-        return KIND_RULES[self._round.kind].after(self)
+        return events or []
 
     def _after_keys(self) -> list[Event]:
         cycle = self._require_cycle()
-        cycle.joint = crypto.joint_key(cycle.publics[s] for s in cycle.holders)
-        cycle.cards = self.engine.deck
-        cycle.deck = crypto.initial_deck(cycle.cards, cycle.joint)
+        deal.open_deck(cycle, self.engine.deck)
         self._round = Round("shuffle", list(cycle.holders))
         return []
 
@@ -673,13 +595,8 @@ class Table:
         self.engine.begin_hand()
         return self._enter_engine_phase()
 
-    def _after_tokens(self) -> list[Event]:
-        return self._complete_chance() + self._enter_engine_phase()
-
     def _after_reveals(self) -> list[Event]:
-        cycle = self._require_cycle()
         self._audit_cycle(partial=False)
-        cycle.audited = True
         return self._enter_engine_phase()
 
     def _after_complaint(self) -> list[Event]:
@@ -688,140 +605,40 @@ class Table:
         raise self._proven
 
     def _enter_engine_phase(self) -> list[Event]:
-        """Open the round the live engine's phase calls for."""
-        phase = self.engine.phase
-        cycle = self._cycle
-        if phase is Phase.SHUFFLE:
-            if cycle is not None and cycle.shuffled and not cycle.audited:
-                self._round = Round("reveal", cycle.unrevealed())
-                return []
-            holders = tuple(s for s in range(self.players) if s != self.bot_seat)
-            self._cycle = DeckCycle(self.table_id, self._cycle_count, holders=holders,
-                                    bot=self.bot_seat,
-                                    sharing=self.genesis.shares_keys and self.recovery is None)
-            self._cycle_count += 1
-            self._round = Round("key", list(holders))
-            return [HandStarted(self.engine.hand_number, self._cycle.number)]
-        assert cycle is not None
-        if phase is Phase.CHANCE:
-            steps = self.engine.pending_chance()
-            cycle.pending = steps
-            cycle.pending_positions = tuple(cycle.deck_position(s) for s in steps)
-            speakers = [s for s in range(self.players) if cycle.duties(s)]
-            self._round = Round("tokens", speakers)
-            return []
-        if phase is Phase.ACTION:
-            self._round = Round("action", [self.engine.to_act])
-            if self.engine.to_act == self.bot_seat:
-                return self._bot_move(cycle)
-            return []
-        if phase is Phase.HAND_OVER:
-            if not cycle.audited:
-                self._round = Round("reveal", cycle.unrevealed())
-            else:
-                self._round = Round("result", [s for s in range(self.players)
-                                                if s != self.bot_seat])
-            return []
-        raise AssertionError(f"unexpected engine phase {phase}")
+        """Open the round the live engine's phase calls for (:func:`.rounds.for_phase`), or a
+        new deck's ``key`` round."""
+        following = rounds.for_phase(self.engine, self._cycle, self.players, self.bot_seat)
+        if following is None:
+            return self._new_cycle()
+        self._round = following
+        if following.kind == "action" and self.engine.to_act == self.bot_seat:
+            return self._bot_move(self._require_cycle())
+        return []
+
+    def _new_cycle(self) -> list[Event]:
+        """A new deck, made by every seat but the bot's: its ``key`` round."""
+        holders = tuple(s for s in range(self.players) if s != self.bot_seat)
+        self._cycle = DeckCycle(self.table_id, self._cycle_count, holders=holders,
+                                bot=self.bot_seat,
+                                sharing=self.genesis.shares_keys and self.recovery is None)
+        self._cycle_count += 1
+        self._round = Round("key", list(holders))
+        return [HandStarted(self.engine.hand_number, self._cycle.number)]
 
     # ------------------------------------------------------------------ internals: messages
 
     def _automatic_body(self) -> dict[str, Any]:
         """The local seat's message of the current round (the ``make`` of its kind's row)."""
         make = KIND_RULES[self._round.kind].make
-        assert make is not None and self.seat is not None and self._rng is not None
+        assert make is not None
         return make(self)
 
-    def _make_key(self) -> dict[str, Any]:
-        assert self.seat is not None and self._rng is not None
-        keep = None if self.keeper is None else self.keeper.keep
-        return deal.key_body(self._require_cycle(), self.seat, self._rng, keep)
-
-    def _make_shuffle(self) -> dict[str, Any]:
-        assert self.seat is not None and self._rng is not None
-        return deal.shuffle_body(self._require_cycle(), self.seat, self._rng)
-
-    def _make_tokens(self) -> dict[str, Any]:
-        assert self.seat is not None and self._rng is not None
-        return deal.tokens_body(self._require_cycle(), self.seat, self._rng, self._x25519_of)
-
-    def _recover_body(self) -> dict[str, Any]:
-        assert self.seat is not None and self.dropped is not None and self._rng is not None
-        return recovery.body(self._cycle, me=self.seat, dropped=self.dropped,
-                             policy=self.genesis.dropout, rng=self._rng)
-
-    def _ctx(self, seat: int, step: str) -> ProofContext:
-        return self._require_cycle().ctx(seat, step)
-
-    def _on_accept(self, seat: int, body: dict[str, Any], index: int) -> list[Event]:
-        if body:
-            raise Violation("bad-body", "an accept message has an empty body", seat=seat,
-                            index=index)
-        return [SeatAccepted(seat)]
-
-    def _on_key(self, seat: int, body: dict[str, Any], index: int) -> list[Event]:
-        deal.check_key(self._require_cycle(), seat, body, index,
-                       bare_inboxes=self._bare_inboxes)
-        return []
-
-    def _on_shuffle(self, seat: int, body: dict[str, Any], index: int) -> list[Event]:
-        deal.check_shuffle(self._require_cycle(), seat, body, index, players=self.players,
-                           local=self.seat)
-        return []
-
-    def _on_tokens(self, seat: int, body: dict[str, Any], index: int) -> list[Event]:
-        deal.check_tokens(self._require_cycle(), seat, body, index, local=self.seat,
-                          x25519=self._x25519)
-        return []
-
-    def _action_body(self, action: Action) -> dict[str, Any]:
-        """The body of the local seat's ``action`` message (SPEC §9.4, §9.6)."""
-        assert self.seat is not None and self._rng is not None
-        return card_use.prove(self._require_cycle(), action, self.engine.card_use(action),
-                              me=self.seat, rng=self._rng, x25519_of=self._x25519_of,
-                              index=self.chain.next_seq, players=self.players)
-
-    def _x25519_of(self, seat: int) -> bytes:
-        return self.genesis.seats[seat].x25519
-
     def _on_action(self, seat: int, body: dict[str, Any], index: int) -> list[Event]:
-        cycle = self._require_cycle()
-        if "uses" in body:
-            allowed = {"action", "uses"}
-        elif "position" in body or "token" in body:
-            allowed = {"action", "position", "token"}
-        else:
-            allowed = {"action"}
-        raw_action = body_field(body, "action", seat, index, allowed)
-        try:
-            wire = Action.from_wire(raw_action)
-            use = self.engine.card_use(wire)
-        except GameError as exc:
-            raise Violation("bad-action", str(exc), seat=seat, index=index) from None
         claim = self._round.kind == "action" and seat != self._round.current
         who = card_use.Participant(self.players, self.seat, self._x25519)
-        plan = card_use.check(cycle, seat, body, wire, use, index, who)
-        live = card_use.fill(wire, [plan.cards.get(p, HIDDEN) for p in plan.secret])
-        try:
-            if claim:
-                self.engine.apply_claim(seat, live)
-            else:
-                self.engine.apply(live)
-        except GameError as exc:
-            rule = getattr(exc, "rule", "illegal-move")
-            raise Violation(rule, str(exc), seat=seat, index=index) from None
-        card_use.commit(cycle, seat, plan, use.to, self.players)
-        cycle.actions.append(Move(index, seat, wire, tuple(plan.secret), claim))
+        live = card_use.take(self._require_cycle(), self.engine, seat, body, index, who,
+                             claim=claim)
         return [ActionPlayed(seat, live, index)]
-
-    def _on_reveal(self, seat: int, body: dict[str, Any], index: int) -> list[Event]:
-        deal.check_reveal(self._require_cycle(), seat, body, index)
-        return []
-
-    def _on_recover(self, seat: int, body: dict[str, Any], index: int) -> list[Event]:
-        recovery.take(self._cycle, seat, body, index, dropped=self.dropped,
-                      policy=self.genesis.dropout)
-        return []
 
     def _after_recovery(self) -> list[Event]:
         """Every other seat has published its share: rebuild the dropped seat's key, audit the
@@ -838,7 +655,6 @@ class Table:
             if self.genesis.dropout == "forfeit":
                 self.recovery.audited = True  # also when the audit finds a violation
                 self._audit_cycle(partial=True)
-                cycle.audited = True
             events.append(KeyRebuilt(dropped, self.recovery.audited))
         if self.genesis.dropout == "bot":
             return events + self._seat_bot(dropped)
@@ -853,23 +669,15 @@ class Table:
         self.bot_seat = dropped
         self.recovery.bot = True
         interrupted, self._interrupted = self._interrupted, None
-        cycle = self._cycle
-        if cycle is not None:
-            cycle.bot = dropped
-        if cycle is not None and not cycle.shuffled:
-            self._cycle = None
-        elif cycle is not None and not cycle.audited:
-            self.engine = replay.view(self._full, cycle, lambda p: cycle.known.get(p)
-                                      or self._public_card(cycle, p), index=self.chain.next_seq)
+        self._cycle, engine = bot.take_over(self._cycle, self._full, dropped,
+                                            self.chain.next_seq)
+        if engine is not None:
+            self.engine = engine
         events: list[Event] = [BotSeated(dropped)]
         if interrupted.kind == "result":
             self._round = Round("result", interrupted.speakers[interrupted.done + 1:])
             return events
         return events + self._enter_engine_phase()
-
-    def _public_card(self, cycle: DeckCycle, position: int) -> Card | None:
-        """:meth:`DeckCycle.public_card`, blamed on no seat at the next chain index."""
-        return cycle.public_card(position, index=self.chain.next_seq)
 
     def _bot_move(self, cycle: DeckCycle) -> list[Event]:
         """The public bot's action in its seat, applied at once and with no envelope
@@ -890,54 +698,28 @@ class Table:
         return [MatchEnded(tuple(self._full.match_scores),
                            audit.forfeit_winner(self._full, dropped), forfeit=dropped)]
 
-    def _on_result(self, seat: int, body: dict[str, Any], index: int) -> list[Event]:
-        audit.check_result(body, self._full, seat, index)
-        return []
-
     # ------------------------------------------------------------------ internals: cards
-
-    def _make_token(self, position: int, step: str) -> crypto.RevealToken:
-        assert self.seat is not None
-        return self._require_cycle().token(self.seat, position, step, self._rng)
-
-    def _decrypt(self, cycle: DeckCycle, position: int, *, include_own: bool) -> Card:
-        return cycle.decrypt(position, own=self.seat if include_own else None)
-
-    def _complete_chance(self) -> list[Event]:
-        return [deal.complete_chance(self._require_cycle(), self.engine, local=self.seat,
-                                     index=self.chain.next_seq)]
-
-    def _my_position_of(self, card: Card, *, exclude: set[int] | frozenset[int] = frozenset(),
-                        in_hand: bool = False) -> int:
-        """The deck position of ``card`` in the local seat's hand: a position dealt or passed to
-        it, or (unless ``in_hand``) a public card the engine moved into its hand."""
-        assert self.seat is not None
-        return self._require_cycle().position_of(self.seat, card, local=self.seat,
-                                                 index=self.chain.next_seq, exclude=exclude,
-                                                 in_hand=in_hand)
 
     # ------------------------------------------------------------------ internals: audit
 
     def _audit_cycle(self, *, partial: bool) -> None:
         """Audit the deck in play (:func:`.audit.audit_cycle`): the replay becomes the full
-        engine and the live one, and the deck is spent."""
+        engine and the live one, and the deck is audited and spent."""
         cycle = self._require_cycle()
         self._full = audit.audit_cycle(self._full, cycle, self.engine.deck, partial=partial,
                                        end_phase=self.engine.phase, index=self.chain.next_seq)
         self.engine = self._full.copy()
         self.spent.append(cycle.number)
+        cycle.audited = True
 
     def _after_results(self) -> list[Event]:
-        result = self._full.hand_result()
-        hand = self._full.hand_number
-        self._full.next_hand()
+        """Every seat's result is in: the hand is scored, and the next one begins unless the
+        match is over (:func:`.audit.close_hand`)."""
+        self.last_result, events = audit.close_hand(self._full)
         self.engine = self._full.copy()
-        self.last_result = result
-        events: list[Event] = [HandScored(hand, result, tuple(self._full.match_scores))]
         self._cycle = None
         if self._full.match_over:
             self.finished = True
-            events.append(MatchEnded(tuple(self._full.match_scores), self._full.winner))
             return events
         return events + self._enter_engine_phase()
 
@@ -985,16 +767,43 @@ def deck_of(table: Table) -> Deck:
 
 
 KIND_RULES: dict[str, Kind[Table]] = {
-    "accept": Kind(Table._on_accept, lambda table: {}, Table._enter_engine_phase),
-    "key": Kind(Table._on_key, Table._make_key, Table._after_keys),
-    "shuffle": Kind(Table._on_shuffle, Table._make_shuffle, Table._after_shuffles),
-    "tokens": Kind(Table._on_tokens, Table._make_tokens, Table._after_tokens),
+    "accept": Kind(lambda table, seat, body, index: rounds.check_accept(seat, body, index),
+                   lambda table: {}, Table._enter_engine_phase),
+    "key": Kind(
+        lambda table, seat, body, index: deal.check_key(
+            table._require_cycle(), seat, body, index, bare_inboxes=table._bare_inboxes),
+        lambda table: table._me().key_body(table._require_cycle(), table.keeper),
+        Table._after_keys),
+    "shuffle": Kind(
+        lambda table, seat, body, index: deal.check_shuffle(
+            table._require_cycle(), seat, body, index, players=table.players,
+            local=table.seat),
+        lambda table: table._me().shuffle_body(table._require_cycle()),
+        Table._after_shuffles),
+    "tokens": Kind(
+        lambda table, seat, body, index: deal.check_tokens(
+            table._require_cycle(), seat, body, index, local=table.seat,
+            x25519=table._x25519),
+        lambda table: table._me().tokens_body(table._require_cycle()),
+        lambda table: [deal.complete_chance(table._require_cycle(), table.engine,
+                                            local=table.seat, index=table.chain.next_seq),
+                       *table._enter_engine_phase()]),
     "action": Kind(Table._on_action, None, Table._enter_engine_phase),
-    "reveal": Kind(Table._on_reveal, lambda table: deal.reveal_body(table._require_cycle()),
-                   Table._after_reveals),
-    "result": Kind(Table._on_result, lambda table: audit.result_body(table._full),
-                   Table._after_results),
-    "recover": Kind(Table._on_recover, Table._recover_body, Table._after_recovery),
+    "reveal": Kind(
+        lambda table, seat, body, index: deal.check_reveal(
+            table._require_cycle(), seat, body, index),
+        lambda table: deal.reveal_body(table._require_cycle()),
+        Table._after_reveals),
+    "result": Kind(
+        lambda table, seat, body, index: audit.check_result(body, table._full, seat, index),
+        lambda table: audit.result_body(table._full),
+        Table._after_results),
+    "recover": Kind(
+        lambda table, seat, body, index: recovery.take(
+            table._cycle, seat, body, index, dropped=table.dropped,
+            policy=table.genesis.dropout),
+        lambda table: table._me().recover_body(table._cycle, table.dropped),
+        Table._after_recovery),
     "complain": Kind(Table._on_complain, None, Table._after_complaint),
 }
 """Every message kind's row (SPEC §9): how a received one is checked and applied, how the local

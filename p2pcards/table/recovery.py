@@ -10,15 +10,19 @@ body and records it in the deck; :func:`rebuild` makes the dropped seat's key fr
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from .. import crypto
 from ..crypto import CryptoError, Randomness
 from ..crypto.keyshares import rebuild_key
 from ..crypto.vss import share_is_valid
+from ..wire import Payload
 from .card_use import verified
 from .cycle import DeckCycle
 from .errors import Violation, body_field, pair_position
+from .events import Recovery
+from .rounds import HUB_SEAT, Round
 
 
 def rebuilds(cycle: DeckCycle | None, dropped: int | None) -> bool:
@@ -142,3 +146,30 @@ def rebuild(cycle: DeckCycle, dropped: int, players: int, index: int) -> None:
         raise Violation("audit-failed", f"the rebuilt key of seat {dropped} does not "
                         "match its public key", seat=None, index=index)
     cycle.secrets[dropped] = secret
+
+
+def opened(payload: Payload, may_recover: Callable[[int], bool]) -> bool:
+    """Whether ``payload`` is the hub's ``recover`` that begins the recovery of the seat its
+    body names, one ``may_recover`` allows (the seat the table waits for, SPEC §9.13.5)."""
+    body = payload.body
+    return (payload.kind == "recover" and payload.seat == HUB_SEAT
+            and isinstance(body, dict) and type(body.get("seat")) is int
+            and may_recover(body["seat"]) and payload.seat != body["seat"])
+
+
+def sender(payload: Payload, table_id: bytes) -> tuple[int, object, int] | None:
+    """``(signer, named, seq)`` when ``payload`` is a ``recover`` of table ``table_id``
+    (``named``: the ``seat`` of its body, as sent), whatever its place; else ``None``."""
+    if payload.kind != "recover" or payload.table_id != table_id:
+        return None
+    body = payload.body
+    named = body.get("seat") if isinstance(body, dict) else None
+    return payload.seat, named, payload.seq
+
+
+def begin(waiting: Round, by: int, players: int, index: int) -> tuple[Recovery, Round]:
+    """The recovery that ``by`` begins at chain ``index`` of the seat ``waiting`` waited for,
+    and its ``recover`` round: ``by`` first, then every other seat but the dropped one."""
+    dropped = waiting.current
+    others = [s for s in range(players) if s not in (dropped, by)]
+    return Recovery(dropped, waiting.kind, by, index), Round("recover", [by, *others])

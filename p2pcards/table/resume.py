@@ -6,19 +6,21 @@ deck comes from the transcript once it is public there (:func:`own_public_keys`)
 keeper (:func:`restore_key`); the kept count of its signed envelopes refuses a transcript cut
 before one of them (:func:`check_signed`); the deck in play needs its inbox key
 (:func:`check_inbox`); a claim-window proposal it signed is taken back (:func:`kept_proposal`).
+:func:`replay` feeds the transcript's frames to the table, the seat's own taken as such.
 Every failure is a :class:`~.errors.ResumeError` that says what is missing or wrong.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 from .. import crypto
 from ..crypto import CryptoError
 from ..crypto.keyshares import rebuild_key
-from ..wire import Payload, ProtocolError, PublicIdentity, open_envelope
+from ..wire import Chain, Payload, ProtocolError, PublicIdentity, open_envelope
 from .cycle import DeckCycle
-from .errors import ResumeError
+from .errors import ResumeError, Violation
+from .events import Step
 from .keeper import PROPOSAL, SIGNED, Keeper, decode_count, hand_name, inbox_name
 
 
@@ -121,14 +123,56 @@ def check_inbox(cycle: DeckCycle | None, spent: Sequence[int], seat: int) -> Non
 
 
 def kept_proposal(keeper: Keeper | None, frames: Sequence[bytes],
-                  keys: Sequence[PublicIdentity]) -> bytes | None:
-    """The kept claim-window proposal, if there is one, the chain does not hold it and it is
-    a readable envelope (whether it fits the chain's next place is the table's question)."""
+                  keys: Sequence[PublicIdentity], *, seat: int, chain: Chain,
+                  speakers: frozenset[int]) -> bytes | None:
+    """The kept claim-window proposal of ``seat``, if there is one, the chain does not hold it,
+    it is a readable envelope and it fits the chain's next place (``seat`` is among the
+    ``speakers`` there): the seat then never signs a second envelope for that place."""
     data = keeper.load(PROPOSAL) if keeper is not None else None
     if data is None or data in frames:
         return None
     try:
-        open_envelope(data, keys)
+        _, payload = open_envelope(data, keys)
     except ProtocolError:
         return None
-    return data
+    fits = (payload.seat == seat and payload.seq == chain.next_seq
+            and payload.prev == chain.head and seat in speakers)
+    return data if fits else None
+
+
+def replay(frames: Sequence[bytes], keys: Sequence[PublicIdentity], seat: int,
+           keeper: Keeper | None, *, receive: Callable[[bytes, bool], Step],
+           cycle: Callable[[], DeckCycle]) -> tuple[Step, int]:
+    """Replay ``frames`` through ``receive(data, own)`` (``own``: the frame is ``seat``'s own
+    envelope, to be taken as such), restoring ``seat``'s hand key of each deck before its
+    ``key`` message (``cycle()``: the deck in play then) and checking it after. Returns the
+    replay's step and the count of ``seat``'s own envelopes; :class:`ResumeError` names a frame
+    that cannot be read or does not replay, or a kept key that is not the published one."""
+    known = own_public_keys(frames, keys, seat)
+    step = Step()
+    own = 0
+    for index, data in enumerate(frames):
+        try:
+            _, payload = open_envelope(data, keys)
+        except ProtocolError as exc:
+            raise ResumeError(f"envelope {index} of the transcript cannot be read: "
+                              f"{exc}") from None
+        mine = payload.seat == seat
+        own += mine
+        if mine and payload.kind == "key":
+            restore_key(cycle(), payload, known, keeper, seat)
+        try:
+            step.extend(receive(data, mine))
+        except Violation as exc:
+            raise ResumeError(f"the transcript does not replay: {exc}") from None
+        if mine and payload.kind == "key":
+            _check_kept_key(cycle(), seat)
+    return step, own
+
+
+def _check_kept_key(cycle: DeckCycle, seat: int) -> None:
+    """The key ``seat`` holds for ``cycle`` must be the one it published there."""
+    assert cycle.my_key is not None
+    if cycle.my_key.public != cycle.publics[seat]:
+        raise ResumeError(f"the kept key of hand cycle {cycle.number} is not the "
+                          f"key seat {seat} published")
