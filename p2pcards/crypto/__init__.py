@@ -26,8 +26,9 @@ Data from outside is decoded with the ``from_wire`` class methods (every object 
 ``to_wire()`` giving bytes and lists only, ready for the canonical msgpack codec); they validate
 every point (canonical, prime-order subgroup, not the identity), every scalar (canonical) and
 every count, and raise :class:`InvalidEncoding` naming the field. A point that a verification
-multiplies (a deck's ciphertexts, a shuffle proof's ``c`` and ``c_hat``, a token's ``t``) is
-validated at its first use instead, once, with the same error (:meth:`Point.received`); in the
+multiplies (a deck's ciphertexts, every point of a shuffle proof, which the batched check of
+:mod:`.shuffle_check` multiplies, a token's ``t``) is validated at its first use instead, once,
+with the same error (:meth:`Point.received`); in the
 local seat's own message nothing is checked again (:mod:`.own`). All errors derive from
 :class:`CryptoError`, whose ``seat`` and ``step`` name the culprit when known.
 
@@ -79,7 +80,8 @@ from .group import IDENTITY, ORDER, G, Point, Scalar
 from .keys import HandKey, KeyShare, SchnorrProof, joint_key, verify_key_share
 from .rand import DeterministicRandomness, Randomness, SystemRandomness
 from .sealed import SEALED_TOKEN_SIZE, open_token, seal_token, x25519_keypair, x25519_public
-from .shuffle import MAX_DECK, ShuffleProof, prove_shuffle, shuffle, verify_shuffle
+from .shuffle import MAX_DECK, ShuffleProof, prove_shuffle, shuffle
+from .shuffle_check import verify_shuffle
 from .tokens import DLEQProof, RevealToken, decrypt, decrypt_card, token, verify_token
 from .transcript import ProofContext
 

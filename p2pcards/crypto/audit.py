@@ -23,7 +23,8 @@ from .elgamal import EncryptedDeck, initial_deck
 from .errors import AuditError, CryptoError
 from .group import G, Scalar
 from .keys import KeyShare, joint_key, verify_key_share
-from .shuffle import ShuffleProof, verify_shuffle
+from .shuffle import ShuffleProof
+from .shuffle_check import verify_shuffle
 from .tokens import RevealToken, verify_token
 from .transcript import ProofContext
 

@@ -12,7 +12,7 @@ i.e. randomness 1 (0 would make ``a`` the identity, which is never a valid encod
 from __future__ import annotations
 
 from collections.abc import Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from ..cards import Deck
 from ._wire import as_list, as_received_point
@@ -49,10 +49,16 @@ class Ciphertext:
 
 @dataclass(frozen=True)
 class EncryptedDeck:
-    """A deck of ciphertexts, one per position, for the deck named ``deck_name``."""
+    """A deck of ciphertexts, one per position, for the deck named ``deck_name``.
+
+    ``a_logs``, when this participant knows them, are the discrete logs of the ``a`` parts to
+    the base ``G`` (1 for the initial deck; ``1 + r'_i`` for this seat's own shuffle of it):
+    a verifier folds ``Σ k_j·a_j`` into one base multiplication with them. They are never sent
+    and take no part in equality."""
 
     deck_name: str
     ciphertexts: tuple[Ciphertext, ...]
+    a_logs: tuple[Scalar, ...] | None = field(default=None, compare=False, repr=False)
 
     def __len__(self) -> int:
         return len(self.ciphertexts)
@@ -79,5 +85,7 @@ class EncryptedDeck:
 
 def initial_deck(deck: Deck, joint_key: Point) -> EncryptedDeck:
     """``(G, M_c + H)`` for every card of ``deck`` in canonical order."""
-    return EncryptedDeck(deck.name, tuple(Ciphertext(G, m + joint_key) for m in card_points(deck)))
+    points = card_points(deck)
+    return EncryptedDeck(deck.name, tuple(Ciphertext(G, m + joint_key) for m in points),
+                         (_ONE,) * len(points))
 

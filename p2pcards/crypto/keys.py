@@ -13,7 +13,7 @@ Schnorr proof (label ``"key-proof"``): nonce ``k``, ``R = k·G``,
 from __future__ import annotations
 
 from collections.abc import Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import cached_property
 
 from ._wire import as_list, as_point, as_scalar
@@ -71,6 +71,9 @@ class HandKey:
     """A seat's secret key for one hand (``secret`` nonzero) and its public key."""
 
     secret: Scalar
+    _shares: dict[bytes, Point] = field(default_factory=dict, init=False, repr=False,
+                                        compare=False)
+    """``a``'s encoding -> ``x·a``, each share computed once (:meth:`partial`)."""
 
     def __post_init__(self) -> None:
         if self.secret.is_zero():
@@ -102,8 +105,14 @@ class HandKey:
         return KeyShare(public, SchnorrProof(e, k + e * self.secret))
 
     def partial(self, a: Point) -> Point:
-        """``x·a``: this seat's decryption share of a ciphertext whose first part is ``a``."""
-        return self.secret * a
+        """``x·a``: this seat's decryption share of a ciphertext whose first part is ``a``.
+        Computed once per ``a``: the share that showed the seat its card is the ``T`` of its
+        reveal token for that card (:func:`~.tokens.token`)."""
+        key = a.to_bytes()
+        share = self._shares.get(key)
+        if share is None:
+            share = self._shares[key] = self.secret * a
+        return share
 
 
 def verify_key_share(share: KeyShare, ctx: ProofContext) -> None:

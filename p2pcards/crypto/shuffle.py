@@ -18,7 +18,7 @@ description; in short, for ``n`` cards, input ``(a_j, b_j)``, output ``(a'_i, b'
    ``s3 = ω3 + e·Σ r_j·u_j``, ``s4 = ω4 - e·Σ r'_i·u'_i``, ``ŝ_i = ω̂_i + e·r̂_i``,
    ``s'_i = ω'_i + e·u'_i``.
 
-The verifier checks six equations (named in errors as below):
+The verifier (:mod:`.shuffle_check`) checks six equations (named in errors as below):
 
 - ``t1``: ``s1·G = t1 + e·(Σ c_j - Σ h_i)``
 - ``t2``: ``s2·G = t2 + e·(ĉ_{n-1} - (Π u_j)·h)``
@@ -40,18 +40,19 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 
-from ._wire import as_list, as_points, as_received_points, as_scalars
+from ._wire import as_list, as_received_points, as_scalars
 from .elgamal import EncryptedDeck
 from .errors import ProofError
 from .group import IDENTITY, G, Point, Scalar, hash_to_point, point_sum
-from .own import is_own_message
 from .rand import Randomness, randbelow
 from .transcript import ProofContext, Transcript, u64
 
 __all__ = [
     "ShuffleProof",
     "shuffle",
-    "verify_shuffle",
+    "check_size",
+    "combination",
+    "input_a_sum",
     "prove_shuffle",
     "shuffle_generators",
     "random_permutation",
@@ -111,15 +112,16 @@ class ShuffleProof:
 
     @classmethod
     def from_wire(cls, data: object, n: int) -> ShuffleProof:
-        """Decode and validate a proof for ``n`` cards (every point and scalar checked)."""
+        """Decode a proof for ``n`` cards: every scalar checked, every point's shape; the
+        verifier's multiplications validate the points (:meth:`.Point.received`)."""
         c, c_hat, t, t_hat, s, s_hat, s_prime = as_list(data, "shuffle proof", 7)
-        t_points = as_points(t, "shuffle proof t", 5)
+        t_points = as_received_points(t, "shuffle proof t", 5)
         s_scalars = as_scalars(s, "shuffle proof s", 4)
         return cls(
             as_received_points(c, "shuffle proof c", n),
             as_received_points(c_hat, "shuffle proof c_hat", n),
             (t_points[0], t_points[1], t_points[2], t_points[3], t_points[4]),
-            as_points(t_hat, "shuffle proof t_hat", n),
+            as_received_points(t_hat, "shuffle proof t_hat", n),
             (s_scalars[0], s_scalars[1], s_scalars[2], s_scalars[3]),
             as_scalars(s_hat, "shuffle proof s_hat", n),
             as_scalars(s_prime, "shuffle proof s_prime", n),
@@ -140,20 +142,25 @@ def shuffle(
 ) -> tuple[EncryptedDeck, ShuffleProof]:
     """Permute and re-randomize ``deck_in`` under ``joint_key``; return the new deck and a proof
     bound to ``ctx`` (the shuffling seat and step). The permutation and randomness are secret
-    and discarded."""
+    and discarded; when the logs of ``deck_in``'s ``a`` parts are known (the initial deck), the
+    new deck carries its own (:attr:`EncryptedDeck.a_logs`), for this seat's check of the next
+    shuffle."""
     n = len(deck_in)
-    _check_size(n, ctx)
+    check_size(n, ctx)
     perm = random_permutation(n, rng)
     rerandomizers = tuple(rng.scalar() for _ in range(n))
+    logs = deck_in.a_logs
     deck_out = EncryptedDeck(
         deck_in.deck_name,
         tuple(deck_in[perm[i]].rerandomize(rerandomizers[i], joint_key) for i in range(n)),
+        None if logs is None else tuple(logs[perm[i]] + rerandomizers[i] for i in range(n)),
     )
     proof = prove_shuffle(deck_in, deck_out, joint_key, perm, rerandomizers, ctx, rng)
     return deck_out, proof
 
 
-def _check_size(n: int, ctx: ProofContext) -> None:
+def check_size(n: int, ctx: ProofContext) -> None:
+    """:class:`ProofError` unless a shuffle of ``n`` cards is allowed."""
     if not 1 <= n <= MAX_DECK:
         raise ProofError(f"a shuffle needs 1 to {MAX_DECK} cards, got {n}", seat=ctx.seat,
                          step=ctx.step)
@@ -199,7 +206,7 @@ def prove_shuffle(
     The witness is not checked: a wrong witness gives a proof that does not verify.
     """
     n = len(deck_in)
-    _check_size(n, ctx)
+    check_size(n, ctx)
     if len(deck_out) != n or len(perm) != n or len(rerandomizers) != n or sorted(perm) != list(
         range(n)
     ):
@@ -269,71 +276,15 @@ def _t4a(w4: Scalar, w_p: Sequence[Scalar], deck_in: EncryptedDeck, deck_out: En
     return on_g * G + point_sum(rest)
 
 
-def verify_shuffle(
-    deck_in: EncryptedDeck,
-    deck_out: EncryptedDeck,
-    joint_key: Point,
-    proof: ShuffleProof,
-    ctx: ProofContext,
-) -> None:
-    """Check that ``deck_out`` is a permutation and re-randomization of ``deck_in`` under
-    ``joint_key``, as proven by ``proof`` in ``ctx``. Raises :class:`ProofError` naming the seat,
-    the step and the first failing equation."""
-    if is_own_message():
-        return  # made by this seat itself: see own.py
-
-    def fail(reason: str) -> ProofError:
-        return ProofError(reason, seat=ctx.seat, step=ctx.step)
-
-    n = len(deck_in)
-    _check_size(n, ctx)
-    if deck_out.deck_name != deck_in.deck_name:
-        raise fail(f"shuffle output is for deck {deck_out.deck_name!r}, "
-                   f"input for {deck_in.deck_name!r}")
-    if len(deck_out) != n:
-        raise fail(f"shuffle output has {len(deck_out)} ciphertexts, the input has {n}")
-    sizes = {len(proof.c), len(proof.c_hat), len(proof.t_hat), len(proof.s_hat),
-             len(proof.s_prime)}
-    if sizes != {n}:
-        raise fail(f"shuffle proof is not for {n} cards")
-    h, hs, h_sum = shuffle_generators(deck_in.deck_name, n)
-    t, u = shuffle_statement(ctx, deck_in, deck_out, joint_key, proof.c)
-    t1, t2, t3, t4a, t4b = proof.t
-    s1, s2, s3, s4 = proof.s
-    e = shuffle_challenge(t, proof.c_hat, proof.t, proof.t_hat)
-
-    def require(ok: bool, name: str) -> None:
-        if not ok:
-            raise fail(f"shuffle proof does not verify ({name} equation)")
-
-    # First every product with a received point, in the order the points were decoded: a
-    # received point is validated by its first multiplication (Point.received), once. Then
-    # the equations, in their order.
-    eu = [e * x for x in u]
-    out_a: list[Point] = []
-    out_b: list[Point] = []
-    for i in range(n):
-        out_a.append(proof.s_prime[i] * deck_out[i].a)
-        out_b.append(proof.s_prime[i] * deck_out[i].b)
-    c_terms = [eu[j] * proof.c[j] for j in range(n)]
-    e_c_hat = [e * x for x in proof.c_hat]
-    prevs = (h, *proof.c_hat[:-1])
-    s_prev = [proof.s_prime[i] * prevs[i] for i in range(n)]
-
-    require(s1 * G == t1 + e * (point_sum(proof.c) - h_sum), "t1")
-    u_prod = _ONE
-    for x in u:
-        u_prod = u_prod * x
-    require(s2 * G == t2 + (e_c_hat[-1] - (e * u_prod) * h), "t2")
-    for i in range(n):
-        lhs = proof.s_hat[i] * G + s_prev[i]
-        require(lhs == proof.t_hat[i] + e_c_hat[i], f"t-hat {i}")
-    lhs3 = s3 * G + point_sum(proof.s_prime[i] * hs[i] for i in range(n))
-    require(lhs3 == t3 + point_sum(c_terms), "t3")
-    lhs4a = s4 * G + point_sum(out_a)
-    require(lhs4a == t4a + combination(eu, [ct.a for ct in deck_in]), "t4a")
-    lhs4b = s4 * joint_key + point_sum(out_b)
-    require(lhs4b == t4b + combination(eu, [ct.b for ct in deck_in]), "t4b")
+def input_a_sum(scalars: Sequence[Scalar], deck: EncryptedDeck) -> tuple[Scalar, Point]:
+    """``Σ k_j·a_j`` over ``deck``, as a scalar of ``G`` and a point to add: with the deck's
+    known logs the whole sum is ``(Σ k_j·log a_j)·G``, else :func:`combination`."""
+    if deck.a_logs is not None:
+        on_g = Scalar(0)
+        for k, log in zip(scalars, deck.a_logs, strict=True):
+            on_g = on_g + k * log
+        return on_g, IDENTITY
+    return Scalar(0), combination(scalars, [ct.a for ct in deck])
 
 
 def combination(scalars: Sequence[Scalar], points: Sequence[Point]) -> Point:

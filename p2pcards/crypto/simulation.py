@@ -18,7 +18,8 @@ from .elgamal import EncryptedDeck, initial_deck
 from .group import Point
 from .keys import HandKey, joint_key, verify_key_share
 from .rand import Randomness
-from .shuffle import shuffle, verify_shuffle
+from .shuffle import shuffle
+from .shuffle_check import verify_shuffle
 from .tokens import decrypt_card, token, verify_token
 from .transcript import ProofContext
 

@@ -86,7 +86,7 @@ def token(
 
     With ``rng`` the nonce is hedged with 32 random bytes; without, the token is deterministic.
     """
-    t_point = key.secret * ciphertext.a
+    t_point = key.partial(ciphertext.a)
     tr = _statement(ctx, key.public, ciphertext, t_point)
     k = derive_nonce(key.secret, tr, rng.bytes(32) if rng is not None else b"")
     tr.point(k * G).point(k * ciphertext.a)

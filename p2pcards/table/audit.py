@@ -27,14 +27,22 @@ from .replay import replay_cycle
 def deck_cards(cycle: DeckCycle, deck: Deck) -> list[Card] | None:
     """Every card of ``cycle`` (a deck of the game's ``deck``), by position, once the hand key
     of each of its holders is known (revealed, or rebuilt after a dropout); else ``None``.
-    :class:`CryptoError` if a position decrypts to no card."""
+    :class:`CryptoError` if a position decrypts to no card.
+
+    A position this participant decrypted during the hand (:attr:`DeckCycle.known`) is not
+    decrypted again: it was decrypted as ``b - Σ T_i`` from one share of each holder, each
+    share a verified token (its proof shows ``T_i = x_i·a``), this participant's own ``x·a`` or
+    the bot's from its rebuilt key, so with the revealed secrets checked against the same
+    public keys ``b - (Σ x_i)·a`` is the same card (CRYPTO.md §10, §14)."""
     if cycle.deck is None or not cycle.holders or any(
             s not in cycle.secrets for s in cycle.holders):
         return None
     total = cycle.secrets[cycle.holders[0]]
     for s in cycle.holders[1:]:
         total = total + cycle.secrets[s]
-    return [crypto.decrypt_card(deck, ct, [total * ct.a]) for ct in cycle.deck]
+    known = cycle.known
+    return [known[p] if p in known else crypto.decrypt_card(deck, ct, [total * ct.a])
+            for p, ct in enumerate(cycle.deck)]
 
 
 def audit_cycle(start: MatchState, cycle: DeckCycle, deck: Deck, *, partial: bool,
@@ -45,7 +53,8 @@ def audit_cycle(start: MatchState, cycle: DeckCycle, deck: Deck, *, partial: boo
     chance batches and actions end. A violation is blamed at chain index ``index``."""
     # Every token was checked against its seat's public key by its DLEQ proof when it
     # arrived, and every revealed secret against the same public key: decrypting with the
-    # sum of the secrets is therefore the whole audit of the deck.
+    # sum of the secrets the positions not decrypted during the hand is therefore the whole
+    # audit of the deck.
     try:
         cards = deck_cards(cycle, deck)
     except CryptoError as exc:

@@ -21,6 +21,7 @@ from typing import Any
 from .. import crypto
 from ..cards import HIDDEN, Card
 from ..crypto import CryptoError, Randomness
+from ..crypto.own import is_own_message
 from ..games.base import Action, CardUse, GameError, MatchState
 from .cycle import DeckCycle, Move
 from .errors import Violation, body_field, box_seat, share_seat
@@ -377,10 +378,16 @@ def verified(cycle: DeckCycle, sender: int, owner: int, position: int, step: str
 
 def _check_card(cycle: DeckCycle, seat: int, position: int,
                 shares: dict[int, crypto.Point], card_: Card, index: int) -> None:
-    try:
-        revealed = cycle.decrypt_shares(position, shares)
-    except CryptoError as exc:
-        raise Violation("undecryptable", str(exc), seat=seat, index=index) from None
+    """``card-mismatch`` unless the shares of ``position`` decrypt to ``card_``. In the local
+    seat's own message a card it has decrypted already is not decrypted again (the
+    self-check rule, CRYPTO.md §14)."""
+    if is_own_message() and position in cycle.known:
+        revealed = cycle.known[position]
+    else:
+        try:
+            revealed = cycle.decrypt_shares(position, shares)
+        except CryptoError as exc:
+            raise Violation("undecryptable", str(exc), seat=seat, index=index) from None
     if revealed != card_:
         raise Violation("card-mismatch",
                         f"played {card_} but the card at position {position} "

@@ -67,6 +67,9 @@ class DeckCycle:
     deck: crypto.EncryptedDeck | None = None
     cards: Deck | None = None
     """The game's deck that :attr:`deck` encrypts (set with it)."""
+    own_shuffle: crypto.EncryptedDeck | None = None
+    """The local seat's shuffled deck as it made it, with what only it knows of it
+    (:attr:`~p2pcards.crypto.EncryptedDeck.a_logs`), until its ``shuffle`` message is applied."""
     tokens: dict[int, dict[int, crypto.Point]] = field(default_factory=dict)
     """position -> seat -> verified decryption share (public or opened from a sealed token)."""
     public: dict[int, set[int]] = field(default_factory=dict)

@@ -89,6 +89,7 @@ def shuffle_body(cycle: DeckCycle, me: int, rng: Randomness) -> dict[str, Any]:
     that shares its keys."""
     assert cycle.deck is not None and cycle.joint is not None
     out, proof = crypto.shuffle(cycle.deck, cycle.joint, cycle.ctx(me, "shuffle"), rng)
+    cycle.own_shuffle = out
     body: dict[str, Any] = {"deck": out.to_wire(), "proof": proof.to_wire()}
     if cycle.sharing:
         assert cycle.my_key is not None
@@ -113,6 +114,8 @@ def check_shuffle(cycle: DeckCycle, seat: int, body: dict[str, Any], index: int,
         crypto.verify_shuffle(cycle.deck, out, cycle.joint, proof, cycle.ctx(seat, "shuffle"))
     except CryptoError as exc:
         raise Violation("bad-shuffle", str(exc), seat=seat, index=index) from None
+    if seat == local:
+        out = _as_made(cycle, out)
     mine: crypto.Scalar | None = None
     dealt: DealtKey | None = None
     if sharing:
@@ -129,6 +132,16 @@ def check_shuffle(cycle: DeckCycle, seat: int, body: dict[str, Any], index: int,
         cycle.my_shares[seat] = mine
     elif dealt is not None and _holds_share(cycle, seat, local) and cycle.bad_box is None:
         cycle.bad_box = seat  # only this seat can tell: it complains (SPEC §9.13.4)
+
+
+def _as_made(cycle: DeckCycle, out: crypto.EncryptedDeck) -> crypto.EncryptedDeck:
+    """The local seat's own shuffled deck ``out`` as it made it (with the logs of its ``a``
+    parts, which make its check of the next shuffle cheaper), if that is what it sent; the
+    copy is dropped either way."""
+    made, cycle.own_shuffle = cycle.own_shuffle, None
+    if made is not None and made.to_wire() == out.to_wire():
+        return made
+    return out
 
 
 def _holds_share(cycle: DeckCycle, dealer: int, local: int | None) -> bool:
