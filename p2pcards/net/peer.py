@@ -45,7 +45,7 @@ from .links import Link, Reentry
 from .nursery import one_failure
 from .player import LocalSeat, Player, seat_label
 from .punch import joiner_punch
-from .race import Claim, Reached, Way, close_now, race
+from .race import Claim, Reached, Way, close_now, connect_first, race
 from .relay_mux import HOST_SLOT, RelayMux, RelayUnusable, open_relay_mux
 from .relay_room import JoinerRoom
 from .rematch import (
@@ -117,11 +117,17 @@ def _way(candidate: Candidate, invite: Invite, *, bot: bool, relay_key: Identity
     if candidate.kind == "relay":
         return functools.partial(_through_relay, candidate, invite, bot=bot, key=relay_key,
                                  patience=patience)
-    return functools.partial(_direct, candidate, invite, bot=bot)
+    return functools.partial(_direct, candidate, invite, bot=bot, relay_key=relay_key,
+                             patience=patience)
 
 
-async def _direct(candidate: Candidate, invite: Invite, claim: Claim, *, bot: bool) -> None:
-    """Connect to a direct candidate and prove the host on it."""
+async def _direct(candidate: Candidate, invite: Invite, claim: Claim, *, bot: bool,
+                  relay_key: IdentityKey, patience: float) -> None:
+    """Connect to a direct candidate and prove the host on it. The way back (re-entry, SPEC
+    §11.7.2) dials the same address and, when the invite names a relay, the table's room as
+    well (:func:`~.race.connect_first`): a direct link that is cut goes on through the relay.
+    If this attempt wins with a relay to fall back on, it keeps the room's way until the
+    match releases it."""
     framed = await connect_to(candidate.host, candidate.port)
     try:
         seating, offer = await prove_host(framed, invite, bot=bot, where=candidate.where)
@@ -131,9 +137,21 @@ async def _direct(candidate: Candidate, invite: Invite, claim: Claim, *, bot: bo
 
     async def again() -> FrameChannel:
         return await connect_to(candidate.host, candidate.port)
-    reached = Reached(candidate, framed, seating, offer, again)
-    if not claim(reached):
-        await reached.decline()
+    relay = invite.relay_address
+    if relay is None:
+        reached = Reached(candidate, framed, seating, offer, again)
+        if not claim(reached):
+            await reached.decline()
+        return
+    async with trio.open_nursery() as nursery:
+        room = JoinerRoom(relay, invite.nonce, relay_key, nursery, patience=patience)
+        reached = Reached(candidate, framed, seating, offer,
+                          functools.partial(connect_first, (again, room.connect)))
+        if claim(reached):
+            await reached.released.wait()
+        else:
+            await reached.decline()
+        nursery.cancel_scope.cancel()
 
 
 async def _through_relay(candidate: Candidate, invite: Invite, claim: Claim, *, bot: bool,
