@@ -8,6 +8,12 @@ real processes in their own namespaces, through real NAT and firewalls, that the
 - (slow) both with global IPv6 behind stateful firewalls: direct by hole punching over IPv6;
 - (slow) a punched link cut mid-match (the router drops its packets): the seat comes back
   through the relay and the match completes;
+- (slow) the routers drop the punched packets until the table has seated through the relay:
+  during the match the joiner punches again, both sides move onto the direct connection and
+  say ``connection: direct (hole punched; was relay)``, the relay is killed and the match
+  completes;
+- (slow) an IPv6 link cut mid-match (the joiner's router drops the host's address): the seat
+  comes back through the relay room, which its invite also names, and the match completes;
 - a relay older than hole punching (``tests/old_relay.py`` refuses ``see``): the table still
   seats through it, and the joiner says ``connection: relay`` and why no hole was punched.
 """
@@ -25,6 +31,8 @@ from p2pcards.verify import verify_transcript
 
 RELAY_PORT = 7447
 OLD_RELAY = Path(__file__).parent / "old_relay.py"
+YOUR_TURN = r" — your turn$"
+"""The title of a person's screen when it is asked to move."""
 
 
 class Relay:
@@ -51,6 +59,14 @@ def play(lab: Lab, tmp_path: Path, host_at: Host, join_at: Host, relay: Relay,
     joining = Peer(tmp_path / "guest", "join", invite, "--ephemeral-identity", "--bot",
                    "--accept", *extra, wrap=lab.wrap(join_at.ns))
     return hosting, joining
+
+
+def type_moves(person: Peer) -> None:
+    """Let a person who has not moved yet play every move it is asked for: ``1`` plays the
+    first move listed (more lines than a match needs)."""
+    assert person.process.stdin is not None
+    person.process.stdin.write("1\n" * 60)
+    person.process.stdin.flush()
 
 
 def finish_and_verify(hosting: Peer, joining: Peer) -> None:
@@ -148,12 +164,84 @@ def test_a_punched_link_cut_mid_match_comes_back_through_the_relay(tmp_path: Pat
         router = lab.router()
         alice, bob = lab.home(router), lab.home(lab.router())
         relay = Relay(lab, tmp_path / "relay", INTERNET_V4)
-        hosting, joining = play(lab, tmp_path, alice, bob, relay, "--return-wait", "120")
+        hosting = Peer(tmp_path / "host", "host", "--relay", relay.where, "--ephemeral-identity",
+                       *BRISCOLA_2, "--bot", "--return-wait", "120", wrap=lab.wrap(alice.ns))
+        invite = hosting.wait_for(r"^p2pcards join '(\S+)'$")[1]
+        joining = Peer(tmp_path / "guest", "join", invite, "--ephemeral-identity", "--accept",
+                       "--return-wait", "120", stdin="", wrap=lab.wrap(bob.ns))  # moves later
         try:
             joining.wait_for(r"^connection: direct \(hole punched\)")
-            hosting.wait_for(r"^every seat is taken")
+            joining.wait_for(YOUR_TURN)  # keepalives have come: a silent link is a lost one
             lab.cut(router, bob.router.wan4 if bob.router else bob.v4)
+            joining.wait_for(r" is back: catching up from envelope ")
+            type_moves(joining)
             finish_and_verify(hosting, joining)
+        finally:
+            hosting.kill()
+            joining.kill()
+            relay.peer.kill()
+
+
+@pytest.mark.slow
+def test_a_direct_ipv6_link_cut_mid_match_goes_on_through_the_relay(tmp_path: Path) -> None:
+    require_netlab()
+    with Lab() as lab:
+        router = lab.router()
+        alice, bob = lab.public(), lab.home(router)
+        relay = Relay(lab, tmp_path / "relay", INTERNET_V4)
+        hosting = Peer(tmp_path / "host", "host", "--relay", relay.where, "--listen",
+                       f"[{alice.v6}]:0", "--ephemeral-identity", *BRISCOLA_2, "--bot",
+                       "--return-wait", "120", wrap=lab.wrap(alice.ns))
+        invite = hosting.wait_for(r"^p2pcards join '(\S+)'$")[1]
+        joining = Peer(tmp_path / "guest", "join", invite, "--ephemeral-identity", "--accept",
+                       "--return-wait", "120", stdin="", wrap=lab.wrap(bob.ns))  # moves later
+        try:
+            joining.wait_for(rf"^connection: direct \(IPv6\) to the host at \[{alice.v6}\]:")
+            joining.wait_for(YOUR_TURN)  # keepalives have come: a silent link is a lost one
+            lab.cut(router, alice.v6)
+            joining.wait_for(r" is back: catching up from envelope ")
+            hosting.wait_for(r" is back: catching up from envelope ")
+            type_moves(joining)
+            finish_and_verify(hosting, joining)
+        finally:
+            hosting.kill()
+            joining.kill()
+            relay.peer.kill()
+
+
+@pytest.mark.slow
+def test_a_table_seated_through_the_relay_moves_onto_a_hole_punched_later(
+        tmp_path: Path) -> None:
+    require_netlab()
+    with Lab() as lab:
+        first, second = lab.router(), lab.router()
+        alice, bob = lab.home(first), lab.home(second)
+        # no punch gets through while the table seats; both routers drop, so that neither
+        # keeps a half-open entry of the failed punch (a router that saw its side's SYN go
+        # unanswered keeps it for two minutes and turns the other side's SYN into a reset)
+        lab.cut(first, second.wan4)
+        lab.cut(second, first.wan4)
+        relay = Relay(lab, tmp_path / "relay", INTERNET_V4)
+        hosting = Peer(tmp_path / "host", "host", "--relay", relay.where, "--ephemeral-identity",
+                       *BRISCOLA_2, "--bot", "--return-wait", "120", wrap=lab.wrap(alice.ns))
+        invite = hosting.wait_for(r"^p2pcards join '(\S+)'$")[1]
+        joining = Peer(tmp_path / "guest", "join", invite, "--ephemeral-identity", "--accept",
+                       "--return-wait", "120", stdin="", wrap=lab.wrap(bob.ns))  # moves later
+        try:
+            line = joining.wait_for(r"^connection: .*$")[0]
+            assert line.startswith(f"connection: relay through {relay.where} ("), line
+            assert line.endswith("; no hole punched through the routers)"), line
+            hosting.wait_for(r"^connection: seat 1 relay ")
+            lab.heal(first)
+            lab.heal(second)
+            joining.wait_for(r"^connection: direct \(hole punched; was relay\) to the host at "
+                             r"203\.0\.113\.11:\d+$")
+            hosting.wait_for(r"^connection: seat 1 direct \(hole punched; was relay\) from "
+                             r"203\.0\.113\.12:\d+$")
+            relay.peer.kill()
+            type_moves(joining)
+            finish_and_verify(hosting, joining)
+            assert not any(" is back" in line for line in joining.out + hosting.out)
         finally:
             hosting.kill()
             joining.kill()

@@ -1,6 +1,7 @@
 """The joiner's race over candidates (SPEC §11.9), with attempts that fail, hang or win on
 in-memory streams and Trio's virtual clock: staggered starts, the next one at once after a
-failure, losers cancelled, and the most telling failure when all fail."""
+failure, losers cancelled, and the most telling failure when all fail; and the same order for
+the ways back of re-entry (:func:`connect_first`: the direct address, then the relay room)."""
 
 from __future__ import annotations
 
@@ -11,8 +12,17 @@ import trio
 import trio.testing
 
 from p2pcards.net.errors import HandshakeError, MatchFailure
-from p2pcards.net.framed import FramedStream
-from p2pcards.net.race import RELAY_DELAY, STAGGER, Claim, Reached, Way, race
+from p2pcards.net.framed import FrameChannel, FramedStream
+from p2pcards.net.race import (
+    RELAY_DELAY,
+    STAGGER,
+    Claim,
+    Connect,
+    Reached,
+    Way,
+    connect_first,
+    race,
+)
 from p2pcards.seating.candidates import Candidate
 from p2pcards.seating.handshake import JoinerSeating
 from p2pcards.seating.invite import Invite
@@ -130,3 +140,96 @@ async def test_of_two_claims_at_one_moment_only_the_first_wins(
         await won.release()
     assert [ok for _, ok in claims] == [True, False]
     assert won.candidate is claims[0][0]
+
+
+class Dialled(FramedStream):
+    """An in-memory connection that remembers being closed."""
+
+    def __init__(self, name: str) -> None:
+        super().__init__(trio.testing.memory_stream_pair()[0], label=name)
+        self.closed = False
+
+    async def aclose(self) -> None:
+        self.closed = True
+        await super().aclose()
+
+
+def dialling(name: str, log: list[tuple[str, float]], *, after: float = 0.0,
+             error: str | None = None, made: list[Dialled] | None = None) -> Connect:
+    """A way back that connects (or fails with ``error``) ``after`` seconds, logging when it
+    starts, ends and is cancelled."""
+    async def connect() -> FrameChannel:
+        log.append((f"start {name}", trio.current_time()))
+        try:
+            await trio.sleep(after)
+        except trio.Cancelled:
+            log.append((f"cancelled {name}", trio.current_time()))
+            raise
+        if error is not None:
+            raise MatchFailure(error)
+        channel = Dialled(name)
+        if made is not None:
+            made.append(channel)
+        return channel
+    return connect
+
+
+async def test_a_cut_direct_address_costs_the_relay_delay_and_is_cancelled(
+        autojump_clock: trio.testing.MockClock) -> None:
+    log: list[tuple[str, float]] = []
+    start = trio.current_time()
+    channel = await connect_first([dialling("direct", log, after=15.0),
+                                   dialling("relay", log, after=0.2)])
+    assert channel.label == "relay"
+    assert [(what, round(at - start, 3)) for what, at in log] == [
+        ("start direct", 0.0), ("start relay", RELAY_DELAY),
+        ("cancelled direct", RELAY_DELAY + 0.2)]
+
+
+async def test_a_refused_direct_address_starts_the_relay_at_once(
+        autojump_clock: trio.testing.MockClock) -> None:
+    log: list[tuple[str, float]] = []
+    start = trio.current_time()
+    channel = await connect_first([dialling("direct", log, after=0.05, error="refused"),
+                                   dialling("relay", log)])
+    assert channel.label == "relay"
+    assert [(what, round(at - start, 3)) for what, at in log] == [
+        ("start direct", 0.0), ("start relay", 0.05)]
+
+
+async def test_a_live_direct_address_wins_before_the_relay_starts(
+        autojump_clock: trio.testing.MockClock) -> None:
+    log: list[tuple[str, float]] = []
+    channel = await connect_first([dialling("direct", log, after=0.1),
+                                   dialling("relay", log)])
+    assert channel.label == "direct"
+    assert [what for what, _ in log] == ["start direct"]
+
+
+async def test_of_two_ways_that_both_connect_the_second_to_return_is_closed(
+        autojump_clock: trio.testing.MockClock) -> None:
+    log: list[tuple[str, float]] = []
+    made: list[Dialled] = []
+
+    def both_at(moment: float, name: str) -> Connect:
+        async def connect() -> FrameChannel:
+            with trio.CancelScope(shield=True):  # connects even when cancelled meanwhile
+                await trio.sleep_until(moment)
+            channel = Dialled(name)
+            made.append(channel)
+            return channel
+        return connect
+
+    moment = trio.current_time() + 1.0  # both under way by then
+    channel = await connect_first([both_at(moment, "direct"), both_at(moment, "relay")])
+    assert sorted(c.label for c in made) == ["direct", "relay"]
+    assert channel is made[0] and not made[0].closed and made[1].closed
+    assert log == []
+
+
+async def test_when_every_way_back_fails_the_first_failure_is_raised(
+        autojump_clock: trio.testing.MockClock) -> None:
+    log: list[tuple[str, float]] = []
+    with pytest.raises(MatchFailure, match="could not connect to the host"):
+        await connect_first([dialling("direct", log, error="could not connect to the host"),
+                             dialling("relay", log, after=1.0, error="nobody is hosting")])

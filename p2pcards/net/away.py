@@ -124,21 +124,42 @@ class AwaySession(SessionState):
         except MatchFailure as exc:
             await self._inbox_send.send(("failed", link, exc))
             return
-        await self._inbox_send.send(("returned", link, returned))
+        channel, bond = returned
+        await self._inbox_send.send(("returned", link, (channel, bond, None)))
 
-    async def rejoin(self, bond: Bond, channel: FrameChannel) -> None:
+    async def rejoin(self, bond: Bond, channel: FrameChannel, moved: str | None = None
+                     ) -> None:
         """The hub's door: ``bond.seat`` proved its key on ``channel``
         (:mod:`p2pcards.seating.reentry`); the link of that seat is replaced by one over
-        ``channel``, which is named by the proven seat from now on."""
+        ``channel``, which is named by the proven seat from now on. ``moved``: the seat's
+        live link moves onto ``channel`` (:meth:`move`), and this ``connection:`` line says
+        so."""
         channel.label = seat_label(self.genesis, bond.seat)
-        await self._inbox_send.send(("returned", self._link_of(bond.seat), (channel, bond)))
+        await self._inbox_send.send(("returned", self._link_of(bond.seat),
+                                     (channel, bond, moved)))
 
-    def _link_back(self, old: Link, channel: FrameChannel, bond: Bond) -> None:
+    async def move(self, channel: FrameChannel, bond: Bond, line: str) -> None:
+        """A joiner's: its link to the hub moves onto ``channel``, a new connection proven by
+        re-entry while the link may still be live (a hole punched later, SPEC §11.10), and
+        ``line`` says so instead of a return. The switch is the one of a return: from the
+        moment the match loop takes it, the old connection is closed and nothing more it
+        delivers is read, and the ``resume`` exchange on ``channel`` sends each side what
+        the other has not accepted, so nothing in flight on the old path is lost or taken
+        twice."""
+        hub = self._link_of(0)
+        channel.label = hub.label
+        await self._inbox_send.send(("returned", hub, (channel, bond, line)))
+
+    def _link_back(self, old: Link, channel: FrameChannel, bond: Bond,
+                   moved: str | None = None) -> None:
         """A new, proven connection for the seats of ``old``: replace the link, start it, and
         open the ``resume`` exchange (the module docstring). The new link counts its peer's
         silence from the start and keeps the time it came back in ``lost_at``, so that a wait
-        for its seats while it is ``syncing`` is bounded by the return wait."""
+        for its seats while it is ``syncing`` is bounded by the return wait. ``moved``: the
+        ``connection:`` line of a live link that moved (:meth:`move`), said instead of a
+        return (and after it, if the link was down meanwhile)."""
         now = trio.current_time()
+        returning = moved is None or old.state == "down"
         if old.state != "down":
             old.down(now, f"{old.label} reconnected")
         old.retired = True
@@ -150,9 +171,13 @@ class AwaySession(SessionState):
         self._attach(link)
         chain = self.reference.chain
         link.outbox.send_nowait(codec.pack(bond.resume(chain.next_seq, chain.head)))
-        self.notice(f"{self._names(link)} is back: catching up from envelope {chain.next_seq}")
-        if self.forward:
-            self._tell_others(link, {"type": "back", "seats": sorted(link.seats)})
+        if returning:
+            self.notice(f"{self._names(link)} is back: catching up from envelope "
+                        f"{chain.next_seq}")
+            if self.forward:
+                self._tell_others(link, {"type": "back", "seats": sorted(link.seats)})
+        if moved is not None:
+            self.notice(moved)
 
     def _note_away(self, link: Link, message: dict[str, Any]) -> bool:
         """A joiner's: take the hub's ``away {seats, seconds}`` or ``back {seats}``; False if

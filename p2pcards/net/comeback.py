@@ -12,7 +12,9 @@ joiner always opens the new connection, also when the host is the one that came 
   it up with a ``resume`` signed on that connection; a newcomer's seating ``hello``
   reads "the table is full"; anything else is closed without a word (in a relay room, a
   joiner's connection to the host's earlier life, before it crashed, still sending: closing it
-  tells the joiner at once to come back).
+  tells the joiner at once to come back). With :attr:`Door.later_punch` a ``punch`` (a joiner
+  seated through the relay punching a hole later, SPEC §11.10) is answered, and a ``rejoin`` on
+  the punched connection moves that seat's live link onto it.
 - :func:`dialler` is the joiner's: it connects again and again, with capped backoff, until a
   connection passes :class:`~p2pcards.seating.reentry.SeatReentry`, or the host refuses for good
   with a refusal signed by its key (then the match ends with the host's reason; an unsigned refusal,
@@ -24,6 +26,7 @@ from __future__ import annotations
 import contextlib
 from collections.abc import Awaitable, Callable, Collection, Sequence
 from dataclasses import dataclass
+from typing import Any
 
 import trio
 
@@ -35,10 +38,11 @@ from ..seating.secrets import SeatSecrets
 from ..wire.identity import IdentityKey
 from .errors import HandshakeError, MatchFailure, NetError
 from .framed import FrameChannel
+from .punch import PunchHandler, is_punch
 from .session import Session
 
-__all__ = ["Door", "dialler", "Comeback", "KeptSeat", "recorded_seat", "HANDSHAKE_SECONDS",
-           "RETRY_FIRST", "RETRY_CAP"]
+__all__ = ["Door", "LaterPunch", "dialler", "prove_return", "Comeback", "KeptSeat",
+           "recorded_seat", "HANDSHAKE_SECONDS", "RETRY_FIRST", "RETRY_CAP"]
 
 HANDSHAKE_SECONDS = 10.0
 """How long either side of a re-entry waits for each message."""
@@ -125,6 +129,17 @@ def recorded_seat(kept: KeptSeat, stored: IdentityKey | None) -> RecordedSeat:
                         None if same else identity.to_bytes())
 
 
+@dataclass(frozen=True)
+class LaterPunch:
+    """How the host's door serves a hole punched during the match (SPEC §11.10): ``serve``
+    runs the punch exchange of a room connection whose first message is ``punch``; ``line``
+    is the ``connection:`` line of seat N whose link moved onto the connection punched from
+    WHERE."""
+
+    serve: PunchHandler
+    line: Callable[[int, str], str]
+
+
 class Door:
     """The host's door during a match: see the module docstring. ``seats`` are the seats that
     may come back (those played by remote peers). :attr:`session` is set once the match runs;
@@ -136,31 +151,59 @@ class Door:
         self.identity = identity
         self.seats = frozenset(seats)
         self.session: Session | None = None
+        self.later_punch: LaterPunch | None = None
+        """With it, a ``punch`` during the match is served, and a ``rejoin`` on the punched
+        connection moves that seat's link onto it."""
 
     def open(self, genesis: Genesis, seats: Collection[int], session: Session) -> None:
         """The match has started: rejoins of ``seats`` go to ``session``."""
         self.genesis, self.seats, self.session = genesis, frozenset(seats), session
 
-    async def welcome(self, framed: FrameChannel) -> None:
-        """Serve one connection that arrived during the match, then hand it over or close it.
-        Never raises: a failed re-entry only closes its connection."""
+    async def welcome(self, framed: FrameChannel, punched_from: str | None = None) -> None:
+        """Serve one connection that arrived during the match, then hand it over or close it;
+        ``punched_from``: a connection punched from there (:meth:`_punch`), on which a proven
+        ``rejoin`` moves the seat's link. Never raises: a failed re-entry only closes its
+        connection."""
         handed = False
+        deadline = trio.current_time() + HANDSHAKE_SECONDS
         try:
-            with trio.move_on_after(HANDSHAKE_SECONDS):
-                handed = await self._serve(framed)
+            first = None
+            with trio.move_on_at(deadline):
+                first = await self._first(framed)
+            later = self.later_punch
+            if (first is not None and is_punch(first) and later is not None
+                    and punched_from is None and self.session is not None):
+                await self._punch(framed, first, later)
+                return
+            if first is not None:
+                with trio.move_on_at(deadline):
+                    handed = await self._serve(framed, first, punched_from)
         finally:
             if not handed:
                 with trio.move_on_after(HANDSHAKE_SECONDS):
                     await framed.aclose_gracefully()
                 await framed.aclose()
 
-    async def _serve(self, framed: FrameChannel) -> bool:
+    @staticmethod
+    async def _first(framed: FrameChannel) -> dict[str, Any] | None:
         try:
-            first = await framed.receive_message()
+            return await framed.receive_message()
         except NetError:
-            return False
-        if first is None:
-            return False
+            return None
+
+    async def _punch(self, framed: FrameChannel, first: dict[str, Any],
+                     later: LaterPunch) -> None:
+        """Serve a joiner's punch exchange on ``framed`` (a room connection), close it, and
+        welcome the punched connection, if any."""
+        try:
+            punched = await later.serve(framed, first)
+        finally:
+            await framed.aclose()
+        if punched is not None:
+            await self.welcome(*punched)
+
+    async def _serve(self, framed: FrameChannel, first: dict[str, Any],
+                     punched_from: str | None) -> bool:
         if first.get("type") == "hello":
             await self._refuse(framed, FULL)  # a newcomer's seating hello
             return False
@@ -173,7 +216,9 @@ class Door:
                 answer = reentry.receive(message)
                 if isinstance(answer, Returned):
                     await framed.send_message({"type": "rejoined"})
-                    await self.session.rejoin(answer.bond, framed)
+                    moved = (None if punched_from is None or self.later_punch is None
+                             else self.later_punch.line(answer.bond.seat, punched_from))
+                    await self.session.rejoin(answer.bond, framed, moved)
                     return True
                 await framed.send_message(answer)
                 got = await framed.receive_message()
@@ -236,6 +281,19 @@ def dialler(genesis: Genesis, seat: int, identity: IdentityKey,
             delay = min(RETRY_CAP, delay * 2)
 
     return reconnect
+
+
+async def prove_return(framed: FrameChannel, genesis: Genesis, seat: int,
+                       identity: IdentityKey, label: str) -> Bond:
+    """The seat's side of the re-entry handshake on ``framed``, each message within
+    :data:`HANDSHAKE_SECONDS`: the proven connection's bond, or :class:`MatchFailure`
+    (:class:`~p2pcards.seating.reentry.Refused` for the host's signed refusal)."""
+    try:
+        with trio.fail_after(HANDSHAKE_SECONDS):
+            return await _prove(framed, genesis, seat, identity, label)
+    except trio.TooSlowError:
+        raise NetError(f"{label} did not finish re-entry within {HANDSHAKE_SECONDS:.0f} "
+                       "seconds") from None
 
 
 async def _prove(framed: FrameChannel, genesis: Genesis, seat: int, identity: IdentityKey,

@@ -59,7 +59,7 @@ from ..seating.secrets import SeatSecrets, new_seat
 from ..table import Table
 from ..wire.identity import IdentityKey, PublicIdentity
 from .codes import serve_codes
-from .comeback import Comeback, Door, KeptSeat
+from .comeback import Comeback, Door, KeptSeat, LaterPunch
 from .errors import MatchFailure, NetError
 from .framed import FrameChannel, FramedStream
 from .gather import direct_candidates, open_listeners
@@ -67,7 +67,7 @@ from .links import Link, Reentry
 from .nursery import one_failure
 from .player import LocalSeat, Player, seat_label
 from .portmap import hold_port_mapping, mapped_address, wants_port_mapping
-from .punch import host_punch, is_punch
+from .punch import PunchHandler, host_punch, is_punch
 from .relay_mux import HOST_SLOT, RelayMux, open_relay_mux
 from .relay_room import BEACON, door_relay, serve_room
 from .rematch import (
@@ -171,10 +171,6 @@ class _Connection:
                     await self.framed.aclose_gracefully()
                 await self.framed.aclose()
             self.done.set()
-
-
-PunchHandler = Callable[[FrameChannel, dict[str, Any]],
-                        Awaitable[tuple[FrameChannel, str] | None]]
 
 
 class _Gathering:
@@ -308,6 +304,13 @@ def host_connection_line(seat: int, where: str) -> str:
         return pgettext("network", "connection: seat {seat} direct from {where}").format(
             seat=seat, where=where)
     return _direct_line(seat, how(classify(host)), where)
+
+
+def moved_connection_line(seat: int, where: str) -> str:
+    """The host's ``connection:`` line for a seat whose relayed link moved onto a connection
+    punched during the match (SPEC §11.10), ``where`` as :func:`_punch_handler` names it."""
+    return pgettext("network", "connection: seat {seat} direct (hole punched; was relay) from "
+                    "{where}").format(seat=seat, where=where.removeprefix(PUNCHED_WHERE))
 
 
 def _direct_line(seat: int, kind: str, where: str) -> str:
@@ -565,6 +568,8 @@ async def _host_with_relay(config: HostConfig, relay: tuple[str, int], rules: Ta
                     joined = await _gather([_relay_acceptor(mux), *acceptors], seating, notice,
                                            background, _punch_handler(mux) if acceptors else None)
                     codes.cancel_scope.cancel()
+            if acceptors:  # a seat seated through the room may punch a hole later
+                door.later_punch = LaterPunch(_punch_handler(mux), moved_connection_line)
             async with trio.open_nursery() as nursery:
                 for acceptor in acceptors:
                     nursery.start_soon(door_tcp, acceptor, door, nursery)

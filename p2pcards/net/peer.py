@@ -43,8 +43,8 @@ from .handshake import (
 from .links import Link, Reentry
 from .nursery import one_failure
 from .player import LocalSeat, Player, host_label
-from .punch import joiner_punch
-from .race import Claim, Reached, Way, close_now, race
+from .punch import discard, joiner_punch
+from .race import Claim, Reached, Way, close_now, connect_first, race
 from .relay_mux import HOST_SLOT, RelayMux, RelayUnusable, open_relay_mux
 from .relay_room import JoinerRoom
 from .rematch import (
@@ -60,6 +60,7 @@ from .rematch import (
 from .seats import table_rng
 from .sentences import table_starts
 from .session import Session
+from .upgrade import LaterPunch, punch_later
 
 __all__ = ["join_match", "connect_direct", "connect_to", "joiner_connection_line",
            "CONNECT_SECONDS", "GRACE_SECONDS"]
@@ -96,7 +97,8 @@ async def join_match(invite: Invite, player_for: Callable[[Genesis, int], Player
     kept; without it a lost host ends the match.
     """
     key = relay_identity or IdentityKey.generate()
-    ways = [(c, _way(c, invite, bot=bot, relay_key=key, patience=relay_patience))
+    later: list[LaterPunch] = []
+    ways = [(c, _way(c, invite, bot=bot, relay_key=key, patience=relay_patience, later=later))
             for c in invite.candidates()]
     with one_failure():
         async with trio.open_nursery() as attempts:
@@ -106,23 +108,32 @@ async def join_match(invite: Invite, player_for: Callable[[Genesis, int], Player
             try:
                 return await _play(reached, invite, player_for, secrets_for, bot=bot, seed=seed,
                                    notice=notice, transcript=transcript, review=review,
-                                   comeback=comeback, again=again)
+                                   comeback=comeback, again=again,
+                                   later=later[0] if later and not reached.candidate.direct
+                                   else None)
             finally:
                 await reached.release()
                 attempts.cancel_scope.cancel()
 
 
 def _way(candidate: Candidate, invite: Invite, *, bot: bool, relay_key: IdentityKey,
-         patience: float) -> Way:
-    """The attempt of the race (:mod:`.race`) that reaches the host through ``candidate``."""
+         patience: float, later: list[LaterPunch]) -> Way:
+    """The attempt of the race (:mod:`.race`) that reaches the host through ``candidate``;
+    a relayed winner puts into ``later`` how to punch a hole during the match."""
     if candidate.kind == "relay":
         return functools.partial(_through_relay, candidate, invite, bot=bot, key=relay_key,
-                                 patience=patience)
-    return functools.partial(_direct, candidate, invite, bot=bot)
+                                 patience=patience, later=later)
+    return functools.partial(_direct, candidate, invite, bot=bot, relay_key=relay_key,
+                             patience=patience)
 
 
-async def _direct(candidate: Candidate, invite: Invite, claim: Claim, *, bot: bool) -> None:
-    """Connect to a direct candidate and prove the host on it."""
+async def _direct(candidate: Candidate, invite: Invite, claim: Claim, *, bot: bool,
+                  relay_key: IdentityKey, patience: float) -> None:
+    """Connect to a direct candidate and prove the host on it. The way back (re-entry, SPEC
+    §11.7.2) dials the same address and, when the invite names a relay, the table's room as
+    well (:func:`~.race.connect_first`): a direct link that is cut goes on through the relay.
+    If this attempt wins with a relay to fall back on, it keeps the room's way until the
+    match releases it."""
     framed = await connect_to(candidate.host, candidate.port)
     try:
         seating, offer = await prove_host(framed, invite, bot=bot, where=candidate.where)
@@ -132,31 +143,59 @@ async def _direct(candidate: Candidate, invite: Invite, claim: Claim, *, bot: bo
 
     async def again() -> FrameChannel:
         return await connect_to(candidate.host, candidate.port)
-    reached = Reached(candidate, framed, seating, offer, again)
-    if not claim(reached):
-        await reached.decline()
+    relay = invite.relay_address
+    if relay is None:
+        reached = Reached(candidate, framed, seating, offer, again)
+        if not claim(reached):
+            await reached.decline()
+        return
+    async with trio.open_nursery() as nursery:
+        room = JoinerRoom(relay, invite.nonce, relay_key, nursery, patience=patience)
+        reached = Reached(candidate, framed, seating, offer,
+                          functools.partial(connect_first, (again, room.connect)))
+        if claim(reached):
+            await reached.released.wait()
+        else:
+            await reached.decline()
+        nursery.cancel_scope.cancel()
+
+
+async def _hold_hosted_room(relay: tuple[str, int], nonce: bytes, key: IdentityKey,
+                            patience: float, punch_port: int | None, *,
+                            task_status: trio.TaskStatus[RelayMux] = trio.TASK_STATUS_IGNORED
+                            ) -> None:
+    """Enter the room of a relay invite (:func:`enter_hosted_room`), report the mux and keep
+    it until the relay fails (a :class:`~.relay_room.JoinerRoom` membership)."""
+    async with AsyncExitStack() as stack:
+        mux = await enter_hosted_room(stack, relay, nonce, key, patience, punch_port=punch_port)
+        task_status.started(mux)
+        await mux.wait_failed()
 
 
 async def _through_relay(candidate: Candidate, invite: Invite, claim: Claim, *, bot: bool,
-                         key: IdentityKey, patience: float) -> None:
+                         key: IdentityKey, patience: float, later: list[LaterPunch]) -> None:
     """Join the table's relay room, open a connection to the host there and prove the host;
     meanwhile, when the invite names direct addresses (so the host listens and punches), punch
     a hole to the host through the room (:mod:`.punch`). The punched connection wins if the
     host proves its key on it within :data:`PUNCH_WAIT` of the relayed one; if this attempt
-    wins, stay in the room (the way back, SPEC §11.7.2) until the match releases it."""
+    wins, stay in the room (the way back, SPEC §11.7.2) until the match releases it. A
+    relayed winner that could have punched puts what it needs to punch during the match
+    (:mod:`.upgrade`) into ``later``."""
     where = candidate.where
+    relay = (candidate.host, candidate.port)
     punch_port = free_port() if invite.via else None
-    async with AsyncExitStack() as stack:
-        mux = await enter_hosted_room(stack, (candidate.host, candidate.port), invite.nonce, key,
-                                      patience, punch_port=punch_port)
+    with one_failure():
         async with trio.open_nursery() as nursery:
-            room = JoinerRoom((candidate.host, candidate.port), invite.nonce, key, nursery,
-                              patience=patience, mux=mux)
+            room = JoinerRoom(relay, invite.nonce, key, nursery, patience=patience)
+            mux = await room.hold(functools.partial(_hold_hosted_room, relay, invite.nonce, key,
+                                                    patience, punch_port))
             punched: list[Reached] = []
             punch_done = trio.Event()
+            punching = trio.CancelScope()
             if punch_port is not None and mux.conn.observed is not None:
-                nursery.start_soon(_punch, room, invite, bot, mux.conn.observed, punch_port,
-                                   punched, punch_done)
+                nursery.start_soon(_within, punching, functools.partial(
+                    _punch, room, invite, bot, mux.conn.observed, punch_port, punched,
+                    punch_done))
             else:
                 punch_done.set()
             channel = await room.connect()
@@ -165,9 +204,12 @@ async def _through_relay(candidate: Candidate, invite: Invite, claim: Claim, *, 
                 relayed = Reached(candidate, channel, seating, offer, room.connect)
                 with trio.move_on_after(PUNCH_WAIT):
                     await punch_done.wait()
+                punching.cancel()  # a punch that comes later is the match's (.upgrade)
                 chosen = punched[0] if punched else relayed
                 if chosen is relayed and invite.via:
                     relayed.no_punch = _why_no_punch(mux, where)
+                    if punch_port is not None and mux.conn.observed is not None:
+                        later.append(LaterPunch(room, mux.conn.observed, punch_port))
                 if chosen is not relayed:
                     chosen.passed_over = [(candidate, "a hole was punched through it")]
                     await relayed.decline()
@@ -178,9 +220,15 @@ async def _through_relay(candidate: Candidate, invite: Invite, claim: Claim, *, 
             finally:
                 for extra in punched:
                     if not extra.released.is_set():  # a punched winner's match closes it
-                        await close_now(extra.channel)
+                        await discard(extra.channel)
                 await close_now(channel)
                 nursery.cancel_scope.cancel()
+
+
+async def _within(scope: trio.CancelScope, task: Callable[[], Awaitable[None]]) -> None:
+    """Run ``task`` inside ``scope``, so that its starter can cancel it alone."""
+    with scope:
+        await task()
 
 
 async def _punch(room: JoinerRoom, invite: Invite, bot: bool, observed: str, port: int,
@@ -199,8 +247,11 @@ async def _punch(room: JoinerRoom, invite: Invite, bot: bool, observed: str, por
         try:
             seating, offer = await prove_host(framed, invite, bot=bot, where=remote)
         except MatchFailure:
-            await close_now(framed)
+            await discard(framed)
             return
+        except BaseException:  # cancelled: the relayed connection was kept
+            await discard(framed)
+            raise
         host, host_port = parse_address(remote)
         punched.append(Reached(Candidate("punched", host, host_port), framed, seating, offer,
                                room.connect))
@@ -208,6 +259,13 @@ async def _punch(room: JoinerRoom, invite: Invite, bot: bool, observed: str, por
         return
     finally:
         done.set()
+
+
+def joiner_moved_line(where: str) -> str:
+    """The joiner's ``connection:`` line when its relayed link moved onto a hole punched to
+    the host at ``where`` during the match (:mod:`.upgrade`)."""
+    return pgettext("network", "connection: direct (hole punched; was relay) to the host at "
+                    "{where}").format(where=where)
 
 
 def _why_no_punch(mux: RelayMux, where: str) -> str:
@@ -296,10 +354,12 @@ async def _play(reached: Reached, invite: Invite,
                 bot: bool, seed: int | None, notice: Callable[[str], None],
                 transcript: Callable[[Genesis, int], TranscriptWriter],
                 review: Reviewer, comeback: Comeback | None,
-                again: Again | None = None) -> Table:
+                again: Again | None = None, later: LaterPunch | None = None) -> Table:
     """Seat, receive the genesis and play over the connection on which the host proved its
     key (a lost connection is dialled again the same way, with ``comeback``); then, while
-    everyone agrees (``again``), the next matches on the same connection."""
+    everyone agrees (``again``), the next matches on the same connection. With ``later``
+    (and ``comeback``) a relayed link tries to move onto a hole punched during the first
+    match (:mod:`.upgrade`)."""
     framed, connect = reached.channel, reached.connect
     seating = await take_seat(framed, reached.seating, reached.offer, secrets_for,
                               review=review)
@@ -316,7 +376,7 @@ async def _play(reached: Reached, invite: Invite,
     play = functools.partial(_match, seat=seat, player_for=player_for, seed=seed,
                              notice=notice, transcript=transcript, comeback=comeback,
                              connect=connect)
-    table, channel = await play(framed, genesis, bots, secrets)
+    table, channel = await play(framed, genesis, bots, secrets, later=later)
     series = Series(side_names(genesis))
     try:
         if again is None:  # no rematch: a signed decline, as a courtesy
@@ -414,10 +474,11 @@ async def _match(framed: FrameChannel, genesis: Genesis, bots: frozenset[int],
                  player_for: Callable[[Genesis, int], Player], seed: int | None,
                  notice: Callable[[str], None],
                  transcript: Callable[[Genesis, int], TranscriptWriter],
-                 comeback: Comeback | None, connect: Callable[[], Awaitable[FrameChannel]]
-                 ) -> tuple[Table, FrameChannel | None]:
+                 comeback: Comeback | None, connect: Callable[[], Awaitable[FrameChannel]],
+                 later: LaterPunch | None = None) -> tuple[Table, FrameChannel | None]:
     """One match of this seat over ``framed``; the table, and the host's connection, kept
-    open for the rematch exchange, if it is still live."""
+    open for the rematch exchange, if it is still live. With ``later`` and re-entry, a hole
+    punched meanwhile takes over the link (:func:`~.upgrade.punch_later`)."""
     framed.label = host_label(genesis)
     notice(table_starts(genesis))
     table = Table(genesis, seat=seat, identity=secrets.identity,
@@ -436,13 +497,28 @@ async def _match(framed: FrameChannel, genesis: Genesis, bots: frozenset[int],
                           bots=bots, writer=writer, grace=GRACE_SECONDS, reentry=reentry,
                           notice=notice)
         try:
-            await session.run(keep_open=True)
+            if later is None or reentry is None:
+                await session.run(keep_open=True)
+            else:
+                await _run_punching(session, functools.partial(
+                    punch_later, session, later, framed, genesis, seat, secrets.identity,
+                    joiner_moved_line))
         finally:
             if comeback is not None:
                 comeback.end(genesis)
     finally:
         writer.close()
     return table, session.live_channels().get(0)
+
+
+async def _run_punching(session: Session, punching: Callable[[], Awaitable[None]]) -> None:
+    """Run ``session`` (keeping its connections open) with ``punching`` beside it, cancelled
+    when the match ends."""
+    with one_failure():
+        async with trio.open_nursery() as nursery:
+            nursery.start_soon(punching)
+            await session.run(keep_open=True)
+            nursery.cancel_scope.cancel()
 
 
 def _reason(exc: BaseException) -> str:

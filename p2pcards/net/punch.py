@@ -23,6 +23,10 @@ that lies about addresses can delay a table, never put someone else at it.
 
 from __future__ import annotations
 
+import contextlib
+import socket
+import struct
+from collections.abc import Awaitable, Callable
 from typing import Any
 
 import trio
@@ -30,10 +34,12 @@ import trio
 from ..relay.shared_port import shared_port_stream
 from ..seating.candidates import CandidateError, parse_address
 from .errors import HandshakeError, NetError
-from .framed import FrameChannel
+from .framed import FrameChannel, FramedStream
+from .race import close_now
 
 __all__ = ["PUNCH_SECONDS", "RETRY_SECONDS", "TRY_SECONDS", "ANSWER_SECONDS",
-           "simultaneous_open", "joiner_punch", "host_punch", "is_punch"]
+           "simultaneous_open", "joiner_punch", "host_punch", "is_punch", "PunchHandler",
+           "discard"]
 
 PUNCH_SECONDS = 5.0
 RETRY_SECONDS = 0.2
@@ -41,10 +47,28 @@ TRY_SECONDS = 1.0
 ANSWER_SECONDS = 5.0
 """How long either side waits for the other's next punch message."""
 
+PunchHandler = Callable[[FrameChannel, dict[str, Any]],
+                        Awaitable[tuple[FrameChannel, str] | None]]
+"""The host's side of a punch exchange on a room connection whose first message (given) is
+``punch``: the punched connection and where it comes from, or ``None``."""
+
 
 def is_punch(message: dict[str, Any]) -> bool:
     """Whether the first message of a room connection opens a punch exchange."""
     return message.get("type") == "punch"
+
+
+async def discard(framed: FrameChannel) -> None:
+    """Close a punched connection that is not kept with a reset (``SO_LINGER`` 0), not a FIN:
+    an orderly close holds the pair of ports in ``TIME_WAIT`` for a minute on the side that
+    closes first, and a later punch between the same two ports (during the match, SPEC
+    §11.10) could not connect until then."""
+    stream = framed.stream if isinstance(framed, FramedStream) else None
+    if isinstance(stream, trio.SocketStream):
+        with contextlib.suppress(OSError):
+            stream.socket.setsockopt(socket.SOL_SOCKET, socket.SO_LINGER,
+                                     struct.pack("ii", 1, 0))
+    await close_now(framed)
 
 
 async def simultaneous_open(local_port: int, remote: str, *, seconds: float = PUNCH_SECONDS

@@ -30,7 +30,8 @@ from ..seating.handshake import JoinerSeating, Review
 from .errors import HandshakeError, MatchFailure, NetError
 from .framed import FrameChannel
 
-__all__ = ["Reached", "Way", "race", "close_now", "STAGGER", "RELAY_DELAY", "LOST_RACE"]
+__all__ = ["Reached", "Way", "Connect", "race", "connect_first", "close_now", "STAGGER",
+           "RELAY_DELAY", "LOST_RACE"]
 
 STAGGER = 0.25
 """Seconds between the starts of two direct attempts (RFC 8305's connection attempt delay)."""
@@ -148,6 +149,48 @@ async def _first_of(first: trio.Event, second: trio.Event, *, timeout: float) ->
 
             waiting.start_soon(wait, first)
             waiting.start_soon(wait, second)
+
+
+Connect = Callable[[], Awaitable[FrameChannel]]
+"""Opens a raw connection to the host one way; raises :class:`MatchFailure` when it cannot."""
+
+
+async def connect_first(ways: Sequence[Connect], *, stagger: float = RELAY_DELAY
+                        ) -> FrameChannel:
+    """The first of ``ways`` to open a connection, tried as the race tries candidates: each
+    ``stagger`` seconds after the one before started, or at once when it has failed. The
+    others are cancelled, and one that connected too is closed. How a seat seated over a direct
+    candidate comes back (SPEC §11.7.2) when the invite also names a relay room: the direct
+    address, then the room, so a direct link that is cut goes on through the relay. Raises the
+    first way's failure when every way fails."""
+    if not ways:
+        raise MatchFailure("no way to reach the host")
+    won: list[FrameChannel] = []
+    failures: list[MatchFailure | None] = [None] * len(ways)
+    ended = [trio.Event() for _ in ways]
+
+    async def attempt(index: int, nursery: trio.Nursery) -> None:
+        try:
+            channel = await ways[index]()
+        except MatchFailure as exc:
+            failures[index] = exc
+            ended[index].set()
+            return
+        if won:
+            await close_now(channel)
+            return
+        won.append(channel)
+        nursery.cancel_scope.cancel()
+
+    async with trio.open_nursery() as nursery:
+        for index in range(len(ways)):
+            if index:
+                with trio.move_on_after(stagger):
+                    await ended[index - 1].wait()
+            nursery.start_soon(attempt, index, nursery)
+    if won:
+        return won[0]
+    raise next(f for f in failures if f is not None)
 
 
 async def close_now(channel: FrameChannel) -> None:

@@ -21,7 +21,7 @@ Until then each side's session waits for the other within its patience, as for a
 from __future__ import annotations
 
 import functools
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 
 import trio
 
@@ -116,12 +116,18 @@ async def _reopen(relay: RelayAddress, room: bytes, identity: IdentityKey, last:
         delay = min(REOPEN_CAP, delay * 2)
 
 
+Holder = Callable[..., Awaitable[None]]
+"""A task that joins a room, reports its mux through ``task_status`` and keeps it (as
+:func:`hold_room`)."""
+
+
 class JoinerRoom:
     """The joiner's side: :meth:`connect` is a re-entry dialler's raw connection to the host.
 
-    ``mux`` is the room the joiner is in (``None``: not in it yet); once it has failed,
-    :meth:`connect` joins the room again with ``since = 0`` (see the module docstring), running
-    the new mux in ``nursery``.
+    ``mux`` is the room the joiner is in (``None``: not in it yet); once it has failed, or
+    after :meth:`leave`, :meth:`connect` joins the room again with ``since = 0`` (see the
+    module docstring), running the new mux in ``nursery``. :meth:`hold` runs the first
+    membership in ``nursery`` too, so that :meth:`leave` can end it.
     """
 
     def __init__(self, relay: RelayAddress, room: bytes, identity: IdentityKey,
@@ -133,6 +139,28 @@ class JoinerRoom:
         self.patience = patience
         self.mux = mux
         self.label = f"the host through the relay at {relay[0]}:{relay[1]}"
+        self._membership: trio.CancelScope | None = None
+
+    async def hold(self, holder: Holder) -> RelayMux:
+        """Run ``holder`` in the nursery as this room's membership (ended by :meth:`leave`);
+        its mux. Raises what ``holder`` raises before it reports the mux."""
+        membership = trio.CancelScope()
+
+        async def run(task_status: trio.TaskStatus[RelayMux] = trio.TASK_STATUS_IGNORED
+                      ) -> None:
+            with membership:
+                await holder(task_status=task_status)
+
+        mux: RelayMux = await self.nursery.start(run)
+        self.mux, self._membership = mux, membership
+        return mux
+
+    def leave(self) -> None:
+        """Leave the room now: the connection to the relay is closed; a later
+        :meth:`connect` joins again."""
+        if self._membership is not None:
+            self._membership.cancel()
+        self.mux = self._membership = None
 
     async def connect(self) -> FrameChannel:
         """A new connection to the host's slot; :class:`MatchFailure` in one sentence while the
@@ -140,7 +168,7 @@ class JoinerRoom:
         if self.mux is None or self.mux.failed:
             self.mux = None
             try:
-                self.mux = await self.nursery.start(functools.partial(
+                await self.hold(functools.partial(
                     hold_room, self.relay, self.room, self.identity, accept=False,
                     patience=self.patience, since=0))
             except RelayUnusable as exc:

@@ -38,8 +38,8 @@ class Routing(Recoveries, ForkSettling, AwaySession):
     def _handle(self, item: Inbox) -> None:
         what, link, value = item
         if what == "returned":  # the latest proven connection of these seats takes over
-            channel, bond = value
-            self._link_back(self._link_of(min(link.seats)), channel, bond)
+            channel, bond, moved = value
+            self._link_back(self._link_of(min(link.seats)), channel, bond, moved)
             return
         if link.retired:
             return  # what a replaced connection still reported
