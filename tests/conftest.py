@@ -2,7 +2,10 @@
 
 Tests marked ``@pytest.mark.slow`` (whole matches of the non-default presets, about a minute on
 two cores) are skipped by a plain ``pytest`` run; ``pytest --slow`` (or ``-m slow``) runs them.
-``pytest -m "not slow"`` is the same fast selection as the default.
+``pytest -m "not slow"`` is the same fast selection as the default. The slow cases of the
+network lab (``LAB_FILES``) are the exception where the lab is required
+(``P2PCARDS_REQUIRE_NETLAB=1``, which ``.ci/run`` sets): there they always run, so every case
+of direct play across routers is checked by CI.
 
 The suite runs on two pytest-xdist workers (``-n 2 --dist loadfile --no-loadscope-reorder`` in
 ``pyproject.toml``: a test file stays on one worker, so its module fixtures are built once, and
@@ -18,8 +21,11 @@ fail with that sentence, so CI never skips them.
 
 from __future__ import annotations
 
+import os
+
 import pytest
 from browser import SKIP_PREFIX, browser_required, missing_browser
+from netlab import REQUIRE_ENV as NETLAB_REQUIRED
 
 
 def pytest_addoption(parser: pytest.Parser) -> None:
@@ -54,6 +60,11 @@ instead of sorting files by their number of tests) starts them early, instead of
 long file of few tests to run alone at the end while the other worker idles."""
 
 
+LAB_FILES = frozenset({"test_direct_lab.py", "test_portmap_lab.py"})
+"""The files of whole matches in the network lab of namespaces: their slow cases run whenever
+the lab is required, with or without ``--slow``."""
+
+
 def longest_first(items: list[pytest.Item]) -> None:
     """Reorder ``items`` in place: the files of :data:`LONGEST_FILES` first, in that order,
     then every other file in collection order (a stable sort, the same in every worker)."""
@@ -67,8 +78,9 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
     if config.getoption("--slow") or "slow" in (config.getoption("-m") or ""):
         return
     skip = pytest.mark.skip(reason="slow: run with pytest --slow")
+    lab_required = os.environ.get(NETLAB_REQUIRED) == "1"
     for item in items:
-        if "slow" in item.keywords:
+        if "slow" in item.keywords and not (lab_required and item.path.name in LAB_FILES):
             item.add_marker(skip)
 
 
