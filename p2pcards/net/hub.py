@@ -63,6 +63,7 @@ from .comeback import Comeback, Door, KeptSeat
 from .errors import MatchFailure, NetError
 from .framed import FrameChannel, FramedStream
 from .gather import direct_candidates, open_listeners
+from .interrupts import unless_interrupted
 from .links import Link, Reentry
 from .nursery import one_failure
 from .player import LocalSeat, Player
@@ -71,6 +72,7 @@ from .punch import host_punch, is_punch
 from .relay_mux import HOST_SLOT, RelayMux, open_relay_mux
 from .relay_room import BEACON, door_relay, serve_room
 from .rematch import (
+    Answers,
     Series,
     again_message,
     closed_sentence,
@@ -596,13 +598,14 @@ async def _play(config: HostConfig, rules: TableRules, player_for: PlayerFactory
                 return table
             series = series or Series(side_names(table.genesis))
             series.record(table.engine.winner)
-            notice(series.line())
             if any(j.seat not in channels for _, j in joined):
+                notice(series.line())
                 notice(pgettext("network", "a player's connection is gone; the series ends"))
                 joined = [(channels[j.seat], j) for _, j in joined if j.seat in channels]
                 return table
             joined = [(channels[j.seat], j) for _, j in joined]
-            agreed = await _host_again(config, table, host_secrets, joined, bot_secrets, notice)
+            agreed = await _host_again(config, table, host_secrets, joined, bot_secrets, notice,
+                                       series)
             if agreed is None:
                 return table
             host_secrets, joined, bot_secrets = agreed
@@ -622,21 +625,33 @@ def _fresh(secrets: SeatSecrets) -> SeatSecrets:
 
 async def _host_again(config: HostConfig, table: Table, host_secrets: SeatSecrets,
                       joined: SeatedLinks, bot_secrets: list[tuple[SeatSecrets, str]],
-                      notice: Notice
+                      notice: Notice, series: Series
                       ) -> tuple[SeatSecrets, SeatedLinks, list[tuple[SeatSecrets, str]]] | None:
-    """The hub's side of the rematch exchange after ``table``'s match: its own answer, then
-    every joiner's; the next match's secrets and seats when everyone said yes, else ``None``
-    (everyone has been told who declined, or why the series ends)."""
-    assert config.again is not None
+    """The hub's side of the rematch exchange after ``table``'s match, once the ``series``
+    tally is said: its own answer, then every joiner's; the next match's secrets and seats when
+    everyone said yes, else ``None`` (everyone has been told who declined, or why the series
+    ends). Ctrl-C or SIGTERM at the question or during the wait is the host's decline."""
+    again = config.again
+    assert again is not None
     previous = table.genesis
     channels = {j.seat: framed for framed, j in joined}
-    if not await config.again(table):
+
+    async def ask() -> bool:
+        notice(series.line())
+        return await again(table)
+
+    answer = await unless_interrupted(ask)
+    collected: tuple[Answers] | None = None
+    if answer is not None and answer[0]:
+        notice(pgettext("network", "waiting for the others to say whether they play again"))
+        collected = await unless_interrupted(functools.partial(
+            collect_answers, previous, channels, previous.timeouts["action"]))
+    if answer is None or not answer[0] or collected is None:
         await _send_all(channels.values(), again_message(previous, 0, host_secrets.identity,
                                                          None))
         notice(pgettext("network", "you declined another match; the series ends"))
         return None
-    notice(pgettext("network", "waiting for the others to say whether they play again"))
-    answers = await collect_answers(previous, channels, previous.timeouts["action"])
+    answers = collected[0]
     seat = answers.declined
     if seat is not None:
         others = [c for s, c in channels.items() if s != seat]

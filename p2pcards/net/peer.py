@@ -40,6 +40,8 @@ from .handshake import (
     refuse_unusual,
     take_seat,
 )
+from .interrupts import unless_interrupted
+from .leave import leave_message
 from .links import Link, Reentry
 from .nursery import one_failure
 from .player import LocalSeat, Player, seat_label
@@ -56,6 +58,7 @@ from .rematch import (
     next_genesis_problems,
     send_decline,
     side_names,
+    take_back,
 )
 from .seats import table_rng
 from .session import Session
@@ -308,11 +311,11 @@ async def _play(reached: Reached, invite: Invite,
             return table
         while True:
             series.record(table.engine.winner)
-            notice(series.line())
             if channel is None:
+                notice(series.line())
                 notice(pgettext("network", "the connection to the host is gone; the series ends"))
                 return table
-            following = await _join_again(channel, table, seat, secrets, again, notice)
+            following = await _join_again(channel, table, seat, secrets, again, notice, series)
             if following is None:
                 return table
             genesis, bots, secrets = following
@@ -325,14 +328,23 @@ async def _play(reached: Reached, invite: Invite,
 
 
 async def _join_again(channel: FrameChannel, table: Table, seat: int, secrets: SeatSecrets,
-                      again: Again, notice: Callable[[str], None]
+                      again: Again, notice: Callable[[str], None], series: Series
                       ) -> tuple[Genesis, frozenset[int], SeatSecrets] | None:
-    """The joiner's side of the rematch exchange (SPEC §11.8): its answer, then the next
-    genesis, checked, with the seat's fresh secrets; ``None`` when the series ends (said)."""
+    """The joiner's side of the rematch exchange (SPEC §11.8), after saying the ``series``
+    tally: its answer, then the next genesis, checked, with the seat's fresh secrets; ``None``
+    when the series ends (said). Ctrl-C or SIGTERM at the question or during the wait is this
+    seat's decline (:func:`~.interrupts.unless_interrupted`)."""
     previous = table.genesis
-    if not await again(table):
-        await send_decline(channel, again_message(previous, seat, secrets.identity, None))
+    declined = again_message(previous, seat, secrets.identity, None)
+
+    async def ask() -> bool:
+        notice(series.line())
+        return await again(table)
+
+    answer = await unless_interrupted(ask)
+    if answer is None or not answer[0]:
         notice(pgettext("network", "you declined another match; the series ends"))
+        await send_decline(channel, declined)
         return None
     fresh = new_seat(SystemRandomness(), secrets.identity)
     mine = fresh.info(previous.seats[seat].name)
@@ -342,9 +354,23 @@ async def _join_again(channel: FrameChannel, table: Table, seat: int, secrets: S
         notice(pgettext("network", "the connection to the host is gone; the series ends"))
         return None
     notice(pgettext("network", "waiting for the others to say whether they play again"))
-    message = None
-    with trio.move_on_after(previous.timeouts["action"] + AGAIN_GRACE):
-        message = await next_again(channel)
+
+    async def wait() -> dict[str, Any] | None:
+        with trio.move_on_after(previous.timeouts["action"] + AGAIN_GRACE):
+            return await next_again(channel)
+        return None
+
+    waited = await unless_interrupted(wait)
+    if waited is None:  # the seat takes its yes back (SPEC §11.8)
+        notice(pgettext("network", "you declined another match; the series ends"))
+
+        def leave(genesis: Genesis) -> dict[str, Any] | None:
+            if seat >= len(genesis.seats) or genesis.seats[seat] != mine:
+                return None
+            return leave_message(genesis, seat, secrets.identity)
+        await take_back(channel, declined, leave)
+        return None
+    message = waited[0]
     others = frozenset(range(len(previous.seats))) - {seat}
     if message is None:
         notice(pgettext("network", "the host did not start another match; the series ends"))

@@ -26,7 +26,8 @@ The functions here make and check the messages, :func:`next_again` reads the nex
 
 from __future__ import annotations
 
-from collections.abc import Collection, Mapping, Sequence
+import contextlib
+from collections.abc import Callable, Collection, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -41,7 +42,7 @@ from .framed import FrameChannel
 
 __all__ = ["AGAIN_CONTEXT", "again_message", "check_again", "next_genesis_problems",
            "Series", "declined_sentence", "closed_sentence", "side_names", "next_again",
-           "Answers", "collect_answers", "send_decline", "DECLINE_WAIT"]
+           "Answers", "collect_answers", "send_decline", "take_back", "DECLINE_WAIT"]
 
 AGAIN_CONTEXT = "p2pcards/rematch/v1"
 DECLINE_WAIT = 10.0
@@ -140,6 +141,31 @@ async def next_again(framed: FrameChannel) -> dict[str, Any] | None:
     return message if message["type"] in ("again", "genesis", "abort") else None
 
 
+async def take_back(framed: FrameChannel, message: dict[str, Any],
+                    leave: Callable[[Genesis], dict[str, Any] | None]) -> None:
+    """Take this seat's yes back with its signed ``nil`` (``message``), as
+    :func:`send_decline`; when the hub's next genesis crossed it, answer that genesis with
+    this seat's signed ``leave`` (``leave(genesis)``, ``None`` when the genesis does not
+    seat it), which ends the match it began (SPEC §11.7.6). Never raises :class:`NetError`."""
+    try:
+        await framed.send_message(message)
+    except NetError:
+        return
+    with trio.move_on_after(DECLINE_WAIT):
+        while (crossing := await next_again(framed)) is not None:
+            if crossing["type"] != "genesis" or not isinstance(crossing.get("genesis"), bytes):
+                continue
+            try:
+                left = leave(Genesis.decode(crossing["genesis"]))
+            except GenesisError:
+                left = None
+            if left is not None:
+                with contextlib.suppress(NetError):
+                    await framed.send_message(left)
+            break
+        await framed.aclose_gracefully()
+
+
 async def send_decline(framed: FrameChannel, message: dict[str, Any]) -> None:
     """Send this seat's signed decline (an ``again`` with ``nil``) and wait, at most
     :data:`DECLINE_WAIT` seconds, for the other side to end the connection (the hub ends it
@@ -195,7 +221,7 @@ async def collect_answers(previous: Genesis, channels: Mapping[int, FrameChannel
                         answers.decline(seat, message)
                         break
                     answers.yes.setdefault(seat, checked[1])
-                    if len(answers.yes) == len(channels):
+                    if len(answers.yes) == len(channels) and not framed.has_buffered():
                         break
                 nursery.cancel_scope.cancel()
 

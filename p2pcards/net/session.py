@@ -428,6 +428,8 @@ class Session(TurnTaking, ForkSettling, AwaySession):
                 raise MatchFailure(f"{link.label} aborted the match: {reason}")
         if kind == "leave":
             self._take_leave(link, message)
+        if kind == "again":
+            return  # a rematch answer that crossed this match's genesis: a leave follows it
         if self._answer(link, message) or self._note_away(link, message):
             return
         if kind == "have" and set(message) == {"type", "hash", "data"}:
