@@ -45,6 +45,7 @@ from ..relay.shared_port import free_port
 from ..seating.candidates import (
     Candidate,
     CandidateError,
+    Kind,
     classify,
     format_address,
     how,
@@ -65,6 +66,7 @@ from .framed import FrameChannel, FramedStream
 from .gather import direct_candidates, open_listeners
 from .interrupts import unless_interrupted
 from .links import Link, Reentry
+from .notices import ConnectionFacts, TypedNotice
 from .nursery import one_failure
 from .player import LocalSeat, Player
 from .portmap import hold_port_mapping, mapped_address, wants_port_mapping
@@ -290,26 +292,30 @@ class _Gathering:
         return out
 
 
-def host_connection_line(seat: int, where: str) -> str:
+def host_connection_line(seat: int, where: str) -> TypedNotice:
     """The host's ``connection:`` line for a seat that came from ``where`` (``HOST:PORT`` of a
-    direct connection, ``relay slot N`` through the relay room)."""
+    direct connection, ``relay slot N`` through the relay room), with its facts."""
     if where.startswith(RELAY_WHERE):
-        return pgettext("network", "connection: seat {seat} relay (the joiner came through the "
-                        "relay room)").format(seat=seat)
+        why = "the joiner came through the relay room"
+        return TypedNotice(pgettext("network", "connection: seat {seat} relay (the joiner came "
+                                    "through the relay room)").format(seat=seat),
+                           ConnectionFacts("relay", why=why, seat=seat))
     if where.startswith(PUNCHED_WHERE):
-        return _direct_line(seat, how("punched"), where[len(PUNCHED_WHERE):])
+        return _direct_line(seat, "punched", where[len(PUNCHED_WHERE):])
     try:
         host, _ = parse_address(where)
     except CandidateError:
-        return pgettext("network", "connection: seat {seat} direct from {where}").format(
-            seat=seat, where=where)
-    return _direct_line(seat, how(classify(host)), where)
+        return TypedNotice(pgettext("network", "connection: seat {seat} direct from {where}"
+                                    ).format(seat=seat, where=where),
+                           ConnectionFacts("direct", where=where, seat=seat))
+    return _direct_line(seat, classify(host), where)
 
 
-def _direct_line(seat: int, kind: str, where: str) -> str:
+def _direct_line(seat: int, kind: Kind, where: str) -> TypedNotice:
     """``connection: seat 1 direct (LAN) from 192.168.1.7:5000``."""
-    return pgettext("network", "connection: seat {seat} direct ({how}) from {where}").format(
-        seat=seat, how=kind, where=where)
+    return TypedNotice(pgettext("network", "connection: seat {seat} direct ({how}) from {where}"
+                                ).format(seat=seat, how=how(kind), where=where),
+                       ConnectionFacts("direct", how=kind, where=where, seat=seat))
 
 
 def seat_label_of(seated: SeatedJoiner) -> str:

@@ -43,6 +43,7 @@ from .handshake import (
 from .interrupts import unless_interrupted
 from .leave import leave_message
 from .links import Link, Reentry
+from .notices import ConnectionFacts, TypedNotice
 from .nursery import one_failure
 from .player import LocalSeat, Player, seat_label
 from .punch import joiner_punch
@@ -210,16 +211,21 @@ async def _punch(room: JoinerRoom, invite: Invite, bot: bool, observed: str, por
 
 
 def joiner_connection_line(candidate: Candidate, passed_over: list[tuple[Candidate, str]]
-                           ) -> str:
-    """The joiner's ``connection:`` line for the link to the host."""
+                           ) -> TypedNotice:
+    """The joiner's ``connection:`` line for the link to the host, with its facts."""
     if candidate.direct:
-        return pgettext("network", "connection: direct ({how}) to the host at {where}").format(
-            how=how(candidate.kind), where=candidate.where)
+        return TypedNotice(pgettext("network", "connection: direct ({how}) to the host at "
+                                    "{where}").format(how=how(candidate.kind),
+                                                      where=candidate.where),
+                           ConnectionFacts("direct", how=candidate.kind, where=candidate.where))
     tried = [f"{c.where}: {why}" for c, why in passed_over if c.direct]
     why = (pgettext("network", "direct failed: {tried}").format(tried="; ".join(tried)) if tried
            else pgettext("network", "the invite names no direct address"))
-    return pgettext("network", "connection: relay through {where} ({why})").format(
-        where=candidate.where, why=why)
+    plain = ("direct failed: " + "; ".join(tried) if tried  # --json stays English
+             else "the invite names no direct address")
+    return TypedNotice(pgettext("network", "connection: relay through {where} ({why})").format(
+        where=candidate.where, why=why),
+        ConnectionFacts("relay", where=candidate.where, why=plain))
 
 
 async def enter_hosted_room(stack: AsyncExitStack, relay: tuple[str, int], nonce: bytes,

@@ -11,6 +11,10 @@ nothing another seat holds ever reaches the page) and is one JSON object with a 
   asked now (``{"kind": "move" | "claim", "seconds": left, "claims": [...]}``);
 - ``status``: whom the table waits for (``waiting_for``, ``names``, ``seconds_left``);
 - ``end``: the transcript's ``path`` and the verifier's ``status`` and ``verdict``;
+- ``links``: how this peer is connected, ``links`` a list with one ``connection:`` line per link
+  (its ``text`` in the person's language and the fields of ``--json``'s ``connection`` event),
+  the latest of each link; a later change replaces that link's line;
+- ``notice``: ``text``, the peer's latest other notice (seating, a rematch answer awaited...);
 - ``error``: ``message``, one sentence, the answer to a bad message from the page.
 
 The page sends back ``{"type": "move", "index": N}`` (``N`` is the move's index in
@@ -29,6 +33,7 @@ from typing import Any
 import trio
 
 from ...games.base import Action
+from ...net.notices import ConnectionFacts, facts_of
 from ...net.player import Player
 from ...seating.genesis import Genesis
 from ...table import Event, Table
@@ -81,6 +86,8 @@ class SeatPage(Visitors):
         self._end: dict[str, Any] | None = None
         self._seating = "waiting for the table to be seated"
         self._logged = 0
+        self._links: dict[int | None, dict[str, Any]] = {}
+        self._notice: str | None = None
 
     # ------------------------------------------------------------------ the seat
 
@@ -96,6 +103,20 @@ class SeatPage(Visitors):
         self._seating = text
         if self.presenter is None:
             self._push(self._seating_message())
+
+    def notice(self, text: str) -> None:
+        """A notice of the peer: a ``connection:`` line becomes its link's line in the page's
+        status line (``links``); any other sentence is the page's latest ``notice``."""
+        facts = facts_of(text)
+        if isinstance(facts, ConnectionFacts):
+            self._links[facts.seat] = {"text": str(text), **facts.event()}
+            self._push(self._links_message())
+            return
+        self._notice = str(text)
+        self._push(json_text({"type": "notice", "text": self._notice}))
+
+    def _links_message(self) -> str:
+        return json_text({"type": "links", "links": list(self._links.values())})
 
     def show(self, table: Table, events: Sequence[Event]) -> None:
         """Fold ``events`` into the view and push it."""
@@ -177,14 +198,22 @@ class SeatPage(Visitors):
         return json_text({"type": "view", "view": self._view, "prompt": prompt})
 
     def _current(self) -> list[str]:
+        texts = self._standing()
         if self._view is None:
-            texts = [self._seating_message()]
+            texts.append(self._seating_message())
         else:
-            texts = [self._view_message()]
+            texts.append(self._view_message())
             if self._status is not None:
                 texts.append(json_text(self._status))
         if self._end is not None:
             texts.append(json_text(self._end))
+        return texts
+
+    def _standing(self) -> list[str]:
+        """What stays on the page from one match to the next: the links and latest notice."""
+        texts = [self._links_message()] if self._links else []
+        if self._notice is not None:
+            texts.append(json_text({"type": "notice", "text": self._notice}))
         return texts
 
     def _push(self, text: str) -> None:

@@ -2,7 +2,7 @@
 // and sends back the index of the move clicked. Plain ES module, no build step.
 //
 // Messages from the peer (see p2pcards/faces/web/hub.py): seating, view, status, end, error,
-// and for `p2pcards show --web` (p2pcards/faces/web/replay.py) replay.
+// links, notice, and for `p2pcards show --web` (p2pcards/faces/web/replay.py) replay.
 
 import { cardBack } from "./cards.js";
 import { layoutFor } from "./layouts.js";
@@ -14,6 +14,7 @@ document.documentElement.lang = LANG;
 const state = {
   view: null, prompt: null, status: null, end: null, error: null, seating: null,
   replay: null, frame: 0, promptAt: 0, statusAt: 0, asked: null, chooser: null, socket: null, closed: false,
+  links: [], notice: null,
 };
 
 function connect() {
@@ -45,6 +46,8 @@ function receive(message) {
       if (!state.prompt && state.asked) { state.prompt = state.asked; }
       break;
     case "replay": state.replay = message; state.frame = 0; break;
+    case "links": state.links = message.links; break;
+    case "notice": state.notice = message.text; break;
     default: return;
   }
   render();
@@ -368,7 +371,20 @@ function tick() {
   }
 }
 
+// The status bar: how each link is connected (its connection: line) and the latest notice.
+function drawStatusBar() {
+  const links = document.getElementById("links");
+  if (links) {
+    links.replaceChildren(...state.links.map((link) => el("span", {
+      class: "link", "data-path": link.path, "data-how": link.how || "",
+      "data-seat": link.seat === null ? "" : String(link.seat) }, link.text)));
+  }
+  const notice = document.getElementById("notice-line");
+  if (notice) notice.textContent = state.notice || "";
+}
+
 function render() {
+  drawStatusBar();
   const main = document.getElementById("table");
   main.replaceChildren();
   const frame = state.replay ? state.replay.frames[state.frame] : null;
