@@ -19,7 +19,7 @@ import shlex
 import socket
 import sys
 import time
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from dataclasses import replace
 from pathlib import Path
 from typing import Any
@@ -77,6 +77,16 @@ def join_line(*words: str) -> str:
 
 def _say(text: str) -> None:
     say(text)
+
+
+def _again_of(args: argparse.Namespace, web: WebTable | None,
+              again: Callable[[Table], Awaitable[bool]] | None
+              ) -> Callable[[Table], Awaitable[bool]] | None:
+    """Whether this seat plays again after each match: asked on the page with ``--web``
+    (unless ``--rematch N`` answers), else ``again``."""
+    if web is None or getattr(args, "rematch", None) is not None:
+        return again
+    return web.page.again
 
 
 def _notice(web: WebTable | None) -> Callable[[str], None]:
@@ -448,7 +458,8 @@ def _cmd_host(args: argparse.Namespace) -> int:
         async with web_table(args, _say, lambda: transcript.path) as web:
             player_for = _player_factory(args, lambda g: g.game, lines, web)
             again = functools.partial(_codes_again, lines) if lines is not None else None
-            return await host_match(config, player_for, notice=_notice(web), on_invite=on_invite,
+            hosting = replace(config, again=_again_of(args, web, config.again))
+            return await host_match(hosting, player_for, notice=_notice(web), on_invite=on_invite,
                                     transcript=transcript, on_code=on_code, codes_again=again)
 
     return _run_match(main, transcript, on_signal(args, lines))
@@ -554,7 +565,7 @@ def _cmd_join(args: argparse.Namespace) -> int:
                                     notice=_notice(web), transcript=transcript,
                                     review=_reviewer(args.accept, lines),
                                     relay_patience=_patience(args), relay_identity=relay_key,
-                                    comeback=comeback, again=again)
+                                    comeback=comeback, again=_again_of(args, web, again))
 
     return _run_match(main, transcript, on_signal(args, lines))
 

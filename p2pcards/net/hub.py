@@ -603,7 +603,7 @@ async def _play(config: HostConfig, rules: TableRules, player_for: PlayerFactory
                     table.genesis, 0, host_secrets.identity, None))
                 return table
             series = series or Series(side_names(table.genesis))
-            series.record(table.engine.winner)
+            series.record(table.engine.winner, table.engine.match_scores)
             if any(j.seat not in channels for _, j in joined):
                 notice(series.line())
                 notice(pgettext("network", "a player's connection is gone; the series ends"))

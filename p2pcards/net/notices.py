@@ -42,8 +42,7 @@ class ConnectionFacts:
 @dataclass(frozen=True)
 class SeriesFacts:
     """The tally of a series after ``played`` matches: each scoring side's name, the matches it
-    won, and the points it made over the series (``None`` in a game whose match score is not
-    points)."""
+    won, and its match scores added up over the series (``points``; ``None`` when not kept)."""
 
     played: int
     sides: Sequence[str]

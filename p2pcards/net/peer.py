@@ -316,7 +316,7 @@ async def _play(reached: Reached, invite: Invite,
                                                           None))
             return table
         while True:
-            series.record(table.engine.winner)
+            series.record(table.engine.winner, table.engine.match_scores)
             if channel is None:
                 notice(series.line())
                 notice(pgettext("network", "the connection to the host is gone; the series ends"))

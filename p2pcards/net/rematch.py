@@ -39,6 +39,7 @@ from ..wire import codec
 from ..wire.identity import IdentityKey, PublicIdentity
 from .errors import NetError
 from .framed import FrameChannel
+from .notices import SeriesFacts, TypedNotice
 
 __all__ = ["AGAIN_CONTEXT", "again_message", "check_again", "next_genesis_problems",
            "Series", "declined_sentence", "closed_sentence", "side_names", "next_again",
@@ -247,27 +248,39 @@ def closed_sentence(previous: Genesis, seat: int) -> str:
 @dataclass
 class Series:
     """The running tally of the matches played in a row at one table: matches won per side
-    (a drawn match counts for nobody)."""
+    (a drawn match counts for nobody), and each side's match score added up over the series
+    (its points, in a game whose match score is points)."""
 
     side_names: Sequence[str]
     wins: list[int] = field(default_factory=list)
     played: int = 0
+    points: list[int] = field(default_factory=list)
 
     def __post_init__(self) -> None:
         if not self.wins:
             self.wins = [0] * len(self.side_names)
+        if not self.points:
+            self.points = [0] * len(self.side_names)
 
-    def record(self, winner: int | None) -> None:
-        """One more match, won by side ``winner`` (``None``: a draw)."""
+    def record(self, winner: int | None, scores: Sequence[int] = ()) -> None:
+        """One more match, won by side ``winner`` (``None``: a draw), which ended with each
+        side's match score ``scores``."""
         self.played += 1
         if winner is not None and 0 <= winner < len(self.wins):
             self.wins[winner] += 1
+        if len(scores) == len(self.points):
+            self.points = [total + score for total, score in zip(self.points, scores,
+                                                                 strict=True)]
 
-    def line(self) -> str:
-        """``series after 2 matches: Alba [0] 2 · Bruno [1] 0``."""
+    def line(self) -> TypedNotice:
+        """``series after 2 matches: Alba [0] 2 · Bruno [1] 0``, carrying the tally's facts
+        (:class:`~.notices.SeriesFacts`)."""
         tally = " · ".join(f"{name} {won}" for name, won in zip(self.side_names, self.wins,
                                                                 strict=True))
         if self.played == 1:
-            return pgettext("network", "series after 1 match: {tally}").format(tally=tally)
-        return pgettext("network", "series after {count} matches: {tally}").format(
-            count=self.played, tally=tally)
+            text = pgettext("network", "series after 1 match: {tally}").format(tally=tally)
+        else:
+            text = pgettext("network", "series after {count} matches: {tally}").format(
+                count=self.played, tally=tally)
+        return TypedNotice(text, SeriesFacts(self.played, tuple(self.side_names),
+                                             tuple(self.wins), tuple(self.points)))
