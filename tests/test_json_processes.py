@@ -1,6 +1,7 @@
 """``host --json`` and ``join --json`` with real processes over loopback TCP: standard output is
 JSON Lines, one event an object, the ``connection`` events say how each link is connected with
-the same fields as the ``connection:`` lines, and the invite and transcripts are events too."""
+the same fields as the ``connection:`` lines, and the invite, the series tally and the
+transcripts are events too."""
 
 from __future__ import annotations
 
@@ -22,11 +23,11 @@ def events(peer: Peer) -> list[dict[str, Any]]:
 def test_json_events_say_how_each_link_is_connected_and_where_the_transcripts_are(
         tmp_path: Path) -> None:
     hosting = Peer(tmp_path / "host", "host", "--listen", "127.0.0.1:0", "--ephemeral-identity",
-                   *BRISCOLA_2, "--bot", "--name", "Alba", "--json")
+                   *BRISCOLA_2, "--bot", "--name", "Alba", "--json", "--rematch", "2")
     invite = json.loads(hosting.wait_for(r'^\{"event":"invite",.*\}$')[0])
     assert invite["command"].startswith("p2pcards join ")
     bruno = Peer(tmp_path / "bruno", "join", invite["invite"], "--ephemeral-identity", "--bot",
-                 "--name", "Bruno", "--json")
+                 "--name", "Bruno", "--json", "--rematch", "2")
     host_events, bruno_events = events(hosting), events(bruno)
     (host_link,) = [e for e in host_events if e["event"] == "connection"]
     (bruno_link,) = [e for e in bruno_events if e["event"] == "connection"]
@@ -37,9 +38,13 @@ def test_json_events_say_how_each_link_is_connected_and_where_the_transcripts_ar
         "seat": 1, "path": "direct", "how": "lan", "why": None}
     assert host_link["where"].startswith("127.0.0.1:")
     for peer_events in (host_events, bruno_events):
-        (record,) = [e for e in peer_events if e["event"] == "transcript"]
-        assert record["complete"] is True
-        assert verify_transcript(Path(record["path"])).status == "valid"
+        records = [e for e in peer_events if e["event"] == "transcript"]
+        assert len(records) == 2 and all(record["complete"] for record in records)
+        assert all(verify_transcript(Path(r["path"])).status == "valid" for r in records)
+        tallies = [e for e in peer_events if e["event"] == "series"]
+        assert [t["played"] for t in tallies] == [1, 2]
+        assert tallies[-1]["sides"] == ["Alba [0]", "Bruno [1]"]
+        assert sum(tallies[-1]["wins"]) <= 2 and len(tallies[-1]["points"]) == 2
         assert all(set(e) == {"event", "text"} for e in peer_events
                    if e["event"] == "notice")
 
