@@ -1,7 +1,7 @@
 """Two matches in a row clicked in a real headless Chromium: ``p2pcards host --web`` is a real
-process, a bot that plays two matches (``--rematch 2``) joins it as another, and the test plays
-the host's seat from the page: every move, then "play again" after the first match and "no
-thanks" after the second. The page shows the series tally after each match and the link's
+process, a bot that would play three matches (``--rematch 3``) joins it as another, and the
+test plays the host's seat from the page: every move, then "play again" after the first match
+and "no thanks" after the second. The page shows the series tally after each match and the link's
 ``connection:`` line in its status bar; each match's transcript verifies."""
 
 from __future__ import annotations
@@ -73,7 +73,7 @@ def play_series(driver: Any, rng: random.Random) -> list[dict[str, Any]]:
 
 @pytest.mark.browser
 def test_two_matches_in_a_row_from_the_page_with_the_series_tally(tmp_path: Path) -> None:
-    host, bot, url = start_table(tmp_path, "briscola", "italian", 21, "--rematch", "2")
+    host, bot, url = start_table(tmp_path, "briscola", "italian", 21, "--rematch", "3")
     try:
         with chromium() as driver:
             driver.get(url)

@@ -642,17 +642,35 @@ async def _host_again(config: HostConfig, table: Table, host_secrets: SeatSecret
     previous = table.genesis
     channels = {j.seat: framed for framed, j in joined}
 
-    async def ask() -> bool:
+    async def ask_and_read() -> tuple[bool, Answers]:
+        """The host's answer and the joiners' at once: a joiner's decline ends the question
+        (nobody needs to be asked then), the host's no ends the reading."""
         notice(series.line())
-        return await again(table)
+        found, answered = Answers(), trio.Event()
+        mine = False
+        async with trio.open_nursery() as nursery:
+            async def read() -> None:
+                await collect_answers(previous, channels, previous.timeouts["action"], found,
+                                      answered)
+                nursery.cancel_scope.cancel()
 
-    answer = await unless_interrupted(ask)
+            nursery.start_soon(read)
+            mine = await again(table)
+            answered.set()
+            if not mine or len(found.yes) == len(channels):
+                nursery.cancel_scope.cancel()
+            else:
+                notice(pgettext("network", "waiting for the others to say whether they play "
+                                "again"))
+        return mine, found
+
+    outcome = await unless_interrupted(ask_and_read)
     collected: tuple[Answers] | None = None
-    if answer is not None and answer[0]:
-        notice(pgettext("network", "waiting for the others to say whether they play again"))
-        collected = await unless_interrupted(functools.partial(
-            collect_answers, previous, channels, previous.timeouts["action"]))
-    if answer is None or not answer[0] or collected is None:
+    if outcome is not None:
+        mine, got = outcome[0]
+        if mine or got.declined is not None:
+            collected = (got,)
+    if collected is None:
         await _send_all(channels.values(), again_message(previous, 0, host_secrets.identity,
                                                          None))
         notice(pgettext("network", "you declined another match; the series ends"))

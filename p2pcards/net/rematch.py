@@ -199,13 +199,15 @@ class Answers:
 
 
 async def collect_answers(previous: Genesis, channels: Mapping[int, FrameChannel],
-                          limit: float) -> Answers:
+                          limit: float, answers: Answers | None = None,
+                          hold: trio.Event | None = None) -> Answers:
     """Each joiner's ``again`` after ``previous``, read until every seat said yes, one
     declined, or ``limit`` seconds passed. A connection that ends before its seat's answer,
     or after a yes, is that seat's decline; a signed ``nil`` after a yes takes the yes back;
     an answer that does not check (:func:`check_again`) is no answer, and that seat is no
-    longer read."""
-    answers = Answers()
+    longer read. Into ``answers`` when given; with ``hold``, every yes does not end the reading
+    before ``hold`` is set (the host is still asked, and a yes may still be taken back)."""
+    answers = answers if answers is not None else Answers()
     with trio.move_on_after(limit):
         async with trio.open_nursery() as nursery:
             async def read(seat: int, framed: FrameChannel) -> None:
@@ -222,7 +224,8 @@ async def collect_answers(previous: Genesis, channels: Mapping[int, FrameChannel
                         answers.decline(seat, message)
                         break
                     answers.yes.setdefault(seat, checked[1])
-                    if len(answers.yes) == len(channels) and not framed.has_buffered():
+                    if (len(answers.yes) == len(channels) and not framed.has_buffered()
+                            and (hold is None or hold.is_set())):
                         break
                 nursery.cancel_scope.cancel()
 
