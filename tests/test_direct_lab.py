@@ -24,7 +24,7 @@ import time
 from pathlib import Path
 
 import pytest
-from netlab import INTERNET_V4, INTERNET_V6, Host, Lab, require_netlab
+from netlab import INTERNET_V4, INTERNET_V6, Host, Lab, Router, require_netlab
 from test_net_processes import BRISCOLA_2, DEADLINE, Peer
 
 from p2pcards.verify import verify_transcript
@@ -157,6 +157,33 @@ def test_with_ipv6_behind_stateful_firewalls_the_hole_is_punched_over_ipv6(
             relay.peer.kill()
 
 
+def cut_mid_match(lab: Lab, tmp_path: Path, host: Host, guest: Host, relay: Relay,
+                  listen: tuple[str, ...], direct: str, cut: tuple[Router, str]) -> None:
+    """A bot host on ``host`` (with ``listen`` options) and a joiner on ``guest`` whose moves
+    are typed later; once the joiner's ``connection:`` line matches ``direct`` and its first
+    turn has come (keepalives have flowed, so a silent link is a lost one), the lab drops the
+    packets to ``cut``'s address at ``cut``'s router: both seats come back through the relay,
+    the match completes and both transcripts verify."""
+    hosting = Peer(tmp_path / "host", "host", "--relay", relay.where, *listen,
+                   "--ephemeral-identity", *BRISCOLA_2, "--bot", "--return-wait", "120",
+                   wrap=lab.wrap(host.ns))
+    invite = hosting.wait_for(r"^p2pcards join '(\S+)'$")[1]
+    joining = Peer(tmp_path / "guest", "join", invite, "--ephemeral-identity", "--accept",
+                   "--return-wait", "120", stdin="", wrap=lab.wrap(guest.ns))  # moves later
+    try:
+        joining.wait_for(direct)
+        joining.wait_for(YOUR_TURN)
+        lab.cut(*cut)
+        joining.wait_for(r" is back: catching up from envelope ")
+        hosting.wait_for(r" is back: catching up from envelope ")
+        type_moves(joining)
+        finish_and_verify(hosting, joining)
+    finally:
+        hosting.kill()
+        joining.kill()
+        relay.peer.kill()
+
+
 @pytest.mark.slow
 def test_a_punched_link_cut_mid_match_comes_back_through_the_relay(tmp_path: Path) -> None:
     require_netlab()
@@ -164,22 +191,8 @@ def test_a_punched_link_cut_mid_match_comes_back_through_the_relay(tmp_path: Pat
         router = lab.router()
         alice, bob = lab.home(router), lab.home(lab.router())
         relay = Relay(lab, tmp_path / "relay", INTERNET_V4)
-        hosting = Peer(tmp_path / "host", "host", "--relay", relay.where, "--ephemeral-identity",
-                       *BRISCOLA_2, "--bot", "--return-wait", "120", wrap=lab.wrap(alice.ns))
-        invite = hosting.wait_for(r"^p2pcards join '(\S+)'$")[1]
-        joining = Peer(tmp_path / "guest", "join", invite, "--ephemeral-identity", "--accept",
-                       "--return-wait", "120", stdin="", wrap=lab.wrap(bob.ns))  # moves later
-        try:
-            joining.wait_for(r"^connection: direct \(hole punched\)")
-            joining.wait_for(YOUR_TURN)  # keepalives have come: a silent link is a lost one
-            lab.cut(router, bob.router.wan4 if bob.router else bob.v4)
-            joining.wait_for(r" is back: catching up from envelope ")
-            type_moves(joining)
-            finish_and_verify(hosting, joining)
-        finally:
-            hosting.kill()
-            joining.kill()
-            relay.peer.kill()
+        cut_mid_match(lab, tmp_path, alice, bob, relay, (), r"^connection: direct \(hole punched\)",
+                      (router, bob.router.wan4 if bob.router else bob.v4))
 
 
 @pytest.mark.slow
@@ -189,24 +202,9 @@ def test_a_direct_ipv6_link_cut_mid_match_goes_on_through_the_relay(tmp_path: Pa
         router = lab.router()
         alice, bob = lab.public(), lab.home(router)
         relay = Relay(lab, tmp_path / "relay", INTERNET_V4)
-        hosting = Peer(tmp_path / "host", "host", "--relay", relay.where, "--listen",
-                       f"[{alice.v6}]:0", "--ephemeral-identity", *BRISCOLA_2, "--bot",
-                       "--return-wait", "120", wrap=lab.wrap(alice.ns))
-        invite = hosting.wait_for(r"^p2pcards join '(\S+)'$")[1]
-        joining = Peer(tmp_path / "guest", "join", invite, "--ephemeral-identity", "--accept",
-                       "--return-wait", "120", stdin="", wrap=lab.wrap(bob.ns))  # moves later
-        try:
-            joining.wait_for(rf"^connection: direct \(IPv6\) to the host at \[{alice.v6}\]:")
-            joining.wait_for(YOUR_TURN)  # keepalives have come: a silent link is a lost one
-            lab.cut(router, alice.v6)
-            joining.wait_for(r" is back: catching up from envelope ")
-            hosting.wait_for(r" is back: catching up from envelope ")
-            type_moves(joining)
-            finish_and_verify(hosting, joining)
-        finally:
-            hosting.kill()
-            joining.kill()
-            relay.peer.kill()
+        cut_mid_match(lab, tmp_path, alice, bob, relay, ("--listen", f"[{alice.v6}]:0"),
+                      rf"^connection: direct \(IPv6\) to the host at \[{alice.v6}\]:",
+                      (router, alice.v6))
 
 
 @pytest.mark.slow

@@ -6,8 +6,11 @@ everyone, named."""
 from __future__ import annotations
 
 import re
+import shlex
+import signal
 from pathlib import Path
 
+from test_leave_processes import Terminal
 from test_net_processes import BRISCOLA_2, Peer, host, join
 
 from p2pcards.records.transcript import read_transcript
@@ -79,3 +82,63 @@ def test_a_person_answers_play_again_on_standard_input(tmp_path: Path) -> None:
     assert "Alba declined another match; the series ends" in bruno.out
     assert len(transcripts(hosting)) == 2
     assert "you declined another match; the series ends" in hosting.out
+
+
+MOVE_OR_AGAIN = r"your move \(number or card[^\n]*?: |play again\? \(y/N\) "
+
+
+def play_to_the_question(person: Terminal, after: int = 0) -> int:
+    """Play the first move listed at every move prompt of ``person`` until it asks ``play
+    again?``; where in its output the question ends."""
+    while True:
+        found = person.wait_for(MOVE_OR_AGAIN, after)
+        after = found.end()
+        if found[0].startswith("play again"):
+            return after
+        person.type("1\r")
+
+
+def complete_transcripts(text: str) -> list[Path]:
+    return [Path(p) for p in re.findall(r"^transcript \(complete\): (\S+?)\r?$", text, re.M)]
+
+
+def test_ctrl_c_at_play_again_is_a_decline_told_by_name_and_the_transcript_is_kept(
+        tmp_path: Path) -> None:
+    hosting, invite = host(tmp_path / "host", *BRISCOLA_2, "--bot", "--name", "Alba",
+                           "--rematch", "2")
+    person = Terminal(tmp_path / "bruno", "join", invite, "--ephemeral-identity",
+                      "--name", "Bruno")
+    try:
+        person.type("y\r")  # the table's rules
+        asked = play_to_the_question(person)
+        person.type("\x03")
+        person.wait_for(r"you declined another match; the series ends", asked)
+        assert person.finish() == 0, person.text
+    finally:
+        if person.process.poll() is None:
+            person.process.kill()
+    paths = complete_transcripts(person.text)
+    assert len(paths) == 1 and verify_transcript(paths[0]).status == "valid"
+    assert len(transcripts(hosting)) == 1
+    assert "Bruno declined another match; the series ends" in hosting.out, hosting.out[-6:]
+
+
+def test_sigterm_while_waiting_for_the_others_takes_the_yes_back(tmp_path: Path) -> None:
+    person = Terminal(tmp_path / "host", "host", "--listen", "127.0.0.1:0",
+                      "--ephemeral-identity", *BRISCOLA_2, "--name", "Alba")
+    try:
+        invite = shlex.split(person.wait_for(r"^p2pcards join (.+?)\r?$")[1])[0]
+        bruno = join(tmp_path / "bruno", invite, "--bot", "--name", "Bruno", "--rematch", "2")
+        asked = play_to_the_question(person)
+        bruno.wait_for(r"^waiting for the others to say whether they play again$")
+        bruno.process.send_signal(signal.SIGTERM)
+        bruno.wait_for(r"^you declined another match; the series ends$")
+        person.type("y\r")  # Alba says yes, then reads Bruno's answers: his yes taken back
+        person.wait_for(r"Bruno declined another match; the series ends", asked)
+        assert person.finish() == 0, person.text
+    finally:
+        if person.process.poll() is None:
+            person.process.kill()
+    assert len(complete_transcripts(person.text)) == 1
+    paths = transcripts(bruno)
+    assert len(paths) == 1 and verify_transcript(paths[0]).status == "valid"

@@ -25,8 +25,10 @@ PATIENCE = 90.0
 """Seconds a wait for the page may last before the test fails as hung (never a timing check)."""
 
 
-def start_table(tmp_path: Path, game: str, variant: str, seed: int) -> tuple[Peer, Peer, str]:
-    """A host with ``--web --no-browser`` and a bot joining it; the page's address."""
+def start_table(tmp_path: Path, game: str, variant: str, seed: int,
+                *bot_args: str) -> tuple[Peer, Peer, str]:
+    """A host with ``--web --no-browser`` and a bot joining it (with ``bot_args`` too); the
+    page's address."""
     host = Peer(["host", "--game", game, "--variant", variant, "--players", "2", "--seed",
                  str(seed), "--insecure-public-keys", "--listen", "127.0.0.1:0", "--name",
                  "Alice", "--web", "--no-browser", "--transcript", str(tmp_path / "host.p2pt")],
@@ -35,7 +37,7 @@ def start_table(tmp_path: Path, game: str, variant: str, seed: int) -> tuple[Pee
     invite = host.wait_for(r"^p2pcards join (\S+)$").group(1)
     bot = Peer(["join", invite, "--bot", "--seed", str(seed + 1), "--insecure-public-keys",
                 "--accept", "--name", "Bot",
-                "--transcript", str(tmp_path / "bot.p2pt")], tmp_path / "bot-home")
+                "--transcript", str(tmp_path / "bot.p2pt"), *bot_args], tmp_path / "bot-home")
     return host, bot, url
 
 

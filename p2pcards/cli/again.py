@@ -26,8 +26,8 @@ def again_answer(args: argparse.Namespace, lines: StdinLines | None
                  ) -> Callable[[Table], Awaitable[bool]] | None:
     """The answer of this seat after each match: yes until ``--rematch N`` matches are played;
     without it, a person at the terminal is asked :data:`AGAIN_QUESTION` (a line of standard
-    input answers it); ``None`` (no rematch: the connections close at the end) for a bot or a
-    web table."""
+    input answers it); ``None`` (no rematch: the connections close at the end) for a bot, and
+    for a web table, whose page asks instead (``host``'s and ``join``'s ``_again_of``)."""
     limit: int | None = getattr(args, "rematch", None)
     if limit is not None:
         if not 1 <= limit <= 1000:

@@ -19,7 +19,7 @@ import shlex
 import socket
 import sys
 import time
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from dataclasses import replace
 from pathlib import Path
 from typing import Any
@@ -58,6 +58,7 @@ from ..table import Table
 from ..wire.identity import IdentityKey
 from .again import again_answer, rematch_option
 from .errors import EXIT_NETWORK, EXIT_USAGE, UserError, first_failure, silence_stdout
+from .output import event, say, use_json
 from .resume import RecordFacts, comeback_for, return_wait, return_wait_option
 from .resume import register as register_resume
 from .signals import on_signal
@@ -75,7 +76,29 @@ def join_line(*words: str) -> str:
 
 
 def _say(text: str) -> None:
-    print(text, flush=True)
+    say(text)
+
+
+def _again_of(args: argparse.Namespace, web: WebTable | None,
+              again: Callable[[Table], Awaitable[bool]] | None
+              ) -> Callable[[Table], Awaitable[bool]] | None:
+    """Whether this seat plays again after each match: asked on the page with ``--web``
+    (unless ``--rematch N`` answers), else ``again``."""
+    if web is None or getattr(args, "rematch", None) is not None:
+        return again
+    return web.page.again
+
+
+def _notice(web: WebTable | None) -> Callable[[str], None]:
+    """How the peer's notices are told: printed, and on the page too with ``--web`` (its
+    connection line, its series tally, its latest notice)."""
+    if web is None:
+        return _say
+
+    def both(text: str) -> None:
+        _say(text)
+        web.notice(text)
+    return both
 
 
 # ----------------------------------------------------------------------------- helpers
@@ -130,9 +153,12 @@ class _Transcript:
         if self.path is None:
             return
         for earlier in self.earlier:
-            _say(f"transcript (complete): {earlier}")
-        state = "complete" if table is not None and table.finished else "incomplete"
-        _say(f"transcript ({state}): {self.path}")
+            event({"event": "transcript", "complete": True, "path": str(earlier)},
+                  f"transcript (complete): {earlier}")
+        complete = table is not None and table.finished
+        state = "complete" if complete else "incomplete"
+        event({"event": "transcript", "complete": complete, "path": str(self.path)},
+              f"transcript ({state}): {self.path}")
 
 
 def _check_transcript_target(requested: str | None) -> None:
@@ -213,7 +239,7 @@ def _player_factory(args: argparse.Namespace, game: Callable[[Genesis], str],
             return web.player(genesis, seat)
         if args.bot:
             bot = bot_player(game(genesis), seat, args.seed, args.bot)
-            return Player(bot.decide, BotLog(genesis, seat).show, claim=bot.claim)
+            return Player(bot.decide, BotLog(genesis, seat, _say).show, claim=bot.claim)
         return PersonUI(genesis, seat, lines or StdinLines()).player()
     return make
 
@@ -342,6 +368,7 @@ def _partner(args: argparse.Namespace, players: int) -> str | None:
 
 
 def _cmd_host(args: argparse.Namespace) -> int:
+    _check_json(args)
     check_bot(args.bot)
     _check_web(args)
     _check_seed(args)
@@ -420,7 +447,8 @@ def _cmd_host(args: argparse.Namespace) -> int:
             return
         give = _("{head}; give this line to each player:").format(head=head)
         _say(give)
-        _say(join_line(str(invite)))
+        event({"event": "invite", "invite": str(invite), "command": join_line(str(invite))},
+              join_line(str(invite)))
         if web is not None:
             web.page.seating(f"{give} {join_line(str(invite))}")
 
@@ -434,7 +462,8 @@ def _cmd_host(args: argparse.Namespace) -> int:
         async with web_table(args, _say, lambda: transcript.path) as web:
             player_for = _player_factory(args, lambda g: g.game, lines, web)
             again = functools.partial(_codes_again, lines) if lines is not None else None
-            return await host_match(config, player_for, notice=_say, on_invite=on_invite,
+            hosting = replace(config, again=_again_of(args, web, config.again))
+            return await host_match(hosting, player_for, notice=_notice(web), on_invite=on_invite,
                                     transcript=transcript, on_code=on_code, codes_again=again)
 
     return _run_match(main, transcript, on_signal(args, lines))
@@ -488,6 +517,7 @@ def _read_invite(text: str) -> str:
 
 
 def _cmd_join(args: argparse.Namespace) -> int:
+    _check_json(args)
     if args.invite is None and args.bot is not None and (
             args.bot == "-" or "://" in args.bot or looks_like_code(args.bot)):
         args.invite, args.bot = args.bot, "smart"  # `join --bot INVITE`: the bot's value was
@@ -544,10 +574,10 @@ def _cmd_join(args: argparse.Namespace) -> int:
             player_for = _player_factory(args, lambda g: g.game, lines, web)
             return await join_match(joining, player_for, secrets_for, bot=args.bot is not None,
                                     seed=args.seed,
-                                    notice=_say, transcript=transcript,
+                                    notice=_notice(web), transcript=transcript,
                                     review=_reviewer(args.accept, lines),
                                     relay_patience=_patience(args), relay_identity=relay_key,
-                                    comeback=comeback, again=again)
+                                    comeback=comeback, again=_again_of(args, web, again))
 
     return _run_match(main, transcript, on_signal(args, lines))
 
@@ -664,6 +694,16 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     register_resume(sub)
 
 
+def _check_json(args: argparse.Namespace) -> None:
+    """``--json`` is for a seat whose person does not read standard output (a bot, a web
+    page); it turns standard output into JSON events (:mod:`.output`)."""
+    if args.json and not args.bot and not args.web:
+        raise UserError(_("--json is for a seat played by a bot (--bot) or at a browser page "
+                          "(--web): a person at the terminal reads the table on standard "
+                          "output"), EXIT_USAGE)
+    use_json(args.json)
+
+
 def _check_web(args: argparse.Namespace) -> None:
     """``--web`` is a person's table: not with ``--bot``; ``--no-browser`` needs ``--web``."""
     if args.web and args.bot:
@@ -716,6 +756,10 @@ def _common(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--name", help="your name at this table (default: the name you gave "
                         "once, kept beside your identity; without a terminal, your login)")
     parser.add_argument("--transcript", help="where to write the transcript")
+    parser.add_argument("--json", action="store_true",
+                        help="with --bot or --web: print JSON events on standard output, one "
+                             "object a line (connections, the invite, the series tally, the "
+                             "transcripts, every other line as a notice)")
     parser.add_argument("--seed", type=int,
                         help="seeded keys and bots, for tests only: every key of the seat is "
                              "predictable, so it needs --insecure-public-keys")

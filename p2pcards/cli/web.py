@@ -72,6 +72,10 @@ class WebTable:
         self.page = SeatPage(write=say)
         self.url: str | None = None
 
+    def notice(self, text: str) -> None:
+        """Show a notice of the peer on the page (:meth:`SeatPage.notice`)."""
+        self.page.notice(text)
+
     def player(self, genesis: Genesis, seat: int) -> Player:
         """The seat's player: moves come from the page."""
         return self.page.attach(genesis, seat)

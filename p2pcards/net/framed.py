@@ -79,6 +79,10 @@ class FrameChannel(ABC):
         a timeout; :meth:`aclose` after it is harmless. Never raises :class:`NetError`."""
         await self.aclose()
 
+    def has_buffered(self) -> bool:
+        """Whether a message already received waits to be read (no waiting, no socket)."""
+        return bool(self.unread)
+
     async def send_message(self, message: dict[str, Any]) -> None:
         """Send ``message`` (a map with a text ``type``) as one canonical msgpack frame."""
         try:
@@ -154,6 +158,9 @@ class FramedStream(FrameChannel):
                 self._ended = True
                 raise BadFrame(f"{self.label} sent an oversized frame: {exc}") from None
         return self._ready.pop(0)
+
+    def has_buffered(self) -> bool:
+        return bool(self.unread or self._ready)
 
     async def aclose(self) -> None:
         """Close the underlying stream (never raises for an already broken stream)."""

@@ -45,6 +45,7 @@ from ..relay.shared_port import free_port
 from ..seating.candidates import (
     Candidate,
     CandidateError,
+    Kind,
     classify,
     format_address,
     how,
@@ -63,7 +64,9 @@ from .comeback import Comeback, Door, KeptSeat, LaterPunch
 from .errors import MatchFailure, NetError
 from .framed import FrameChannel, FramedStream
 from .gather import direct_candidates, open_listeners
+from .interrupts import unless_interrupted
 from .links import Link, Reentry
+from .notices import ConnectionFacts, TypedNotice
 from .nursery import one_failure
 from .player import LocalSeat, Player, seat_label
 from .portmap import hold_port_mapping, mapped_address, wants_port_mapping
@@ -71,6 +74,7 @@ from .punch import PunchHandler, host_punch, is_punch
 from .relay_mux import HOST_SLOT, RelayMux, open_relay_mux
 from .relay_room import BEACON, door_relay, serve_room
 from .rematch import (
+    Answers,
     Series,
     again_message,
     closed_sentence,
@@ -290,33 +294,40 @@ class _Gathering:
         return out
 
 
-def host_connection_line(seat: int, where: str) -> str:
+def host_connection_line(seat: int, where: str) -> TypedNotice:
     """The host's ``connection:`` line for a seat that came from ``where`` (``HOST:PORT`` of a
-    direct connection, ``relay slot N`` through the relay room)."""
+    direct connection, ``relay slot N`` through the relay room), with its facts."""
     if where.startswith(RELAY_WHERE):
-        return pgettext("network", "connection: seat {seat} relay (the joiner came through the "
-                        "relay room)").format(seat=seat)
+        why = "the joiner came through the relay room"
+        return TypedNotice(pgettext("network", "connection: seat {seat} relay (the joiner came "
+                                    "through the relay room)").format(seat=seat),
+                           ConnectionFacts("relay", why=why, seat=seat))
     if where.startswith(PUNCHED_WHERE):
-        return _direct_line(seat, how("punched"), where[len(PUNCHED_WHERE):])
+        return _direct_line(seat, "punched", where[len(PUNCHED_WHERE):])
     try:
         host, _ = parse_address(where)
     except CandidateError:
-        return pgettext("network", "connection: seat {seat} direct from {where}").format(
-            seat=seat, where=where)
-    return _direct_line(seat, how(classify(host)), where)
+        return TypedNotice(pgettext("network", "connection: seat {seat} direct from {where}"
+                                    ).format(seat=seat, where=where),
+                           ConnectionFacts("direct", where=where, seat=seat))
+    return _direct_line(seat, classify(host), where)
 
 
-def moved_connection_line(seat: int, where: str) -> str:
+def moved_connection_line(seat: int, where: str) -> TypedNotice:
     """The host's ``connection:`` line for a seat whose relayed link moved onto a connection
     punched during the match (SPEC §11.10), ``where`` as :func:`_punch_handler` names it."""
-    return pgettext("network", "connection: seat {seat} direct (hole punched; was relay) from "
-                    "{where}").format(seat=seat, where=where.removeprefix(PUNCHED_WHERE))
+    where = where.removeprefix(PUNCHED_WHERE)
+    return TypedNotice(pgettext("network", "connection: seat {seat} direct (hole punched; was "
+                                "relay) from {where}").format(seat=seat, where=where),
+                       ConnectionFacts("direct", how="punched", where=where, seat=seat,
+                                       why="was relay"))
 
 
-def _direct_line(seat: int, kind: str, where: str) -> str:
+def _direct_line(seat: int, kind: Kind, where: str) -> TypedNotice:
     """``connection: seat 1 direct (LAN) from 192.168.1.7:5000``."""
-    return pgettext("network", "connection: seat {seat} direct ({how}) from {where}").format(
-        seat=seat, how=kind, where=where)
+    return TypedNotice(pgettext("network", "connection: seat {seat} direct ({how}) from {where}"
+                                ).format(seat=seat, how=how(kind), where=where),
+                       ConnectionFacts("direct", how=kind, where=where, seat=seat))
 
 
 def seat_label_of(seated: SeatedJoiner) -> str:
@@ -609,14 +620,15 @@ async def _play(config: HostConfig, rules: TableRules, player_for: PlayerFactory
                     table.genesis, 0, host_secrets.identity, None))
                 return table
             series = series or Series(side_names(table.genesis))
-            series.record(table.engine.winner)
-            notice(series.line())
+            series.record(table.engine.winner, table.engine.match_scores)
             if any(j.seat not in channels for _, j in joined):
+                notice(series.line())
                 notice(pgettext("network", "a player's connection is gone; the series ends"))
                 joined = [(channels[j.seat], j) for _, j in joined if j.seat in channels]
                 return table
             joined = [(channels[j.seat], j) for _, j in joined]
-            agreed = await _host_again(config, table, host_secrets, joined, bot_secrets, notice)
+            agreed = await _host_again(config, table, host_secrets, joined, bot_secrets, notice,
+                                       series)
             if agreed is None:
                 return table
             host_secrets, joined, bot_secrets = agreed
@@ -636,21 +648,51 @@ def _fresh(secrets: SeatSecrets) -> SeatSecrets:
 
 async def _host_again(config: HostConfig, table: Table, host_secrets: SeatSecrets,
                       joined: SeatedLinks, bot_secrets: list[tuple[SeatSecrets, str]],
-                      notice: Notice
+                      notice: Notice, series: Series
                       ) -> tuple[SeatSecrets, SeatedLinks, list[tuple[SeatSecrets, str]]] | None:
-    """The hub's side of the rematch exchange after ``table``'s match: its own answer, then
-    every joiner's; the next match's secrets and seats when everyone said yes, else ``None``
-    (everyone has been told who declined, or why the series ends)."""
-    assert config.again is not None
+    """The hub's side of the rematch exchange after ``table``'s match, once the ``series``
+    tally is said: its own answer, then every joiner's; the next match's secrets and seats when
+    everyone said yes, else ``None`` (everyone has been told who declined, or why the series
+    ends). Ctrl-C or SIGTERM at the question or during the wait is the host's decline."""
+    again = config.again
+    assert again is not None
     previous = table.genesis
     channels = {j.seat: framed for framed, j in joined}
-    if not await config.again(table):
+
+    async def ask_and_read() -> tuple[bool, Answers]:
+        """The host's answer and the joiners' at once: a joiner's decline ends the question
+        (nobody needs to be asked then), the host's no ends the reading."""
+        notice(series.line())
+        found, answered = Answers(), trio.Event()
+        mine = False
+        async with trio.open_nursery() as nursery:
+            async def read() -> None:
+                await collect_answers(previous, channels, previous.timeouts["action"], found,
+                                      answered)
+                nursery.cancel_scope.cancel()
+
+            nursery.start_soon(read)
+            mine = await again(table)
+            answered.set()
+            if not mine or len(found.yes) == len(channels):
+                nursery.cancel_scope.cancel()
+            else:
+                notice(pgettext("network", "waiting for the others to say whether they play "
+                                "again"))
+        return mine, found
+
+    outcome = await unless_interrupted(ask_and_read)
+    collected: tuple[Answers] | None = None
+    if outcome is not None:
+        mine, got = outcome[0]
+        if mine or got.declined is not None:
+            collected = (got,)
+    if collected is None:
         await _send_all(channels.values(), again_message(previous, 0, host_secrets.identity,
                                                          None))
         notice(pgettext("network", "you declined another match; the series ends"))
         return None
-    notice(pgettext("network", "waiting for the others to say whether they play again"))
-    answers = await collect_answers(previous, channels, previous.timeouts["action"])
+    answers = collected[0]
     seat = answers.declined
     if seat is not None:
         others = [c for s, c in channels.items() if s != seat]

@@ -9,8 +9,12 @@ context variable, so every task of the match sees it) before the match runs; whi
 - SIGINT at a terminal: ``leave the match? (y/N)`` is asked; yes leaves, anything else goes on
   with the match; a second Ctrl-C while the question is open leaves.
 
-Outside a session (while seating, after the match) signals keep their default meaning. A process
-killed with SIGKILL, or one that crashes, sends nothing: the others wait for it to come back.
+Between two matches of a series (the ``play again?`` question and the wait for the others'
+answers) the rematch exchange runs its steps through :func:`unless_interrupted`: SIGINT or
+SIGTERM there is this seat's decline, told to the others by name (SPEC §11.8), and the finished
+transcripts are kept. Elsewhere (while seating, after the last match) signals keep their default
+meaning. A process killed with SIGKILL, or one that crashes, sends nothing: the others wait for
+it to come back.
 """
 
 from __future__ import annotations
@@ -19,12 +23,16 @@ import signal
 from collections.abc import Awaitable, Callable
 from contextvars import ContextVar
 from dataclasses import dataclass
+from typing import TypeVar
 
 import trio
 
 from ..i18n import N_
 
-__all__ = ["LeaveOnSignal", "ON_SIGNAL", "watch_signals", "LEAVE_QUESTION"]
+__all__ = ["LeaveOnSignal", "ON_SIGNAL", "watch_signals", "LEAVE_QUESTION",
+           "unless_interrupted"]
+
+T = TypeVar("T")
 
 LEAVE_QUESTION = N_("leave the match? (y/N) ")
 """Asked in the person's language (``_(LEAVE_QUESTION)``) by the command line."""
@@ -66,3 +74,23 @@ async def watch_signals(policy: LeaveOnSignal, leave: Callable[[], None]) -> Non
                 leave()
                 nursery.cancel_scope.cancel()
                 return
+
+
+async def unless_interrupted(work: Callable[[], Awaitable[T]]) -> tuple[T] | None:
+    """``(result,)`` of ``work``, or ``None`` when SIGINT or SIGTERM came first (``work`` is
+    then cancelled). Signals are taken only when the command line set :data:`ON_SIGNAL`;
+    otherwise ``work`` simply runs."""
+    if ON_SIGNAL.get() is None:
+        return (await work(),)
+    result: list[T] = []
+    async with trio.open_nursery() as nursery:
+        with trio.open_signal_receiver(signal.SIGINT, signal.SIGTERM) as signals:
+            async def run() -> None:
+                result.append(await work())
+                nursery.cancel_scope.cancel()
+
+            nursery.start_soon(run)
+            async for _number in signals:
+                nursery.cancel_scope.cancel()
+                break
+    return (result[0],) if result else None

@@ -40,7 +40,10 @@ from .handshake import (
     refuse_unusual,
     take_seat,
 )
+from .interrupts import unless_interrupted
+from .leave import leave_message
 from .links import Link, Reentry
+from .notices import ConnectionFacts, TypedNotice
 from .nursery import one_failure
 from .player import LocalSeat, Player, host_label
 from .punch import discard, joiner_punch
@@ -56,6 +59,7 @@ from .rematch import (
     next_genesis_problems,
     send_decline,
     side_names,
+    take_back,
 )
 from .seats import table_rng
 from .sentences import table_starts
@@ -261,37 +265,50 @@ async def _punch(room: JoinerRoom, invite: Invite, bot: bool, observed: str, por
         done.set()
 
 
-def joiner_moved_line(where: str) -> str:
+def joiner_moved_line(where: str) -> TypedNotice:
     """The joiner's ``connection:`` line when its relayed link moved onto a hole punched to
     the host at ``where`` during the match (:mod:`.upgrade`)."""
-    return pgettext("network", "connection: direct (hole punched; was relay) to the host at "
-                    "{where}").format(where=where)
+    return TypedNotice(pgettext("network", "connection: direct (hole punched; was relay) to the "
+                                "host at {where}").format(where=where),
+                       ConnectionFacts("direct", how="punched", where=where, why="was relay"))
 
 
-def _why_no_punch(mux: RelayMux, where: str) -> str:
-    """Why a relayed winner has no punched connection: the relay does not say where it sees
-    this joiner (a relay older than hole punching, RELAY.md), or the punch found no way."""
+def _why_no_punch(mux: RelayMux, where: str) -> tuple[str, str]:
+    """Why a relayed winner has no punched connection, in the person's language and in English
+    (for ``--json``): the relay does not say where it sees this joiner (a relay older than hole
+    punching, RELAY.md), or the punch found no way."""
     if mux.conn.observed is None:
-        return pgettext("network", "no hole punching: the relay at {where} does not say where "
-                        "it sees this joiner (it is older than hole punching)").format(
-                            where=where)
-    return pgettext("network", "no hole punched through the routers")
+        english = ("no hole punching: the relay at {where} does not say where it sees this "
+                   "joiner (it is older than hole punching)")
+        return (pgettext("network", "no hole punching: the relay at {where} does not say where "
+                         "it sees this joiner (it is older than hole punching)").format(
+                             where=where), english.format(where=where))
+    return (pgettext("network", "no hole punched through the routers"),
+            "no hole punched through the routers")
 
 
 def joiner_connection_line(candidate: Candidate, passed_over: list[tuple[Candidate, str]],
-                           no_punch: str | None = None) -> str:
-    """The joiner's ``connection:`` line for the link to the host; ``no_punch`` says why a
-    relayed link was not punched (:attr:`Reached.no_punch`)."""
+                           no_punch: tuple[str, str] | None = None) -> TypedNotice:
+    """The joiner's ``connection:`` line for the link to the host, with its facts;
+    ``no_punch`` says why a relayed link was not punched (:attr:`Reached.no_punch`), in the
+    person's language and in English."""
     if candidate.direct:
-        return pgettext("network", "connection: direct ({how}) to the host at {where}").format(
-            how=how(candidate.kind), where=candidate.where)
+        return TypedNotice(pgettext("network", "connection: direct ({how}) to the host at "
+                                    "{where}").format(how=how(candidate.kind),
+                                                      where=candidate.where),
+                           ConnectionFacts("direct", how=candidate.kind, where=candidate.where))
     tried = [f"{c.where}: {why}" for c, why in passed_over if c.direct]
+    plain_tried = list(tried)
     if no_punch is not None:
-        tried.append(no_punch)
+        tried.append(no_punch[0])
+        plain_tried.append(no_punch[1])
     why = (pgettext("network", "direct failed: {tried}").format(tried="; ".join(tried)) if tried
            else pgettext("network", "the invite names no direct address"))
-    return pgettext("network", "connection: relay through {where} ({why})").format(
-        where=candidate.where, why=why)
+    plain = ("direct failed: " + "; ".join(plain_tried) if plain_tried  # --json stays English
+             else "the invite names no direct address")
+    return TypedNotice(pgettext("network", "connection: relay through {where} ({why})").format(
+        where=candidate.where, why=why),
+        ConnectionFacts("relay", where=candidate.where, why=plain))
 
 
 async def enter_hosted_room(stack: AsyncExitStack, relay: tuple[str, int], nonce: bytes,
@@ -385,12 +402,12 @@ async def _play(reached: Reached, invite: Invite,
                                                           None))
             return table
         while True:
-            series.record(table.engine.winner)
-            notice(series.line())
+            series.record(table.engine.winner, table.engine.match_scores)
             if channel is None:
+                notice(series.line())
                 notice(pgettext("network", "the connection to the host is gone; the series ends"))
                 return table
-            following = await _join_again(channel, table, seat, secrets, again, notice)
+            following = await _join_again(channel, table, seat, secrets, again, notice, series)
             if following is None:
                 return table
             genesis, bots, secrets = following
@@ -403,14 +420,23 @@ async def _play(reached: Reached, invite: Invite,
 
 
 async def _join_again(channel: FrameChannel, table: Table, seat: int, secrets: SeatSecrets,
-                      again: Again, notice: Callable[[str], None]
+                      again: Again, notice: Callable[[str], None], series: Series
                       ) -> tuple[Genesis, frozenset[int], SeatSecrets] | None:
-    """The joiner's side of the rematch exchange (SPEC §11.8): its answer, then the next
-    genesis, checked, with the seat's fresh secrets; ``None`` when the series ends (said)."""
+    """The joiner's side of the rematch exchange (SPEC §11.8), after saying the ``series``
+    tally: its answer, then the next genesis, checked, with the seat's fresh secrets; ``None``
+    when the series ends (said). Ctrl-C or SIGTERM at the question or during the wait is this
+    seat's decline (:func:`~.interrupts.unless_interrupted`)."""
     previous = table.genesis
-    if not await again(table):
-        await send_decline(channel, again_message(previous, seat, secrets.identity, None))
+    declined = again_message(previous, seat, secrets.identity, None)
+
+    async def ask() -> bool:
+        notice(series.line())
+        return await again(table)
+
+    answer = await unless_interrupted(ask)
+    if answer is None or not answer[0]:
         notice(pgettext("network", "you declined another match; the series ends"))
+        await send_decline(channel, declined)
         return None
     fresh = new_seat(SystemRandomness(), secrets.identity)
     mine = fresh.info(previous.seats[seat].name)
@@ -420,9 +446,23 @@ async def _join_again(channel: FrameChannel, table: Table, seat: int, secrets: S
         notice(pgettext("network", "the connection to the host is gone; the series ends"))
         return None
     notice(pgettext("network", "waiting for the others to say whether they play again"))
-    message = None
-    with trio.move_on_after(previous.timeouts["action"] + AGAIN_GRACE):
-        message = await next_again(channel)
+
+    async def wait() -> dict[str, Any] | None:
+        with trio.move_on_after(previous.timeouts["action"] + AGAIN_GRACE):
+            return await next_again(channel)
+        return None
+
+    waited = await unless_interrupted(wait)
+    if waited is None:  # the seat takes its yes back (SPEC §11.8)
+        notice(pgettext("network", "you declined another match; the series ends"))
+
+        def leave(genesis: Genesis) -> dict[str, Any] | None:
+            if seat >= len(genesis.seats) or genesis.seats[seat] != mine:
+                return None
+            return leave_message(genesis, seat, secrets.identity)
+        await take_back(channel, declined, leave)
+        return None
+    message = waited[0]
     others = frozenset(range(len(previous.seats))) - {seat}
     if message is None:
         notice(pgettext("network", "the host did not start another match; the series ends"))

@@ -56,9 +56,9 @@ class Reached:
     passed_over: list[tuple[Candidate, str]] = field(default_factory=list)
     """The candidates tried before this one won, each with why it did not (set by
     :func:`race`)."""
-    no_punch: str | None = None
+    no_punch: tuple[str, str] | None = None
     """For a relayed winner: why no hole was punched to the host (SPEC §11.10), if one could
-    have been."""
+    have been, in the person's language and in English (for ``--json``)."""
 
     async def release(self) -> None:
         """Close the connection and let its attempt end (leaving the relay room, if any)."""

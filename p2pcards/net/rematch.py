@@ -26,7 +26,8 @@ The functions here make and check the messages, :func:`next_again` reads the nex
 
 from __future__ import annotations
 
-from collections.abc import Collection, Mapping, Sequence
+import contextlib
+from collections.abc import Callable, Collection, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -38,10 +39,11 @@ from ..wire import codec
 from ..wire.identity import IdentityKey, PublicIdentity
 from .errors import NetError
 from .framed import FrameChannel
+from .notices import SeriesFacts, TypedNotice
 
 __all__ = ["AGAIN_CONTEXT", "again_message", "check_again", "next_genesis_problems",
            "Series", "declined_sentence", "closed_sentence", "side_names", "next_again",
-           "Answers", "collect_answers", "send_decline", "DECLINE_WAIT"]
+           "Answers", "collect_answers", "send_decline", "take_back", "DECLINE_WAIT"]
 
 AGAIN_CONTEXT = "p2pcards/rematch/v1"
 DECLINE_WAIT = 10.0
@@ -140,6 +142,31 @@ async def next_again(framed: FrameChannel) -> dict[str, Any] | None:
     return message if message["type"] in ("again", "genesis", "abort") else None
 
 
+async def take_back(framed: FrameChannel, message: dict[str, Any],
+                    leave: Callable[[Genesis], dict[str, Any] | None]) -> None:
+    """Take this seat's yes back with its signed ``nil`` (``message``), as
+    :func:`send_decline`; when the hub's next genesis crossed it, answer that genesis with
+    this seat's signed ``leave`` (``leave(genesis)``, ``None`` when the genesis does not
+    seat it), which ends the match it began (SPEC §11.7.6). Never raises :class:`NetError`."""
+    try:
+        await framed.send_message(message)
+    except NetError:
+        return
+    with trio.move_on_after(DECLINE_WAIT):
+        while (crossing := await next_again(framed)) is not None:
+            if crossing["type"] != "genesis" or not isinstance(crossing.get("genesis"), bytes):
+                continue
+            try:
+                left = leave(Genesis.decode(crossing["genesis"]))
+            except GenesisError:
+                left = None
+            if left is not None:
+                with contextlib.suppress(NetError):
+                    await framed.send_message(left)
+            break
+        await framed.aclose_gracefully()
+
+
 async def send_decline(framed: FrameChannel, message: dict[str, Any]) -> None:
     """Send this seat's signed decline (an ``again`` with ``nil``) and wait, at most
     :data:`DECLINE_WAIT` seconds, for the other side to end the connection (the hub ends it
@@ -172,13 +199,15 @@ class Answers:
 
 
 async def collect_answers(previous: Genesis, channels: Mapping[int, FrameChannel],
-                          limit: float) -> Answers:
+                          limit: float, answers: Answers | None = None,
+                          hold: trio.Event | None = None) -> Answers:
     """Each joiner's ``again`` after ``previous``, read until every seat said yes, one
     declined, or ``limit`` seconds passed. A connection that ends before its seat's answer,
     or after a yes, is that seat's decline; a signed ``nil`` after a yes takes the yes back;
     an answer that does not check (:func:`check_again`) is no answer, and that seat is no
-    longer read."""
-    answers = Answers()
+    longer read. Into ``answers`` when given; with ``hold``, every yes does not end the reading
+    before ``hold`` is set (the host is still asked, and a yes may still be taken back)."""
+    answers = answers if answers is not None else Answers()
     with trio.move_on_after(limit):
         async with trio.open_nursery() as nursery:
             async def read(seat: int, framed: FrameChannel) -> None:
@@ -195,7 +224,8 @@ async def collect_answers(previous: Genesis, channels: Mapping[int, FrameChannel
                         answers.decline(seat, message)
                         break
                     answers.yes.setdefault(seat, checked[1])
-                    if len(answers.yes) == len(channels):
+                    if (len(answers.yes) == len(channels) and not framed.has_buffered()
+                            and (hold is None or hold.is_set())):
                         break
                 nursery.cancel_scope.cancel()
 
@@ -221,27 +251,39 @@ def closed_sentence(previous: Genesis, seat: int) -> str:
 @dataclass
 class Series:
     """The running tally of the matches played in a row at one table: matches won per side
-    (a drawn match counts for nobody)."""
+    (a drawn match counts for nobody), and each side's match score added up over the series
+    (its points, in a game whose match score is points)."""
 
     side_names: Sequence[str]
     wins: list[int] = field(default_factory=list)
     played: int = 0
+    points: list[int] = field(default_factory=list)
 
     def __post_init__(self) -> None:
         if not self.wins:
             self.wins = [0] * len(self.side_names)
+        if not self.points:
+            self.points = [0] * len(self.side_names)
 
-    def record(self, winner: int | None) -> None:
-        """One more match, won by side ``winner`` (``None``: a draw)."""
+    def record(self, winner: int | None, scores: Sequence[int] = ()) -> None:
+        """One more match, won by side ``winner`` (``None``: a draw), which ended with each
+        side's match score ``scores``."""
         self.played += 1
         if winner is not None and 0 <= winner < len(self.wins):
             self.wins[winner] += 1
+        if len(scores) == len(self.points):
+            self.points = [total + score for total, score in zip(self.points, scores,
+                                                                 strict=True)]
 
-    def line(self) -> str:
-        """``series after 2 matches: Alba [0] 2 · Bruno [1] 0``."""
+    def line(self) -> TypedNotice:
+        """``series after 2 matches: Alba [0] 2 · Bruno [1] 0``, carrying the tally's facts
+        (:class:`~.notices.SeriesFacts`)."""
         tally = " · ".join(f"{name} {won}" for name, won in zip(self.side_names, self.wins,
                                                                 strict=True))
         if self.played == 1:
-            return pgettext("network", "series after 1 match: {tally}").format(tally=tally)
-        return pgettext("network", "series after {count} matches: {tally}").format(
-            count=self.played, tally=tally)
+            text = pgettext("network", "series after 1 match: {tally}").format(tally=tally)
+        else:
+            text = pgettext("network", "series after {count} matches: {tally}").format(
+                count=self.played, tally=tally)
+        return TypedNotice(text, SeriesFacts(self.played, tuple(self.side_names),
+                                             tuple(self.wins), tuple(self.points)))

@@ -87,6 +87,8 @@ class Routing(Recoveries, ForkSettling, AwaySession):
         if kind == "leave":
             self._take_leave(link, message)
             return
+        if kind == "again":
+            return  # a rematch answer that crossed this match's genesis: a leave follows it
         if self._answer(link, message) or self._note_away(link, message):
             return
         if kind == "have" and set(message) == {"type", "hash", "data"}:

@@ -11,11 +11,20 @@ nothing another seat holds ever reaches the page) and is one JSON object with a 
   asked now (``{"kind": "move" | "claim", "seconds": left, "claims": [...]}``);
 - ``status``: whom the table waits for (``waiting_for``, ``names``, ``seconds_left``);
 - ``end``: the transcript's ``path`` and the verifier's ``status`` and ``verdict``;
+- ``links``: how this peer is connected, ``links`` a list with one ``connection:`` line per link
+  (its ``text`` in the person's language and the fields of ``--json``'s ``connection`` event),
+  the latest of each link; a later change replaces that link's line;
+- ``notice``: ``text``, the peer's latest other notice (seating, a rematch answer awaited...);
+- ``series``: the tally after each match of a series (``text``, and the fields of ``--json``'s
+  ``series`` event: ``played``, ``sides``, ``wins``, ``points``), kept on the page while the
+  next match is played;
+- ``again``: ``open`` is whether the page is asked to play again now.
 - ``error``: ``message``, one sentence, the answer to a bad message from the page.
 
 The page sends back ``{"type": "move", "index": N}`` (``N`` is the move's index in
-``table.legal_actions()``, :attr:`MoveChoice.index`) or ``{"type": "claim", "index": N}`` (an
-index into ``table.claim_actions()``, or ``null`` to let the claim window pass).
+``table.legal_actions()``, :attr:`MoveChoice.index`), ``{"type": "claim", "index": N}`` (an
+index into ``table.claim_actions()``, or ``null`` to let the claim window pass) or, when asked,
+``{"type": "again", "answer": true | false}`` (play another match, or not).
 """
 
 from __future__ import annotations
@@ -29,6 +38,7 @@ from typing import Any
 import trio
 
 from ...games.base import Action
+from ...net.notices import ConnectionFacts, SeriesFacts, facts_of
 from ...net.player import Player
 from ...seating.genesis import Genesis
 from ...table import Event, Table
@@ -81,6 +91,10 @@ class SeatPage(Visitors):
         self._end: dict[str, Any] | None = None
         self._seating = "waiting for the table to be seated"
         self._logged = 0
+        self._links: dict[int | None, dict[str, Any]] = {}
+        self._notice: str | None = None
+        self._series: dict[str, Any] | None = None
+        self._again: trio.MemorySendChannel[bool] | None = None
 
     # ------------------------------------------------------------------ the seat
 
@@ -88,6 +102,7 @@ class SeatPage(Visitors):
         """Seat the page at ``seat`` of ``genesis``; returns the seat's player."""
         self.genesis, self.seat = genesis, seat
         self.presenter = SeatPresenter(genesis, seat)
+        self._prompt, self._status, self._end = None, None, None  # a new match of a series
         return Player(self.decide, self.show, person=True, claim=self.claim,
                       status=self.status)
 
@@ -96,6 +111,24 @@ class SeatPage(Visitors):
         self._seating = text
         if self.presenter is None:
             self._push(self._seating_message())
+
+    def notice(self, text: str) -> None:
+        """A notice of the peer: a ``connection:`` line becomes its link's line in the page's
+        status line (``links``); any other sentence is the page's latest ``notice``."""
+        facts = facts_of(text)
+        if isinstance(facts, ConnectionFacts):
+            self._links[facts.seat] = {"text": str(text), **facts.event()}
+            self._push(self._links_message())
+            return
+        if isinstance(facts, SeriesFacts):
+            self._series = {"type": "series", "text": str(text), **facts.event()}
+            self._push(json_text(self._series))
+            return
+        self._notice = str(text)
+        self._push(json_text({"type": "notice", "text": self._notice}))
+
+    def _links_message(self) -> str:
+        return json_text({"type": "links", "links": list(self._links.values())})
 
     def show(self, table: Table, events: Sequence[Event]) -> None:
         """Fold ``events`` into the view and push it."""
@@ -148,6 +181,21 @@ class SeatPage(Visitors):
             self._prompt = None
             self._push(self._view_message())
 
+    async def again(self, table: Table) -> bool:
+        """Ask the page whether to play another match (its "play again" and "no thanks"
+        buttons); the answer it clicks."""
+        send, receive = trio.open_memory_channel[bool](1)
+        self._again = send
+        self._push(self._again_message())
+        try:
+            return await receive.receive()
+        finally:
+            self._again = None
+            self._push(self._again_message())
+
+    def _again_message(self) -> str:
+        return json_text({"type": "again", "open": self._again is not None})
+
     def finish(self, path: str | None, status: str, verdict: str) -> None:
         """The match is over (or stopped): the transcript's path and the verifier's verdict."""
         self._end = {"type": "end", "path": path, "status": status, "verdict": verdict}
@@ -177,14 +225,26 @@ class SeatPage(Visitors):
         return json_text({"type": "view", "view": self._view, "prompt": prompt})
 
     def _current(self) -> list[str]:
+        texts = self._standing()
         if self._view is None:
-            texts = [self._seating_message()]
+            texts.append(self._seating_message())
         else:
-            texts = [self._view_message()]
+            texts.append(self._view_message())
             if self._status is not None:
                 texts.append(json_text(self._status))
         if self._end is not None:
             texts.append(json_text(self._end))
+        return texts
+
+    def _standing(self) -> list[str]:
+        """What stays on the page from one match to the next: the links and latest notice."""
+        texts = [self._links_message()] if self._links else []
+        if self._notice is not None:
+            texts.append(json_text({"type": "notice", "text": self._notice}))
+        if self._series is not None:
+            texts.append(json_text(self._series))
+        if self._again is not None:
+            texts.append(self._again_message())
         return texts
 
     def _push(self, text: str) -> None:
@@ -217,6 +277,8 @@ class SeatPage(Visitors):
             message = json.loads(text)
         except ValueError:
             return "that message is not JSON"
+        if isinstance(message, dict) and message.get("type") == "again":
+            return self._answer_again(message.get("answer"))
         if not isinstance(message, dict) or message.get("type") not in ("move", "claim"):
             return 'a message from the page must be {"type": "move" or "claim", "index": N}'
         prompt = self._prompt
@@ -235,4 +297,15 @@ class SeatPage(Visitors):
                     f"(0 to {prompt.count - 1})")
         prompt.answers.send_nowait(index)
         self._prompt = None
+        return None
+
+    def _answer_again(self, answer: object) -> str | None:
+        """The page's answer to "play again?"; a sentence when none is asked or it is not
+        a yes or a no."""
+        if self._again is None:
+            return "no one asks this seat to play again now"
+        if not isinstance(answer, bool):
+            return 'the answer to "play again?" must be true or false'
+        self._again.send_nowait(answer)
+        self._again = None
         return None

@@ -31,7 +31,9 @@ PAGE_WORDS = (
     N_("connecting to your peer…"), N_("recorded match"), N_("on the table"), N_("stock"),
     N_("captured"), N_("scope"), N_("last capture"), N_("trick"), N_("briscola"),
     N_("suit {suit}"), N_("card points"), N_("hands won"), N_("your partner's cards"),
-    N_("last trick"), N_("cards taken"), N_("declarations"),
+    N_("last trick"), N_("cards taken"), N_("declarations"), N_("series after 1 match"),
+    N_("series after {count} matches"), N_("won"), N_("play again?"), N_("play again"),
+    N_("no thanks"),
 )
 """Every fixed text of the page's script."""
 

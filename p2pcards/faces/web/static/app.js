@@ -2,7 +2,7 @@
 // and sends back the index of the move clicked. Plain ES module, no build step.
 //
 // Messages from the peer (see p2pcards/faces/web/hub.py): seating, view, status, end, error,
-// and for `p2pcards show --web` (p2pcards/faces/web/replay.py) replay.
+// links, notice, series, again, and for `p2pcards show --web` (p2pcards/faces/web/replay.py) replay.
 
 import { cardBack } from "./cards.js";
 import { layoutFor } from "./layouts.js";
@@ -14,6 +14,7 @@ document.documentElement.lang = LANG;
 const state = {
   view: null, prompt: null, status: null, end: null, error: null, seating: null,
   replay: null, frame: 0, promptAt: 0, statusAt: 0, asked: null, chooser: null, socket: null, closed: false,
+  links: [], notice: null, series: null, again: false,
 };
 
 function connect() {
@@ -45,6 +46,10 @@ function receive(message) {
       if (!state.prompt && state.asked) { state.prompt = state.asked; }
       break;
     case "replay": state.replay = message; state.frame = 0; break;
+    case "links": state.links = message.links; break;
+    case "notice": state.notice = message.text; break;
+    case "series": state.series = message; break;
+    case "again": state.again = message.open; break;
     default: return;
   }
   render();
@@ -297,6 +302,45 @@ function drawLog(view) {
   return box;
 }
 
+// The series tally, kept while the next match is played: matches won and points per side.
+function drawSeries() {
+  const series = state.series;
+  const box = el("section", { id: "series", "data-played": String(series.played) });
+  box.append(el("h3", {}, series.played === 1 ? t("series after 1 match")
+                                              : t("series after {count} matches", { count: series.played })));
+  const grid = el("table", { class: "scores" });
+  const head = el("tr");
+  head.append(el("th", {}, ""), el("th", {}, t("won")));
+  if (series.points) head.append(el("th", {}, t("points")));
+  grid.append(head);
+  series.sides.forEach((name, i) => {
+    const row = el("tr", { "data-side": String(i) });
+    row.append(el("td", {}, name), el("td", { class: "wins" }, String(series.wins[i])));
+    if (series.points) row.append(el("td", { class: "series-points" }, String(series.points[i])));
+    grid.append(row);
+  });
+  box.append(grid);
+  return box;
+}
+
+// "Play again?" when a match of the table is over: yes or no, sent to the peer.
+function drawAgain() {
+  const box = el("section", { id: "again" });
+  box.append(el("h3", {}, t("play again?")));
+  const yes = el("button", { class: "again", id: "again-yes" }, t("play again"));
+  const no = el("button", { class: "again", id: "again-no" }, t("no thanks"));
+  const answer = (value) => {
+    if (!state.socket || state.socket.readyState !== WebSocket.OPEN) return;
+    state.socket.send(JSON.stringify({ type: "again", answer: value }));
+    state.again = false;
+    render();
+  };
+  yes.addEventListener("click", () => answer(true));
+  no.addEventListener("click", () => answer(false));
+  box.append(yes, no);
+  return box;
+}
+
 function drawEnd() {
   const box = el("section", { id: "end", "data-status": state.end.status });
   box.append(el("h3", {}, t("the match is over")));
@@ -368,7 +412,20 @@ function tick() {
   }
 }
 
+// The status bar: how each link is connected (its connection: line) and the latest notice.
+function drawStatusBar() {
+  const links = document.getElementById("links");
+  if (links) {
+    links.replaceChildren(...state.links.map((link) => el("span", {
+      class: "link", "data-path": link.path, "data-how": link.how || "",
+      "data-seat": link.seat === null ? "" : String(link.seat) }, link.text)));
+  }
+  const notice = document.getElementById("notice-line");
+  if (notice) notice.textContent = state.notice || "";
+}
+
 function render() {
+  drawStatusBar();
   const main = document.getElementById("table");
   main.replaceChildren();
   const frame = state.replay ? state.replay.frames[state.frame] : null;
@@ -383,6 +440,7 @@ function render() {
   headline(view);
   if (state.replay) main.append(drawReplayControls());
   const board = el("div", { id: "board" });
+  if (state.again && !state.replay) board.append(drawAgain());
   board.append(drawSeats(view));
   // the moves other than a card of the hand (melds, draws, bets, claims) come before the table
   // and the hand, so that a long list (a Burraco hand's melds) is on screen without scrolling
@@ -391,6 +449,7 @@ function render() {
   board.append(layoutFor(view.game).draw(view, { seatName }));
   board.append(drawHand(view, frame ? frame.hands : null));
   const side = el("aside", { id: "side" });
+  if (state.series && !state.replay) side.append(drawSeries());
   side.append(drawScores(view));
   if (state.end) side.append(drawEnd());
   if (state.replay) side.append(drawReplayEnd());
