@@ -25,6 +25,7 @@ import os
 
 import pytest
 from browser import SKIP_PREFIX, browser_required, missing_browser
+from hypothesis import HealthCheck, settings
 from netlab import REQUIRE_ENV as NETLAB_REQUIRED
 
 
@@ -58,6 +59,14 @@ LONGEST_FILES = (
 first, so that ``--dist loadfile`` (with ``--no-loadscope-reorder``, which keeps this order
 instead of sorting files by their number of tests) starts them early, instead of leaving a
 long file of few tests to run alone at the end while the other worker idles."""
+
+
+settings.register_profile("loaded", deadline=None,
+                          suppress_health_check=[HealthCheck.too_slow])
+settings.load_profile("loaded")
+"""Property tests run on loaded machines (other workers, process tests beside them): no
+example is failed for its time, and data generation that a busy machine makes slow is not a
+failure either. What each property checks is unchanged."""
 
 
 LAB_FILES = frozenset({"test_direct_lab.py", "test_portmap_lab.py"})
