@@ -19,7 +19,7 @@ from typing import Any
 import trio
 
 from ..crypto import SystemRandomness
-from ..i18n import pgettext
+from ..i18n import NP_, pgettext
 from ..records.transcript import TranscriptWriter
 from ..relay.client import RECONNECT_WINDOW
 from ..relay.shared_port import free_port
@@ -273,18 +273,17 @@ def joiner_moved_line(where: str) -> TypedNotice:
                        ConnectionFacts("direct", how="punched", where=where, why="was relay"))
 
 
+_OLD_RELAY = NP_("network", "no hole punching: the relay at {where} does not say where it sees "
+                "this joiner (it is older than hole punching)")
+_NO_HOLE = NP_("network", "no hole punched through the routers")
+
+
 def _why_no_punch(mux: RelayMux, where: str) -> tuple[str, str]:
     """Why a relayed winner has no punched connection, in the person's language and in English
     (for ``--json``): the relay does not say where it sees this joiner (a relay older than hole
     punching, RELAY.md), or the punch found no way."""
-    if mux.conn.observed is None:
-        english = ("no hole punching: the relay at {where} does not say where it sees this "
-                   "joiner (it is older than hole punching)")
-        return (pgettext("network", "no hole punching: the relay at {where} does not say where "
-                         "it sees this joiner (it is older than hole punching)").format(
-                             where=where), english.format(where=where))
-    return (pgettext("network", "no hole punched through the routers"),
-            "no hole punched through the routers")
+    template = _OLD_RELAY if mux.conn.observed is None else _NO_HOLE
+    return pgettext("network", template).format(where=where), template.format(where=where)
 
 
 def joiner_connection_line(candidate: Candidate, passed_over: list[tuple[Candidate, str]],
