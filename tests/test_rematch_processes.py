@@ -142,3 +142,22 @@ def test_sigterm_while_waiting_for_the_others_takes_the_yes_back(tmp_path: Path)
     assert len(complete_transcripts(person.text)) == 1
     paths = transcripts(bruno)
     assert len(paths) == 1 and verify_transcript(paths[0]).status == "valid"
+
+
+def test_a_question_cut_off_by_a_decline_ends_its_line(tmp_path: Path) -> None:
+    """The host's person is asked "play again?" and Bruno's decline arrives before the answer:
+    the question is withdrawn and what follows starts on a line of its own."""
+    person = Terminal(tmp_path / "host", "host", "--listen", "127.0.0.1:0",
+                      "--ephemeral-identity", *BRISCOLA_2, "--name", "Alba")
+    try:
+        invite = shlex.split(person.wait_for(r"^p2pcards join (.+?)\r?$")[1])[0]
+        bruno = join(tmp_path / "bruno", invite, "--bot", "--name", "Bruno", "--rematch", "1")
+        asked = play_to_the_question(person)
+        told = person.wait_for(r"Bruno declined another match; the series ends", asked)
+        assert person.finish() == 0, person.text
+    finally:
+        if person.process.poll() is None:
+            person.process.kill()
+    assert "\n" in person.text[asked:told.start()], person.text[-400:]
+    assert len(complete_transcripts(person.text)) == 1
+    assert len(transcripts(bruno)) == 1

@@ -44,7 +44,13 @@ def again_answer(args: argparse.Namespace, lines: StdinLines | None
 
     async def ask(table: Table) -> bool:
         print(_(AGAIN_QUESTION), end="", flush=True)
-        line = await lines.readline()
+        answered = False
+        try:
+            line = await lines.readline()
+            answered = True
+        finally:
+            if not answered:  # withdrawn (another seat declined, Ctrl-C): end the line
+                print(flush=True)
         if line is None:
             print()
             return False
