@@ -181,10 +181,11 @@ def test_a_late_joiner_reads_that_the_table_is_full(tmp_path: Path) -> None:
 def test_two_people_on_one_machine_and_one_account_can_play(tmp_path: Path) -> None:
     """Host and joiner share one P2PCARDS_HOME and its stored identity (no
     --ephemeral-identity): the joiner finds the identity taken, plays with a fresh one, and
-    says so; a second joiner of a 3-seat table does the same."""
+    says so; a second joiner of a 3-seat table does the same. (Italian Briscola, three hands:
+    a whole 3-seat match between processes to 31 is test_net_matches.py's Tressette.)"""
     home = tmp_path / "shared-home"
-    hosting = Peer(home, "host", "--listen", "127.0.0.1:0", "--game", "tressette",
-                   "--players", "3", "--bot")
+    hosting = Peer(home, "host", "--listen", "127.0.0.1:0", "--game", "briscola",
+                   "--variant", "italian", "--players", "3", "--bot")
     invite = hosting.wait_for(r"^p2pcards join (\S+)$")[1]
     guests = [Peer(home, "join", invite, "--bot") for _ in range(2)]
     codes = [g.finish() for g in guests] + [hosting.finish()]

@@ -120,6 +120,33 @@ def test_claims_per_address_are_a_token_bucket() -> None:
     assert reg._claims == {}  # full buckets are forgotten
 
 
+def test_a_flood_from_other_addresses_never_refuses_a_new_address() -> None:
+    """A tracker full of addresses that have just tried (a flood from thousands of them) does
+    not refuse the next one: it takes the place of the address that tried least recently,
+    the tracker stays at its size, and an address that keeps trying stays held to its bucket
+    while fewer than max_addresses others have tried since its last try."""
+    reg = MailboxRegistry(MailboxLimits(max_addresses=4, claims_rate=0.01, claims_burst=1,
+                                        plate_claims_burst=100), choose=first_free)
+    with refused("code-unknown"):
+        reg.claim("guesser", 5, now=0.0)
+    for n in range(3):
+        with refused("code-unknown"):
+            reg.claim(f"10.1.0.{n}", 5, now=0.0)
+        with refused("claims-throttled"):
+            reg.claim("guesser", 5, now=0.0)  # its try keeps it the latest: never forgotten
+    box = reg.open("host", 60, now=0.0, table=TABLE)
+    assert reg.claim("friend", box.plate, now=0.0) is box
+    assert len(reg._claims) == 4 and "10.1.0.0" not in reg._claims
+    with refused("claims-throttled"):
+        reg.claim("guesser", 5, now=0.0)
+    for n in range(3, 7):
+        with refused("code-unknown"):
+            reg.claim(f"10.1.0.{n}", 5, now=0.0)
+    with refused("code-unknown"):  # 4 others tried since its last try: a fresh bucket
+        reg.claim("guesser", 5, now=0.0)
+    assert len(reg._claims) == 4
+
+
 def test_claims_per_number_count_every_address() -> None:
     """Many addresses do not buy more tries of one number: every try counts, whoever makes
     it, an unknown number included."""

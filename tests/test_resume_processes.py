@@ -127,9 +127,12 @@ def test_resume_names_the_transcript_it_cannot_use(tmp_path: Path) -> None:
 
 def test_the_other_joiners_wait_as_long_as_the_host_for_a_lost_seat(tmp_path: Path) -> None:
     """At three seats only the hub sees a joiner's connection lost; it tells the other joiner
-    (``away``), which then waits past its own 10 s timeout until the seat is back (``back``)."""
+    (``away``), which then waits past its own 10 s timeout until the seat is back (``back``).
+    Italian Briscola: three hands at three seats, where the classic preset plays to 3 hands
+    won (five or more); what happens after the resume is the same in every hand."""
     hosting = Peer(tmp_path / "host", "host", "--listen", "127.0.0.1:0", "--ephemeral-identity",
-                   "--game", "briscola", "--players", "3", "--bot", "--timeout", "10",
+                   "--game", "briscola", "--variant", "italian", "--players", "3", "--bot",
+                   "--timeout", "10",
                    "--dropout", "off", "--return-wait", "90")
     invite = hosting.wait_for(r"^p2pcards join (\S+)$")[1]
     other = join(tmp_path / "other", invite, "--accept", "--bot")

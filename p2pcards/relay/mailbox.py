@@ -110,8 +110,10 @@ class MailboxLimits:
     """Claims of one table's mailboxes at once before they are refused: a table seats at most 7
     joiners by code, and its host burns at most 3 codes before it stops offering them."""
     max_addresses: int = 4096
-    """Network addresses whose claim buckets are tracked at once; addresses whose bucket is
-    full again are forgotten first."""
+    """Network addresses whose claim buckets are tracked at once: addresses whose bucket is
+    full again are forgotten, and when the tracker is full a new address takes the place of
+    the one that tried least recently, so that a flood from other addresses never refuses
+    anyone's try."""
 
     def __post_init__(self) -> None:
         for f in fields(self):
@@ -157,7 +159,9 @@ class MailboxRegistry:
     """Every nameplate of one relay.
 
     Invariants: at most ``max_mailboxes`` nameplates are held; no address holds more than
-    ``per_ip`` waiting mailboxes; a nameplate is paired at most once in its life; over any
+    ``per_ip`` waiting mailboxes; at most ``max_addresses`` claim buckets are tracked, and an
+    address is held to its bucket until ``max_addresses`` other addresses have tried since its
+    own last try; a nameplate is paired at most once in its life; over any
     span of ``t`` seconds a nameplate number is tried at most ``plate_claims_burst +
     t * plate_claims_rate`` times and the mailboxes of one table are paired at most
     ``table_claims_burst + t * table_claims_rate`` times, from any number of addresses.
@@ -193,22 +197,14 @@ class MailboxRegistry:
     def claim(self, address: str, plate: int, now: float) -> Mailbox:
         """Pair a joiner at ``address`` with the waiting mailbox ``plate``: once per nameplate.
 
-        Refusals, in this order: ``claims-busy`` (too many addresses tracked),
-        ``claims-throttled`` (this address claims too fast), ``code-tries-throttled`` (this
-        number is tried too often), ``code-unknown`` (no such nameplate now), ``code-used`` (it
-        was claimed already), ``table-tries-throttled`` (the codes of the mailbox's table are
-        tried too often; the mailbox stays waiting). Every refusal after ``claims-busy`` counts
-        against the address, and every one after ``claims-throttled`` against the number."""
+        Refusals, in this order: ``claims-throttled`` (this address claims too fast),
+        ``code-tries-throttled`` (this number is tried too often), ``code-unknown`` (no such
+        nameplate now), ``code-used`` (it was claimed already), ``table-tries-throttled`` (the
+        codes of the mailbox's table are tried too often; the mailbox stays waiting). Every try
+        counts against the address, and every one after ``claims-throttled`` against the
+        number."""
         limits = self.limits
-        bucket = self._claims.get(address)
-        if bucket is None:
-            if len(self._claims) >= limits.max_addresses:
-                self._forget_full_buckets(now)
-            if len(self._claims) >= limits.max_addresses:
-                raise MailboxRefused("claims-busy", "the relay is tracking too many addresses "
-                                     "that try codes; try again in a minute")
-            bucket = TokenBucket(limits.claims_rate, limits.claims_burst, now)
-            self._claims[address] = bucket
+        bucket = self._address_bucket(address, now)
         _take_or_refuse(bucket, now, "claims-throttled", "too many codes tried from your "
                         "address")
         number = self._plate_claims.setdefault(plate, TokenBucket(
@@ -271,6 +267,18 @@ class MailboxRegistry:
                 ended.append((box, "forgotten"))
         self._forget_full_buckets(now)
         return ended
+
+    def _address_bucket(self, address: str, now: float) -> TokenBucket:
+        """The claim bucket of ``address``, moved to the end of the tracker (which runs from
+        the address that tried least recently to the one that tried last); a new address on a
+        full tracker takes the place of the first one, whose bucket has refilled longest."""
+        bucket = self._claims.pop(address, None)
+        if bucket is None:
+            if len(self._claims) >= self.limits.max_addresses:
+                del self._claims[next(iter(self._claims))]
+            bucket = TokenBucket(self.limits.claims_rate, self.limits.claims_burst, now)
+        self._claims[address] = bucket
+        return bucket
 
     @property
     def waiting(self) -> int:
