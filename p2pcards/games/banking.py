@@ -61,6 +61,13 @@ PLAYER_COUNTS = (2, 3, 4, 5, 6, 7, 8)
 MAX_CHIPS = 1_000_000
 MAX_HANDS = 1000
 
+_INDEX_OF_CANONICAL: dict[int, int] = {id(c): i for i, c in enumerate(ITALIAN_40.cards)}
+"""Deck index of each of the module's own Italian cards, by object identity: the cards the deal
+hands out, checked without hashing (the deck lives as long as the module, so no other object can
+share these identities)."""
+_INDEX_OF_CARD: dict[Card, int] = {c: i for i, c in enumerate(ITALIAN_40.cards)}
+"""Deck index of every Italian card, by value: for equal cards that are other objects."""
+
 
 @dataclass(frozen=True)
 class BankingConfig(VariantConfig):
@@ -133,8 +140,10 @@ class BankingMatch(MatchProgress):
         self._hand_start = self._ledger
         self._transfers: list[Transfer] = []
         self._next_banker: int | None = None
-        self._seen: set[Card] = set()
+        self._seen: set[int] = set()
         self._next_pos = 0
+        self._chips_view: tuple[Ledger, str] | None = None
+        self._drawn_view: tuple[tuple[Card, ...], tuple[str, ...]] | None = None
 
     # ------------------------------------------------------------------ read-only state
 
@@ -192,7 +201,7 @@ class BankingMatch(MatchProgress):
     # ------------------------------------------------------------------ hand start
 
     def _can_bank(self, seat: int) -> bool:
-        return self._ledger.balance(seat) >= self.PAYOUT_RATIO
+        return self._ledger.balances[seat] >= self.PAYOUT_RATIO
 
     def _next_seat(self, seat: int, accept: Any) -> int | None:
         """The first seat after ``seat`` (going round, ``seat`` itself last) passing ``accept``."""
@@ -259,26 +268,27 @@ class BankingMatch(MatchProgress):
         steps = self._pending
         if len(given) != len(steps):
             raise BadChance(f"{len(given)} cards given for {len(steps)} pending chance steps")
-        fresh: set[Card] = set()
+        seen = self._seen
+        fresh: set[int] = set()
         for step, c in zip(steps, given, strict=True):
-            where = (f"hand index {step.position} of seat {step.seat}" if step.zone is Zone.SHOW
-                     else f"deck position {step.position}")
             if c is None:
                 if step.visible_to == ALL_SEATS:
-                    raise BadChance(f"the public card at {where} must be revealed, not None")
+                    raise BadChance(f"the public card at {_where(step)} must be revealed, not "
+                                    "None")
                 continue
-            if not isinstance(c, Card) or c not in self._deck_set:
-                raise BadChance(f"{c!r} at {where} is not a card of the {self._deck.name} deck")
+            index = _INDEX_OF_CANONICAL.get(id(c))
+            if index is None:
+                index = self._deck_index(c, step)
             if step.zone is Zone.SHOW:
                 self._check_shown(step, c)
                 continue
-            if c in self._seen or c in fresh:
-                raise BadChance(f"{c.code} at {where} was already dealt in this deck")
-            fresh.add(c)
+            if index in seen or index in fresh:
+                raise BadChance(f"{c.code} at {_where(step)} was already dealt in this deck")
+            fresh.add(index)
         self._pending = ()
         for c in given:
             if c is not None:
-                self._seen.add(c)
+                seen.add(self._index_of_dealt(c))
         if self._drawing:
             self._drawing = False
             cards = tuple(c for c in given if c is not None)
@@ -287,6 +297,25 @@ class BankingMatch(MatchProgress):
             self._phase = Phase.SHUFFLE
             return
         self._on_chance(steps, given)
+
+    def _deck_index(self, c: object, step: ChanceStep) -> int:
+        """The deck index of ``c``, a card given for ``step`` that is not one of the deck's own
+        objects; :class:`BadChance` if it is no card of the deck."""
+        index = _INDEX_OF_CARD.get(c) if isinstance(c, Card) else None
+        if index is None:
+            raise BadChance(f"{c!r} at {_where(step)} is not a card of the {self._deck.name} "
+                            "deck")
+        return index
+
+    @staticmethod
+    def _index_of_dealt(c: Card) -> int:
+        """The deck index of ``c``, a card of the deck."""
+        index = _INDEX_OF_CANONICAL.get(id(c))
+        return _INDEX_OF_CARD[c] if index is None else index
+
+    def _was_dealt(self, c: Card) -> bool:
+        """Whether ``c`` (a card of the deck) has come out of the current deck in this view."""
+        return self._index_of_dealt(c) in self._seen
 
     def _check_shown(self, step: ChanceStep, c: Card) -> None:
         """Raise :class:`BadChance` if ``c`` cannot be the shown card of ``step``."""
@@ -299,7 +328,7 @@ class BankingMatch(MatchProgress):
 
     def _cap(self) -> int:
         assert self._banker is not None
-        return self._ledger.balance(self._banker) // self.PAYOUT_RATIO
+        return self._ledger.balances[self._banker] // self.PAYOUT_RATIO
 
     def _limit_actions(self) -> list[Action]:
         cap = self._cap()
@@ -335,7 +364,7 @@ class BankingMatch(MatchProgress):
         ``committed`` chips already at risk) and by the bank (``bank_free`` chips still able to
         pay, per chip of payout). Empty when the high end is below the low end."""
         assert self._minimum is not None and self._maximum is not None
-        own = self._ledger.balance(seat) - committed
+        own = self._ledger.balances[seat] - committed
         return self._minimum, min(self._maximum, own, bank_free)
 
     def _check_bet(self, action: Action, seat: int, committed: int, bank_free: int) -> None:
@@ -351,9 +380,9 @@ class BankingMatch(MatchProgress):
         if not self._minimum <= amount <= self._maximum:
             raise IllegalMove("outside-limits", f"a bet must be from {self._minimum} to "
                               f"{self._maximum} chips, not {amount}", seat)
-        if amount > self._ledger.balance(seat) - committed:
+        if amount > self._ledger.balances[seat] - committed:
             raise IllegalMove("cannot-cover", f"seat {seat} cannot cover a bet of {amount}: it "
-                              f"has {self._ledger.balance(seat) - committed} chips free", seat)
+                              f"has {self._ledger.balances[seat] - committed} chips free", seat)
         if amount > high or amount < low:
             raise IllegalMove("bank-cannot-cover", f"the bank cannot cover a bet of {amount} "
                               f"more (it can still pay {bank_free})", seat)
@@ -385,10 +414,8 @@ class BankingMatch(MatchProgress):
         assert self._banker is not None and self._next_banker is not None
         zeros = (0,) * self._n
         deltas = self._ledger.deltas(self._hand_start)
-        marks: tuple[int | None, ...] = tuple(1 if s == self._banker else None
-                                               for s in range(self._n))
-        nxt: tuple[int | None, ...] = tuple(1 if s == self._next_banker else None
-                                             for s in range(self._n))
+        marks = _mark(self._n, self._banker)
+        nxt = _mark(self._n, self._next_banker)
         lines = (
             ScoreLine("banker", marks, zeros),
             ScoreLine("bet", self._stakes(), zeros),
@@ -401,8 +428,8 @@ class BankingMatch(MatchProgress):
 
     def next_hand(self) -> None:
         """In HAND_OVER: the bank moves to the next banker; then SHUFFLE or MATCH_OVER."""
-        self.hand_result()
-        assert self._next_banker is not None
+        self._need(Phase.HAND_OVER, "hand_result")  # the message it always had
+        assert self._banker is not None and self._next_banker is not None
         solvent = self._ledger.solvent()
         over = (self._hand_number + 1 >= self.config.hands or len(solvent) < 2
                 or (self.config.until_broke and bool(self._ledger.broke())))
@@ -430,32 +457,67 @@ class BankingMatch(MatchProgress):
 
     def _common_view(self, seat: int) -> dict[str, Any]:
         self._check_seat(seat)
-        limits = self.limits
+        banker = self._banker
+        minimum = self._minimum
+        maximum = self._maximum
+        known_limits = minimum is not None and maximum is not None
+        balances = self._ledger.balances
+        phase = self._phase
         return {
             "game": self.GAME,
             "seat": seat,
             "side": seat,
             "players": self._n,
-            "phase": self._phase.value,
+            "phase": phase.value,
             "hand_number": self._hand_number,
-            "to_act": self._to_act if self._phase is Phase.ACTION else None,
-            "banker": self._banker,
-            "bank": "—" if self._banker is None else (
-                "you" if self._banker == seat else f"seat {self._banker}"),
-            "limits": None if limits is None else list(limits),
-            "limits_text": "not announced" if limits is None else f"{limits[0]} to {limits[1]}",
-            "balances": list(self._ledger.balances),
-            "chips": "  ".join(f"[{s}] {v}" for s, v in enumerate(self._ledger.balances)),
-            "drawn": [c.code for c in self._drawn],
-            "match_scores": list(self._ledger.balances),
+            "to_act": self._to_act if phase is Phase.ACTION else None,
+            "banker": banker,
+            "bank": "—" if banker is None else ("you" if banker == seat else f"seat {banker}"),
+            "limits": [minimum, maximum] if known_limits else None,
+            "limits_text": f"{minimum} to {maximum}" if known_limits else "not announced",
+            "balances": list(balances),
+            "chips": self._chips_text(),
+            "drawn": list(self._drawn_codes()),
+            "match_scores": list(balances),
             "hands": self.config.hands,
             "start_chips": self.config.chips,
             "winner": self._winner,
         }
 
+    def _chips_text(self) -> str:
+        """``[seat] balance`` of every seat; made again only when the ledger changes."""
+        ledger = self._ledger
+        cached = self._chips_view
+        if cached is None or cached[0] is not ledger:
+            text = "  ".join(f"[{s}] {v}" for s, v in enumerate(ledger.balances))
+            cached = self._chips_view = (ledger, text)
+        return cached[1]
+
+    def _drawn_codes(self) -> tuple[str, ...]:
+        """The codes of the draw's cards; made again only when the draw changes."""
+        drawn = self._drawn
+        cached = self._drawn_view
+        if cached is None or cached[0] is not drawn:
+            cached = self._drawn_view = (drawn, tuple(c.code for c in drawn))
+        return cached[1]
+
     def copy(self) -> BankingMatch:
         """An independent deep copy (the ledger itself is frozen and shared)."""
         return _copy.deepcopy(self)
+
+
+@lru_cache(maxsize=256)
+def _mark(players: int, seat: int) -> tuple[int | None, ...]:
+    """``1`` at ``seat`` and ``None`` at every other of ``players`` seats (a hand result's
+    marker line)."""
+    return tuple(1 if s == seat else None for s in range(players))
+
+
+def _where(step: ChanceStep) -> str:
+    """Where the card of a chance step goes, for a message."""
+    if step.zone is Zone.SHOW:
+        return f"hand index {step.position} of seat {step.seat}"
+    return f"deck position {step.position}"
 
 
 def check_plain(action: Action, seat: int, game: str) -> None:
@@ -469,9 +531,21 @@ def check_plain(action: Action, seat: int, game: str) -> None:
 
 
 
-@lru_cache(maxsize=4096)
+_AMOUNT_RUNS: dict[tuple[str, str], list[Action]] = {}
+"""Per ``(kind, value)``: ``Action(kind, value=value, amount=a)`` at index ``a``, made once."""
+
+
 def amount_actions(kind: str, low: int, high: int, value: str = "") -> tuple[Action, ...]:
     """``Action(kind, value=value, amount=a)`` for every ``a`` from ``low`` to ``high``, in that
     order. Kept once made: the banking games offer these runs of amounts at most decisions, and
     actions are immutable, so the same objects serve every state."""
-    return tuple(Action(kind, value=value, amount=a) for a in range(low, high + 1))
+    if high < low:
+        return ()
+    if low < 0:
+        return tuple(Action(kind, value=value, amount=a) for a in range(low, high + 1))
+    run = _AMOUNT_RUNS.get((kind, value))
+    if run is None:
+        run = _AMOUNT_RUNS[kind, value] = []
+    if len(run) <= high:
+        run.extend(Action(kind, value=value, amount=a) for a in range(len(run), high + 1))
+    return tuple(run[low:high + 1])

@@ -82,25 +82,42 @@ WILD = Card(10, "D")
 """The Re di Denari."""
 
 
+def _is_wild(c: Card) -> bool:
+    """Whether ``c`` is the Re di Denari (compared field by field: cheaper than ``==``)."""
+    return c.rank == 10 and c.suit == "D" and c.copy == 0
+
+
 def half_points(c: Card) -> int:
     """A card's value in half-points, the wild ``KD`` counted as 1 (2 half-points)."""
-    if c == WILD:
-        return 2
-    if c.rank >= 8:
-        return 1
-    return 2 * c.rank
+    rank = c.rank
+    if rank >= 8:
+        return 2 if _is_wild(c) else 1
+    return 2 * rank
 
 
 def min_total(cards: list[Card]) -> int:
     """The lowest total of ``cards`` in half-points (``KD`` as 1): over 15 is a bust."""
-    return sum(half_points(c) for c in cards)
+    total = 0
+    for c in cards:
+        rank = c.rank
+        total += (2 if _is_wild(c) else 1) if rank >= 8 else 2 * rank
+    return total
 
 
 def best_total(cards: list[Card]) -> int:
     """The best total of ``cards`` in half-points: ``KD`` takes the highest whole value 1..7 that
     does not bust (1 if every value busts)."""
-    rest = sum(half_points(c) for c in cards if c != WILD)
-    if WILD not in cards:
+    rest = 0
+    wild = False
+    for c in cards:
+        rank = c.rank
+        if rank < 8:
+            rest += 2 * rank
+        elif _is_wild(c):
+            wild = True
+        else:
+            rest += 1
+    if not wild:
         return rest
     value = max(1, min(7, (TARGET - rest) // 2))
     return rest + 2 * value
@@ -126,11 +143,29 @@ class _Stage(enum.Enum):
     DONE = "done"
 
 
-class _Status(enum.Enum):
+class _Status:
+    """A dealt seat's status: plain texts, as :meth:`SetteMatch.status` gives them."""
+
     PLAYING = "playing"
     STOOD = "stood"
     BUST = "bust"
     SEVEN = "two-card 7½"
+
+
+_PASS = Action("pass")
+_STAND_ONLY = (Action("stand"),)
+_HIT_OR_STAND = tuple(sort_actions([Action("hit"), Action("stand")]))
+_SEVEN_ONLY = (Action("seven-and-a-half"),)
+_BUST_ONLY = (Action("bust"),)
+
+
+def _codes(hand: list[Card | None], hole_seen: bool) -> list[str]:
+    """The codes of a dealt hand as one view shows them: ``??`` for a card it cannot see (the
+    hole card, unless ``hole_seen``, or a card missing from this view)."""
+    codes = ["??" if c is None else c.code for c in hand]
+    if codes and not hole_seen:
+        codes[0] = "??"
+    return codes
 
 
 class SetteMatch(BankingMatch):
@@ -156,7 +191,7 @@ class SetteMatch(BankingMatch):
         self._bets: dict[int, int] = {}
         self._betting_done: set[int] = set()
         self._cards: dict[int, list[Card | None]] = {}
-        self._status: dict[int, _Status] = {}
+        self._status: dict[int, str] = {}
         self._shown: set[int] = set()
         self._order: list[int] = []
         self._turn = 0
@@ -176,19 +211,22 @@ class SetteMatch(BankingMatch):
 
     def status(self, seat: int) -> str:
         """``playing``, ``stood``, ``bust``, ``two-card 7½``, or ``""`` (not dealt in)."""
-        st = self._status.get(seat)
-        return "" if st is None else st.value
+        return self._status.get(seat, "")
 
     def _known(self, seat: int) -> list[Card] | None:
-        hand = self._cards.get(seat, [])
-        if None in hand:
-            return None
-        return [c for c in hand if c is not None]
+        """``seat``'s cards, or ``None`` if this view misses one (its hole card)."""
+        hand = self._cards.get(seat)
+        if hand is None:
+            return []
+        for c in hand:
+            if c is None:
+                return None
+        return list(hand)  # type: ignore[arg-type]  # no None left
 
     def _bank_free(self) -> int:
         """Chips of bet the bank can still cover (each may be paid 2 to 1)."""
         assert self._banker is not None
-        free = self._ledger.balance(self._banker) - 2 * sum(self._bets.values())
+        free = self._ledger.balances[self._banker] - 2 * sum(self._bets.values())
         return max(0, free // 2)
 
     # ------------------------------------------------------------------ flow
@@ -197,7 +235,7 @@ class SetteMatch(BankingMatch):
         assert self._banker is not None
         self._stage = _Stage.BETS
         self._bet_queue = [s for k in range(1, self._n)
-                           if self._ledger.balance(s := (self._banker + k) % self._n) > 0]
+                           if self._ledger.balances[s := (self._banker + k) % self._n] > 0]
         self._next_bettor()
 
     def _next_bettor(self) -> None:
@@ -228,7 +266,7 @@ class SetteMatch(BankingMatch):
     def _next_punter(self) -> None:
         while self._turn < len(self._order):
             seat = self._order[self._turn]
-            if self._status[seat] is _Status.PLAYING:
+            if self._status[seat] == _Status.PLAYING:
                 self._act(seat)
                 return
             self._turn += 1
@@ -258,7 +296,7 @@ class SetteMatch(BankingMatch):
         hole = hand[0]
         if hole is not None and hole != c:
             raise BadChance(f"seat {step.seat} was dealt {hole.code}, not {c.code}")
-        if hole is None and c in self._seen:
+        if hole is None and self._was_dealt(c):
             raise BadChance(f"{c.code} shown as seat {step.seat}'s hole card was dealt elsewhere")
 
     def _on_chance(self, steps: tuple[ChanceStep, ...], cards: list[Card | None]) -> None:
@@ -308,18 +346,18 @@ class SetteMatch(BankingMatch):
             return self._limit_actions()
         if self._stage is _Stage.BETS:
             low, high = self._bet_range(seat, 0, self._bank_free())
-            return [*amount_actions("bet", low, high), Action("pass")]
+            return [*amount_actions("bet", low, high), _PASS]
         cards = self._known(seat)
         if cards is None:
             raise UnknownHand(f"seat {seat}'s hole card is unknown in this view")
-        hit = [Action("hit")] if self.cards_left > 0 else []
+        free_play = _HIT_OR_STAND if self._next_pos < len(self._deck) else _STAND_ONLY
         if seat == self._banker:
-            return sort_actions([*hit, Action("stand")])
+            return list(free_play)
         if two_card_seven(cards):
-            return [Action("seven-and-a-half")]
+            return list(_SEVEN_ONLY)
         if min_total(cards) > TARGET:
-            return [Action("bust")]
-        return sort_actions([*hit, Action("stand")])
+            return list(_BUST_ONLY)
+        return list(free_play)
 
     def apply(self, action: Action) -> None:
         """Apply ``to_act``'s action or raise :class:`IllegalMove` (state unchanged)."""
@@ -433,7 +471,7 @@ class SetteMatch(BankingMatch):
             cards = self._known(seat)
             assert cards is not None
             bet = self._bets[seat]
-            if self._status[seat] is _Status.BUST or min_total(cards) > TARGET:
+            if self._status[seat] == _Status.BUST or min_total(cards) > TARGET:
                 continue  # collected when the punter busted
             if two_card_seven(cards):
                 if not b_seven:
@@ -485,25 +523,28 @@ class SetteMatch(BankingMatch):
         hole first), ``total`` (own best total in half-points, ``None`` before the deal) and
         ``cards_left``."""
         view = self._common_view(seat)
+        dealt = self._cards
+        bets = self._bets
+        statuses = self._status
         table: list[list[str]] = []
-        for s in range(self._n):
-            hand = self._cards.get(s, [])
-            shown = s == seat or s in self._shown
-            table.append([(c.code if c is not None and (shown or i > 0) else "??")
-                          for i, c in enumerate(hand)])
-        own = self._known(seat)
         texts = []
         for s in range(self._n):
-            if s in self._cards:
-                label = "bank" if s == self._banker else f"bet {self._bets.get(s, 0)}"
-                texts.append(f"[{s}] {' '.join(table[s])} ({label}, {self.status(s)})")
+            hand = dealt.get(s)
+            if hand is None:
+                table.append([])
+                continue
+            codes = _codes(hand, s == seat or s in self._shown)
+            table.append(codes)
+            label = "bank" if s == self._banker else f"bet {bets.get(s, 0)}"
+            texts.append(f"[{s}] {' '.join(codes)} ({label}, {statuses.get(s, '')})")
+        own = self._known(seat)
         view.update({
-            "bets": [self._bets.get(s, 0) for s in range(self._n)],
-            "bets_text": "  ".join(f"[{s}] {v}" for s, v in sorted(self._bets.items())) or "—",
+            "bets": [bets.get(s, 0) for s in range(self._n)],
+            "bets_text": "  ".join(f"[{s}] {v}" for s, v in sorted(bets.items())) or "—",
             "cards": table,
             "table_text": "   ".join(texts) or "—",
-            "status": {str(s): self.status(s) for s in sorted(self._status)},
-            "hand": [c.code for c in self._cards.get(seat, []) if c is not None],
+            "status": {str(s): statuses[s] for s in sorted(statuses)},
+            "hand": [c.code for c in dealt.get(seat, ()) if c is not None],
             "total": None if own is None or not own else best_total(own),
             "cards_left": self.cards_left,
         })

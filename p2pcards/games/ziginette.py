@@ -65,6 +65,13 @@ from .base import (
 __all__ = ["ZiginetteConfig", "ZiginetteMatch", "SPECS"]
 
 _RANK_NAMES = {1: "A", 8: "J", 9: "Q", 10: "K"}
+_DONE = Action("done")
+_CHOICES = tuple(sort_actions([Action("deal-again"), Action("pass-bank")]))
+
+
+def _card_order(c: Card) -> tuple[int, str, int]:
+    """The order of :class:`Card` (rank, suit, copy) as a plain key."""
+    return (c.rank, c.suit, c.copy)
 
 
 def _rank(rank: int) -> str:
@@ -141,7 +148,7 @@ class ZiginetteMatch(BankingMatch):
 
     def _bank_free(self) -> int:
         assert self._banker is not None
-        return max(0, self._ledger.balance(self._banker) - self._live_total())
+        return max(0, self._ledger.balances[self._banker] - self._live_total())
 
     # ------------------------------------------------------------------ flow
 
@@ -158,7 +165,7 @@ class ZiginetteMatch(BankingMatch):
         assert self._banker is not None
         self._stage = _Stage.BETTING
         self._bet_queue = [s for k in range(1, self._n)
-                           if self._ledger.balance(s := (self._banker + k) % self._n) > 0]
+                           if self._ledger.balances[s := (self._banker + k) % self._n] > 0]
         self._next_bettor()
 
     def _next_bettor(self) -> None:
@@ -249,14 +256,17 @@ class ZiginetteMatch(BankingMatch):
         if self._announcing:
             return self._limit_actions()
         if self._stage is _Stage.CHOICE:
-            return [Action("deal-again"), Action("pass-bank")]
-        out = [Action("done")]
+            return list(_CHOICES)
+        out: list[Action] = []
         low, high = self._bet_range(seat, self._committed(seat), self._bank_free())
-        for board_card in self._board:
-            if seat in self._board_bets[board_card]:
-                continue
-            out.extend(amount_actions("bet", low, high, board_card.code))
-        return sort_actions(out)
+        if low <= high:
+            # the sorted order: bets by board card code, then amount; ``done`` after them
+            open_codes = sorted(c.code for c, bets in self._board_bets.items()
+                                if seat not in bets)
+            for code in open_codes:
+                out.extend(amount_actions("bet", low, high, code))
+        out.append(_DONE)
+        return out
 
     def apply(self, action: Action) -> None:
         """Apply ``to_act``'s action or raise :class:`IllegalMove` (state unchanged)."""
@@ -326,25 +336,30 @@ class ZiginetteMatch(BankingMatch):
         (the last thing that happened), ``hand`` (the board cards this seat has a bet on) and
         ``cards_left``."""
         view = self._common_view(seat)
-        board = [{"card": c.code,
-                  "bets": {str(s): a for s, a in sorted(self._board_bets[c].items())}}
-                 for c in self._board]
+        board = []
         texts = []
-        for c in self._board:
-            bets = " ".join(f"[{s}] {a}" for s, a in sorted(self._board_bets[c].items()))
-            texts.append(f"{c.code}: {bets or 'no bets'}")
+        hand = []
+        for c, bets in self._board_bets.items():  # keys in board order
+            code = c.code
+            placed = sorted(bets.items())
+            board.append({"card": code, "bets": {str(s): a for s, a in placed}})
+            text = " ".join(f"[{s}] {a}" for s, a in placed)
+            texts.append(f"{code}: {text or 'no bets'}")
+            if seat in bets:
+                hand.append(code)
+        dead = sorted(self._dead)
         view.update({
             "board": board,
             "board_text": "   ".join(texts) or "—",
             "banker_card": None if self._banker_card is None else self._banker_card.code,
-            "dead": sorted(self._dead),
-            "dead_text": " ".join(_rank(r) for r in sorted(self._dead)) or "—",
-            "matched": [c.code for c in sorted(self._matched)],
+            "dead": dead,
+            "dead_text": " ".join([_rank(r) for r in dead]) or "—",
+            "matched": [c.code for c in sorted(self._matched, key=_card_order)],
             "turned": [c.code for c in self._turned],
             "stakes": [self._staked.get(s, 0) for s in range(self._n)],
             "playettes": self._playettes,
             "event": self._last_event or "—",
-            "hand": [c.code for c in self._board if seat in self._board_bets[c]],
+            "hand": hand,
             "cards_left": self.cards_left,
         })
         return view

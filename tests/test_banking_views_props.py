@@ -1,0 +1,181 @@
+"""The banking games' faster observations, chance checks and bet runs give exactly what the
+straightforward forms give, over random plays of Sette e mezzo and Ziginette at every player
+count: every seat's observation at every decision equals the reference view below (a plain
+rebuild from the state's fields, nothing kept between calls), also on copies that play on apart;
+the remembered bet runs equal freshly made ones; and a chance batch that repeats a card is refused
+when the card is an equal object of its own as when it is the deck's own."""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from p2pcards.cards import Card
+from p2pcards.games import get_game
+from p2pcards.games.banking import amount_actions
+from p2pcards.games.base import Action, BadChance, MatchState, Phase
+from p2pcards.games.sette_e_mezzo import best_total
+from p2pcards.offline.simulate import fulfil_chance
+
+GAMES = ("sette-e-mezzo", "ziginette")
+RANK_NAMES = {1: "A", 8: "J", 9: "Q", 10: "K"}
+
+
+def reference_common(state: Any, seat: int) -> dict[str, Any]:
+    """The keys every banking view shares, rebuilt from the state's fields."""
+    limits = state.limits
+    balances = state.ledger.balances
+    banker = state.banker
+    return {
+        "game": state.GAME,
+        "seat": seat,
+        "side": seat,
+        "players": state.config.players,
+        "phase": state.phase.value,
+        "hand_number": state.hand_number,
+        "to_act": state.to_act if state.phase is Phase.ACTION else None,
+        "banker": banker,
+        "bank": "—" if banker is None else ("you" if banker == seat else f"seat {banker}"),
+        "limits": None if limits is None else list(limits),
+        "limits_text": "not announced" if limits is None else f"{limits[0]} to {limits[1]}",
+        "balances": list(balances),
+        "chips": "  ".join(f"[{s}] {v}" for s, v in enumerate(balances)),
+        "drawn": [c.code for c in state.drawn],
+        "match_scores": list(balances),
+        "hands": state.config.hands,
+        "start_chips": state.config.chips,
+        "winner": state.winner,
+    }
+
+
+def reference_sette(state: Any, seat: int) -> dict[str, Any]:
+    """Seven and a Half's view of ``seat``, rebuilt from the state's fields."""
+    view = reference_common(state, seat)
+    players = state.config.players
+    bets = state.bets
+    table: list[list[str]] = []
+    texts = []
+    for s in range(players):
+        hand = state.hand(s)
+        shown = s == seat or s in state._shown
+        table.append([c.code if c is not None and (shown or i > 0) else "??"
+                      for i, c in enumerate(hand)])
+        if s in state._cards:
+            label = "bank" if s == state.banker else f"bet {bets.get(s, 0)}"
+            texts.append(f"[{s}] {' '.join(table[s])} ({label}, {state.status(s)})")
+    own_hand = state.hand(seat)
+    own = None if None in own_hand else list(own_hand)
+    view.update({
+        "bets": [bets.get(s, 0) for s in range(players)],
+        "bets_text": "  ".join(f"[{s}] {v}" for s, v in sorted(bets.items())) or "—",
+        "cards": table,
+        "table_text": "   ".join(texts) or "—",
+        "status": {str(s): state.status(s) for s in range(players) if state.status(s)},
+        "hand": [c.code for c in own_hand if c is not None],
+        "total": None if not own else best_total(own),
+        "cards_left": state.cards_left,
+    })
+    return view
+
+
+def reference_ziginette(state: Any, seat: int) -> dict[str, Any]:
+    """Ziginette's view of ``seat``, rebuilt from the state's fields."""
+    view = reference_common(state, seat)
+    players = state.config.players
+    board = state.board
+    dead = sorted(state._dead)
+    view.update({
+        "board": [{"card": c.code, "bets": {str(s): a for s, a in
+                                            sorted(state.bets_on(c).items())}} for c in board],
+        "board_text": "   ".join(
+            f"{c.code}: " + (" ".join(f"[{s}] {a}" for s, a in sorted(state.bets_on(c).items()))
+                             or "no bets") for c in board) or "—",
+        "banker_card": None if state.banker_card is None else state.banker_card.code,
+        "dead": dead,
+        "dead_text": " ".join(RANK_NAMES.get(r, str(r)) for r in dead) or "—",
+        "matched": [c.code for c in sorted(state._matched)],
+        "turned": [c.code for c in state._turned],
+        "stakes": [state._staked.get(s, 0) for s in range(players)],
+        "playettes": state.playettes,
+        "event": state._last_event or "—",
+        "hand": [c.code for c in board if seat in state.bets_on(c)],
+        "cards_left": state.cards_left,
+    })
+    return view
+
+
+REFERENCE = {"sette-e-mezzo": reference_sette, "ziginette": reference_ziginette}
+
+
+def _check_views(game: str, state: MatchState) -> None:
+    reference = REFERENCE[game]
+    for seat in range(state.config.players):  # type: ignore[attr-defined]
+        assert state.observation(seat) == reference(state, seat)
+
+
+def _play(game: str, state: MatchState, rng: random.Random, steps: int,
+          shuffled: list[Card]) -> list[Card]:
+    """Play ``steps`` random steps (chance included), checking every view after each."""
+    for _ in range(steps):
+        phase = state.phase
+        if phase is Phase.SHUFFLE:
+            shuffled = list(state.deck.cards)
+            rng.shuffle(shuffled)
+            state.begin_hand()
+        elif phase is Phase.CHANCE:
+            fulfil_chance(state, shuffled)
+        elif phase is Phase.ACTION:
+            legal = state.legal_actions()
+            state.apply(legal[rng.randrange(len(legal))])
+        elif phase is Phase.HAND_OVER:
+            state.hand_result()
+            state.next_hand()
+        else:
+            break
+        _check_views(game, state)
+    return shuffled
+
+
+@settings(max_examples=40)
+@given(game=st.sampled_from(GAMES), players=st.integers(2, 8), seed=st.integers(0, 2**32),
+       variant=st.sampled_from(("classic", "long")))
+def test_every_view_equals_a_fresh_rebuild_also_on_copies(game: str, players: int, seed: int,
+                                                          variant: str) -> None:
+    spec = get_game(game)
+    state = spec.new_match(spec.preset(variant, players=players))
+    rng = random.Random(seed)
+    shuffled = _play(game, state, rng, 150, [])
+    twin = state.copy()
+    _check_views(game, twin)
+    twin_rng = random.Random(seed + 1)
+    _play(game, twin, twin_rng, 150, list(shuffled))
+    _play(game, state, rng, 150, shuffled)
+
+
+@given(kind=st.sampled_from(("bet", "minimum", "maximum")),
+       value=st.sampled_from(("", "7D", "KB")),
+       low=st.integers(-3, 300), span=st.integers(-5, 300))
+def test_bet_runs_equal_freshly_made_ones(kind: str, value: str, low: int, span: int) -> None:
+    high = low + span
+    fresh = tuple(Action(kind, value=value, amount=a) for a in range(low, high + 1))
+    assert amount_actions(kind, low, high, value) == fresh
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_a_repeated_card_is_refused_also_as_an_equal_object(game: str) -> None:
+    spec = get_game(game)
+    state = spec.new_match(spec.preset(players=3))
+    state.begin_hand()  # the draw for the bank: three public cards
+    top = state.deck.cards[0]
+    twin = Card(top.rank, top.suit)
+    assert twin is not top
+    with pytest.raises(BadChance, match="already dealt"):
+        state.complete_chance([top, twin, state.deck.cards[1]])
+    with pytest.raises(BadChance, match="not a card of the italian40 deck"):
+        state.complete_chance([Card(1, "H", 1), top, twin])
+    state.complete_chance([twin, state.deck.cards[1], state.deck.cards[2]])
+    assert state.drawn == (top, state.deck.cards[1], state.deck.cards[2])
