@@ -53,7 +53,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
-from typing import Any
+from typing import Any, NamedTuple
 
 from ..cards import ITALIAN_40, Card, Deck, italian_39
 from .base import (
@@ -93,6 +93,7 @@ from .tressette_rules import (
     suit_counts,
     trick_winner,
 )
+from .tricks import action_card_order, all_known, index_in_hand
 
 __all__ = [
     "SPECS",
@@ -154,9 +155,9 @@ class TressetteConfig(VariantConfig):
     )
 
 
-@dataclass(frozen=True, slots=True)
-class _Played:
-    """One card of the current or last trick, with the signal it carried."""
+class _Played(NamedTuple):
+    """One card of the current or last trick, with the signal it carried (a named tuple: one is
+    made at every play)."""
 
     seat: int
     card: Card
@@ -170,6 +171,33 @@ class _Played:
         if self.signal == "count":
             out["amount"] = self.amount
         return out
+
+
+_NO_SIGNAL: tuple[tuple[str, int], ...] = (("", 0),)
+_COUNTS_IN_ORDER = tuple(sorted(COUNT_SIGNALS.items()))
+"""The count signals by name (``none``, ``one``, ``two``): their order among a card's plays."""
+
+_PLAY_ACTIONS: dict[tuple[tuple[str, int], ...], dict[str, tuple[Action, ...]]] = {}
+"""The play actions of one card with each of a set of signals, by signal set and card code:
+actions are immutable, so every state lists the same objects instead of building new ones. The
+sizes are bounded by the deck (40 codes) and the signal sets a hand can give (a few dozen)."""
+
+
+def play_actions(cards: Sequence[Card], signals: tuple[tuple[str, int], ...]) -> list[Action]:
+    """``[Action("play", card=c, value=v, amount=a) for c in cards for v, a in signals]``,
+    equal action for action and in that order, taken from :data:`_PLAY_ACTIONS`."""
+    by_code = _PLAY_ACTIONS.get(signals)
+    if by_code is None:
+        by_code = _PLAY_ACTIONS[signals] = {}
+    out: list[Action] = []
+    for c in cards:
+        plays = by_code.get(c.code)
+        if plays is None:
+            plays = by_code[c.code] = tuple(
+                Action("play", card=c, value=v, amount=a) for v, a in signals
+            )
+        out += plays
+    return out
 
 
 def _check_config(config: TressetteConfig) -> None:
@@ -200,6 +228,11 @@ class TressetteMatch(MatchProgress):
         self._n = config.players
         self._deck = italian_39("4B") if self._n == 3 else ITALIAN_40
         self._sides = 3 if self._n == 3 else 2
+        self._deck_ids = frozenset(map(id, self._deck.cards))
+        self._deal_steps = tuple(  # the same deal every hand: immutable steps, built once
+            ChanceStep(i, Zone.HAND, i % self._n, frozenset({i % self._n}))
+            for i in range(len(self._deck))
+        )
         self._phase = Phase.SHUFFLE
         self._hand_number = 0
         self._scores = [0] * self._sides
@@ -259,7 +292,7 @@ class TressetteMatch(MatchProgress):
     def hand_known(self, seat: int) -> bool:
         """Whether every card of ``seat``'s hand is known in this view."""
         self._check_seat(seat)
-        return None not in self._hands[seat]
+        return all_known(self._hands[seat])
 
     @property
     def table(self) -> tuple[tuple[int, Card], ...]:
@@ -290,10 +323,7 @@ class TressetteMatch(MatchProgress):
         """Deck position ``i`` to the hand of seat ``i % players``, seen by that seat only."""
         if self._phase is not Phase.CHANCE:
             return ()
-        return tuple(
-            ChanceStep(i, Zone.HAND, i % self._n, frozenset({i % self._n}))
-            for i in range(len(self._deck))
-        )
+        return self._deal_steps
 
     def complete_chance(self, revealed: Sequence[Card | None]) -> None:
         """Deal: one card (or ``None`` if unseen in this view) per deck position."""
@@ -302,15 +332,24 @@ class TressetteMatch(MatchProgress):
         if len(revealed) != len(self._deck):
             raise BadChance(f"the deal needs {len(self._deck)} cards, got {len(revealed)}")
         known = [c for c in revealed if c is not None]
-        for c in known:
-            if not isinstance(c, Card) or c not in self._deck:
-                raise BadChance(f"{c!r} is not a card of the {self._deck.name} deck")
-        if len(set(known)) != len(known):
-            raise BadChance("the deal reveals the same card at two positions")
-        for i, slot in enumerate(revealed):
-            self._hands[i % self._n].append(slot)
+        if not self._distinct_deck_objects(known):
+            for c in known:
+                if not isinstance(c, Card) or c not in self._deck:
+                    raise BadChance(f"{c!r} is not a card of the {self._deck.name} deck")
+            if len(set(known)) != len(known):
+                raise BadChance("the deal reveals the same card at two positions")
+        n = self._n
+        for seat, hand in enumerate(self._hands):
+            hand.extend(revealed[seat::n])
         self._dealt = [tuple(h) for h in self._hands]
         self._phase = Phase.ACTION
+
+    def _distinct_deck_objects(self, cards: Sequence[Card]) -> bool:
+        """Whether ``cards`` are distinct objects of this match's deck: then each is a card of
+        the deck and no two are equal (the deck's cards are distinct), which a deal must show,
+        checked by identity in C. ``False`` says nothing: the caller checks card by card."""
+        ids = set(map(id, cards))
+        return len(ids) == len(cards) and ids <= self._deck_ids
 
     # -- legal actions -----------------------------------------------------------------------
 
@@ -320,30 +359,31 @@ class TressetteMatch(MatchProgress):
         if self._phase is not Phase.ACTION:
             return []
         seat = self._to_act
-        if not self.hand_known(seat):
+        hand = self._hands[seat]
+        if not all_known(hand):
             raise UnknownHand(f"legal_actions needs seat {seat}'s hand, unknown in this view")
-        hand = [c for c in self._hands[seat] if c is not None]
+        known: list[Card] = hand  # type: ignore[assignment]  # all_known: no None in it
         if self._announce_due == seat:
             dealt = [c for c in self._dealt[seat] if c is not None]
             value = announcement_of(dealt)
             return [Action("announce", value=value)] if value else []
-        out: list[Action] = []
         led = self._trick[0].card.suit if self._trick else None
-        playable = [c for c in hand if c.suit == led] if led is not None else []
-        signals = self._true_signals(hand, led)
-        for c in playable or hand:
-            out.extend(Action("play", card=c, value=v, amount=a) for v, a in signals)
-        out.extend(self._legal_declarations(seat, hand))
-        return sort_actions(out)
-
-    def _true_signals(self, hand: list[Card], led: str | None) -> list[tuple[str, int]]:
-        out = [("", 0)]
-        if not self.config.signals:
-            return out
-        counts = suit_counts(hand)
-        out.append(("best", 0) if led is None else ("count", counts[led]))
-        out.extend((name, 0) for name, n in COUNT_SIGNALS.items() if n in counts.values())
+        playable = [c for c in known if c.suit == led] if led is not None else []
+        # "declare" sorts before "play"; the plays come out in order card by card
+        declarations = self._legal_declarations(seat, known)
+        out = sort_actions(declarations) if declarations else []
+        out += play_actions(sorted(playable or known, key=action_card_order),
+                            self._true_signals(known, led))
         return out
+
+    def _true_signals(self, hand: list[Card], led: str | None) -> tuple[tuple[str, int], ...]:
+        """The signals a play may carry, as ``(value, amount)`` in :class:`Action` order."""
+        if not self.config.signals:
+            return _NO_SIGNAL
+        counts = suit_counts(hand)
+        held = set(counts.values())
+        first = ("best", 0) if led is None else ("count", counts[led])
+        return (("", 0), first, *((name, 0) for name, n in _COUNTS_IN_ORDER if n in held))
 
     def _legal_declarations(self, seat: int, hand: list[Card]) -> list[Action]:
         mode = self.config.declarations
@@ -398,12 +438,13 @@ class TressetteMatch(MatchProgress):
             raise IllegalMove("card-hidden", f"seat {seat}'s card must be revealed to play", seat)
         if action.cards:
             raise IllegalMove("malformed-action", "a play names its card in 'card' only", seat)
-        if c not in self._deck:
+        hand = self._hands[seat]
+        at = index_in_hand(hand, c)  # a card found in the hand is a card of the deck
+        if at < 0 and c not in self._deck:
             raise IllegalMove(
                 "card-not-in-deck", f"{c.code} is not a card of the {self._deck.name} deck", seat
             )
-        hand = self._hands[seat]
-        if c not in hand and (None not in hand or self._known_elsewhere(seat, c)):
+        if at < 0 and (all_known(hand) or self._known_elsewhere(seat, c)):
             raise IllegalMove(
                 "card-not-in-hand", f"seat {seat} cannot play {c.code}: not in its hand", seat
             )
@@ -418,7 +459,7 @@ class TressetteMatch(MatchProgress):
                     seat,
                 )
         self._check_signal(seat, action, c, led)
-        hand.pop(hand.index(c) if c in hand else hand.index(None))
+        hand.pop(at if at >= 0 else hand.index(None))
         self._played.add(c)
         self._plays[seat] += 1
         self._trick.append(_Played(seat, c, action.value, action.amount))
@@ -459,7 +500,7 @@ class TressetteMatch(MatchProgress):
             raise IllegalMove(
                 "false-signal", f"seat {seat} signalled 'two' holding {len(hand)} card(s)", seat
             )
-        if None not in hand:
+        if all_known(hand):
             known = [h for h in hand if h is not None]
             if not signal_true(known, value, amount, led):
                 what = f"{value} {amount}" if value == "count" else value
@@ -470,15 +511,15 @@ class TressetteMatch(MatchProgress):
     def _close_trick(self) -> None:
         trick = [(p.seat, p.card) for p in self._trick]
         winner = trick_winner(trick)
-        side = self.side_of(winner)
-        self._piles[side].extend(c for _, c in trick)
+        side = winner if self._n == 3 else winner % 2
+        self._piles[side] += [c for _, c in trick]
         self._last_trick = tuple(self._trick)
         self._trick = []
         self._tricks_done += 1
         self._leader = self._to_act = winner
         if self._good_play[winner] and not self._announced[winner]:
             self._announce_due = winner
-        if all(not h for h in self._hands):
+        if not any(self._hands):
             self._last_side = side
             if self._announce_due is None:
                 self._finish_hand()
@@ -645,14 +686,15 @@ class TressetteMatch(MatchProgress):
         declared cards are public; no other card of another seat appears."""
         self._check_seat(seat)
         own = self._hands[seat]
+        codes = [c.code for c in own if c is not None]
         return {
             "seat": seat,
             "phase": self._phase.value,
             "hand_number": self._hand_number,
             "to_act": self._to_act if self._phase is Phase.ACTION else None,
             "leader": self._leader,
-            "hand": [c.code for c in own if c is not None],
-            "hand_unknown": own.count(None),
+            "hand": codes,
+            "hand_unknown": len(own) - len(codes),
             "hand_sizes": [len(h) for h in self._hands],
             "trick": [p.to_wire() for p in self._trick],
             "last_trick": [p.to_wire() for p in self._last_trick],

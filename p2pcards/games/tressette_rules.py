@@ -20,6 +20,7 @@ from collections.abc import Iterable, Sequence
 
 from ..cards import ITALIAN_SUITS, Card
 from .base import ScoreLine
+from .tricks import action_card_order
 
 __all__ = [
     "CAPTURE_ORDER",
@@ -146,16 +147,21 @@ def combination_points(kind: str, cards: Sequence[Card]) -> int:
 def combinations_held(hand: Iterable[Card]) -> list[tuple[str, tuple[Card, ...]]]:
     """Every combination in a hand: each rank kind with all the cards of that rank held (three or
     four), then one napoli per suit holding Asso, 2 and 3. Cards may serve in several."""
-    held = sorted(set(hand))
+    # only aces, 2s and 3s matter: they are sorted (by rank, suit, copy) and grouped in one pass
+    low = sorted({c for c in hand if c.rank in (1, 2, 3)}, key=action_card_order)
+    by_rank: dict[int, list[Card]] = {1: [], 2: [], 3: []}
+    by_suit: dict[str, list[Card]] = {}
+    for c in low:
+        by_rank[c.rank].append(c)
+        by_suit.setdefault(c.suit, []).append(c)
     out: list[tuple[str, tuple[Card, ...]]] = []
     for kind, rank in _KIND_RANKS.items():
-        same = tuple(c for c in held if c.rank == rank)
-        if len(same) >= 3:
-            out.append((kind, same))
+        if len(by_rank[rank]) >= 3:
+            out.append((kind, tuple(by_rank[rank])))
     for suit in ITALIAN_SUITS:
-        nap = tuple(c for c in held if c.suit == suit and c.rank in (1, 2, 3))
-        if len(nap) == 3:
-            out.append((NAPOLI, nap))
+        nap = by_suit.get(suit)
+        if nap is not None and len(nap) == 3:
+            out.append((NAPOLI, tuple(nap)))
     return out
 
 

@@ -18,6 +18,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
+from operator import attrgetter
 from types import MappingProxyType
 
 from ..cards import Card
@@ -28,8 +29,11 @@ __all__ = [
     "TRESSETTE_ORDER",
     "TRESSETTE_THIRDS",
     "RankOrder",
+    "action_card_order",
+    "all_known",
     "card_points",
     "cards_of_suit",
+    "index_in_hand",
     "trick_winner",
 ]
 
@@ -113,3 +117,33 @@ def card_points(cards: Iterable[Card], table: Mapping[int, int]) -> int:
 def cards_of_suit(hand: Iterable[Card | None], suit: str) -> list[Card]:
     """The known cards of ``hand`` in ``suit``, in hand order (for must-follow-suit rules)."""
     return [c for c in hand if c is not None and c.suit == suit]
+
+
+action_card_order = attrgetter("rank", "suit", "copy")
+"""Sort key of cards in :class:`~p2pcards.games.base.Action`'s order (rank, suit, copy), read
+in C: sorting a hand with it lists its plays in the order ``sort_actions`` would give them."""
+
+_NONE_TYPE = type(None)
+
+
+def all_known(hand: Iterable[Card | None]) -> bool:
+    """Whether no card of ``hand`` is unknown (``None``). Same answer as ``None not in hand``,
+    but compares the cards' types in C instead of calling each card's ``__eq__`` with ``None``."""
+    return _NONE_TYPE not in map(type, hand)
+
+
+def index_in_hand(hand: Sequence[Card | None], wanted: Card) -> int:
+    """The index of ``wanted`` in ``hand`` (cards distinct), or -1 if no card there equals it.
+
+    The same card object is looked for first (by identity, in C): the engines' own actions
+    carry the very cards dealt; an equal card that is another object (parsed from a message)
+    is then found by equality, as ``hand.index`` finds it."""
+    ids = list(map(id, hand))
+    try:
+        return ids.index(id(wanted))
+    except ValueError:
+        pass
+    try:
+        return hand.index(wanted)
+    except ValueError:
+        return -1
