@@ -63,7 +63,7 @@ ORDER = 2**252 + 27742317777372353535851937790883648493
 """ℓ, the order of the prime-order group (the same in both groups)."""
 KINDS = ("var", "base", "add", "sub", "valid", "unif", "reduce", "x25519")
 """The kinds of calls, with the short names of ``crypto_cost.SHORT``."""
-BATCH_SECONDS = 0.02
+BATCH_SECONDS = 0.01
 """The time one batch of calls of one kind is made to last."""
 INPUTS = 32
 """Distinct inputs cycled through in each batch."""
@@ -381,7 +381,7 @@ def main() -> None:
                         "ctypes.util.find_library('sodium') finds)")
     parser.add_argument("--rbcl", metavar="DIR", help="also measure the rbcl wheel installed "
                         "in DIR (with --target, not on the path otherwise)")
-    parser.add_argument("--rounds", type=int, default=7, help="timed rounds (default 7)")
+    parser.add_argument("--rounds", type=int, default=15, help="timed rounds (default 15)")
     parser.add_argument("--quick", action="store_true", help="count 2-seat Scopa only")
     args = parser.parse_args()
     root = str(Path(__file__).resolve().parent.parent)
