@@ -269,6 +269,17 @@ def child(root: str, args: list[str]) -> Any:
     return json.loads(done.stdout)
 
 
+def counted_totals(root: str, game: str) -> tuple[int, Counter[str]]:
+    """The decks and the libsodium calls of each kind (every seat's work added up) of the seeded
+    matches of ``game`` (one of :data:`WORKLOADS`), counted on the checkout ``root`` in a
+    subprocess, as this script counts them."""
+    counted = child(root, ["--game", game])
+    total: Counter[str] = Counter()
+    for counts in counted["by_entry"].values():
+        total.update(counts)
+    return int(counted["decks"]), total
+
+
 def child_main(args: argparse.Namespace) -> None:
     """Answer one question on the checkout on ``sys.path`` as JSON (counts or CPU seconds)."""
     if args.cpu_seed is not None:
