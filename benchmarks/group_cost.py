@@ -296,7 +296,8 @@ def rbcl_imports(directory: str, times: int) -> list[dict[str, Any]]:
         done = subprocess.run([sys.executable, "-c", RBCL_PROBE, directory],
                               capture_output=True, text=True, check=False)
         if done.returncode != 0:
-            raise SystemExit(f"importing rbcl from {directory} failed: {done.stderr[-800:]}")
+            last = (done.stderr.strip().splitlines() or ["no message"])[-1]
+            raise SystemExit(f"rbcl could not be imported from {directory}: {last}")
         probe = json.loads(done.stdout)
         probe["left"] = os.path.exists(probe["path"])
         probe["size"] = os.path.getsize(probe["path"]) if probe["left"] else 0
