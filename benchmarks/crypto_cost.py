@@ -126,6 +126,9 @@ class Counting:
         self.by_phase: defaultdict[str, Counter[str]] = defaultdict(Counter)
         self.by_seat: defaultdict[str, Counter[str]] = defaultdict(Counter)
         self._crypto_dir = ""
+        self.totals_only = False
+        """Count every call under the entry point ``?`` without reading the call stack (the
+        totals are the same, in about two thirds of the time)."""
 
     def install(self) -> None:
         """Put the counting proxy in place of ``group.sodium`` and wrap X25519 in ``sealed``."""
@@ -158,6 +161,9 @@ class Counting:
         return call
 
     def count(self, name: str) -> None:
+        if self.totals_only:
+            self.by_entry["?"][name] += 1
+            return
         entry, stack, seat = self._where()
         self.by_entry[entry][name] += 1
         phase = phase_of(name, stack)
@@ -272,8 +278,8 @@ def child(root: str, args: list[str]) -> Any:
 def counted_totals(root: str, game: str) -> tuple[int, Counter[str]]:
     """The decks and the libsodium calls of each kind (every seat's work added up) of the seeded
     matches of ``game`` (one of :data:`WORKLOADS`), counted on the checkout ``root`` in a
-    subprocess, as this script counts them."""
-    counted = child(root, ["--game", game])
+    subprocess, as this script counts them (without reading the call stack)."""
+    counted = child(root, ["--game", game, "--totals-only"])
     total: Counter[str] = Counter()
     for counts in counted["by_entry"].values():
         total.update(counts)
@@ -287,6 +293,7 @@ def child_main(args: argparse.Namespace) -> None:
         print(json.dumps(in_memory_cpu(args.cpu_seed)))
         return
     COUNTING.install()
+    COUNTING.totals_only = args.totals_only
     game, players, seeds = next(w for w in WORKLOADS if w[0] == args.game)
     print(json.dumps(count_workload(game, players, seeds, args.paranoid)))
 
@@ -377,6 +384,7 @@ def main() -> None:
     parser.add_argument("--quick", action="store_true", help="2-seat Scopa only")
     parser.add_argument("--child", action="store_true", help=argparse.SUPPRESS)
     parser.add_argument("--game", help=argparse.SUPPRESS)
+    parser.add_argument("--totals-only", action="store_true", help=argparse.SUPPRESS)
     parser.add_argument("--cpu-seed", type=int, help=argparse.SUPPRESS)
     args = parser.parse_args()
     root = str(Path(args.root).resolve())

@@ -296,7 +296,8 @@ def rbcl_imports(directory: str, times: int) -> list[dict[str, Any]]:
         done = subprocess.run([sys.executable, "-c", RBCL_PROBE, directory],
                               capture_output=True, text=True, check=False)
         if done.returncode != 0:
-            raise SystemExit(f"importing rbcl from {directory} failed: {done.stderr[-800:]}")
+            last = (done.stderr.strip().splitlines() or ["no message"])[-1]
+            raise SystemExit(f"rbcl could not be imported from {directory}: {last}")
         probe = json.loads(done.stdout)
         probe["left"] = os.path.exists(probe["path"])
         probe["size"] = os.path.getsize(probe["path"]) if probe["left"] else 0
@@ -338,38 +339,38 @@ def count_matches(root: str, quick: bool) -> dict[str, tuple[int, Counter[str]]]
 
 def print_calls(bindings: list[Binding], per_call: dict[tuple[str, str], float]) -> None:
     """µs per call and the ratio to the unit, a row per kind and a column per binding."""
-    print("\nper call: µs, and in brackets the ratio to the Ed25519 variable-base multiplication "
-          "of the same library")
+    print("\nper call: µs (ratio to the Ed25519 variable-base multiplication of the same library)")
     for b in bindings:
         print(f"  {b.label:<14}{b.about}; unit: {b.unit} var")
-    print(f"\n  {'kind':<8}" + "".join(f"{b.label:>16}" for b in bindings))
+    print(f"\n  {'kind':<8}" + "".join(f"{b.label:>15}" for b in bindings))
     for kind in KINDS:
         cells = []
         for b in bindings:
             us = per_call[("x25519", "x25519") if kind == "x25519" else (b.label, kind)] * 1e6
             cells.append(f"{us:7.1f} ({weights(per_call, b)[kind]:.2f})")
-        print(f"  {kind:<8}" + "".join(f"{c:>16}" for c in cells))
+        print(f"  {kind:<8}" + "".join(f"{c:>15}" for c in cells))
 
 
 def print_decks(bindings: list[Binding], per_call: dict[tuple[str, str], float],
                 counted: dict[str, tuple[int, Counter[str]]]) -> None:
     """Per-deck cost of each workload with the issue's weights and with each binding's."""
     games = list(counted)
-    print("\nper deck, every seat's work added up, in units of the Ed25519 variable-base "
-          "multiplication of the same library")
-    head = "".join(f"{g + f' ({counted[g][0]} decks)':>20}{'/ issue':>9}" for g in games)
-    print(f"  {'weights':<30}{head}   {'/ Ed25519 same library'}")
+    print("\nper deck, every seat's work added up, in Ed25519 variable-base multiplications of "
+          "the same library;\n'/ issue': ratio to issue 29's figure; '/ Ed25519': Ristretto255's "
+          "cost over Ed25519's on the same library")
+    head = "".join(f"{g + f' ({counted[g][0]} decks)':>18}{'/ issue':>8}" for g in games)
+    print(f"  {'weights':<29}{head}   / Ed25519")
     rows: list[tuple[str, dict[str, float], Binding | None]] = [
         ("issue 29's (crypto_cost.py)", issue_weights(), None)]
     rows += [(f"{b.label} ({b.group})", weights(per_call, b), b) for b in bindings]
     ed_of = {b.unit: weights(per_call, b) for b in bindings if b.label == b.unit}
     for title, w, b in rows:
-        line = f"  {title:<30}"
+        line = f"  {title:<29}"
         ratios: list[str] = []
         for g in games:
             decks, counts = counted[g]
             cost = per_deck(counts, decks, w)
-            line += f"{cost:>20,.0f}{cost / crypto_cost.ISSUE[g]:>9.3f}"
+            line += f"{cost:>18,.0f}{cost / crypto_cost.ISSUE[g]:>8.3f}"
             if b is not None and b.group != "Ed25519" and b.unit in ed_of:
                 ratios.append(f"{cost / per_deck(counts, decks, ed_of[b.unit]):.3f}")
         print(line + ("   " + " / ".join(ratios) if ratios else ""))
@@ -409,7 +410,7 @@ def main() -> None:
         rbcl = import_rbcl(directory)
         own_file = sys.modules["rbcl._sodium"].lib_path
         bundled = rbcl._sodium
-        about = f"through ctypes on rbcl's bundled libsodium {version_of(bundled)}"
+        about = f"through ctypes on rbcl's libsodium {version_of(bundled)}"
         bindings += [ctypes_binding(bundled, "Ed25519", "rbcl-lib Ed", f"Ed25519 {about}",
                                     "rbcl-lib Ed"),
                      ctypes_binding(bundled, "Ristretto255", "rbcl-lib Rist",
