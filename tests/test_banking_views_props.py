@@ -1,7 +1,8 @@
 """The banking games' faster observations, chance checks and bet runs give exactly what the
 straightforward forms give, over random plays of Sette e mezzo and Ziginette at every player
 count: every seat's observation at every decision equals the reference view below (a plain
-rebuild from the state's fields, nothing kept between calls), also on copies that play on apart;
+rebuild from the state's fields, nothing kept between calls), and Ziginette's running totals of
+the bets on the board equal fresh sums, also on copies that play on apart;
 the remembered bet runs equal freshly made ones; and a chance batch that repeats a card is refused
 when the card is an equal object of its own as when it is the deck's own."""
 
@@ -111,10 +112,15 @@ def reference_ziginette(state: Any, seat: int) -> dict[str, Any]:
 REFERENCE = {"sette-e-mezzo": reference_sette, "ziginette": reference_ziginette}
 
 
-def _check_views(game: str, state: MatchState) -> None:
+def _check_views(game: str, state: Any) -> None:
     reference = REFERENCE[game]
-    for seat in range(state.config.players):  # type: ignore[attr-defined]
+    for seat in range(state.config.players):
         assert state.observation(seat) == reference(state, seat)
+    if game == "ziginette":  # the running totals of the bets on the board
+        on_board = [state.bets_on(c) for c in state.board]
+        assert state._live_total() == sum(sum(bets.values()) for bets in on_board)
+        for seat in range(state.config.players):
+            assert state._committed(seat) == sum(bets.get(seat, 0) for bets in on_board)
 
 
 def _play(game: str, state: MatchState, rng: random.Random, steps: int,

@@ -65,6 +65,7 @@ _INDEX_OF_CANONICAL: dict[int, int] = {id(c): i for i, c in enumerate(ITALIAN_40
 """Deck index of each of the module's own Italian cards, by object identity: the cards the deal
 hands out, checked without hashing (the deck lives as long as the module, so no other object can
 share these identities)."""
+_SHOW = Zone.SHOW
 _INDEX_OF_CARD: dict[Card, int] = {c: i for i, c in enumerate(ITALIAN_40.cards)}
 """Deck index of every Italian card, by value: for equal cards that are other objects."""
 
@@ -122,7 +123,6 @@ class BankingMatch(MatchProgress):
         self._n = config.players
         self._sides = self._n
         self._deck = ITALIAN_40
-        self._deck_set = frozenset(ITALIAN_40.cards)
         self._phase = Phase.SHUFFLE
         self._hand_number = 0
         self._winner: int | None = None
@@ -270,25 +270,27 @@ class BankingMatch(MatchProgress):
             raise BadChance(f"{len(given)} cards given for {len(steps)} pending chance steps")
         seen = self._seen
         fresh: set[int] = set()
+        shown: list[int] = []
+        canonical = _INDEX_OF_CANONICAL
         for step, c in zip(steps, given, strict=True):
             if c is None:
                 if step.visible_to == ALL_SEATS:
                     raise BadChance(f"the public card at {_where(step)} must be revealed, not "
                                     "None")
                 continue
-            index = _INDEX_OF_CANONICAL.get(id(c))
+            index = canonical.get(id(c))
             if index is None:
                 index = self._deck_index(c, step)
-            if step.zone is Zone.SHOW:
+            if step.zone is _SHOW:
                 self._check_shown(step, c)
+                shown.append(index)
                 continue
             if index in seen or index in fresh:
                 raise BadChance(f"{c.code} at {_where(step)} was already dealt in this deck")
             fresh.add(index)
         self._pending = ()
-        for c in given:
-            if c is not None:
-                seen.add(self._index_of_dealt(c))
+        seen |= fresh
+        seen.update(shown)
         if self._drawing:
             self._drawing = False
             cards = tuple(c for c in given if c is not None)
@@ -307,15 +309,10 @@ class BankingMatch(MatchProgress):
                             "deck")
         return index
 
-    @staticmethod
-    def _index_of_dealt(c: Card) -> int:
-        """The deck index of ``c``, a card of the deck."""
-        index = _INDEX_OF_CANONICAL.get(id(c))
-        return _INDEX_OF_CARD[c] if index is None else index
-
     def _was_dealt(self, c: Card) -> bool:
         """Whether ``c`` (a card of the deck) has come out of the current deck in this view."""
-        return self._index_of_dealt(c) in self._seen
+        index = _INDEX_OF_CANONICAL.get(id(c))
+        return (_INDEX_OF_CARD[c] if index is None else index) in self._seen
 
     def _check_shown(self, step: ChanceStep, c: Card) -> None:
         """Raise :class:`BadChance` if ``c`` cannot be the shown card of ``step``."""

@@ -159,13 +159,8 @@ _SEVEN_ONLY = (Action("seven-and-a-half"),)
 _BUST_ONLY = (Action("bust"),)
 
 
-def _codes(hand: list[Card | None], hole_seen: bool) -> list[str]:
-    """The codes of a dealt hand as one view shows them: ``??`` for a card it cannot see (the
-    hole card, unless ``hole_seen``, or a card missing from this view)."""
-    codes = ["??" if c is None else c.code for c in hand]
-    if codes and not hole_seen:
-        codes[0] = "??"
-    return codes
+_SEAT_KEYS = tuple(str(s) for s in range(8))
+"""Seat numbers as the text keys of a view's ``status``."""
 
 
 class SetteMatch(BankingMatch):
@@ -526,28 +521,31 @@ class SetteMatch(BankingMatch):
         dealt = self._cards
         bets = self._bets
         statuses = self._status
+        shown = self._shown
+        banker = self._banker
+        seats = range(self._n)
         table: list[list[str]] = []
         texts = []
-        for s in range(self._n):
+        for s in seats:
             hand = dealt.get(s)
             if hand is None:
                 table.append([])
                 continue
-            codes = _codes(hand, s == seat or s in self._shown)
+            codes = ["??" if c is None else c.code for c in hand]
+            if codes and s != seat and s not in shown:
+                codes[0] = "??"
             table.append(codes)
-            label = "bank" if s == self._banker else f"bet {bets.get(s, 0)}"
+            label = "bank" if s == banker else f"bet {bets.get(s, 0)}"
             texts.append(f"[{s}] {' '.join(codes)} ({label}, {statuses.get(s, '')})")
         own = self._known(seat)
-        view.update({
-            "bets": [bets.get(s, 0) for s in range(self._n)],
-            "bets_text": "  ".join(f"[{s}] {v}" for s, v in sorted(bets.items())) or "—",
-            "cards": table,
-            "table_text": "   ".join(texts) or "—",
-            "status": {str(s): statuses[s] for s in sorted(statuses)},
-            "hand": [c.code for c in dealt.get(seat, ()) if c is not None],
-            "total": None if own is None or not own else best_total(own),
-            "cards_left": self.cards_left,
-        })
+        view["bets"] = [bets.get(s, 0) for s in seats]
+        view["bets_text"] = "  ".join([f"[{s}] {bets[s]}" for s in sorted(bets)]) or "—"
+        view["cards"] = table
+        view["table_text"] = "   ".join(texts) or "—"
+        view["status"] = {_SEAT_KEYS[s]: statuses[s] for s in sorted(statuses)}
+        view["hand"] = [c.code for c in dealt.get(seat, ()) if c is not None]
+        view["total"] = None if not own else best_total(own)
+        view["cards_left"] = len(self._deck) - self._next_pos
         return view
 
     def copy(self) -> SetteMatch:

@@ -116,6 +116,7 @@ class ZiginetteMatch(BankingMatch):
         self._matched: set[Card] = set()
         self._bet_queue: list[int] = []
         self._staked: dict[int, int] = {}
+        self._clear_open_bets()
         self._turned: list[Card] = []
         self._playettes = 0
         self._last_event = ""
@@ -141,10 +142,24 @@ class ZiginetteMatch(BankingMatch):
         return self._playettes
 
     def _committed(self, seat: int) -> int:
-        return sum(bets.get(seat, 0) for bets in self._board_bets.values())
+        """Chips of ``seat``'s bets still on the board."""
+        return self._open_by_seat.get(seat, 0)
 
     def _live_total(self) -> int:
-        return sum(sum(bets.values()) for bets in self._board_bets.values())
+        """Chips of every bet still on the board."""
+        return self._open_total
+
+    def _clear_open_bets(self) -> None:
+        """No bet is on the board any more: the running totals of :meth:`_committed` and
+        :meth:`_live_total` start again (kept beside ``_board_bets`` and changed with it)."""
+        self._open_by_seat: dict[int, int] = {}
+        self._open_total = 0
+
+    def _take_off_board(self, bets: dict[int, int]) -> None:
+        """Settled ``bets`` (seat -> amount) leave the board's running totals."""
+        for seat, amount in bets.items():
+            self._open_by_seat[seat] -= amount
+            self._open_total -= amount
 
     def _bank_free(self) -> int:
         assert self._banker is not None
@@ -204,6 +219,7 @@ class ZiginetteMatch(BankingMatch):
                 return
             self._board = known[:2]
             self._board_bets = {c: {} for c in self._board}
+            self._clear_open_bets()
             self._banker_card = known[2]
             self._turned = list(known)
             self._last_event = ""
@@ -218,6 +234,7 @@ class ZiginetteMatch(BankingMatch):
                     self._pay(self._banker, seat, amount, f"banker matched: paid on "
                               f"{board_card.code}")
             self._board_bets = {c: {} for c in self._board}
+            self._clear_open_bets()
             self._last_event = f"{new.code} matches the banker's card: the bank pays every bet"
             self._stage = _Stage.DONE
             self._finish_hand(self._pass_bank_from(self._banker))
@@ -227,7 +244,7 @@ class ZiginetteMatch(BankingMatch):
             for seat, amount in sorted(self._board_bets[match].items()):
                 self._pay(seat, self._banker, amount, f"{match.code} matched")
             self._board.remove(match)
-            del self._board_bets[match]
+            self._take_off_board(self._board_bets.pop(match))
             self._matched.add(match)
             self._dead.add(new.rank)
             self._last_event = f"{new.code} matches {match.code}: the bank collects its bets"
@@ -311,6 +328,8 @@ class ZiginetteMatch(BankingMatch):
             raise IllegalMove("already-bet", f"seat {seat} already bet on {target.code}", seat)
         self._check_bet(action, seat, self._committed(seat), self._bank_free())
         self._board_bets[target][seat] = action.amount
+        self._open_by_seat[seat] = self._open_by_seat.get(seat, 0) + action.amount
+        self._open_total += action.amount
         self._staked[seat] = self._staked.get(seat, 0) + action.amount
 
     # ------------------------------------------------------------------ result
