@@ -28,11 +28,14 @@ from .base import (
 )
 from .rumino_config import HAND_SIZE, KNOCK_LIMIT
 from .rumino_melds import (
+    DECK_ORDER,
     RUMINO_SIZE,
     best_split,
+    hand_places,
     is_rumino,
     rumino_completions,
     rumino_subsets,
+    split_at,
 )
 
 __all__ = [
@@ -97,12 +100,42 @@ def turn_actions(seat: int, hand: Sequence[Card | None], *, drawn: bool, stock_s
     (from the stock while it holds cards, the upcard when there is one), ``knock`` at a
     deadwood of 7 or less; after drawing a ``discard`` of any card but ``taken`` (the upcard
     just taken); ``rumino`` whenever seven cards of the hand are one. Raises
-    :class:`UnknownHand` when ``hand`` is not fully known."""
+    :class:`UnknownHand` when ``hand`` is not fully known.
+
+    Without a rumino in the hand the actions come out in order as they are listed (the draws,
+    then the knock; or the discards in the order of the cards), each built once per card."""
     known = [c for c in hand if c is not None]
     if len(known) != len(hand):
         raise UnknownHand(
             f"seat {seat}'s hand is not known in this view, so no legal actions")
-    out: list[Action] = actions_with_cards("rumino", rumino_subsets(known))
+    places = hand_places(known)
+    subsets = rumino_subsets(known)
+    if places is None or subsets:
+        return _actions_sorted(known, subsets, drawn=drawn, stock_size=stock_size,
+                               upcard=upcard, taken=taken)
+    if not drawn:
+        out = [_DRAW_STOCK] if stock_size > 0 else []
+        if upcard:
+            out.append(_DRAW_UPCARD)
+        if split_at(places).deadwood <= KNOCK_LIMIT:
+            out.append(_KNOCK)
+        return out
+    skip = _PLACE_OF_CODE.get(taken.code) if taken is not None else None
+    discards = _DISCARD_AT
+    out = []
+    last = None
+    for place in places:
+        if place != last and place != skip:
+            out.append(discards[place])
+        last = place
+    return out
+
+
+def _actions_sorted(known: list[Card], subsets: list[tuple[Card, ...]], *, drawn: bool,
+                    stock_size: int, upcard: bool, taken: Card | None) -> list[Action]:
+    """:func:`turn_actions` listed and then sorted: a hand holding a rumino, or a card of
+    another deck."""
+    out: list[Action] = actions_with_cards("rumino", subsets)
     if not drawn:
         if stock_size > 0:
             out.append(Action("draw", value="stock"))
@@ -114,6 +147,14 @@ def turn_actions(seat: int, hand: Sequence[Card | None], *, drawn: bool, stock_s
         out.extend(Action("discard", c) for c in set(known)
                    if taken is None or c != taken)
     return sort_actions(out)
+
+
+_DRAW_STOCK = Action("draw", value="stock")
+_DRAW_UPCARD = Action("draw", value="upcard")
+_KNOCK = Action("knock")
+_DISCARD_AT: tuple[Action, ...] = tuple(Action("discard", c) for c in DECK_ORDER)
+"""The discard of each card, by its place in :data:`~.rumino_melds.DECK_ORDER`."""
+_PLACE_OF_CODE: dict[str, int] = {c.code: i for i, c in enumerate(DECK_ORDER)}
 
 
 def check_shape(action: Action, seat: int, *, card: bool = False, cards: bool = False,
