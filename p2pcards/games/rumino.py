@@ -104,7 +104,10 @@ from .rumino_config import (
 )
 from .rumino_melds import (
     RUMINO_SIZE,
+    MeldTracker,
+    Split,
     best_split,
+    hand_places,
     is_rumino,
 )
 from .rumino_scoring import ELIMINATION, GIN_POINTS, HandEnd, hand_points, match_outcome
@@ -172,6 +175,7 @@ class RuminoMatch(MatchProgress):
         self._dealer = self._n - 1
         self._dealt_before = False
         self._to_act = 0
+        self._trackers = [MeldTracker() for _ in range(self._n)]
         self._reset_hand()
 
     def _reset_hand(self) -> None:
@@ -306,6 +310,20 @@ class RuminoMatch(MatchProgress):
         self._check_seat(seat)
         return tuple(self._hands[seat])
 
+    def split(self, seat: int) -> Split | None:
+        """The best split of seat's hand when every card of it is known in this view (else
+        ``None``), followed from the hand this seat held when last asked (see
+        :class:`~.rumino_melds.MeldTracker`)."""
+        self._check_seat(seat)
+        hand = self._hands[seat]
+        known = [c for c in hand if c is not None]
+        if len(known) != len(hand):
+            return None
+        places = hand_places(known)
+        if places is None:
+            return best_split(known)
+        return self._trackers[seat].split(places)
+
     def hand_known(self, seat: int) -> bool:
         """Whether every card of seat's hand is known in this view."""
         self._check_seat(seat)
@@ -404,7 +422,7 @@ class RuminoMatch(MatchProgress):
             return sorted([Action("rebuy", amount=price), Action("decline")])
         return turn_actions(seat, self._hands[seat], drawn=self._drawn,
                             stock_size=self.stock_size, upcard=bool(self._discards),
-                            taken=self._taken)
+                            taken=self._taken, split=self._trackers[seat].split)
 
     def card_use(self, action: Action) -> CardUse:
         """``discard``: its card is shown and leaves the hand. ``rumino`` and ``claim``: their
@@ -665,6 +683,7 @@ class RuminoMatch(MatchProgress):
         other._rebuys = list(self._rebuys)
         other._payout = list(self._payout)
         other._offers = list(self._offers)
+        other._trackers = [MeldTracker() for _ in range(self._n)]
         return other
 
     def _need(self, phase: Phase, method: str) -> None:

@@ -30,6 +30,7 @@ from ..cards import FRENCH_108, JOKER_SUIT, Card
 __all__ = [
     "DECK_ORDER",
     "MELD_SIZES",
+    "MeldTracker",
     "RUMINO_SIZE",
     "Split",
     "best_split",
@@ -196,12 +197,120 @@ def split_at(places: Sequence[int]) -> Split:
     key = tuple(places)
     found = _SPLITS.get(key)
     if found is None:
-        if len(_SPLITS) >= _SPLITS_KEPT:
-            _SPLITS.clear()
-        found = _SPLITS[key] = _split(tuple([DECK_ORDER[i] for i in key]),
-                                      [_RANK[i] for i in key], [_SUIT[i] for i in key],
-                                      [_VALUE[i] for i in key])
+        found = _remember(key, _melds_of(key))
+    return found[0]
+
+
+class MeldTracker:
+    """The melds of one seat's hand followed from one state to the next: a hand asked for
+    with one card more or one card less than the last one asked for gets its melds from that
+    hand's (those without the card gone; or those plus the melds holding the new card, found
+    among the cards of its rank, of its suit and the jokers) instead of a search of the whole
+    hand. Every other hand is searched afresh. The answer is the :func:`split_at` of the same
+    places, found the same way."""
+
+    __slots__ = ("_key", "_melds")
+
+    def __init__(self) -> None:
+        self._key: tuple[int, ...] = ()
+        self._melds: list[tuple[int, ...]] | None = []
+
+    def split(self, places: Sequence[int]) -> Split:
+        """:func:`split_at` of ``places``, remembering its melds for the next hand."""
+        key = tuple(places)
+        found = _SPLITS.get(key)
+        if found is None:
+            melds = self._followed(key)
+            found = _remember(key, _melds_of(key) if melds is None else melds)
+        self._key, self._melds = key, found[1]
+        return found[0]
+
+    def _followed(self, key: tuple[int, ...]) -> list[tuple[int, ...]] | None:
+        """The melds of ``key`` from the last hand's, when it is that hand less or plus one
+        card (``None`` otherwise, or when a hand holds a card twice)."""
+        last, melds = self._key, self._melds
+        if melds is None:
+            return None
+        if len(key) == len(last) - 1:
+            gone = set(last).difference(key)
+            if len(gone) != 1:
+                return None
+            (place,) = gone
+            return [meld for meld in melds if place not in meld]
+        if len(key) == len(last) + 1 and len(set(key)) == len(key):
+            added = set(key).difference(last)
+            if len(added) != 1:
+                return None
+            (place,) = added
+            return sorted(melds + _melds_holding(key, place))
+        return None
+
+
+def _remember(key: tuple[int, ...], melds: list[tuple[int, ...]] | None
+              ) -> tuple[Split, list[tuple[int, ...]] | None]:
+    """Keep and return the split of the hand at ``key`` (whose melds are ``melds``)."""
+    if len(_SPLITS) >= _SPLITS_KEPT:
+        _SPLITS.clear()
+    found = _SPLITS[key] = (_split_with(key, melds), melds)
     return found
+
+
+def _melds_of(key: tuple[int, ...]) -> list[tuple[int, ...]] | None:
+    """Every meld of the hand at ``key`` as a tuple of places, in increasing order (the order
+    of their index tuples in the hand); ``None`` when the hand holds a card twice."""
+    if len(set(key)) != len(key):
+        return None
+    combos = _meld_candidates([_RANK[i] for i in key], [_SUIT[i] for i in key])
+    return [tuple([key[i] for i in combo]) for combo in combos]
+
+
+def _melds_holding(key: tuple[int, ...], place: int) -> list[tuple[int, ...]]:
+    """The melds of the hand at ``key`` that hold the card at ``place``: they lie among the
+    cards of its rank, of its suit and the jokers (all the hand for a joker)."""
+    rank, suit = _RANK[place], _SUIT[place]
+    near = key if suit == JOKER_SUIT else tuple(
+        [i for i in key if _RANK[i] == rank or _SUIT[i] == suit or _SUIT[i] == JOKER_SUIT])
+    melds = _melds_of(near) or []
+    return [meld for meld in melds if place in meld]
+
+
+def _split_with(key: tuple[int, ...], melds: list[tuple[int, ...]] | None) -> Split:
+    """The best split of the hand at ``key`` whose melds are ``melds`` (``None``: not known,
+    search them)."""
+    cards = tuple([DECK_ORDER[i] for i in key])
+    values = [_VALUE[i] for i in key]
+    if melds is None:
+        return _split(cards, [_RANK[i] for i in key], [_SUIT[i] for i in key], values)
+    if not melds:
+        return Split((), cards, sum(values))
+    index = {place: i for i, place in enumerate(key)}
+    melds_with: list[list[int]] = [[] for _ in key]
+    used = 0
+    apart = True
+    for meld in melds:
+        mask = 0
+        for place in meld:
+            mask |= 1 << index[place]
+        melds_with[index[meld[0]]].append(mask)
+        apart = apart and not used & mask
+        used |= mask
+    if apart:
+        return _all_melds(cards, values, melds, index)
+    return _search(cards, values, melds_with)
+
+
+def _all_melds(cards: tuple[Card, ...], values: list[int], melds: list[tuple[int, ...]],
+               index: dict[int, int]) -> Split:
+    """The best split when no two melds share a card: every meld laid (each card is worth at
+    least 1, so leaving one out would leave more deadwood), in the order of their lowest
+    cards, which is how :func:`_search` finds them."""
+    laid: set[int] = set()
+    for meld in melds:
+        laid.update(index[place] for place in meld)
+    loose = tuple([c for i, c in enumerate(cards) if i not in laid])
+    dead = sum([v for i, v in enumerate(values) if i not in laid])
+    shown = tuple(tuple([cards[index[place]] for place in meld]) for meld in melds)
+    return Split(shown, loose, dead)
 
 
 def _split_off_deck(given: list[Card]) -> Split:
@@ -212,13 +321,15 @@ def _split_off_deck(given: list[Card]) -> Split:
     if found is None:
         if len(_SPLITS) >= _SPLITS_KEPT:
             _SPLITS.clear()
-        found = _SPLITS[key] = _split(cards, [c.rank for c in cards], [c.suit for c in cards],
-                                      [card_value(c) for c in cards])
-    return found
+        found = _SPLITS[key] = (_split(cards, [c.rank for c in cards], [c.suit for c in cards],
+                                       [card_value(c) for c in cards]), None)
+    return found[0]
 
 
-_SPLITS: dict[tuple[int, ...] | tuple[str, ...], Split] = {}
-"""Recent hands' best splits (forgotten all at once when full)."""
+_SPLITS: dict[tuple[int, ...] | tuple[str, ...],
+              tuple[Split, list[tuple[int, ...]] | None]] = {}
+"""Recent hands' best splits with their melds as places (``None`` for a hand of another deck or
+holding a card twice), forgotten all at once when full."""
 _SPLITS_KEPT = 8192
 
 
@@ -239,10 +350,16 @@ _VALUE: tuple[int, ...] = tuple(card_value(c) for c in DECK_ORDER)
 def _split(cards: tuple[Card, ...], ranks: list[int], suits: list[str],
            values: list[int]) -> Split:
     """The best split of the sorted ``cards``, given each card's rank, suit and value."""
-    n = len(cards)
     melds_with = _melds_by_first_card(ranks, suits)
     if melds_with is None:
         return Split((), cards, sum(values))
+    return _search(cards, values, melds_with)
+
+
+def _search(cards: tuple[Card, ...], values: list[int], melds_with: list[list[int]]) -> Split:
+    """The best split of the sorted ``cards`` (worth ``values``) whose melds, as masks of
+    indices, are listed under their lowest index in increasing order of their index tuples."""
+    n = len(cards)
     memo: dict[int, tuple[int, tuple[int, ...]]] = {0: (0, ())}
 
     def solve(mask: int) -> tuple[int, tuple[int, ...]]:

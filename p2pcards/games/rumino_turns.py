@@ -12,7 +12,7 @@ normative.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 
 from ..cards import Card, Deck
 from .base import (
@@ -30,6 +30,7 @@ from .rumino_config import HAND_SIZE, KNOCK_LIMIT
 from .rumino_melds import (
     DECK_ORDER,
     RUMINO_SIZE,
+    Split,
     best_split,
     hand_places,
     is_rumino,
@@ -95,7 +96,8 @@ def check_revealed(steps: Sequence[ChanceStep], given: Sequence[Card | None],
 
 
 def turn_actions(seat: int, hand: Sequence[Card | None], *, drawn: bool, stock_size: int,
-                 upcard: bool, taken: Card | None) -> list[Action]:
+                 upcard: bool, taken: Card | None,
+                 split: Callable[[Sequence[int]], Split] = split_at) -> list[Action]:
     """Sorted legal actions of ``seat`` holding ``hand`` on its turn: before drawing ``draw``
     (from the stock while it holds cards, the upcard when there is one), ``knock`` at a
     deadwood of 7 or less; after drawing a ``discard`` of any card but ``taken`` (the upcard
@@ -103,7 +105,9 @@ def turn_actions(seat: int, hand: Sequence[Card | None], *, drawn: bool, stock_s
     :class:`UnknownHand` when ``hand`` is not fully known.
 
     Without a rumino in the hand the actions come out in order as they are listed (the draws,
-    then the knock; or the discards in the order of the cards), each built once per card."""
+    then the knock; or the discards in the order of the cards), each built once per card.
+    ``split`` gives the best split of the hand's places (:func:`~.rumino_melds.split_at`, or a
+    seat's :class:`~.rumino_melds.MeldTracker`)."""
     known = [c for c in hand if c is not None]
     if len(known) != len(hand):
         raise UnknownHand(
@@ -117,7 +121,7 @@ def turn_actions(seat: int, hand: Sequence[Card | None], *, drawn: bool, stock_s
         out = [_DRAW_STOCK] if stock_size > 0 else []
         if upcard:
             out.append(_DRAW_UPCARD)
-        if split_at(places).deadwood <= KNOCK_LIMIT:
+        if split(places).deadwood <= KNOCK_LIMIT:
             out.append(_KNOCK)
         return out
     skip = _PLACE_OF_CODE.get(taken.code) if taken is not None else None

@@ -18,7 +18,7 @@ from typing import Any, Protocol
 from ..cards import Card
 from .base import Phase
 from .rumino_config import RuminoConfig, rebuy_price
-from .rumino_melds import best_split, rumino_kind
+from .rumino_melds import Split, rumino_kind
 
 __all__ = ["RuminoView", "observation", "shown_rumino"]
 
@@ -73,6 +73,7 @@ class RuminoView(Protocol):
     @property
     def hand_sizes(self) -> list[int]: ...
     def hand(self, seat: int) -> tuple[Card | None, ...]: ...
+    def split(self, seat: int) -> Split | None: ...
     def claimants(self) -> frozenset[int]: ...
 
 
@@ -95,8 +96,8 @@ def observation(match: RuminoView, seat: int) -> dict[str, Any]:
     known = [c for c in own if c is not None]
     melds: list[list[str]] = []
     dead: int | None = None
-    if own and len(known) == len(own):
-        split = best_split(known)
+    split = match.split(seat) if own else None
+    if split is not None:
         melds = [[c.code for c in m] for m in split.melds]
         dead = split.deadwood
     offered = (match.phase is Phase.ACTION and match.offering
