@@ -2,7 +2,7 @@
 followed from hand to hand (:class:`MeldTracker`, ``RuminoMatch.split``) over random walks of
 hands one card at a time, over random playouts at every decision and for every seat, and in
 copies of a match that go their own ways (the reference is the straightforward search of
-``tests/legal_reference.py``)."""
+``tests/legal_reference.py``); and observations built from the hand facts a match keeps."""
 
 from __future__ import annotations
 
@@ -11,12 +11,21 @@ import random
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from legal_reference import best_split as reference_best_split
+from legal_reference import rumino_completions as reference_rumino_completions
+from legal_reference import rumino_subsets as reference_rumino_subsets
 
 from p2pcards.cards import FRENCH_108, Card
 from p2pcards.games import get_game
 from p2pcards.games.base import Phase
 from p2pcards.games.rumino import RuminoMatch
-from p2pcards.games.rumino_melds import MeldTracker, best_split, hand_places
+from p2pcards.games.rumino_melds import (
+    MeldTracker,
+    best_split,
+    hand_places,
+    rumino_completions,
+    rumino_subsets,
+)
+from p2pcards.games.rumino_view import observation
 from p2pcards.offline.simulate import fulfil_chance
 
 _RICH = [c for c in FRENCH_108.cards if c.suit in ("H", "X") or c.rank in (5, 6, 7)]
@@ -132,3 +141,47 @@ def test_copies_of_a_match_follow_their_own_hands(seed: int) -> None:
             known = [c for c in twin.hand(seat) if c is not None]
             assert twin.split(seat) == best_split(known) == reference_best_split(known)
 
+
+@settings(max_examples=30, deadline=None)
+@given(players=st.integers(2, 6), preset=st.sampled_from(["classic", "stakes"]),
+       seed=st.integers(0, 2**32 - 1))
+def test_observations_with_kept_hand_facts_equal_fresh_ones(players: int, preset: str,
+                                                            seed: int) -> None:
+    """Every seat's observation, in every phase of whole random matches (rebuys, ends of
+    hands and of the match included), equals the one built from facts read afresh."""
+    spec = get_game("rumino")
+    state = spec.new_match(spec.preset(preset, players=players))
+    assert isinstance(state, RuminoMatch)
+    rng = random.Random(seed)
+    shuffled: list[Card] = []
+    for _ in range(3000):
+        for seat in range(players):
+            assert state.observation(seat) == observation(state, seat)
+        phase = state.phase
+        if phase is Phase.SHUFFLE:
+            shuffled = list(state.deck.cards)
+            rng.shuffle(shuffled)
+            state.begin_hand()
+        elif phase is Phase.CHANCE:
+            fulfil_chance(state, shuffled)
+        elif phase is Phase.ACTION:
+            legal = state.legal_actions()
+            state.apply(legal[rng.randrange(len(legal))])
+        elif phase is Phase.HAND_OVER:
+            state.next_hand()
+        else:
+            break
+
+
+_NEAR_RUMINO = [c for c in FRENCH_108.cards if c.suit in ("H", "X") or c.rank == 7]
+"""Hearts, sevens and jokers: hands that often hold a rumino or nearly do."""
+
+
+@settings(max_examples=300, deadline=None)
+@given(hand=st.lists(st.sampled_from(_NEAR_RUMINO), min_size=0, max_size=9, unique=True),
+       extra=st.sampled_from(_NEAR_RUMINO))
+def test_ruminos_in_a_hand_are_those_the_reference_finds(hand: list[Card], extra: Card) -> None:
+    """The quick test that skips hands which cannot hold a rumino skips no rumino."""
+    assert rumino_subsets(hand) == reference_rumino_subsets(hand)
+    if extra not in hand:
+        assert rumino_completions(hand, extra) == reference_rumino_completions(hand, extra)

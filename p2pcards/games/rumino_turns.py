@@ -75,10 +75,11 @@ def deal_steps(order: Sequence[int]) -> tuple[ChanceStep, ...]:
 
 
 def check_revealed(steps: Sequence[ChanceStep], given: Sequence[Card | None],
-                   placed: set[Card], deck: Deck, deck_set: frozenset[Card]) -> None:
+                   placed: set[Card], deck: Deck, deck_set: frozenset[Card],
+                   held: frozenset[str] | set[str] = frozenset()) -> None:
     """Raise :class:`BadChance` unless ``given`` fulfils ``steps``: one card per step, a card
-    of ``deck`` (whose cards are ``deck_set``) not in ``placed`` nor twice, and ``None`` only
-    where this view cannot see."""
+    of ``deck`` (whose cards are ``deck_set``) not in ``placed`` (nor among the cards whose
+    codes are ``held``) nor twice, and ``None`` only where this view cannot see."""
     if len(given) != len(steps):
         raise BadChance(f"{len(given)} cards given for {len(steps)} pending chance steps")
     fresh: set[Card] = set()
@@ -90,7 +91,7 @@ def check_revealed(steps: Sequence[ChanceStep], given: Sequence[Card | None],
             continue
         if not isinstance(c, Card) or c not in deck_set:
             raise BadChance(f"{c!r} at {where} is not a card of the {deck.name} deck")
-        if c in placed or c in fresh:
+        if c in placed or c.code in held or c in fresh:
             raise BadChance(f"{c.code} at {where} was already placed in this hand")
         fresh.add(c)
 
@@ -175,7 +176,8 @@ def take_from_hand(hands: Sequence[Sequence[Card | None]], seat: int, wanted: Se
                    *, seen: set[Card], deck: Deck,
                    deck_set: frozenset[Card]) -> list[Card | None]:
     """The hand of ``seat`` less ``wanted`` (known cards, else hidden slots), or raise
-    :class:`IllegalMove`; ``seen`` are the cards every seat has seen leave the hands."""
+    :class:`IllegalMove`; ``seen`` are the cards every seat has seen leave the hands. A card is
+    found in the hand by its code (equal cards have equal codes)."""
     if len(set(wanted)) != len(wanted):
         raise IllegalMove("malformed-action", f"seat {seat} names a card twice", seat)
     hand = list(hands[seat])
@@ -183,8 +185,9 @@ def take_from_hand(hands: Sequence[Sequence[Card | None]], seat: int, wanted: Se
         if c not in deck_set:
             raise IllegalMove("card-not-in-deck",
                               f"{c.code} is not a card of the {deck.name} deck", seat)
-        if c in hand:
-            hand.remove(c)
+        codes = [None if held is None else held.code for held in hand]
+        if c.code in codes:
+            del hand[codes.index(c.code)]
         elif c in seen or any(c in h for h in hands):
             raise IllegalMove("card-not-in-hand", f"seat {seat} cannot use {c.code}: that "
                               "card is known to be elsewhere", seat)
