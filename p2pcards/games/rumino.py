@@ -104,7 +104,10 @@ from .rumino_config import (
 )
 from .rumino_melds import (
     RUMINO_SIZE,
+    MeldTracker,
+    Split,
     best_split,
+    hand_places,
     is_rumino,
 )
 from .rumino_scoring import ELIMINATION, GIN_POINTS, HandEnd, hand_points, match_outcome
@@ -118,7 +121,7 @@ from .rumino_turns import (
     take_from_hand,
     turn_actions,
 )
-from .rumino_view import observation
+from .rumino_view import HandFacts, hand_facts, observation
 
 __all__ = [
     "ELIMINATION",
@@ -135,6 +138,9 @@ __all__ = [
 class _Pending(enum.Enum):
     DEAL = "deal"
     DRAW = "draw"
+
+
+_NOBODY: frozenset[int] = frozenset()
 
 
 def _as_card(value: Card | str) -> Card:
@@ -160,6 +166,7 @@ class RuminoMatch(MatchProgress):
         self._sides = self._n
         self._deck = FRENCH_108
         self._deck_set = frozenset(self._deck.cards)
+        self._deck_size = len(self._deck)
         self._phase = Phase.SHUFFLE
         self._hand_number = 0
         self._winner: int | None = None
@@ -172,9 +179,11 @@ class RuminoMatch(MatchProgress):
         self._dealer = self._n - 1
         self._dealt_before = False
         self._to_act = 0
+        self._trackers = [MeldTracker() for _ in range(self._n)]
         self._reset_hand()
 
     def _reset_hand(self) -> None:
+        self._facts: HandFacts | None = None
         self._hands: list[list[Card | None]] = [[] for _ in range(self._n)]
         self._playing: tuple[int, ...] = ()
         self._discards: list[Card] = []
@@ -259,7 +268,7 @@ class RuminoMatch(MatchProgress):
         """Cards left in the stock."""
         if not self._playing:
             return 0
-        return len(self._deck) - self._next_pos
+        return self._deck_size - self._next_pos
 
     @property
     def drawn(self) -> bool:
@@ -306,6 +315,20 @@ class RuminoMatch(MatchProgress):
         self._check_seat(seat)
         return tuple(self._hands[seat])
 
+    def split(self, seat: int) -> Split | None:
+        """The best split of seat's hand when every card of it is known in this view (else
+        ``None``), followed from the hand this seat held when last asked (see
+        :class:`~.rumino_melds.MeldTracker`)."""
+        self._check_seat(seat)
+        hand = self._hands[seat]
+        known = [c for c in hand if c is not None]
+        if len(known) != len(hand):
+            return None
+        places = hand_places(known)
+        if places is None:
+            return best_split(known)
+        return self._trackers[seat].split(places)
+
     def hand_known(self, seat: int) -> bool:
         """Whether every card of seat's hand is known in this view."""
         self._check_seat(seat)
@@ -337,6 +360,7 @@ class RuminoMatch(MatchProgress):
         start = active.index(first)
         order = tuple(active[start:] + active[:start])
         self._playing = order
+        self._facts = None
         self._pending = deal_steps(order)
         self._pending_kind = _Pending.DEAL
         self._next_pos = HAND_SIZE * len(order) + 1
@@ -358,8 +382,8 @@ class RuminoMatch(MatchProgress):
         self._need(Phase.CHANCE, "complete_chance")
         given = list(revealed)
         steps = self._pending
-        placed = {c for h in self._hands for c in h if c is not None} | self._seen
-        check_revealed(steps, given, placed, self._deck, self._deck_set)
+        held = {c.code for h in self._hands for c in h if c is not None}
+        check_revealed(steps, given, self._seen, self._deck, self._deck_set, held)
         for step, c in zip(steps, given, strict=True):
             if step.zone is Zone.HAND:
                 assert step.seat is not None
@@ -404,7 +428,7 @@ class RuminoMatch(MatchProgress):
             return sorted([Action("rebuy", amount=price), Action("decline")])
         return turn_actions(seat, self._hands[seat], drawn=self._drawn,
                             stock_size=self.stock_size, upcard=bool(self._discards),
-                            taken=self._taken)
+                            taken=self._taken, split=self._trackers[seat].split)
 
     def card_use(self, action: Action) -> CardUse:
         """``discard``: its card is shown and leaves the hand. ``rumino`` and ``claim``: their
@@ -455,6 +479,7 @@ class RuminoMatch(MatchProgress):
             raise IllegalMove("unknown-action", f"rumino has no action {kind!r}", seat)
 
     def _apply_offer(self, seat: int, action: Action) -> None:
+        self._facts = None
         if action.kind == "rebuy":
             check_shape(action, seat, amount=True)
             price = rebuy_price(self.config.stake, self._rebuys[seat])
@@ -550,6 +575,7 @@ class RuminoMatch(MatchProgress):
         self._to_act = next_seat(seat, self._playing, self._n)
 
     def _end_hand(self, how: HandEnd) -> None:
+        self._facts = None
         self._end = how
         self._claim_open = False
         self._phase = Phase.HAND_OVER
@@ -560,8 +586,9 @@ class RuminoMatch(MatchProgress):
         """After a discard, until the next player acts: the seats of the hand other than the
         discarder and the next player (the next player takes the discard by drawing it)."""
         if self._phase is not Phase.ACTION or not self._claim_open:
-            return frozenset()
-        return frozenset(s for s in self._playing if s not in (self._discarder, self._to_act))
+            return _NOBODY
+        discarder, to_act = self._discarder, self._to_act
+        return frozenset([s for s in self._playing if s != discarder and s != to_act])
 
     def claim_actions(self, seat: int) -> list[Action]:
         """The claims ``seat`` can make on the discard (needs its hand known in this view)."""
@@ -630,6 +657,7 @@ class RuminoMatch(MatchProgress):
         self._need(Phase.HAND_OVER, "next_hand")
         points, _ = self._hand_points()
         over, winner, payout = self._outcome(points)
+        self._facts = None
         for s in range(self._n):
             self._scores[s] += points[s]
         if over:
@@ -649,9 +677,14 @@ class RuminoMatch(MatchProgress):
     # ------------------------------------------------------------------ views
 
     def observation(self, seat: int) -> dict[str, Any]:
-        """What ``seat`` sees, as plain data: see :func:`~.rumino_view.observation`."""
+        """What ``seat`` sees, as plain data: see :func:`~.rumino_view.observation`. The
+        :func:`~.rumino_view.hand_facts` are kept until a deal, the end of a hand, a rebuy
+        answered or the next hand forgets them."""
         self._check_seat(seat)
-        return observation(self, seat)
+        facts = self._facts
+        if facts is None:
+            facts = self._facts = hand_facts(self)
+        return observation(self, seat, facts)
 
     def copy(self) -> RuminoMatch:
         """An independent copy (explicit, no deepcopy)."""
@@ -665,6 +698,8 @@ class RuminoMatch(MatchProgress):
         other._rebuys = list(self._rebuys)
         other._payout = list(self._payout)
         other._offers = list(self._offers)
+        other._trackers = [MeldTracker() for _ in range(self._n)]
+        other._facts = None
         return other
 
     def _need(self, phase: Phase, method: str) -> None:
@@ -730,6 +765,7 @@ class RuminoMatch(MatchProgress):
         state._to_act = to_act
         state._dealt_before = True
         state._phase = Phase.ACTION
+        state._facts = None
         return state
 
 

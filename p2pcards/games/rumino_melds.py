@@ -25,15 +25,18 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from itertools import combinations
 
-from ..cards import JOKER_SUIT, Card
+from ..cards import FRENCH_108, JOKER_SUIT, Card
 
 __all__ = [
+    "DECK_ORDER",
     "MELD_SIZES",
+    "MeldTracker",
     "RUMINO_SIZE",
     "Split",
     "best_split",
     "card_value",
     "deadwood",
+    "hand_places",
     "is_joker",
     "is_meld",
     "is_rumino",
@@ -42,6 +45,7 @@ __all__ = [
     "rumino_completions",
     "rumino_kind",
     "rumino_subsets",
+    "split_at",
 ]
 
 MELD_SIZES = (3, 4)
@@ -116,19 +120,17 @@ def is_rumino(cards: Sequence[Card]) -> bool:
 
 def _may_hold_rumino(cards: Sequence[Card]) -> bool:
     """A quick necessary condition: the jokers plus the largest group of naturals sharing a rank
-    or a suit make at least seven cards."""
-    jokers = 0
-    ranks: dict[int, int] = {}
-    suits: dict[str, int] = {}
-    for c in cards:
-        if c.suit == JOKER_SUIT:
-            jokers += 1
-        else:
-            ranks[c.rank] = ranks.get(c.rank, 0) + 1
-            suits[c.suit] = suits.get(c.suit, 0) + 1
-    if not ranks:
-        return jokers >= RUMINO_SIZE
-    return jokers + max(max(ranks.values()), max(suits.values())) >= RUMINO_SIZE
+    or a suit make at least seven cards (so never with fewer than seven cards)."""
+    if len(cards) < RUMINO_SIZE:
+        return False
+    suits = [c.suit for c in cards if c.suit != JOKER_SUIT]
+    need = RUMINO_SIZE - (len(cards) - len(suits))
+    if need <= 0:
+        return True
+    if any(suits.count(s) >= need for s in set(suits)):
+        return True
+    ranks = [c.rank for c in cards if c.suit != JOKER_SUIT]
+    return any(ranks.count(r) >= need for r in set(ranks))
 
 
 def rumino_subsets(hand: Sequence[Card]) -> list[tuple[Card, ...]]:
@@ -170,20 +172,164 @@ def best_split(hand: Iterable[Card]) -> Split:
     Search: with the hand sorted, the first card still unplaced is either deadwood or belongs to
     one of the melds (3 or 4 cards, all still unplaced) containing it; memoized over the set of
     unplaced cards. Exact: every partition into melds and deadwood is reachable. The splits of
-    the last hands seen are kept, keyed by the sorted hand's card codes.
+    the last hands seen are kept, keyed by the sorted hand's places in the deck's order (see
+    :func:`hand_places`), or by its card codes when it holds a card of another deck.
     """
-    cards = tuple(sorted(hand, key=_card_order))
+    given = list(hand)
+    places = hand_places(given)
+    if places is None:
+        return _split_off_deck(given)
+    return split_at(places)
+
+
+def hand_places(hand: Iterable[Card]) -> list[int] | None:
+    """The places of ``hand``'s cards in the French deck sorted in the cards' own order (rank,
+    suit, copy; the jokers first), in increasing order: the hand sorted, as numbers. ``None``
+    when a card is not of the French deck."""
+    try:
+        return sorted([_PLACE[c.code] for c in hand])
+    except KeyError:
+        return None
+
+
+def split_at(places: Sequence[int]) -> Split:
+    """:func:`best_split` of the hand whose :func:`hand_places` are ``places``."""
+    key = tuple(places)
+    found = _SPLITS.get(key)
+    if found is None:
+        found = _remember(key, _melds_of(key))
+    return found[0]
+
+
+class MeldTracker:
+    """The melds of one seat's hand followed from one state to the next: a hand asked for
+    with one card more or one card less than the last one asked for gets its melds from that
+    hand's (those without the card gone; or those plus the melds holding the new card, found
+    among the cards of its rank, of its suit and the jokers) instead of a search of the whole
+    hand. Every other hand is searched afresh. The answer is the :func:`split_at` of the same
+    places, found the same way."""
+
+    __slots__ = ("_key", "_melds")
+
+    def __init__(self) -> None:
+        self._key: tuple[int, ...] = ()
+        self._melds: list[tuple[int, ...]] | None = []
+
+    def split(self, places: Sequence[int]) -> Split:
+        """:func:`split_at` of ``places``, remembering its melds for the next hand."""
+        key = tuple(places)
+        found = _SPLITS.get(key)
+        if found is None:
+            melds = self._followed(key)
+            found = _remember(key, _melds_of(key) if melds is None else melds)
+        self._key, self._melds = key, found[1]
+        return found[0]
+
+    def _followed(self, key: tuple[int, ...]) -> list[tuple[int, ...]] | None:
+        """The melds of ``key`` from the last hand's, when it is that hand less or plus one
+        card (``None`` otherwise, or when a hand holds a card twice)."""
+        last, melds = self._key, self._melds
+        if melds is None:
+            return None
+        if len(key) == len(last) - 1:
+            gone = set(last).difference(key)
+            if len(gone) != 1:
+                return None
+            (place,) = gone
+            return [meld for meld in melds if place not in meld]
+        if len(key) == len(last) + 1 and len(set(key)) == len(key):
+            added = set(key).difference(last)
+            if len(added) != 1:
+                return None
+            (place,) = added
+            return sorted(melds + _melds_holding(key, place))
+        return None
+
+
+def _remember(key: tuple[int, ...], melds: list[tuple[int, ...]] | None
+              ) -> tuple[Split, list[tuple[int, ...]] | None]:
+    """Keep and return the split of the hand at ``key`` (whose melds are ``melds``)."""
+    if len(_SPLITS) >= _SPLITS_KEPT:
+        _SPLITS.clear()
+    found = _SPLITS[key] = (_split_with(key, melds), melds)
+    return found
+
+
+def _melds_of(key: tuple[int, ...]) -> list[tuple[int, ...]] | None:
+    """Every meld of the hand at ``key`` as a tuple of places, in increasing order (the order
+    of their index tuples in the hand); ``None`` when the hand holds a card twice."""
+    if len(set(key)) != len(key):
+        return None
+    combos = _meld_candidates([_RANK[i] for i in key], [_SUIT[i] for i in key])
+    return [tuple([key[i] for i in combo]) for combo in combos]
+
+
+def _melds_holding(key: tuple[int, ...], place: int) -> list[tuple[int, ...]]:
+    """The melds of the hand at ``key`` that hold the card at ``place``: they lie among the
+    cards of its rank, of its suit and the jokers (all the hand for a joker)."""
+    rank, suit = _RANK[place], _SUIT[place]
+    near = key if suit == JOKER_SUIT else tuple(
+        [i for i in key if _RANK[i] == rank or _SUIT[i] == suit or _SUIT[i] == JOKER_SUIT])
+    melds = _melds_of(near) or []
+    return [meld for meld in melds if place in meld]
+
+
+def _split_with(key: tuple[int, ...], melds: list[tuple[int, ...]] | None) -> Split:
+    """The best split of the hand at ``key`` whose melds are ``melds`` (``None``: not known,
+    search them)."""
+    cards = tuple([DECK_ORDER[i] for i in key])
+    values = [_VALUE[i] for i in key]
+    if melds is None:
+        return _split(cards, [_RANK[i] for i in key], [_SUIT[i] for i in key], values)
+    if not melds:
+        return Split((), cards, sum(values))
+    index = {place: i for i, place in enumerate(key)}
+    melds_with: list[list[int]] = [[] for _ in key]
+    used = 0
+    apart = True
+    for meld in melds:
+        mask = 0
+        for place in meld:
+            mask |= 1 << index[place]
+        melds_with[index[meld[0]]].append(mask)
+        apart = apart and not used & mask
+        used |= mask
+    if apart:
+        return _all_melds(cards, values, melds, index)
+    return _search(cards, values, melds_with)
+
+
+def _all_melds(cards: tuple[Card, ...], values: list[int], melds: list[tuple[int, ...]],
+               index: dict[int, int]) -> Split:
+    """The best split when no two melds share a card: every meld laid (each card is worth at
+    least 1, so leaving one out would leave more deadwood), in the order of their lowest
+    cards, which is how :func:`_search` finds them."""
+    laid: set[int] = set()
+    for meld in melds:
+        laid.update(index[place] for place in meld)
+    loose = tuple([c for i, c in enumerate(cards) if i not in laid])
+    dead = sum([v for i, v in enumerate(values) if i not in laid])
+    shown = tuple(tuple([cards[index[place]] for place in meld]) for meld in melds)
+    return Split(shown, loose, dead)
+
+
+def _split_off_deck(given: list[Card]) -> Split:
+    """:func:`best_split` of a hand holding a card that is not of the French deck."""
+    cards = tuple(sorted(given, key=_card_order))
     key = tuple([c.code for c in cards])
     found = _SPLITS.get(key)
     if found is None:
         if len(_SPLITS) >= _SPLITS_KEPT:
-            del _SPLITS[next(iter(_SPLITS))]
-        found = _SPLITS[key] = _best(cards)
-    return found
+            _SPLITS.clear()
+        found = _SPLITS[key] = (_split(cards, [c.rank for c in cards], [c.suit for c in cards],
+                                       [card_value(c) for c in cards]), None)
+    return found[0]
 
 
-_SPLITS: dict[tuple[str, ...], Split] = {}
-"""Recent hands' best splits, oldest first."""
+_SPLITS: dict[tuple[int, ...] | tuple[str, ...],
+              tuple[Split, list[tuple[int, ...]] | None]] = {}
+"""Recent hands' best splits with their melds as places (``None`` for a hand of another deck or
+holding a card twice), forgotten all at once when full."""
 _SPLITS_KEPT = 8192
 
 
@@ -192,15 +338,28 @@ def _card_order(c: Card) -> tuple[int, str, int]:
     return (c.rank, c.suit, c.copy)
 
 
-def _best(cards: tuple[Card, ...]) -> Split:
+DECK_ORDER: tuple[Card, ...] = tuple(sorted(FRENCH_108.cards, key=_card_order))
+"""The French deck in the cards' own order (the jokers first): a hand sorted by its cards'
+places here is the hand sorted."""
+_PLACE: dict[str, int] = {c.code: i for i, c in enumerate(DECK_ORDER)}
+_RANK: tuple[int, ...] = tuple(c.rank for c in DECK_ORDER)
+_SUIT: tuple[str, ...] = tuple(c.suit for c in DECK_ORDER)
+_VALUE: tuple[int, ...] = tuple(card_value(c) for c in DECK_ORDER)
+
+
+def _split(cards: tuple[Card, ...], ranks: list[int], suits: list[str],
+           values: list[int]) -> Split:
+    """The best split of the sorted ``cards``, given each card's rank, suit and value."""
+    melds_with = _melds_by_first_card(ranks, suits)
+    if melds_with is None:
+        return Split((), cards, sum(values))
+    return _search(cards, values, melds_with)
+
+
+def _search(cards: tuple[Card, ...], values: list[int], melds_with: list[list[int]]) -> Split:
+    """The best split of the sorted ``cards`` (worth ``values``) whose melds, as masks of
+    indices, are listed under their lowest index in increasing order of their index tuples."""
     n = len(cards)
-    full = (1 << n) - 1
-    melds_with: list[list[int]] = [[] for _ in range(n)]
-    for combo in _meld_candidates(cards):
-        mask = 0
-        for i in combo:
-            mask |= 1 << i
-        melds_with[combo[0]].append(mask)
     memo: dict[int, tuple[int, tuple[int, ...]]] = {0: (0, ())}
 
     def solve(mask: int) -> tuple[int, tuple[int, ...]]:
@@ -209,7 +368,7 @@ def _best(cards: tuple[Card, ...]) -> Split:
             return found
         low = (mask & -mask).bit_length() - 1
         rest_value, rest_melds = solve(mask & ~(1 << low))
-        best = (card_value(cards[low]) + rest_value, rest_melds)
+        best = (values[low] + rest_value, rest_melds)
         for meld in melds_with[low]:
             if meld & mask == meld:
                 value, chosen = solve(mask & ~meld)
@@ -218,7 +377,7 @@ def _best(cards: tuple[Card, ...]) -> Split:
         memo[mask] = best
         return best
 
-    value, chosen = solve(full)
+    value, chosen = solve((1 << n) - 1)
     used = 0
     for meld in chosen:
         used |= meld
@@ -227,42 +386,99 @@ def _best(cards: tuple[Card, ...]) -> Split:
     return Split(melds, loose, value)
 
 
-def _meld_candidates(cards: tuple[Card, ...]) -> list[tuple[int, ...]]:
-    """Every meld among ``cards`` as sorted index tuples, each once, in increasing order.
+def _melds_by_first_card(ranks: list[int], suits: list[str]) -> list[list[int]] | None:
+    """Every meld among the cards of ``ranks`` and ``suits`` as a bit mask of their indices,
+    listed under its lowest index, each list in increasing order of the melds' index tuples;
+    ``None`` when there is no meld."""
+    combos = _meld_candidates(ranks, suits)
+    if not combos:
+        return None
+    melds_with: list[list[int]] = [[] for _ in ranks]
+    for combo in combos:
+        mask = 0
+        for i in combo:
+            mask |= 1 << i
+        melds_with[combo[0]].append(mask)
+    return melds_with
+
+
+def _meld_candidates(ranks: list[int], suits: list[str]) -> list[tuple[int, ...]]:
+    """Every meld among the cards of ``ranks`` and ``suits`` (sorted by rank, then suit) as
+    sorted index tuples, each once, in increasing order.
 
     A meld's natural cards share a rank (a set) or a suit (a run), so it lies inside one group:
     the naturals of one rank plus the jokers, or the naturals of one suit plus the jokers. Every
     3 or 4 cards of a rank's group (or of the jokers alone) are a set; a suit's group is
-    searched for runs only."""
-    jokers = [i for i, c in enumerate(cards) if c.suit == JOKER_SUIT]
+    searched for runs only. With at most one joker every meld holds two naturals, so no meld
+    is found twice; with more, the duplicates are dropped."""
+    if JOKER_SUIT not in suits:
+        return _natural_melds(ranks, suits)
+    jokers = [i for i, s in enumerate(suits) if s == JOKER_SUIT]
     by_rank: dict[int, list[int]] = {}
     by_suit: dict[str, list[int]] = {}
-    for i, c in enumerate(cards):
-        if c.suit != JOKER_SUIT:
-            by_rank.setdefault(c.rank, []).append(i)
-            by_suit.setdefault(c.suit, []).append(i)
-    found: set[tuple[int, ...]] = set()
-    for group in (*by_rank.values(), jokers):
-        members = sorted(group + jokers) if group is not jokers else jokers
-        for size in MELD_SIZES:
-            found.update(combinations(members, size))
-    ranks = [c.rank for c in cards]
+    for i, s in enumerate(suits):
+        if s != JOKER_SUIT:
+            by_rank.setdefault(ranks[i], []).append(i)
+            by_suit.setdefault(s, []).append(i)
+    short = 3 - len(jokers)
+    found: list[tuple[int, ...]] = []
+    if short <= 0:
+        found.extend(combinations(jokers, 3))
+        found.extend(combinations(jokers, 4))
+    for group in by_rank.values():
+        if len(group) >= short:
+            members = sorted(group + jokers)
+            found.extend(combinations(members, 3))
+            found.extend(combinations(members, 4))
     for group in by_suit.values():
-        members = sorted(group + jokers)
-        for size in MELD_SIZES:
-            for combo in combinations(members, size):
-                if combo not in found and _fits_a_run(combo, ranks, cards):
-                    found.add(combo)
-    return sorted(found)
+        if len(group) >= short:
+            members = sorted(group + jokers)
+            for size in MELD_SIZES:
+                found.extend(combo for combo in combinations(members, size)
+                             if _fits_a_run(combo, ranks, suits))
+    if len(jokers) > 1:
+        return sorted(set(found))
+    found.sort()
+    return found
 
 
-def _fits_a_run(combo: tuple[int, ...], ranks: list[int], cards: tuple[Card, ...]) -> bool:
+def _natural_melds(ranks: list[int], suits: list[str]) -> list[tuple[int, ...]]:
+    """:func:`_meld_candidates` of a hand without jokers: sets are three or four cards of a
+    rank (adjacent, the hand being sorted by rank), runs lie in a suit holding three
+    consecutive ranks."""
+    found: list[tuple[int, ...]] = []
+    n = len(ranks)
+    i = 0
+    while i < n - 2:
+        if ranks[i] == ranks[i + 2]:
+            end = i + 3
+            while end < n and ranks[end] == ranks[i]:
+                end += 1
+            found.extend(combinations(range(i, end), 3))
+            found.extend(combinations(range(i, end), 4))
+            i = end
+        else:
+            i += 1
+    held: dict[str, int] = {}
+    for i, s in enumerate(suits):
+        held[s] = held.get(s, 0) | 1 << ranks[i]
+    for suit, bits in held.items():
+        if bits & bits >> 1 & bits >> 2:
+            members = [i for i, s in enumerate(suits) if s == suit]
+            for size in MELD_SIZES:
+                found.extend(combo for combo in combinations(members, size)
+                             if _fits_a_run(combo, ranks, suits))
+    found.sort()
+    return found
+
+
+def _fits_a_run(combo: tuple[int, ...], ranks: list[int], suits: list[str]) -> bool:
     """Whether the cards at ``combo`` (naturals of one suit and jokers) are a run: distinct
     natural ranks spanning no more places than there are cards."""
     low = high = 0
     seen = 0
     for i in combo:
-        if cards[i].suit == JOKER_SUIT:
+        if suits[i] == JOKER_SUIT:
             continue
         rank = ranks[i]
         bit = 1 << rank

@@ -12,7 +12,7 @@ normative.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 
 from ..cards import Card, Deck
 from .base import (
@@ -28,11 +28,15 @@ from .base import (
 )
 from .rumino_config import HAND_SIZE, KNOCK_LIMIT
 from .rumino_melds import (
+    DECK_ORDER,
     RUMINO_SIZE,
+    Split,
     best_split,
+    hand_places,
     is_rumino,
     rumino_completions,
     rumino_subsets,
+    split_at,
 )
 
 __all__ = [
@@ -71,10 +75,11 @@ def deal_steps(order: Sequence[int]) -> tuple[ChanceStep, ...]:
 
 
 def check_revealed(steps: Sequence[ChanceStep], given: Sequence[Card | None],
-                   placed: set[Card], deck: Deck, deck_set: frozenset[Card]) -> None:
+                   placed: set[Card], deck: Deck, deck_set: frozenset[Card],
+                   held: frozenset[str] | set[str] = frozenset()) -> None:
     """Raise :class:`BadChance` unless ``given`` fulfils ``steps``: one card per step, a card
-    of ``deck`` (whose cards are ``deck_set``) not in ``placed`` nor twice, and ``None`` only
-    where this view cannot see."""
+    of ``deck`` (whose cards are ``deck_set``) not in ``placed`` (nor among the cards whose
+    codes are ``held``) nor twice, and ``None`` only where this view cannot see."""
     if len(given) != len(steps):
         raise BadChance(f"{len(given)} cards given for {len(steps)} pending chance steps")
     fresh: set[Card] = set()
@@ -86,23 +91,56 @@ def check_revealed(steps: Sequence[ChanceStep], given: Sequence[Card | None],
             continue
         if not isinstance(c, Card) or c not in deck_set:
             raise BadChance(f"{c!r} at {where} is not a card of the {deck.name} deck")
-        if c in placed or c in fresh:
+        if c in placed or c.code in held or c in fresh:
             raise BadChance(f"{c.code} at {where} was already placed in this hand")
         fresh.add(c)
 
 
 def turn_actions(seat: int, hand: Sequence[Card | None], *, drawn: bool, stock_size: int,
-                 upcard: bool, taken: Card | None) -> list[Action]:
+                 upcard: bool, taken: Card | None,
+                 split: Callable[[Sequence[int]], Split] = split_at) -> list[Action]:
     """Sorted legal actions of ``seat`` holding ``hand`` on its turn: before drawing ``draw``
     (from the stock while it holds cards, the upcard when there is one), ``knock`` at a
     deadwood of 7 or less; after drawing a ``discard`` of any card but ``taken`` (the upcard
     just taken); ``rumino`` whenever seven cards of the hand are one. Raises
-    :class:`UnknownHand` when ``hand`` is not fully known."""
+    :class:`UnknownHand` when ``hand`` is not fully known.
+
+    Without a rumino in the hand the actions come out in order as they are listed (the draws,
+    then the knock; or the discards in the order of the cards), each built once per card.
+    ``split`` gives the best split of the hand's places (:func:`~.rumino_melds.split_at`, or a
+    seat's :class:`~.rumino_melds.MeldTracker`)."""
     known = [c for c in hand if c is not None]
     if len(known) != len(hand):
         raise UnknownHand(
             f"seat {seat}'s hand is not known in this view, so no legal actions")
-    out: list[Action] = actions_with_cards("rumino", rumino_subsets(known))
+    places = hand_places(known)
+    subsets = rumino_subsets(known)
+    if places is None or subsets:
+        return _actions_sorted(known, subsets, drawn=drawn, stock_size=stock_size,
+                               upcard=upcard, taken=taken)
+    if not drawn:
+        out = [_DRAW_STOCK] if stock_size > 0 else []
+        if upcard:
+            out.append(_DRAW_UPCARD)
+        if split(places).deadwood <= KNOCK_LIMIT:
+            out.append(_KNOCK)
+        return out
+    skip = _PLACE_OF_CODE.get(taken.code) if taken is not None else None
+    discards = _DISCARD_AT
+    out = []
+    last = None
+    for place in places:
+        if place != last and place != skip:
+            out.append(discards[place])
+        last = place
+    return out
+
+
+def _actions_sorted(known: list[Card], subsets: list[tuple[Card, ...]], *, drawn: bool,
+                    stock_size: int, upcard: bool, taken: Card | None) -> list[Action]:
+    """:func:`turn_actions` listed and then sorted: a hand holding a rumino, or a card of
+    another deck."""
+    out: list[Action] = actions_with_cards("rumino", subsets)
     if not drawn:
         if stock_size > 0:
             out.append(Action("draw", value="stock"))
@@ -114,6 +152,14 @@ def turn_actions(seat: int, hand: Sequence[Card | None], *, drawn: bool, stock_s
         out.extend(Action("discard", c) for c in set(known)
                    if taken is None or c != taken)
     return sort_actions(out)
+
+
+_DRAW_STOCK = Action("draw", value="stock")
+_DRAW_UPCARD = Action("draw", value="upcard")
+_KNOCK = Action("knock")
+_DISCARD_AT: tuple[Action, ...] = tuple(Action("discard", c) for c in DECK_ORDER)
+"""The discard of each card, by its place in :data:`~.rumino_melds.DECK_ORDER`."""
+_PLACE_OF_CODE: dict[str, int] = {c.code: i for i, c in enumerate(DECK_ORDER)}
 
 
 def check_shape(action: Action, seat: int, *, card: bool = False, cards: bool = False,
@@ -130,7 +176,8 @@ def take_from_hand(hands: Sequence[Sequence[Card | None]], seat: int, wanted: Se
                    *, seen: set[Card], deck: Deck,
                    deck_set: frozenset[Card]) -> list[Card | None]:
     """The hand of ``seat`` less ``wanted`` (known cards, else hidden slots), or raise
-    :class:`IllegalMove`; ``seen`` are the cards every seat has seen leave the hands."""
+    :class:`IllegalMove`; ``seen`` are the cards every seat has seen leave the hands. A card is
+    found in the hand by its code (equal cards have equal codes)."""
     if len(set(wanted)) != len(wanted):
         raise IllegalMove("malformed-action", f"seat {seat} names a card twice", seat)
     hand = list(hands[seat])
@@ -138,8 +185,9 @@ def take_from_hand(hands: Sequence[Sequence[Card | None]], seat: int, wanted: Se
         if c not in deck_set:
             raise IllegalMove("card-not-in-deck",
                               f"{c.code} is not a card of the {deck.name} deck", seat)
-        if c in hand:
-            hand.remove(c)
+        codes = [None if held is None else held.code for held in hand]
+        if c.code in codes:
+            del hand[codes.index(c.code)]
         elif c in seen or any(c in h for h in hands):
             raise IllegalMove("card-not-in-hand", f"seat {seat} cannot use {c.code}: that "
                               "card is known to be elsewhere", seat)

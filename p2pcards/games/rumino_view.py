@@ -13,14 +13,14 @@ is normative.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any, Protocol
+from typing import Any, NamedTuple, Protocol
 
 from ..cards import Card
 from .base import Phase
 from .rumino_config import RuminoConfig, rebuy_price
-from .rumino_melds import best_split, rumino_kind
+from .rumino_melds import Split, rumino_kind
 
-__all__ = ["RuminoView", "observation", "shown_rumino"]
+__all__ = ["HandFacts", "RuminoView", "hand_facts", "observation", "shown_rumino"]
 
 
 class RuminoView(Protocol):
@@ -73,11 +73,51 @@ class RuminoView(Protocol):
     @property
     def hand_sizes(self) -> list[int]: ...
     def hand(self, seat: int) -> tuple[Card | None, ...]: ...
+    def split(self, seat: int) -> Split | None: ...
     def claimants(self) -> frozenset[int]: ...
 
 
-def observation(match: RuminoView, seat: int) -> dict[str, Any]:
-    """What ``seat`` sees, as plain data (card codes as text).
+class HandFacts(NamedTuple):
+    """The parts of every seat's observation that change only between hands, when a hand ends
+    and with a rebuy (see :func:`hand_facts`)."""
+
+    players: int
+    hand_number: int
+    dealer: int
+    playing: tuple[int, ...]
+    in_game: tuple[int, ...]
+    out: tuple[int, ...]
+    scores: tuple[int, ...]
+    stake: int
+    paid: tuple[int, ...]
+    pool: int
+    rebuys: tuple[int, ...]
+    rumino_seat: int | None
+    rumino_cards: tuple[Card, ...]
+    rumino_claimed: bool
+    knocker: int | None
+    payout: tuple[int, ...]
+    winner: int | None
+
+
+def hand_facts(match: RuminoView) -> HandFacts:
+    """The :class:`HandFacts` of ``match`` now. A match may keep them until a hand is dealt or
+    ends, a rebuy is answered or the match ends (nothing else changes them)."""
+    n = match.config.players
+    in_game = match.in_game
+    return HandFacts(
+        players=n, hand_number=match.hand_number, dealer=match.dealer,
+        playing=tuple(match.playing), in_game=tuple([int(x) for x in in_game]),
+        out=tuple([s for s in range(n) if not in_game[s]]), scores=match.scores,
+        stake=match.config.stake, paid=match.paid, pool=match.pool, rebuys=match.rebuys,
+        rumino_seat=match.rumino_seat, rumino_cards=tuple(match.rumino_cards),
+        rumino_claimed=match.rumino_claimed, knocker=match.knocker, payout=match.payout,
+        winner=match.winner)
+
+
+def observation(match: RuminoView, seat: int, facts: HandFacts | None = None) -> dict[str, Any]:
+    """What ``seat`` sees, as plain data (card codes as text); ``facts`` are the match's
+    :func:`hand_facts` when it keeps them (else they are read afresh).
 
     Keys: ``game``, ``seat``, ``players``, ``phase``, ``hand_number``, ``dealer``,
     ``playing`` (seats dealt in, in playing order), ``in_game`` (1 per seat in the game, 0
@@ -90,51 +130,52 @@ def observation(match: RuminoView, seat: int) -> dict[str, Any]:
     ``rumino`` (``{"seat", "cards", "kind", "claimed"}`` once shown), ``knocker``,
     ``payout``, ``winner``.
     """
-    n = match.config.players
+    (players, number, dealer, playing, in_game, out, scores, stake, paid, pool, rebuys,
+     rumino_seat, rumino_cards, rumino_claimed, knocker, payout,
+     winner) = hand_facts(match) if facts is None else facts
     own = match.hand(seat)
-    known = [c for c in own if c is not None]
     melds: list[list[str]] = []
     dead: int | None = None
-    if own and len(known) == len(own):
-        split = best_split(known)
+    split = match.split(seat) if own else None
+    if split is not None:
         melds = [[c.code for c in m] for m in split.melds]
         dead = split.deadwood
-    offered = (match.phase is Phase.ACTION and match.offering
-               and match.to_act == seat)
+    phase = match.phase
+    acting = phase is Phase.ACTION
+    to_act = match.to_act
+    offered = acting and match.offering and to_act == seat
     upcard = match.upcard
-    in_game = match.in_game
     return {
         "game": "rumino",
         "seat": seat,
-        "players": n,
-        "phase": match.phase.value,
-        "hand_number": match.hand_number,
-        "dealer": match.dealer,
-        "playing": list(match.playing),
-        "in_game": [int(x) for x in in_game],
-        "out": [s for s in range(n) if not in_game[s]],
-        "to_act": match.to_act if match.phase is Phase.ACTION else None,
+        "players": players,
+        "phase": phase.value,
+        "hand_number": number,
+        "dealer": dealer,
+        "playing": list(playing),
+        "in_game": list(in_game),
+        "out": list(out),
+        "to_act": to_act if acting else None,
         "drawn": match.drawn,
-        "hand": [c.code for c in known],
+        "hand": [c.code for c in own if c is not None],
         "hand_sizes": match.hand_sizes,
         "melds": melds,
-        "melds_text": " | ".join(" ".join(m) for m in melds) or None,
+        "melds_text": " | ".join([" ".join(m) for m in melds]) or None,
         "deadwood": dead,
         "upcard": upcard.code if upcard is not None else None,
         "discards": [c.code for c in match.discards],
         "stock_size": match.stock_size,
         "claimants": sorted(match.claimants()),
-        "scores": list(match.scores),
-        "stake": match.config.stake,
-        "paid": list(match.paid),
-        "pool": match.pool,
-        "rebuys": list(match.rebuys),
-        "rebuy_price": rebuy_price(match.config.stake, match.rebuys[seat]) if offered
-        else None,
-        "rumino": shown_rumino(match.rumino_seat, match.rumino_cards, match.rumino_claimed),
-        "knocker": match.knocker,
-        "payout": list(match.payout),
-        "winner": match.winner,
+        "scores": list(scores),
+        "stake": stake,
+        "paid": list(paid),
+        "pool": pool,
+        "rebuys": list(rebuys),
+        "rebuy_price": rebuy_price(stake, rebuys[seat]) if offered else None,
+        "rumino": shown_rumino(rumino_seat, rumino_cards, rumino_claimed),
+        "knocker": knocker,
+        "payout": list(payout),
+        "winner": winner,
     }
 
 
