@@ -94,13 +94,13 @@ from .burraco_melds import (
     check_extension,
     read_meld,
     sort_key,
+    three_card_melds,
 )
+from .burraco_plays import FAST_HAND_SIZE, HandMelds, plays
 from .burraco_scoring import SideTally, score_hand
 from .burraco_turns import (
-    HandMeldsMemo,
     TurnEnd,
     check_revealed,
-    hand_melds,
     play_actions,
     take_from_hand,
 )
@@ -170,7 +170,8 @@ class BurracoMatch(MatchProgress):
 
     def __init__(self, config: BurracoConfig) -> None:
         self._legal_memo: list[Action] | None = None
-        self._hand_melds_memo: HandMeldsMemo = {}
+        self._hand_melds: dict[int, HandMelds] = {}
+        """Per seat, its hand and the hand's three-card melds at its last play decision."""
         if not isinstance(config, BurracoConfig):
             raise GameError(f"burraco needs a BurracoConfig, got {type(config).__name__}")
         self.config = config
@@ -346,12 +347,17 @@ class BurracoMatch(MatchProgress):
                 out.append(Action("take"))
             return sorted(out)
         hand = self._hands[seat]
-        if None in hand:
+        known = [c for c in hand if c is not None]
+        if len(known) != len(hand):
             raise UnknownHand(f"seat {seat}'s hand is not known in this view, so no legal "
                               "actions")
-        known = [c for c in hand if c is not None]
-        candidates = hand_melds(self._hand_melds_memo, seat, known)
-        return play_actions(known, self._turn_end(seat), candidates)
+        end = self._turn_end(seat)
+        if len(known) >= FAST_HAND_SIZE:
+            listed = plays(known, end, self._hand_melds.get(seat))
+            if listed is not None:
+                actions, self._hand_melds[seat] = listed
+                return actions
+        return play_actions(known, end, three_card_melds(known))
 
     def _turn_end(self, seat: int) -> TurnEnd:
         """What the end of ``seat``'s turn demands of the cards it keeps."""
@@ -630,7 +636,7 @@ class BurracoMatch(MatchProgress):
         other._face_down = dict(self._face_down)
         other._seen = set(self._seen)
         other._match_scores = list(self._match_scores)
-        other._hand_melds_memo = dict(self._hand_melds_memo)
+        other._hand_melds = dict(self._hand_melds)
         return other
 
     def _need(self, phase: Phase, method: str) -> None:

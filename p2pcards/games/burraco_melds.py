@@ -35,6 +35,7 @@ from collections.abc import Container, Iterable, Sequence
 from dataclasses import dataclass
 from functools import cached_property, lru_cache
 from itertools import combinations
+from typing import Any
 
 from ..cards import FRENCH_SUITS, JOKER_SUIT, Card
 
@@ -44,6 +45,7 @@ __all__ = [
     "arrangements",
     "check_extension",
     "is_wild_card",
+    "may_extend",
     "one_card_extensions",
     "read_meld",
     "read_run",
@@ -116,6 +118,12 @@ class Meld:
 
     def __str__(self) -> str:
         return self._text
+
+    @cached_property
+    def memo(self) -> dict[int, Any]:
+        """Values derived from this meld alone, kept by the code that derives them (the fast
+        enumeration of additions, :mod:`.burraco_plays`): never part of the meld's value."""
+        return {}
 
     def __hash__(self) -> int:
         return self._hash
@@ -406,13 +414,17 @@ def one_card_extensions(old: Meld, c: Card) -> tuple[Meld, ...]:
     grown meld (:func:`arrangements`) that :func:`check_extension` accepts, in that order.
 
     Memoized: melds and cards are immutable, and a side's melds and the cards in play recur
-    from one decision to the next."""
-    if not _may_extend(old, c):
+    from one decision to the next. A run's growths are kept by the run's *pattern*
+    (:func:`_run_pattern`), so that runs that differ only in their suit and the copies of their
+    cards share one enumeration."""
+    if not may_extend(old, c):
         return ()
+    if old.kind == "run":
+        return _run_extensions(old, c)
     return _one_card_extensions(old, c)
 
 
-def _may_extend(old: Meld, c: Card) -> bool:
+def may_extend(old: Meld, c: Card) -> bool:
     """A cheap necessary condition for ``c`` to grow ``old``: a set takes a natural card of its
     rank, or a wild card when it has none; a run takes a wild card, or a natural card of its
     suit no more than two places from its ends (the run and its one wild card may shift by one
@@ -435,4 +447,74 @@ def _one_card_extensions(old: Meld, c: Card) -> tuple[Meld, ...]:
             out.append(check_extension(old, grown.cards))
         except MeldError:
             continue
+    return tuple(out)
+
+
+_CANONICAL_SUITS = (*FRENCH_SUITS, JOKER_SUIT)
+"""A run's pattern names its suit ``H``, the other suits ``D C S`` as they first come, the
+jokers ``X``."""
+_PATTERN_CARDS: dict[int, Card] = {
+    rank * 32 + i * 4 + copy: Card(rank, suit, copy)
+    for i, suit in enumerate(_CANONICAL_SUITS)
+    for rank in ((0,) if suit == JOKER_SUIT else range(1, 14))
+    for copy in ((1, 2, 3, 4) if suit == JOKER_SUIT else (1, 2))}
+
+Growth = tuple[tuple[int, ...], int, int, int | None]
+"""A grown run as its pattern's growth: the indices of its cards in the old run's cards and the
+card added (last), its lowest place, the index of its wild card (-1 if none), where the wild
+card stands."""
+_RUN_GROWTHS: dict[tuple[int, ...], tuple[Growth, ...]] = {}
+_RUN_GROWTHS_MOST = 1 << 16
+
+
+def _run_pattern(cards: Sequence[Card], suit: str) -> tuple[int, ...]:
+    """The cards of a run of ``suit`` (and a card to add) with their suits and copies renamed
+    in order of appearance: the run's suit is ``H`` and the others ``D``, ``C``, ``S``; copies
+    are numbered 1, 2 per rank and suit; jokers 1..4. Each card is coded ``rank * 32 + suit
+    index * 4 + copy``. The rules compare ranks, suits (with the run's suit, with jokers, with
+    each other) and cards (equal or not) only, so runs of one pattern grow alike."""
+    others: dict[str, int] = {}
+    copies: dict[int, int] = {}
+    out = []
+    for c in cards:
+        s = c.suit
+        if s == suit:
+            i = 0
+        elif s == JOKER_SUIT:
+            i = 4
+        else:
+            i = others.get(s, 0)
+            if not i:
+                i = others[s] = len(others) + 1
+        base = c.rank * 32 + i * 4
+        copy = copies[base] = copies.get(base, 0) + 1
+        out.append(base + copy)
+    return tuple(out)
+
+
+def _run_extensions(old: Meld, c: Card) -> tuple[Meld, ...]:
+    """:func:`one_card_extensions` of a run, through its pattern."""
+    pool = (*old.cards, c)
+    pattern = _run_pattern(pool, old.suit)
+    growths = _RUN_GROWTHS.get(pattern)
+    if growths is None:
+        if len(_RUN_GROWTHS) >= _RUN_GROWTHS_MOST:
+            _RUN_GROWTHS.clear()
+        growths = _RUN_GROWTHS[pattern] = _pattern_growths(old, pattern)
+    return tuple(Meld("run", tuple([pool[i] for i in indices]), low, old.suit,
+                      None if wild < 0 else pool[wild], wild_at)
+                 for indices, low, wild, wild_at in growths)
+
+
+def _pattern_growths(old: Meld, pattern: tuple[int, ...]) -> tuple[Growth, ...]:
+    """The growths of ``old`` by the last card of its ``pattern``, worked out on the pattern's
+    own cards."""
+    cards = [_PATTERN_CARDS[code] for code in pattern]
+    wild = None if old.wild is None else cards[old.cards.index(old.wild)]
+    renamed = Meld("run", tuple(cards[:-1]), old.rank, "H", wild, old.wild_at)
+    out = []
+    for grown in _one_card_extensions(renamed, cards[-1]):
+        indices = tuple([cards.index(x) for x in grown.cards])
+        wild_index = -1 if grown.wild is None else cards.index(grown.wild)
+        out.append((indices, grown.rank, wild_index, grown.wild_at))
     return tuple(out)

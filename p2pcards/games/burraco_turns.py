@@ -25,29 +25,17 @@ from .base import (
     actions_with_cards,
     sort_actions,
 )
-from .burraco_melds import (
-    Meld,
-    is_wild_card,
-    one_card_extensions,
-    three_card_melds,
-    three_card_melds_of,
-)
+from .burraco_melds import Meld, is_wild_card, one_card_extensions
 
 __all__ = [
-    "HandMeldsMemo",
     "TurnEnd",
     "additions",
     "check_revealed",
-    "hand_melds",
     "new_melds",
     "play_actions",
     "take_from_hand",
     "without",
 ]
-
-HandMeldsMemo = dict[int, tuple[frozenset[Card], list[Meld]]]
-"""Per seat, its hand at its last play decision and that hand's three-card melds."""
-
 
 @dataclass(frozen=True)
 class TurnEnd:
@@ -133,34 +121,6 @@ def new_melds(known: list[Card], end: TurnEnd, candidates: list[Meld]) -> Iterab
         if tight and not end.rest_ok(without(known, meld.cards), meld):
             continue
         yield meld
-
-
-def hand_melds(memo: HandMeldsMemo, seat: int, known: list[Card]) -> list[Meld]:
-    """Every three-card meld of ``known`` (``seat``'s hand), in any order, enumerated
-    incrementally from the seat's hand at its previous decision (kept in ``memo``, which is
-    updated): the melds that lose none of their cards are kept, and when natural cards came in
-    only the sets of their ranks and the runs of their suits are listed again (a wild card
-    coming in lists everything)."""
-    hand = frozenset(known)
-    entry = memo.get(seat)
-    if entry is None or entry[0] == hand:
-        melds = entry[1] if entry is not None else three_card_melds(known)
-    else:
-        before, previous = entry
-        added = hand - before
-        if any(is_wild_card(c) for c in added):
-            melds = three_card_melds(known)
-        else:
-            gone = before - hand
-            ranks = {c.rank for c in added}
-            suits = {c.suit for c in added}
-            melds = [m for m in previous
-                     if not (m.rank in ranks if m.kind == "set" else m.suit in suits)
-                     and gone.isdisjoint(m.cards)]
-            if added:
-                melds += three_card_melds_of(known, ranks, suits)
-    memo[seat] = (hand, melds)
-    return melds
 
 
 def additions(known: list[Card], end: TurnEnd) -> list[Action]:

@@ -1,0 +1,128 @@
+"""Burraco's memoized enumerations equal a fresh computation: a hand's three-card melds kept
+from an earlier hand of the seat (``burraco_plays.hand_melds``), a run's one-card growths kept by
+the run's pattern (its suit and copies renamed), and the legal actions of a state whose copy was
+played on (copies share no memo that a change of state could make wrong)."""
+
+from __future__ import annotations
+
+import random
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from legal_reference import burraco_legal_actions
+from legal_reference import one_card_extensions as reference_one_card_extensions
+from legal_reference import three_card_melds as reference_three_card_melds
+
+from p2pcards.cards import FRENCH_108, FRENCH_SUITS, Card
+from p2pcards.games import get_game
+from p2pcards.games.base import Phase
+from p2pcards.games.burraco import BurracoMatch
+from p2pcards.games.burraco_melds import Meld, one_card_extensions, read_meld, read_run
+from p2pcards.games.burraco_plays import CARDS, ORDINAL, hand_mask, hand_melds
+from p2pcards.offline.simulate import fulfil_chance
+
+_HANDS = st.lists(st.sampled_from(FRENCH_108.cards), min_size=0, max_size=30, unique=True)
+
+
+def _codes(melds: list[tuple[Card, ...]]) -> list[tuple[str, ...]]:
+    return sorted(tuple(c.code for c in cards) for cards in melds)
+
+
+@settings(max_examples=400, deadline=None)
+@given(earlier=st.none() | _HANDS, hand=_HANDS)
+def test_a_hands_melds_kept_from_an_earlier_hand_are_its_three_card_melds(
+        earlier: list[Card] | None, hand: list[Card]) -> None:
+    before = None if earlier is None else hand_melds(hand_mask(earlier), None)
+    mask, entries = hand_melds(hand_mask(hand), before)
+    assert mask == hand_mask(hand)
+    assert list(entries) == sorted(entries), "the melds are kept sorted"
+    assert _codes([e[1].cards for e in entries]) == _codes(
+        [m.cards for m in reference_three_card_melds(hand)])
+    for key, action, bits, rank in entries:
+        assert action.kind == "meld" and action.amount == 0
+        assert key == tuple(ORDINAL[c.code] for c in action.cards)
+        assert bits == hand_mask(action.cards)
+        meld = read_meld(action.cards)
+        assert rank == (meld.rank if meld.kind == "set" else 0)
+
+
+def _renamed(c: Card, suits: dict[str, str], swap_copies: bool) -> Card:
+    if c.suit == "X":
+        return Card(0, "X", 5 - c.copy if swap_copies else c.copy)
+    return Card(c.rank, suits[c.suit], 3 - c.copy if swap_copies else c.copy)
+
+
+@settings(max_examples=60, deadline=None)
+@given(seed=st.integers(0, 2**32 - 1), order=st.permutations(FRENCH_SUITS),
+       swap_copies=st.booleans())
+def test_a_runs_growths_do_not_depend_on_its_suit_or_copies(
+        seed: int, order: list[str], swap_copies: bool) -> None:
+    """A run grown at random, then the same run with its suits and copies renamed: the growths
+    of the second come from the first's pattern and still equal the reference's."""
+    rng = random.Random(seed)
+    suits = dict(zip(FRENCH_SUITS, order, strict=True))
+    runs = [m for m in reference_three_card_melds(rng.sample(FRENCH_108.cards, 30))
+            if m.kind == "run"]
+    for run in rng.sample(runs, min(3, len(runs))):
+        for _ in range(rng.randrange(6)):
+            grown = [g for c in FRENCH_108.cards if c not in run.cards
+                     for g in reference_one_card_extensions(run, c)]
+            if not grown:
+                break
+            run = rng.choice(grown)
+        renamed = Meld("run", tuple(_renamed(c, suits, swap_copies) for c in run.cards),
+                       run.rank, suits[run.suit],
+                       None if run.wild is None else _renamed(run.wild, suits, swap_copies),
+                       run.wild_at)
+        assert renamed == read_run(renamed.cards)
+        for c in CARDS:
+            if c not in run.cards:
+                assert one_card_extensions(run, c) == reference_one_card_extensions(run, c)
+                other = _renamed(c, suits, swap_copies)
+                assert (one_card_extensions(renamed, other)
+                        == reference_one_card_extensions(renamed, other))
+
+
+@settings(max_examples=15, deadline=None)
+@given(seed=st.integers(0, 2**32 - 1))
+def test_a_copy_played_on_leaves_the_originals_legal_actions_alone(seed: int) -> None:
+    """At random decisions of a random playout, a copy of the state plays a few random actions;
+    the original's legal actions are still the reference's, and so are the copy's."""
+    spec = get_game("burraco")
+    state = spec.new_match(spec.preset(players=4))
+    rng = random.Random(seed)
+    shuffled: list[Card] = []
+    for _ in range(600):
+        phase = state.phase
+        if phase is Phase.SHUFFLE:
+            shuffled = list(state.deck.cards)
+            rng.shuffle(shuffled)
+            state.begin_hand()
+        elif phase is Phase.CHANCE:
+            fulfil_chance(state, shuffled)
+        elif phase is Phase.ACTION:
+            assert state.legal_actions() == burraco_legal_actions(state)
+            if rng.random() < 0.2:
+                _play_a_copy(state, shuffled, rng)
+                assert state.legal_actions() == burraco_legal_actions(state)
+            legal = state.legal_actions()
+            keep_going = [a for a in legal if a.kind != "discard"]
+            pool = keep_going if keep_going and rng.random() < 0.75 else legal
+            state.apply(pool[rng.randrange(len(pool))])
+        elif phase is Phase.HAND_OVER:
+            state.next_hand()
+        else:
+            return
+
+
+def _play_a_copy(state: BurracoMatch, shuffled: list[Card], rng: random.Random) -> None:
+    other = state.copy()
+    for _ in range(rng.randrange(1, 8)):
+        if other.phase is Phase.CHANCE:
+            fulfil_chance(other, shuffled)
+        elif other.phase is Phase.ACTION:
+            legal = other.legal_actions()
+            assert legal == burraco_legal_actions(other)
+            other.apply(legal[rng.randrange(len(legal))])
+        else:
+            return
