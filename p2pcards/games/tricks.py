@@ -67,6 +67,11 @@ class RankOrder:
         """Whether ``challenger`` outranks ``holder`` (ranks only; suits are the caller's job)."""
         return self.strength(challenger.rank) > self.strength(holder.rank)
 
+    @property
+    def strengths(self) -> Mapping[int, int]:
+        """Every listed rank's :meth:`strength`, as a read-only map (for hot loops)."""
+        return self._strength
+
 
 BRISCOLA_ORDER = RankOrder("briscola", (1, 3, 10, 9, 8, 7, 6, 5, 4, 2))
 """Briscola: Asso, 3, Re, Cavallo, Fante, 7, 6, 5, 4, 2."""
@@ -92,16 +97,22 @@ def trick_winner(played: Sequence[Card], order: RankOrder, trump: str | None = N
     """
     if not played:
         raise ValueError("a trick needs at least one card to have a winner")
+    strength = order.strengths
     best = 0
     best_card = played[0]
-    for index in range(1, len(played)):
-        challenger = played[index]
-        if challenger.suit == best_card.suit:
-            if order.beats(challenger, best_card):
+    try:
+        for index in range(1, len(played)):
+            challenger = played[index]
+            if challenger.suit == best_card.suit:
+                if strength[challenger.rank] > strength[best_card.rank]:
+                    best, best_card = index, challenger
+            elif trump is not None and challenger.suit == trump:
+                # the first trump on a non-trump card always takes the lead of the trick
                 best, best_card = index, challenger
-        elif trump is not None and challenger.suit == trump:
-            # the first trump on a non-trump card always takes the lead of the trick
-            best, best_card = index, challenger
+    except KeyError as missing:  # the error RankOrder.strength gives for an unlisted rank
+        raise ValueError(
+            f"rank {missing.args[0]} is not in the {order.name} rank order"
+        ) from None
     return best
 
 
