@@ -24,6 +24,7 @@ from p2pcards.games.tressette_rules import (
     combinations_held,
     suit_counts,
 )
+from p2pcards.games.tricks import BRISCOLA_POINTS, card_points
 from p2pcards.games.tute_rules import ORDER as TUTE_ORDER
 from p2pcards.games.tute_rules import marriages_held, points_of
 from p2pcards.games.tute_rules import trick_winner_seat as tute_trick_winner_seat
@@ -198,3 +199,20 @@ def test_tute_actions_and_running_totals_are_the_reference_ones(variant: dict[st
         assert sorted(seen["played"]) == sorted(played)
         if state.trick:
             assert seen["played"][-len(state.trick):] == [c.code for _, c in state.trick]
+
+
+# ---------------------------------------------------------------- Briscola
+
+@settings(max_examples=25, deadline=None)
+@given(preset=st.sampled_from(["classic", "italian"]), players=st.sampled_from([2, 3, 4]),
+       seed=st.integers(0, 2**32 - 1))
+def test_briscola_actions_and_running_points_are_the_reference_ones(preset: str, players: int,
+                                                                    seed: int) -> None:
+    config = get_game("briscola").preset(preset, players=players)
+    for state in playout("briscola", config, seed, limit=150):
+        hand = state.hand(state.to_act)
+        assert state.legal_actions() == sort_actions(Action("play", c) for c in hand)
+        piles = [state.captured(side) for side in range(len(state.match_scores))]
+        fresh = tuple(card_points(p, BRISCOLA_POINTS) for p in piles)
+        assert state.card_points() == fresh
+        assert state.observation(state.to_act)["captured_points"] == list(fresh)

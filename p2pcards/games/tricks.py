@@ -22,12 +22,14 @@ from operator import attrgetter
 from types import MappingProxyType
 
 from ..cards import Card
+from .base import Action
 
 __all__ = [
     "BRISCOLA_ORDER",
     "BRISCOLA_POINTS",
     "TRESSETTE_ORDER",
     "TRESSETTE_THIRDS",
+    "PlayActions",
     "RankOrder",
     "action_card_order",
     "all_known",
@@ -158,3 +160,18 @@ def index_in_hand(hand: Sequence[Card | None], wanted: Card) -> int:
         return hand.index(wanted)
     except ValueError:
         return -1
+
+
+class PlayActions:
+    """``Action("play", c)`` for a card ``c``, made the first time and then shared: actions are
+    immutable, so every state of a game can list the same objects (by card code: at most one per
+    card of the deck). Each game keeps its own, so the actions hold that game's card objects."""
+
+    def __init__(self) -> None:
+        self._by_code: dict[str, Action] = {}
+
+    def __call__(self, c: Card) -> Action:
+        action = self._by_code.get(c.code)
+        if action is None:
+            action = self._by_code[c.code] = Action("play", c)
+        return action

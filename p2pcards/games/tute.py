@@ -77,7 +77,7 @@ from .base import (
     flags_of,
     sort_actions,
 )
-from .tricks import action_card_order, all_known, index_in_hand
+from .tricks import PlayActions, action_card_order, all_known, index_in_hand
 from .tute_rules import (
     CUARENTA,
     KING,
@@ -109,16 +109,8 @@ _MARRIAGE_ACTIONS = {
 }
 """The declarations a seat can make: immutable, so made once and listed by every state."""
 
-_PLAYS: dict[str, Action] = {}
-"""``Action("play", c)`` by card code, made the first time a card is playable (40 at most)."""
-
-
-def _play_action(c: Card) -> Action:
-    """``Action("play", c)``, the one object every state lists for that card."""
-    action = _PLAYS.get(c.code)
-    if action is None:
-        action = _PLAYS[c.code] = Action("play", c)
-    return action
+_play_action = PlayActions()
+"""``Action("play", c)``, the one object every state lists for that card."""
 
 
 def _deal_steps(first: int, size: int) -> tuple[ChanceStep, ...]:
