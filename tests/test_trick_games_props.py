@@ -18,6 +18,7 @@ from hypothesis import strategies as st
 from p2pcards.cards import ITALIAN_40, ITALIAN_SUITS, Card
 from p2pcards.games import get_game
 from p2pcards.games.base import Action, MatchState, Phase, sort_actions
+from p2pcards.games.scopa import can_capture, sum_combinations
 from p2pcards.games.tressette_rules import (
     COUNT_SIGNALS,
     NAPOLI,
@@ -216,3 +217,38 @@ def test_briscola_actions_and_running_points_are_the_reference_ones(preset: str,
         fresh = tuple(card_points(p, BRISCOLA_POINTS) for p in piles)
         assert state.card_points() == fresh
         assert state.observation(state.to_act)["captured_points"] == list(fresh)
+
+
+# ---------------------------------------------------------------- Scopa
+
+def scopa_capture_options(table: tuple[Card, ...], played: Card,
+                          sum_choice: str) -> list[tuple[Card, ...]]:
+    """Scopa's capture sets as first written (equal cards sorted as cards)."""
+    equal = [(c,) for c in table if c.rank == played.rank]
+    if equal:
+        return sorted(equal)
+    if not can_capture(table, played.rank):
+        return [()]
+    combos = sum_combinations(table, played.rank)
+    if not combos:
+        return [()]
+    if sum_choice == "fewest_cards":
+        fewest = min(len(c) for c in combos)
+        combos = [c for c in combos if len(c) == fewest]
+    return combos
+
+
+@settings(max_examples=25, deadline=None)
+@given(preset=st.sampled_from(["classic", "napola"]), players=st.sampled_from([2, 3, 4]),
+       sum_choice=st.sampled_from(["fewest_cards", "free"]), seed=st.integers(0, 2**32 - 1))
+def test_scopa_plays_are_the_reference_plays(preset: str, players: int, sum_choice: str,
+                                             seed: int) -> None:
+    config = get_game("scopa").preset(preset, players=players, sum_choice=sum_choice)
+    for state in playout("scopa", config, seed, limit=150):
+        hand = [c for c in state.hand(state.to_act) if c is not None]
+        expected = sorted(
+            Action("play", c, capture)
+            for c in hand
+            for capture in scopa_capture_options(state.table, c, sum_choice)
+        )
+        assert state.legal_actions() == expected
