@@ -104,9 +104,17 @@ from .base import (
     WrongPhase,
     Zone,
     flags_of,
-    sort_actions,
 )
-from .tricks import BRISCOLA_ORDER, BRISCOLA_POINTS, card_points, trick_winner
+from .tricks import (
+    BRISCOLA_ORDER,
+    BRISCOLA_POINTS,
+    PlayActions,
+    action_card_order,
+    all_known,
+    card_points,
+    index_in_hand,
+    trick_winner,
+)
 
 __all__ = [
     "BadChance",
@@ -184,6 +192,44 @@ def briscola_deck(config: BriscolaConfig) -> Deck:
     return italian_39(config.removed_two) if config.players == 3 else ITALIAN_40
 
 
+_PLAY = PlayActions()
+_STEPS: dict[tuple[int, ...], tuple[ChanceStep, ...]] = {}
+"""Chance steps already made, by what decides them (see :func:`_steps`): they are immutable, and
+every hand asks for the same few deals and draws."""
+
+
+def _hand_steps(key: tuple[int, ...]) -> tuple[ChanceStep, ...]:
+    """The deal or draw steps ``key`` stands for, made once: ``(0, players, first, size)`` for
+    the deal (hands from ``first`` on, then the face-up trump at the last position);
+    ``(1, next_pos, face_down, trump_position, *seats)`` for a round of draws."""
+    steps = _STEPS.get(key)
+    if steps is None:
+        steps = _STEPS[key] = _deal_steps(*key[1:]) if key[0] == 0 else _draw_steps(
+            key[1], key[2], key[3], key[4:])
+    return steps
+
+
+def _deal_steps(n: int, first: int, size: int) -> tuple[ChanceStep, ...]:
+    steps = [
+        ChanceStep(i, Zone.HAND, (first + i) % n, frozenset({(first + i) % n}))
+        for i in range(HAND_SIZE * n)
+    ]
+    steps.append(ChanceStep(size - 1, Zone.TRUMP, None, ALL_SEATS))
+    return tuple(steps)
+
+
+def _draw_steps(next_pos: int, face_down: int, trump_position: int,
+                order: tuple[int, ...]) -> tuple[ChanceStep, ...]:
+    steps = [
+        ChanceStep(next_pos + k, Zone.HAND, seat, frozenset({seat}))
+        for k, seat in enumerate(order[:face_down])
+    ]
+    if len(order) > face_down:
+        # the last draw takes the face-up trump: a public card, already revealed to all
+        steps.append(ChanceStep(trump_position, Zone.HAND, order[-1], ALL_SEATS))
+    return tuple(steps)
+
+
 class _Pending(enum.Enum):
     DEAL = "deal"
     DRAW = "draw"
@@ -232,6 +278,8 @@ class BriscolaMatch(MatchProgress):
         self._trick: list[tuple[int, Card]] = []
         self._last_trick: tuple[tuple[tuple[int, Card], ...], int] | None = None
         self._captured: list[list[Card]] = [[] for _ in range(self._sides)]
+        self._points = [0] * self._sides
+        """Card points of each side's pile, added up as tricks are taken."""
         self._pending: tuple[ChanceStep, ...] = ()
         self._pending_kind: _Pending | None = None
         self._draw_order: tuple[int, ...] = ()
@@ -313,12 +361,7 @@ class BriscolaMatch(MatchProgress):
         self._need(Phase.SHUFFLE, "begin_hand")
         self._reset_hand()
         n, first = self._n, self._hand_number % self._n
-        steps = [
-            ChanceStep(i, Zone.HAND, (first + i) % n, frozenset({(first + i) % n}))
-            for i in range(HAND_SIZE * n)
-        ]
-        steps.append(ChanceStep(len(self._deck) - 1, Zone.TRUMP, None, ALL_SEATS))
-        self._pending = tuple(steps)
+        self._pending = _hand_steps((0, n, first, len(self._deck)))
         self._pending_kind = _Pending.DEAL
         self._next_pos = HAND_SIZE * n
         self._stock_left = len(self._deck) - HAND_SIZE * n - 1
@@ -424,14 +467,7 @@ class BriscolaMatch(MatchProgress):
         trump_left = 1 if self._trump_taken_by is None else 0
         order = order[: face_down + trump_left]
         self._draw_order = order
-        steps = [
-            ChanceStep(self._next_pos + k, Zone.HAND, seat, frozenset({seat}))
-            for k, seat in enumerate(order[:face_down])
-        ]
-        if len(order) > face_down:
-            # the last draw takes the face-up trump: a public card, already revealed to all
-            steps.append(ChanceStep(self._trump_position, Zone.HAND, order[-1], ALL_SEATS))
-        self._pending = tuple(steps)
+        self._pending = _hand_steps((1, self._next_pos, face_down, self._trump_position, *order))
         self._pending_kind = _Pending.DRAW
         self._phase = Phase.CHANCE
 
@@ -449,11 +485,11 @@ class BriscolaMatch(MatchProgress):
         if self._phase is not Phase.ACTION:
             return []
         hand = self._hands[self._to_act]
-        if None in hand:
+        if not all_known(hand):
             raise UnknownHand(
                 f"seat {self._to_act}'s hand is not known in this view, so no legal actions"
             )
-        return sort_actions(Action("play", c) for c in hand if c is not None)
+        return list(map(_PLAY, sorted(hand, key=action_card_order)))  # type: ignore[arg-type]
 
     def apply(self, action: Action) -> None:
         """Play ``to_act``'s card; raise :class:`IllegalMove` (state unchanged) otherwise.
@@ -483,13 +519,14 @@ class BriscolaMatch(MatchProgress):
             raise IllegalMove(
                 "card-hidden", f"seat {seat} must reveal the card it plays in briscola", seat
             )
-        if played not in self._deck_set:
+        hand = self._hands[seat]
+        at = index_in_hand(hand, played)  # a card found in the hand is a card of the deck
+        if at < 0 and played not in self._deck_set:
             raise IllegalMove(
                 "card-not-in-deck", f"{played.code} is not in the {self._deck.name} deck", seat
             )
-        hand = self._hands[seat]
-        if played in hand:
-            hand.remove(played)
+        if at >= 0:
+            del hand[at]
         elif None in hand and played not in self._seen:
             hand.remove(None)
             self._seen.add(played)
@@ -515,7 +552,9 @@ class BriscolaMatch(MatchProgress):
         assert self._trump_card is not None
         played = [c for _, c in self._trick]
         winner = self._trick[trick_winner(played, BRISCOLA_ORDER, self._trump_card.suit)][0]
-        self._captured[self.side_of(winner)].extend(played)
+        side = winner % 2 if self._n == 4 else winner
+        self._captured[side] += played
+        self._points[side] += card_points(played, BRISCOLA_POINTS)
         self._last_trick = (tuple(self._trick), winner)
         self._trick = []
         self._leader = winner
@@ -531,7 +570,7 @@ class BriscolaMatch(MatchProgress):
 
     def card_points(self) -> tuple[int, ...]:
         """Card points each side has captured so far in this hand."""
-        return tuple(card_points(pile, BRISCOLA_POINTS) for pile in self._captured)
+        return tuple(self._points)
 
     def hand_result(self) -> HandResult:
         """In HAND_OVER: card points, hand won, and (tie-breaker hands) tie-breaker lines."""
@@ -628,11 +667,11 @@ class BriscolaMatch(MatchProgress):
         return {
             "game": "briscola",
             "seat": seat,
-            "side": self.side_of(seat),
+            "side": seat % 2 if self._n == 4 else seat,
             "players": self._n,
             "phase": self._phase.value,
             "hand_number": self._hand_number,
-            "first_player": self.first_player,
+            "first_player": self._hand_number % self._n,
             "to_act": self._to_act if self._phase is Phase.ACTION else None,
             "hand": [c.code for c in self._hands[seat] if c is not None],
             "hand_sizes": [len(h) for h in self._hands],
@@ -643,7 +682,7 @@ class BriscolaMatch(MatchProgress):
             "trick": [[s, c.code] for s, c in self._trick],
             "last_trick": last_trick,
             "captured_cards": [len(pile) for pile in self._captured],
-            "captured_points": list(self.card_points()),
+            "captured_points": list(self._points),
             "partner_hand": partner_hand,
             "match_format": self.config.match,
             "match_scores": list(self._match_scores),
@@ -657,6 +696,7 @@ class BriscolaMatch(MatchProgress):
         other._hands = [list(h) for h in self._hands]
         other._trick = list(self._trick)
         other._captured = [list(p) for p in self._captured]
+        other._points = list(self._points)
         other._seen = set(self._seen)
         other._match_scores = list(self._match_scores)
         other._hands_won = list(self._hands_won)
@@ -714,6 +754,7 @@ class BriscolaMatch(MatchProgress):
             if len(captured) != state._sides:
                 raise GameError(f"from_position needs {state._sides} captured piles")
             state._captured = [[_as_card(c) for c in pile] for pile in captured]
+            state._points = [card_points(pile, BRISCOLA_POINTS) for pile in state._captured]
         placed = [c for h in state._hands for c in h if c is not None] + trick_cards
         placed += [c for pile in state._captured for c in pile]
         for c in [*placed, trump_card]:

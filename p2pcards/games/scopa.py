@@ -65,6 +65,7 @@ from .base import (
 )
 from .scopa_config import PLAYER_COUNTS, ScopaConfig
 from .scopa_scoring import leader_at_target, score_hand
+from .tricks import action_card_order, all_known, index_in_hand
 
 __all__ = [
     "BadChance",
@@ -126,9 +127,10 @@ def capture_options(table: Sequence[Card], played: Card, sum_choice: str) -> lis
     """The legal capture sets for ``played`` on ``table``: one single card per table card of the
     same rank if any; else the sum combinations (only the smallest ones with
     ``sum_choice="fewest_cards"``); ``[()]`` (trail) when nothing can be captured."""
-    equal = [(c,) for c in table if c.rank == played.rank]
+    equal = [c for c in table if c.rank == played.rank]
     if equal:
-        return sorted(equal)
+        equal.sort(key=action_card_order)  # Card's own order, as plain tuples
+        return [(c,) for c in equal]
     if not can_capture(table, played.rank):
         return [()]
     combos = sum_combinations(table, played.rank)
@@ -140,13 +142,23 @@ def capture_options(table: Sequence[Card], played: Card, sum_choice: str) -> lis
     return combos
 
 
-def _play_order(action: Action) -> tuple[int, str, tuple[tuple[int, str, int], ...]]:
-    """The sort key of a play: the order of :class:`Action` itself (its card, then its capture
-    set), as plain tuples that compare faster than the dataclasses. Plays of one hand are
-    distinct: no card is twice in a hand and no capture set twice among a card's options."""
-    card = action.card
-    assert card is not None
-    return card.rank, card.suit, tuple((c.rank, c.suit, c.copy) for c in action.cards)
+_PLAYS: dict[tuple[str, ...], Action] = {}
+"""Play actions by the codes of their card and capture set: actions are immutable, so every
+state lists the same objects (at most one per card and capture set of the deck)."""
+_DECK_IDS = frozenset(map(id, ITALIAN_40.cards))
+
+
+def _play(c: Card, capture: tuple[Card, ...]) -> Action:
+    """``Action("play", c, capture)``, the one object every state lists for it."""
+    key = (c.code, *[x.code for x in capture])
+    action = _PLAYS.get(key)
+    if action is None:
+        action = _PLAYS[key] = Action("play", c, capture)
+    return action
+
+
+_DEALS: dict[tuple[int, int, int], tuple[ChanceStep, ...]] = {}
+"""Deal steps by (players, first player, first deck position): immutable, made once."""
 
 
 def _codes(items: Sequence[Card]) -> str:
@@ -260,6 +272,13 @@ class ScopaMatch(MatchProgress):
         self._phase = Phase.CHANCE
 
     def _deal_steps(self, start: int) -> tuple[ChanceStep, ...]:
+        key = (self._players, self.first_player, start)
+        steps = _DEALS.get(key)
+        if steps is None:
+            steps = _DEALS[key] = self._make_deal_steps(start)
+        return steps
+
+    def _make_deal_steps(self, start: int) -> tuple[ChanceStep, ...]:
         steps = []
         position = start
         for offset in range(self._players):
@@ -284,16 +303,10 @@ class ScopaMatch(MatchProgress):
             raise BadChance(f"the deal needs {len(steps)} cards, not {len(revealed)}")
         first_deal = self._next_pos == 0
         fresh: set[Card] = set()
-        for step, got in zip(steps, revealed, strict=True):
-            if got is None:
-                if step.zone is not Zone.HAND:
-                    raise BadChance(f"deck position {step.position} goes face up, so it is needed")
-                continue
-            if not isinstance(got, Card) or got not in ITALIAN_40:
-                raise BadChance(f"deck position {step.position} got {got!r}, not a Scopa card")
-            if got in self._seen or got in fresh:
-                raise BadChance(f"deck position {step.position} repeats the card {got.code}")
-            fresh.add(got)
+        if self._fresh_deck_cards(revealed):
+            fresh.update(revealed)  # type: ignore[arg-type]  # every one a card, checked
+        else:
+            self._check_deal(steps, revealed, fresh)
         for step, got in zip(steps, revealed, strict=True):
             if step.zone is Zone.TABLE:
                 assert got is not None
@@ -312,6 +325,29 @@ class ScopaMatch(MatchProgress):
         self._phase = Phase.ACTION
         self._to_act = self.first_player
 
+    def _fresh_deck_cards(self, revealed: Sequence[Card | None]) -> bool:
+        """Whether every revealed card is a distinct object of the deck not seen this hand: then
+        the deal is sound whatever its steps (checked by identity in C, and one hash a card).
+        ``False`` says nothing: :meth:`_check_deal` looks card by card."""
+        ids = set(map(id, revealed))
+        return (len(ids) == len(revealed) and ids <= _DECK_IDS
+                and self._seen.isdisjoint(revealed))
+
+    def _check_deal(self, steps: Sequence[ChanceStep], revealed: Sequence[Card | None],
+                    fresh: set[Card]) -> None:
+        """Check each revealed card against its step (:class:`BadChance` naming the first
+        fault) and collect the cards in ``fresh``."""
+        for step, got in zip(steps, revealed, strict=True):
+            if got is None:
+                if step.zone is not Zone.HAND:
+                    raise BadChance(f"deck position {step.position} goes face up, so it is needed")
+                continue
+            if not isinstance(got, Card) or got not in ITALIAN_40:
+                raise BadChance(f"deck position {step.position} got {got!r}, not a Scopa card")
+            if got in self._seen or got in fresh:
+                raise BadChance(f"deck position {step.position} repeats the card {got.code}")
+            fresh.add(got)
+
     # ----------------------------------------------------------------- playing
 
     def legal_actions(self) -> list[Action]:
@@ -320,15 +356,16 @@ class ScopaMatch(MatchProgress):
         if self._phase is not Phase.ACTION:
             return []
         hand = self._hands[self._to_act]
-        if None in hand:
+        if not all_known(hand):
             raise UnknownHand(f"seat {self._to_act}'s hand is not known in this view")
-        out = [
-            Action("play", c, capture)
-            for c in hand
-            if c is not None
-            for capture in capture_options(self._table, c, self.config.sum_choice)
+        # each card's capture sets come out sorted, so plays listed card by card are in order
+        known: list[Card] = hand  # type: ignore[assignment]  # all_known: no None in it
+        table, choice = self._table, self.config.sum_choice
+        return [
+            _play(c, capture)
+            for c in sorted(known, key=action_card_order)
+            for capture in capture_options(table, c, choice)
         ]
-        return sorted(out, key=_play_order)
 
     def apply(self, action: Action) -> None:
         """Play ``action`` for :attr:`to_act`, or raise :class:`IllegalMove` (state unchanged)."""
@@ -348,8 +385,9 @@ class ScopaMatch(MatchProgress):
         if played is None:
             raise IllegalMove("card-hidden", "a Scopa play must name the card played", seat)
         hand = self._hands[seat]
-        if played in hand:
-            slot = hand.index(played)
+        slot = index_in_hand(hand, played)
+        if slot >= 0:
+            pass
         elif None in hand and played in ITALIAN_40 and played not in self._seen:
             slot = hand.index(None)
         else:
@@ -365,7 +403,7 @@ class ScopaMatch(MatchProgress):
         if capture:
             table = self._table
             for c in capture:
-                table.remove(c)
+                del table[index_in_hand(table, c)]
             pile = self._piles[side]
             pile.append(played)
             pile.extend(capture)
@@ -387,12 +425,13 @@ class ScopaMatch(MatchProgress):
                     seat,
                 )
             return
-        if any(a >= b for a, b in zip(capture, capture[1:], strict=False)):
+        keys = list(map(action_card_order, capture))  # Card's own order, as plain tuples
+        if any(a >= b for a, b in zip(keys, keys[1:], strict=False)):
             raise IllegalMove(
                 "capture-not-sorted", f"captured cards [{_codes(capture)}] are not sorted", seat
             )
         for c in capture:
-            if c not in table:
+            if index_in_hand(table, c) < 0:
                 raise IllegalMove(
                     "capture-card-not-on-table", f"{c.code} is not on the table to capture", seat
                 )
@@ -470,10 +509,10 @@ class ScopaMatch(MatchProgress):
         return {
             "game": "scopa",
             "seat": seat,
-            "side": self.side_of(seat),
+            "side": seat % 2 if self._players == 4 else seat,
             "hand_number": self._hand_number,
             "phase": self._phase.value,
-            "first_player": self.first_player,
+            "first_player": self._hand_number % self._players,
             "to_act": self._to_act if self._phase is Phase.ACTION else None,
             "hand": sorted(c.code for c in self._hands[seat] if c is not None),
             "hand_sizes": [len(h) for h in self._hands],

@@ -458,7 +458,8 @@ class TressetteMatch(MatchProgress):
                     f"but played {c.code}",
                     seat,
                 )
-        self._check_signal(seat, action, c, led)
+        if action.value or action.amount:
+            self._check_signal(seat, action, c, led)
         hand.pop(at if at >= 0 else hand.index(None))
         self._played.add(c)
         self._plays[seat] += 1

@@ -22,12 +22,14 @@ from operator import attrgetter
 from types import MappingProxyType
 
 from ..cards import Card
+from .base import Action
 
 __all__ = [
     "BRISCOLA_ORDER",
     "BRISCOLA_POINTS",
     "TRESSETTE_ORDER",
     "TRESSETTE_THIRDS",
+    "PlayActions",
     "RankOrder",
     "action_card_order",
     "all_known",
@@ -67,6 +69,11 @@ class RankOrder:
         """Whether ``challenger`` outranks ``holder`` (ranks only; suits are the caller's job)."""
         return self.strength(challenger.rank) > self.strength(holder.rank)
 
+    @property
+    def strengths(self) -> Mapping[int, int]:
+        """Every listed rank's :meth:`strength`, as a read-only map (for hot loops)."""
+        return self._strength
+
 
 BRISCOLA_ORDER = RankOrder("briscola", (1, 3, 10, 9, 8, 7, 6, 5, 4, 2))
 """Briscola: Asso, 3, Re, Cavallo, Fante, 7, 6, 5, 4, 2."""
@@ -92,16 +99,22 @@ def trick_winner(played: Sequence[Card], order: RankOrder, trump: str | None = N
     """
     if not played:
         raise ValueError("a trick needs at least one card to have a winner")
+    strength = order.strengths
     best = 0
     best_card = played[0]
-    for index in range(1, len(played)):
-        challenger = played[index]
-        if challenger.suit == best_card.suit:
-            if order.beats(challenger, best_card):
+    try:
+        for index in range(1, len(played)):
+            challenger = played[index]
+            if challenger.suit == best_card.suit:
+                if strength[challenger.rank] > strength[best_card.rank]:
+                    best, best_card = index, challenger
+            elif trump is not None and challenger.suit == trump:
+                # the first trump on a non-trump card always takes the lead of the trick
                 best, best_card = index, challenger
-        elif trump is not None and challenger.suit == trump:
-            # the first trump on a non-trump card always takes the lead of the trick
-            best, best_card = index, challenger
+    except KeyError as missing:  # the error RankOrder.strength gives for an unlisted rank
+        raise ValueError(
+            f"rank {missing.args[0]} is not in the {order.name} rank order"
+        ) from None
     return best
 
 
@@ -147,3 +160,18 @@ def index_in_hand(hand: Sequence[Card | None], wanted: Card) -> int:
         return hand.index(wanted)
     except ValueError:
         return -1
+
+
+class PlayActions:
+    """``Action("play", c)`` for a card ``c``, made the first time and then shared: actions are
+    immutable, so every state of a game can list the same objects (by card code: at most one per
+    card of the deck). Each game keeps its own, so the actions hold that game's card objects."""
+
+    def __init__(self) -> None:
+        self._by_code: dict[str, Action] = {}
+
+    def __call__(self, c: Card) -> Action:
+        action = self._by_code.get(c.code)
+        if action is None:
+            action = self._by_code[c.code] = Action("play", c)
+        return action

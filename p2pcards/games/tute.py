@@ -77,6 +77,7 @@ from .base import (
     flags_of,
     sort_actions,
 )
+from .tricks import PlayActions, action_card_order, all_known, index_in_hand
 from .tute_rules import (
     CUARENTA,
     KING,
@@ -98,6 +99,33 @@ __all__ = ["SPEC", "SPECS", "TuteConfig", "TuteMatch"]
 PLAYERS = 4
 HAND_SIZE = 10
 MAX_HANDS = 99
+
+_KINGS = tuple(Card(KING, s) for s in ITALIAN_SUITS)
+_KING_CODES = tuple(c.code for c in _KINGS)
+_TUTE_ACTION = Action("declare", cards=_KINGS, value=TUTE)
+_MARRIAGE_ACTIONS = {
+    (kind, suit): Action("declare", cards=(Card(KING, suit), Card(QUEEN, suit)), value=kind)
+    for kind in (CUARENTA, VEINTE) for suit in ITALIAN_SUITS
+}
+"""The declarations a seat can make: immutable, so made once and listed by every state."""
+
+_play_action = PlayActions()
+"""``Action("play", c)``, the one object every state lists for that card."""
+
+
+def _deal_steps(first: int, size: int) -> tuple[ChanceStep, ...]:
+    """Position ``i`` to seat ``(first + i) % 4``; the last one (the dealer's) seen by all."""
+    last = size - 1
+    return tuple(
+        ChanceStep(i, Zone.HAND, (first + i) % PLAYERS,
+                   ALL_SEATS if i == last else frozenset({(first + i) % PLAYERS}))
+        for i in range(size)
+    )
+
+
+_DEALS = {first: _deal_steps(first, len(SPANISH_40)) for first in range(PLAYERS)}
+"""The deal of each first leader: the same immutable steps every hand."""
+_DECK_IDS = frozenset(map(id, SPANISH_40.cards))
 
 
 @dataclass(frozen=True)
@@ -186,7 +214,11 @@ class TuteMatch(MatchProgress):
         self._last_winner: int | None = None
         self._tricks_done = 0
         self._played: list[Card] = []
+        self._played_codes: list[str] = []
+        """The codes of :attr:`_played`, in order, kept beside it for the observations."""
         self._piles: list[list[Card]] = [[], []]
+        self._pile_points = [0, 0]
+        """Card points of each pile, added up as tricks are taken."""
         self._may_declare: int | None = None
         self._declarations: list[Declaration] = []
         self._tute: int | None = None
@@ -253,7 +285,7 @@ class TuteMatch(MatchProgress):
     def hand_known(self, seat: int) -> bool:
         """Whether every card of ``seat``'s hand is known in this view."""
         self._check_seat(seat)
-        return None not in self._hands[seat]
+        return all_known(self._hands[seat])
 
     def captured(self, side: int) -> tuple[Card, ...]:
         """The cards a side has won this hand."""
@@ -272,12 +304,7 @@ class TuteMatch(MatchProgress):
     def pending_chance(self) -> tuple[ChanceStep, ...]:
         """Position ``i`` to seat ``(first + i) % 4``; the last one (the dealer's) seen by all."""
         self._need(Phase.CHANCE, "pending_chance")
-        first, n, last = self._leader, self._n, len(self._deck) - 1
-        return tuple(
-            ChanceStep(i, Zone.HAND, (first + i) % n,
-                       ALL_SEATS if i == last else frozenset({(first + i) % n}))
-            for i in range(len(self._deck))
-        )
+        return _DEALS[self._leader]
 
     def complete_chance(self, revealed: Sequence[Card | None]) -> None:
         """The deal: one card per position (``None`` where this view cannot see it).
@@ -290,11 +317,13 @@ class TuteMatch(MatchProgress):
         if len(revealed) != len(steps):
             raise BadChance(f"the tute deal needs {len(steps)} cards, got {len(revealed)}")
         known = [c for c in revealed if c is not None]
-        for c in known:
-            if not isinstance(c, Card) or c not in self._deck:
-                raise BadChance(f"{c!r} is not a card of the {self._deck.name} deck")
-        if len(set(known)) != len(known):
-            raise BadChance("the deal reveals the same card at two positions")
+        ids = set(map(id, known))
+        if len(ids) != len(known) or not ids <= _DECK_IDS:  # else: distinct cards of the deck
+            for c in known:
+                if not isinstance(c, Card) or c not in self._deck:
+                    raise BadChance(f"{c!r} is not a card of the {self._deck.name} deck")
+            if len(set(known)) != len(known):
+                raise BadChance("the deal reveals the same card at two positions")
         trump = revealed[-1]
         if trump is None:
             raise BadChance("the dealer's last card is shown to every seat; it cannot be unknown")
@@ -323,29 +352,32 @@ class TuteMatch(MatchProgress):
         if self._phase is not Phase.ACTION:
             return []
         seat = self._to_act
-        if not self.hand_known(seat):
+        hand = self._hands[seat]
+        if not all_known(hand):
             raise UnknownHand(f"legal_actions needs seat {seat}'s hand, unknown in this view")
         assert self._trump_card is not None
-        hand = [c for c in self._hands[seat] if c is not None]
-        plays = allowed_plays(hand, self._trick, self._trump_card.suit,
+        known: list[Card] = hand  # type: ignore[assignment]  # all_known: no None in it
+        plays = allowed_plays(known, self._trick, self._trump_card.suit,
                               relieved=self._relieved(seat))
-        out = [Action("play", c) for c in plays]
-        if self._may_declare == seat:
-            out.extend(self._legal_declarations(seat, hand))
-        return sort_actions(out)
+        # "declare" sorts before "play"; plays sorted by card are in action order
+        out = (sort_actions(self._legal_declarations(seat, known))
+               if self._may_declare == seat else [])
+        out += map(_play_action, sorted(plays, key=action_card_order))
+        return out
 
     def _legal_declarations(self, seat: int, hand: list[Card]) -> list[Action]:
         assert self._trump_card is not None
         trump = self._trump_card.suit
         out: list[Action] = []
-        if all(Card(KING, s) in hand for s in ITALIAN_SUITS):
-            out.append(Action("declare", cards=tuple(Card(KING, s) for s in ITALIAN_SUITS),
-                              value=TUTE))
-        for suit in marriages_held(hand):
+        codes = {c.code for c in hand}  # a hand holds cards of the deck: equal codes, equal cards
+        if all(code in codes for code in _KING_CODES):
+            out.append(_TUTE_ACTION)
+        for suit in ITALIAN_SUITS:
+            if "K" + suit not in codes or "Q" + suit not in codes:
+                continue
             kind = CUARENTA if suit == trump else VEINTE
-            action = Action("declare", cards=(Card(KING, suit), Card(QUEEN, suit)), value=kind)
             if self._order_error(seat, kind, suit, hand) is None:
-                out.append(action)
+                out.append(_MARRIAGE_ACTIONS[kind, suit])
         return out
 
     def _order_error(self, seat: int, kind: str, suit: str,
@@ -418,28 +450,36 @@ class TuteMatch(MatchProgress):
                               f"{action}", seat)
         if played is None or played.suit == "?":
             raise IllegalMove("card-hidden", f"seat {seat} must show the card it plays", seat)
-        if played not in self._deck:
+        hand = self._hands[seat]
+        at = index_in_hand(hand, played)  # a card found in the hand is a card of the deck
+        if at < 0 and played not in self._deck:
             raise IllegalMove("card-not-in-deck", f"{played.code} is not in the "
                               f"{self._deck.name} deck", seat)
-        hand = self._hands[seat]
-        if played not in hand and (None not in hand or played in self._known):
+        if at < 0 and (all_known(hand) or played in self._known):
             raise IllegalMove("card-not-in-hand", f"seat {seat} cannot play {played.code}: it "
                               "is not in that seat's hand", seat)
         assert self._trump_card is not None
-        trump = self._trump_card.suit
-        known = [c for c in hand if c is not None]
-        if played not in known:
-            known.append(played)
-        rule = play_error(known, played, self._trick, trump, relieved=self._relieved(seat))
-        if rule is not None:
-            led = self._trick[0][1]
-            raise IllegalMove(rule, f"seat {seat} played {played.code} to a trick led with "
-                              f"{led.code} (trumps {trump}) breaking the rule {rule}", seat)
-        taken = self._take(seat, played, keep=False)
-        assert taken
-        self._public[seat].discard(played)
+        if self._trick:  # a lead breaks no obligation
+            trump = self._trump_card.suit
+            known = [c for c in hand if c is not None]
+            if at < 0:
+                known.append(played)
+            rule = play_error(known, played, self._trick, trump, relieved=self._relieved(seat))
+            if rule is not None:
+                led = self._trick[0][1]
+                raise IllegalMove(rule, f"seat {seat} played {played.code} to a trick led with "
+                                  f"{led.code} (trumps {trump}) breaking the rule {rule}", seat)
+        if at >= 0:
+            hand.pop(at)
+        else:
+            taken = self._take(seat, played, keep=False)
+            assert taken
+        public = self._public[seat]
+        if public:
+            public.discard(played)
         self._may_declare = None
         self._played.append(played)
+        self._played_codes.append(played.code)
         self._trick.append((seat, played))
         if len(self._trick) < self._n:
             self._to_act = (seat + 1) % self._n
@@ -485,7 +525,9 @@ class TuteMatch(MatchProgress):
         assert self._trump_card is not None
         winner = trick_winner_seat(self._trick, self._trump_card.suit)
         side = winner % 2
-        self._piles[side].extend(c for _, c in self._trick)
+        taken = [c for _, c in self._trick]
+        self._piles[side] += taken
+        self._pile_points[side] += points_of(taken)
         self._last_trick = tuple(self._trick)
         self._last_winner = winner
         self._trick = []
@@ -501,7 +543,7 @@ class TuteMatch(MatchProgress):
 
     def card_points(self) -> tuple[int, ...]:
         """Card points each side has won so far in this hand."""
-        return tuple(points_of(p) for p in self._piles)
+        return tuple(self._pile_points)
 
     def _finish_hand(self) -> None:
         cards = self.card_points()
@@ -586,8 +628,8 @@ class TuteMatch(MatchProgress):
             "trick": [[s, c.code] for s, c in self._trick],
             "last_trick": last,
             "tricks_done": self._tricks_done,
-            "played": [c.code for c in self._played],
-            "captured_points": list(self.card_points()),
+            "played": list(self._played_codes),
+            "captured_points": list(self._pile_points),
             "declarations": [d.to_wire() for d in self._declarations],
             "may_declare": self._may_declare,
             "hands": self.config.hands,
@@ -604,7 +646,9 @@ class TuteMatch(MatchProgress):
         new._public = [set(p) for p in self._public]
         new._trick = list(self._trick)
         new._played = list(self._played)
+        new._played_codes = list(self._played_codes)
         new._piles = [list(p) for p in self._piles]
+        new._pile_points = list(self._pile_points)
         new._declarations = list(self._declarations)
         new._hands_won = list(self._hands_won)
         return new
@@ -655,10 +699,12 @@ class TuteMatch(MatchProgress):
             raise GameError("from_position: a card is given twice or is not in the deck")
         state._trump_card = _as_card(trump)
         state._piles = piles
+        state._pile_points = [points_of(p) for p in piles]
         state._known = set(placed)
         state._leader = leader % PLAYERS
         state._trick = [((leader + i) % PLAYERS, c) for i, c in enumerate(trick_cards)]
         state._played = [c for p in piles for c in p] + trick_cards
+        state._played_codes = [c.code for c in state._played]
         state._tricks_done = (sum(map(len, piles)) // PLAYERS if tricks_done is None
                               else tricks_done)
         state._declarations = [Declaration(s, k, tuple(_as_card(c) for c in cs), 0)

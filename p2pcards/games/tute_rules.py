@@ -26,7 +26,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 
 from ..cards import ITALIAN_SUITS, Card
-from .tricks import BRISCOLA_ORDER, BRISCOLA_POINTS, card_points, trick_winner
+from .tricks import BRISCOLA_ORDER, BRISCOLA_POINTS, card_points, index_in_hand, trick_winner
 
 __all__ = [
     "CUARENTA",
@@ -76,9 +76,16 @@ def trick_winner_seat(trick: Sequence[tuple[int, Card]], trump: str) -> int:
     return trick[trick_winner([c for _, c in trick], ORDER, trump)][0]
 
 
+_STRENGTH = ORDER.strengths
+
+
 def _best(trick: Sequence[tuple[int, Card]], suit: str) -> Card | None:
-    cards = [c for _, c in trick if c.suit == suit]
-    return max(cards, key=lambda c: ORDER.strength(c.rank)) if cards else None
+    """The strongest card of ``suit`` in ``trick`` (the first of equals), ``None`` if none."""
+    best: Card | None = None
+    for _, c in trick:
+        if c.suit == suit and (best is None or _STRENGTH[c.rank] > _STRENGTH[best.rank]):
+            best = c
+    return best
 
 
 def allowed_plays(hand: Sequence[Card], trick: Sequence[tuple[int, Card]], trump: str,
@@ -100,7 +107,8 @@ def allowed_plays(hand: Sequence[Card], trick: Sequence[tuple[int, Card]], trump
             return of_led
         best = _best(trick, led)
         assert best is not None
-        higher = [c for c in of_led if ORDER.beats(c, best)]
+        floor = _STRENGTH[best.rank]
+        higher = [c for c in of_led if _STRENGTH[c.rank] > floor]
         return higher or of_led
     trumps = [c for c in hand if c.suit == trump]
     if not trumps or relieved:
@@ -108,7 +116,8 @@ def allowed_plays(hand: Sequence[Card], trick: Sequence[tuple[int, Card]], trump
     top_trump = _best(trick, trump)
     if top_trump is None:
         return trumps
-    higher = [c for c in trumps if ORDER.beats(c, top_trump)]
+    floor = _STRENGTH[top_trump.rank]
+    higher = [c for c in trumps if _STRENGTH[c.rank] > floor]
     return higher or trumps
 
 
@@ -119,7 +128,8 @@ def play_error(hand: Sequence[Card], played: Card, trick: Sequence[tuple[int, Ca
     Sound on part of a hand: if ``hand`` is only the cards known to be held (plus ``played``), a
     rule named here is broken by the whole hand too, since more cards only add obligations.
     """
-    if not trick or played in allowed_plays(hand, trick, trump, relieved=relieved):
+    if not trick or index_in_hand(allowed_plays(hand, trick, trump, relieved=relieved),
+                                  played) >= 0:
         return None
     led = trick[0][1].suit
     if any(c.suit == led for c in hand):
