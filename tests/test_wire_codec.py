@@ -5,6 +5,7 @@ from __future__ import annotations
 import enum
 from typing import Any
 
+import msgpack
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -272,3 +273,26 @@ def test_arbitrary_bytes_decode_canonically_or_raise_decode_error(data: bytes) -
 def test_errors_are_protocol_errors() -> None:
     assert issubclass(DecodeError, ProtocolError)
     assert issubclass(EncodeError, ProtocolError)
+
+
+def _canonical_by_reference(data: bytes) -> bool:
+    """Whether ``data`` is one msgpack value that :func:`pack` gives back byte for byte (the
+    definition of canonical, without :func:`unpack`'s own checks)."""
+    try:
+        value = msgpack.unpackb(data, raw=False, strict_map_key=False)
+        return pack(value) == data
+    except Exception:  # noqa: BLE001 - anything msgpack or pack refuses is not canonical
+        return False
+
+
+@settings(max_examples=500, deadline=None)
+@given(wire_values, st.integers(min_value=0), st.integers(min_value=0, max_value=255))
+def test_unpack_accepts_exactly_the_canonical_encodings(value: Any, at: int, byte: int) -> None:
+    data = bytearray(pack(value))
+    data[at % len(data)] = byte
+    try:
+        unpack(bytes(data), max_size=BIG)
+        accepted = True
+    except DecodeError:
+        accepted = False
+    assert accepted == _canonical_by_reference(bytes(data))

@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
+import importlib
 import random
 from collections.abc import Mapping, Sequence
-from typing import Any, Protocol
+from typing import Any, Protocol, cast
 
 from ..games.base import Action
 
@@ -59,24 +60,26 @@ class RandomBot:
 BOT_KINDS = ("smart", "random")
 
 
+_SMART_BOTS: Mapping[str, tuple[str, str]] = {
+    "scopa": ("heuristic", "ScopaBot"), "briscola": ("heuristic", "BriscolaBot"),
+    "tressette": ("heuristic", "TressetteBot"), "tresette": ("heuristic", "TressetteBot"),
+    "tute": ("tute", "TuteBot"), "sette-e-mezzo": ("banking", "SetteBot"),
+    "ziginette": ("banking", "ZiginetteBot"), "calabrasella": ("calabrasella", "CalabrasellaBot"),
+    "burraco": ("burraco", "BurracoBot"), "rumino": ("rumino", "RuminoBot"),
+}
+"""The module and class of each game's ``smart`` bot, imported when a bot of that game is made
+(a process that plays one game does not load the others' bots)."""
+
+
 def make_bot(game: str, kind: str = "smart", seed: int | None = None) -> Bot:
     """A bot for ``game``: ``smart`` (the game's rule-of-thumb bot) or ``random``."""
-    from .banking import SetteBot, ZiginetteBot
-    from .burraco import BurracoBot
-    from .calabrasella import CalabrasellaBot
-    from .heuristic import BriscolaBot, ScopaBot, TressetteBot
-    from .rumino import RuminoBot
-    from .tute import TuteBot
-
     if kind == "random":
         return RandomBot(seed)
     if kind != "smart":
         raise ValueError(f"unknown bot kind {kind!r} (kinds: {', '.join(BOT_KINDS)})")
-    by_game: dict[str, type[Any]] = {
-        "scopa": ScopaBot, "briscola": BriscolaBot, "tressette": TressetteBot,
-        "tresette": TressetteBot, "tute": TuteBot, "sette-e-mezzo": SetteBot,
-        "ziginette": ZiginetteBot, "calabrasella": CalabrasellaBot, "burraco": BurracoBot,
-        "rumino": RuminoBot,
-    }
-    bot_class = by_game.get(game)
-    return bot_class(seed) if bot_class is not None else RandomBot(seed)
+    where = _SMART_BOTS.get(game)
+    if where is None:
+        return RandomBot(seed)
+    module = importlib.import_module(f"{__package__}.{where[0]}")
+    bot_class: type[Any] = getattr(module, where[1])
+    return cast(Bot, bot_class(seed))

@@ -6,21 +6,21 @@ match, prints its address (with its token) and opens it in the default browser u
 transcript's path and the verifier's verdict, and the process waits until the page is closed
 (or Ctrl-C) so that the person can read it. :func:`serve_replay` serves a recorded match for
 ``show --web``.
+
+The page's modules (and :mod:`webbrowser`) are imported when a page is served: a command without
+``--web`` (a bot's seat, ``p2pcards demo``) does not load them.
 """
 
 from __future__ import annotations
 
 import argparse
-import webbrowser
 from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import trio
 
-from ..faces.web.hub import SeatPage
-from ..faces.web.replay import ReplayPage, ReplayRecorder
-from ..faces.web.server import start_web_server
 from ..i18n import _
 from ..net.errors import MatchFailure
 from ..net.player import Player
@@ -28,6 +28,10 @@ from ..records.transcript import TranscriptFile
 from ..seating.genesis import Genesis
 from ..verify import UnreadableTranscript, replay_transcript, verify_transcript
 from .errors import EXIT_INVALID, EXIT_USAGE, UserError
+
+if TYPE_CHECKING:
+    from ..faces.web.hub import SeatPage
+    from ..faces.web.replay import ReplayPage
 
 __all__ = ["web_options", "WebTable", "web_table", "show_web", "serve_replay", "verdict_of",
            "REOPEN_GRACE"]
@@ -69,6 +73,8 @@ class WebTable:
     def __init__(self, say: Callable[[str], None], open_browser: bool) -> None:
         self.say = say
         self.open_browser = open_browser
+        from ..faces.web.hub import SeatPage
+
         self.page = SeatPage(write=say)
         self.url: str | None = None
 
@@ -81,11 +87,13 @@ class WebTable:
         return self.page.attach(genesis, seat)
 
     async def start(self, nursery: trio.Nursery) -> Callable[[], None]:
+        from ..faces.web.server import start_web_server
+
         server = await start_web_server(nursery, self.page)
         self.url = server.url
         self.say(f"your table's page (keep its address private): {server.url}")
         if self.open_browser:
-            await trio.to_thread.run_sync(webbrowser.open, server.url)
+            await _open_browser(server.url)
         return server.stop
 
     async def finish(self, path: Path | None, failure: str | None = None) -> None:
@@ -95,6 +103,13 @@ class WebTable:
             verdict = f"{failure}. {verdict[0].upper()}{verdict[1:]}"
         self.page.finish(str(path) if path is not None else None, status, verdict)
         await linger(self.page.connections, self.page, self.say)
+
+
+async def _open_browser(url: str) -> None:
+    """Open ``url`` in the default browser, in a thread (it may block)."""
+    import webbrowser
+
+    await trio.to_thread.run_sync(webbrowser.open, url)
 
 
 async def linger(connections: int, page: SeatPage | ReplayPage,
@@ -140,6 +155,8 @@ def show_web(path: str, transcript: TranscriptFile, genesis: Genesis, open_brows
              say: Callable[[str], None]) -> int:
     """``show TRANSCRIPT --web``: replay the match into frames, serve them until the page is
     closed; the status is the verifier's (0 valid, 1 invalid, 2 incomplete)."""
+    from ..faces.web.replay import ReplayPage, ReplayRecorder
+
     recorder = ReplayRecorder(genesis)
     replay_transcript(transcript, genesis, recorder.on_events)
     status, verdict = verdict_of(Path(path))
@@ -154,12 +171,14 @@ def show_web(path: str, transcript: TranscriptFile, genesis: Genesis, open_brows
 
 def serve_replay(page: ReplayPage, open_browser: bool, say: Callable[[str], None]) -> None:
     """Serve a recorded match until the page is closed (``show --web``)."""
+    from ..faces.web.server import start_web_server
+
     async def main() -> None:
         async with trio.open_nursery() as nursery:
             server = await start_web_server(nursery, page)
             say(f"the match's page (keep its address private): {server.url}")
             if open_browser:
-                await trio.to_thread.run_sync(webbrowser.open, server.url)
+                await _open_browser(server.url)
             await page.ever_connected.wait()
             await linger(page.connections, page, say)
             server.stop()

@@ -13,34 +13,49 @@ is part of the protocol. Part of the sans-IO core; its test vectors are written 
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
-from typing import Any
+import importlib
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from typing import Any, cast
 
 from ..games.base import Action, MatchState
-from .banking import sette_keys, ziginette_keys
 from .draws import DRAW_LABEL, SEED_LABEL, DrawStream, bot_seed
-from .melds import burraco_keys, rumino_keys
 from .order import KeyOf, canonical_key, first_lowest
-from .scopa import scopa_keys
-from .tricks import briscola_keys, calabrasella_keys, tressette_keys, tute_keys
 
 __all__ = ["bot_seed", "public_move", "public_choice", "SEED_LABEL", "DRAW_LABEL",
            "DrawStream", "canonical_key", "GAMES"]
 
 KeysOf = Callable[[Mapping[str, Any], Sequence[Action], DrawStream], KeyOf]
 
-GAMES: Mapping[str, KeysOf] = {
-    "scopa": scopa_keys,
-    "briscola": briscola_keys,
-    "tressette": tressette_keys,
-    "tresette": tressette_keys,
-    "tute": tute_keys,
-    "calabrasella": calabrasella_keys,
-    "burraco": burraco_keys,
-    "rumino": rumino_keys,
-    "sette-e-mezzo": sette_keys,
-    "ziginette": ziginette_keys,
+_KEYS_AT: Mapping[str, tuple[str, str]] = {
+    "scopa": ("scopa", "scopa_keys"),
+    "briscola": ("tricks", "briscola_keys"),
+    "tressette": ("tricks", "tressette_keys"),
+    "tresette": ("tricks", "tressette_keys"),
+    "tute": ("tricks", "tute_keys"),
+    "calabrasella": ("tricks", "calabrasella_keys"),
+    "burraco": ("melds", "burraco_keys"),
+    "rumino": ("melds", "rumino_keys"),
+    "sette-e-mezzo": ("banking", "sette_keys"),
+    "ziginette": ("banking", "ziginette_keys"),
 }
+
+
+class _GameKeys(Mapping[str, KeysOf]):
+    """The key function of each game, its module imported on first use: a process that plays
+    one game does not load the rules of the others."""
+
+    def __getitem__(self, game: str) -> KeysOf:
+        module, name = _KEYS_AT[game]
+        return cast(KeysOf, getattr(importlib.import_module(f"{__name__}.{module}"), name))
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(_KEYS_AT)
+
+    def __len__(self) -> int:
+        return len(_KEYS_AT)
+
+
+GAMES: Mapping[str, KeysOf] = _GameKeys()
 """The key function of each game (BOTS.md §4–§12)."""
 
 

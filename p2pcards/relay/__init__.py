@@ -33,15 +33,36 @@ that break the protocol), :class:`RelayRejected` (the relay refused or closed us
 :class:`RelayUnavailable` (unreachable).
 """
 
+import importlib
+from typing import TYPE_CHECKING, Any
+
 from .buckets import TokenBucket
 from .client import RelayConnection, connect
 from .errors import RelayError, RelayProtocolError, RelayRejected, RelayUnavailable
 from .handshake import Admission, ClientHandshake, ServerHandshake
 from .limits import DEFAULT_LIMITS, FRAME_OVERHEAD, RelayLimits
 from .messages import Delivery, Welcome
-from .rooms import JoinRefused, Room, RoomDropped, RoomRegistry, room_id
-from .server import RelayServer, parse_listen
-from .stats import RelayStats, log_line
+
+if TYPE_CHECKING:
+    from .rooms import JoinRefused, Room, RoomDropped, RoomRegistry, room_id
+    from .server import RelayServer, parse_listen
+    from .stats import RelayStats, log_line
+
+_SERVER_SIDE = {
+    "JoinRefused": "rooms", "Room": "rooms", "RoomDropped": "rooms", "RoomRegistry": "rooms",
+    "room_id": "rooms", "RelayServer": "server", "parse_listen": "server",
+    "RelayStats": "stats", "log_line": "stats",
+}
+"""The server's names, imported on first use: a peer that only connects to a relay (every
+``host`` and ``join``) does not load the server."""
+
+
+def __getattr__(name: str) -> Any:
+    module = _SERVER_SIDE.get(name)
+    if module is None:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    return getattr(importlib.import_module(f"{__name__}.{module}"), name)
+
 
 __all__ = [
     "Admission",

@@ -5,36 +5,58 @@ window's race or came after the match ended; :func:`check_place` checks that it 
 chain where it should, from the seat and of the kind the table expects there, and that it is not
 signed with the local seat's own key (unless it is the local seat's own proposal coming back).
 Each failure is a :class:`~.errors.Violation` naming the culprit; nothing is changed by either.
+An :class:`Opener` opens each received frame once, however many questions are asked of it first.
 """
 
 from __future__ import annotations
-
-from collections.abc import Sequence
 
 from ..wire import (
     BadSignature,
     Chain,
     ChainError,
     Envelope,
+    KeyResolver,
     Payload,
     ProtocolError,
-    PublicIdentity,
     open_envelope,
 )
 from .claims import ClaimWindows
 from .errors import Violation, chain_violation
 
-__all__ = ["open_received", "check_place"]
+__all__ = ["Opener", "open_received", "check_place"]
 
 
-def open_received(data: bytes, keys: Sequence[PublicIdentity], chain: Chain,
-                  windows: ClaimWindows, *, finished: bool) -> tuple[Envelope, Payload]:
-    """The envelope ``data`` and its payload, signed by a seat of ``keys``; ``bad-signature``
+class Opener:
+    """Opens frames signed by a seat of ``keys`` (:func:`~p2pcards.wire.open_envelope`) and
+    remembers the last frame it opened, so that a frame looked at before it is received (a
+    lost race, a recovery) is decoded and its signature verified once. The same bytes against
+    the same keys give the same answer, so nothing is checked less; a frame that fails to open
+    is not remembered (it raises again where it is received)."""
+
+    def __init__(self, keys: KeyResolver) -> None:
+        self._keys = keys
+        self._last: tuple[bytes, Envelope, Payload] | None = None
+
+    def open(self, data: bytes) -> tuple[Envelope, Payload]:
+        """The envelope ``data`` and its payload; :class:`~p2pcards.wire.ProtocolError` as
+        :func:`~p2pcards.wire.open_envelope` raises it."""
+        last = self._last
+        if last is not None and last[0] == data:
+            return last[1], last[2]
+        envelope, payload = open_envelope(data, self._keys)
+        self._last = (data, envelope, payload)
+        return envelope, payload
+
+
+def open_received(data: bytes, opener: Opener, chain: Chain, windows: ClaimWindows, *,
+                  finished: bool) -> tuple[Envelope, Payload]:
+    """The envelope ``data`` and its payload, signed by a seat of the ``opener``'s keys;
+    ``bad-signature``
     or ``bad-envelope`` if it is not, ``lost-race`` if another eligible seat's envelope took
     its place first (harmless), ``after-match-end`` if the match is over."""
     index = chain.next_seq
     try:
-        envelope, payload = open_envelope(data, keys)
+        envelope, payload = opener.open(data)
     except ProtocolError as exc:
         rule = "bad-signature" if isinstance(exc, BadSignature) else "bad-envelope"
         raise Violation(rule, str(exc), seat=exc.seat, index=index) from None

@@ -156,6 +156,7 @@ class Table:
         chain holds the local seat's key, and the kept copy may be deleted."""
         self._replaying = False
         self._keys = [PublicIdentity.from_bytes(s.identity) for s in genesis.seats]
+        self._opener = intake.Opener(self._keys)
         self.chain = Chain(self.table_id)
         self.frames: list[bytes] = []
         """Every accepted envelope, in chain order (what a transcript stores)."""
@@ -336,7 +337,7 @@ class Table:
         On a violation nothing changes, so the caller may drop the envelope and go on.
         """
         index = self.chain.next_seq
-        envelope, payload = intake.open_received(data, self._keys, self.chain, self.windows,
+        envelope, payload = intake.open_received(data, self._opener, self.chain, self.windows,
                                                  finished=self.finished)
         seat, kind = self._round.current, self._round.kind
         speakers = self.speakers
@@ -529,7 +530,7 @@ class Table:
     def _opened(self, data: bytes) -> Payload | None:
         """The payload of ``data`` if it is an envelope validly signed by a seat."""
         try:
-            return open_envelope(data, self._keys)[1]
+            return self._opener.open(data)[1]
         except ProtocolError:
             return None
 

@@ -212,9 +212,9 @@ def unpack(data: bytes, *, max_size: int, limits: Limits = DEFAULT_LIMITS) -> An
     if used != size:
         raise DecodeError(f"input has trailing bytes after the value, from byte {used} of {size}")
     _check_values(obj, 0, limits.max_depth, "$")
-    try:
-        canonical = pack(obj, max_depth=limits.max_depth)
-    except EncodeError as exc:  # pragma: no cover - _check_values rules this out
+    try:  # decoded, checked values are plain and their maps sorted: no _normalize copy needed
+        canonical = msgpack.packb(obj, use_bin_type=True)
+    except (ValueError, OverflowError) as exc:  # pragma: no cover - _check_values rules it out
         raise DecodeError(f"input holds a value with no canonical encoding: {exc}") from None
     if canonical != data:
         at = next(
