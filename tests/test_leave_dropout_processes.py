@@ -15,10 +15,11 @@ from test_net_processes import Peer, host, join
 
 from p2pcards.verify import verify_transcript
 
-TRESSETTE_3 = ("--game", "briscola", "--players", "3", "--bot", "--move-timeout", "600",
-               "--timeout", "600", "--return-wait", "600")
-"""Three seats of bots, whose timeouts and return wait are far longer than any match: a
-recovery can only come from the leave itself, never from a wait that ran out."""
+TRESSETTE_3 = ("--game", "briscola", "--variant", "italian", "--players", "3", "--bot",
+               "--move-timeout", "600", "--timeout", "600", "--return-wait", "600")
+"""Three seats of bots at italian Briscola (three hands), whose timeouts and return wait are
+far longer than any match: a recovery can only come from the leave itself, never from a wait
+that ran out."""
 
 
 def seated(peer: Peer) -> int:

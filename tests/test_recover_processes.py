@@ -39,7 +39,9 @@ class Evil(Peer):
                          script=EVIL)
 
 
-TABLE = ("--game", "briscola", "--players", "3", "--bot")
+TABLE = ("--game", "briscola", "--variant", "italian", "--players", "3", "--bot")
+"""Three hands at three seats (the classic preset plays to 3 hands won, five or more):
+what these tests check happens in the first hand, and the rest is played out."""
 
 
 @pytest.mark.parametrize("policy", ["forfeit", "bot"])

@@ -53,15 +53,15 @@ def same_chain(*peers: Peer) -> bool:
     return len({tuple(read_transcript(p.transcript()).envelopes) for p in peers}) == 1
 
 
-@pytest.mark.parametrize(("game", "players", "bots"), [
-    ("scopa", 2, 0),
-    ("briscola", 4, 1),
-    pytest.param("tressette", 3, 0, marks=pytest.mark.slow),
+@pytest.mark.parametrize(("game", "variant", "players", "bots"), [
+    ("scopa", "classic", 2, 0),
+    ("briscola", "italian", 4, 1),  # two hands (the classic preset plays to 3 hands won)
+    pytest.param("tressette", "classic", 3, 0, marks=pytest.mark.slow),
 ])
 def test_a_whole_match_through_the_relay(tmp_path: Path, relay: RelayProcess, game: str,
-                                         players: int, bots: int) -> None:
-    hosting, invite = relay_host(tmp_path, relay.port, "--game", game, "--players",
-                                 str(players), "--bots", str(bots), "--bot")
+                                         variant: str, players: int, bots: int) -> None:
+    hosting, invite = relay_host(tmp_path, relay.port, "--game", game, "--variant", variant,
+                                 "--players", str(players), "--bots", str(bots), "--bot")
     assert "through the relay at 127.0.0.1:" in hosting.stdout
     joiners = [join(tmp_path, invite, "--bot") for _ in range(players - 1 - bots)]
     codes = [p.finish() for p in joiners] + [hosting.finish()]
