@@ -123,7 +123,7 @@ class Ledger:
         values = list(self.balances)
         values[payer] -= amount
         values[payee] += amount
-        return Ledger(tuple(values))
+        return _checked_ledger(tuple(values))
 
     def apply(self, transfers: Iterable[Transfer]) -> Ledger:
         """Every transfer in order (each checked as in :meth:`transfer`)."""
@@ -143,6 +143,14 @@ class Ledger:
         if type(seat) is not int or not 0 <= seat < len(self.balances):
             raise ChipError(f"seat {seat!r} is not a seat of this {len(self.balances)}-seat "
                             "ledger")
+
+
+def _checked_ledger(balances: tuple[int, ...]) -> Ledger:
+    """A ledger of ``balances`` already known valid (a valid ledger after a checked transfer:
+    non-negative integers, the same seats), made without checking them again."""
+    ledger: Ledger = object.__new__(Ledger)
+    object.__setattr__(ledger, "balances", balances)
+    return ledger
 
 
 def settle_with_bank(ledger: Ledger, bank: int, outcomes: Mapping[int, int],

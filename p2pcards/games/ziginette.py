@@ -65,6 +65,8 @@ from .base import (
 __all__ = ["ZiginetteConfig", "ZiginetteMatch", "SPECS"]
 
 _RANK_NAMES = {1: "A", 8: "J", 9: "Q", 10: "K"}
+_SEAT_KEYS = tuple(str(s) for s in range(8))
+"""Seat numbers as the text keys of a board card's bets in a view."""
 _DONE = Action("done")
 _CHOICES = tuple(sort_actions([Action("deal-again"), Action("pass-bank")]))
 
@@ -118,6 +120,8 @@ class ZiginetteMatch(BankingMatch):
         self._staked: dict[int, int] = {}
         self._clear_open_bets()
         self._turned: list[Card] = []
+        self._turned_codes: list[str] = []
+        """The codes of ``_turned``, kept beside it for the views."""
         self._playettes = 0
         self._last_event = ""
 
@@ -222,11 +226,13 @@ class ZiginetteMatch(BankingMatch):
             self._clear_open_bets()
             self._banker_card = known[2]
             self._turned = list(known)
+            self._turned_codes = [c.code for c in known]
             self._last_event = ""
             self._betting_round()
             return
         new = known[0]
         self._turned.append(new)
+        self._turned_codes.append(new.code)
         assert self._banker_card is not None
         if new.rank == self._banker_card.rank:
             for board_card in self._board:
@@ -361,12 +367,13 @@ class ZiginetteMatch(BankingMatch):
         for c, bets in self._board_bets.items():  # keys in board order
             code = c.code
             placed = sorted(bets.items())
-            board.append({"card": code, "bets": {str(s): a for s, a in placed}})
+            board.append({"card": code, "bets": {_SEAT_KEYS[s]: a for s, a in placed}})
             text = " ".join(f"[{s}] {a}" for s, a in placed)
             texts.append(f"{code}: {text or 'no bets'}")
             if seat in bets:
                 hand.append(code)
         dead = sorted(self._dead)
+        staked = self._staked
         view.update({
             "board": board,
             "board_text": "   ".join(texts) or "—",
@@ -374,8 +381,8 @@ class ZiginetteMatch(BankingMatch):
             "dead": dead,
             "dead_text": " ".join([_rank(r) for r in dead]) or "—",
             "matched": [c.code for c in sorted(self._matched, key=_card_order)],
-            "turned": [c.code for c in self._turned],
-            "stakes": [self._staked.get(s, 0) for s in range(self._n)],
+            "turned": list(self._turned_codes),
+            "stakes": [staked.get(s, 0) for s in range(self._n)],
             "playettes": self._playettes,
             "event": self._last_event or "—",
             "hand": hand,
