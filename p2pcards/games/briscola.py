@@ -230,6 +230,13 @@ def _draw_steps(next_pos: int, face_down: int, trump_position: int,
     return tuple(steps)
 
 
+def _where(step: ChanceStep) -> str:
+    """Where a chance step puts its card, for an error message."""
+    if step.zone is Zone.SHOW:
+        return f"hand index {step.position} of seat {step.seat}"
+    return f"deck position {step.position}"
+
+
 class _Pending(enum.Enum):
     DEAL = "deal"
     DRAW = "draw"
@@ -386,34 +393,34 @@ class BriscolaMatch(MatchProgress):
             raise BadChance(f"{len(cards_in)} cards given for {len(steps)} pending chance steps")
         fresh: set[Card] = set()
         for step, given in zip(steps, cards_in, strict=True):
-            where = (
-                f"hand index {step.position} of seat {step.seat}"
-                if step.zone is Zone.SHOW
-                else f"deck position {step.position}"
-            )
             if given is None:
                 if step.visible_to == ALL_SEATS:
-                    raise BadChance(f"the public card at {where} must be revealed, not None")
+                    raise BadChance(
+                        f"the public card at {_where(step)} must be revealed, not None"
+                    )
                 continue
             if not isinstance(given, Card) or given not in self._deck_set:
-                raise BadChance(f"{given!r} at {where} is not a card of the {self._deck.name} deck")
+                raise BadChance(
+                    f"{given!r} at {_where(step)} is not a card of the {self._deck.name} deck"
+                )
             if step.zone is Zone.SHOW:
                 assert step.seat is not None
                 slot = self._hands[step.seat][step.position]
                 if slot is not None:
                     if slot != given:
                         raise BadChance(
-                            f"{given.code} shown at {where} contradicts {slot.code} held there"
+                            f"{given.code} shown at {_where(step)} contradicts {slot.code} held "
+                            "there"
                         )
                     continue
             if step.zone is Zone.HAND and step.position == self._trump_position:
                 if given != self._trump_card:
                     raise BadChance(
-                        f"{given.code} drawn at {where} is not the face-up trump card"
+                        f"{given.code} drawn at {_where(step)} is not the face-up trump card"
                     )
                 continue
             if given in self._seen or given in fresh:
-                raise BadChance(f"{given.code} at {where} was already placed this hand")
+                raise BadChance(f"{given.code} at {_where(step)} was already placed this hand")
             fresh.add(given)
         self._seen |= fresh
         kind = self._pending_kind
