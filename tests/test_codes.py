@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from test_net_processes import DEADLINE, Peer
+from test_net_processes import BRISCOLA_2, DEADLINE, Peer
 from test_relay_support import RelayProcess
 
 from p2pcards.seating.codes import (
@@ -145,7 +145,7 @@ def nth_code(peer: Peer, n: int) -> str:
 def test_a_code_read_over_the_phone_seats_a_friend_and_a_wrong_try_burns_it(
         tmp_path: Path, relay: RelayProcess) -> None:
     address = f"127.0.0.1:{relay.port}"
-    hosting = Peer(tmp_path / "host", "host", "--game", "briscola", "--relay", address,
+    hosting = Peer(tmp_path / "host", "host", *BRISCOLA_2, "--relay", address,
                    "--code", "--bot")
     first = hosting.wait_for(CODE_LINE)[1]
     plate, one, two = first.split("-")
@@ -172,7 +172,7 @@ def test_a_code_read_over_the_phone_seats_a_friend_and_a_wrong_try_burns_it(
 
 def test_a_code_expires(tmp_path: Path, relay: RelayProcess) -> None:
     address = f"127.0.0.1:{relay.port}"
-    hosting = Peer(tmp_path / "host", "host", "--game", "briscola", "--relay", address,
+    hosting = Peer(tmp_path / "host", "host", *BRISCOLA_2, "--relay", address,
                    "--code", "--code-minutes", "0.02", "--bot")
     code = hosting.wait_for(CODE_LINE)[1]
     assert hosting.wait_for(OFFER)[1] == "1 second"
@@ -187,32 +187,38 @@ def test_a_code_expires(tmp_path: Path, relay: RelayProcess) -> None:
 
 def join_with_the_newest_code(hosting: Peer, tmp_path: Path, address: str,
                               attempts: int = 5) -> Peer:
-    """A friend that joins with the host's newest code; on a loaded machine a process may take
-    longer to start than a short code lives, so a friend told that its code is no longer
-    offered tries again with the code the host offers then (a few times at most)."""
+    """A friend that joins with a code the host has just offered: the friend's process is
+    started first (``join -`` reads its code from standard input once it has started, which
+    on a loaded machine may take longer than a short code lives), then it is given the next
+    code the host prints, with the code's whole time ahead of it. A friend told that its code
+    is no longer offered all the same tries again (a few times at most)."""
     for attempt in range(attempts):
-        newest = [m[1] for m in (re.match(CODE_LINE, line) for line in list(hosting.out)) if m]
-        friend = Peer(tmp_path / f"friend{attempt}", "join", newest[-1], "--relay", address,
-                      "--bot")
-        expired = f"p2pcards: nobody offers the code {newest[-1]} at the relay {address} now"
+        shown = [m[1] for m in (re.match(CODE_LINE, line) for line in list(hosting.out)) if m]
+        friend = Peer(tmp_path / f"friend{attempt}", "join", "-", "--relay", address, "--bot",
+                      stdin="")
+        fresh = nth_code(hosting, len(shown) + 1)
+        assert friend.process.stdin is not None
+        friend.process.stdin.write(fresh + "\n")
+        friend.process.stdin.flush()
+        expired = f"p2pcards: nobody offers the code {fresh} at the relay {address} now"
         if friend.finish() != 3 or not friend.stderr.startswith(expired):
             return friend
-        nth_code(hosting, len(newest) + 1)
     raise AssertionError(f"no code lived long enough for a friend to claim it in {attempts} tries")
 
 
 def test_the_relay_drops_a_code_nobody_claims_and_the_host_offers_a_new_one(
         tmp_path: Path) -> None:
-    """A relay whose operator holds codes for 6 s: the host's first code ends at the relay,
-    the host offers a new one, the old one is refused and the newest one seats a friend (the
-    newest when the friend starts: on a loaded machine a process may take seconds to start)."""
-    relay = RelayProcess(tmp_path / "relay.log", "--code-ttl", "6")
+    """A relay whose operator holds codes for 15 s: the host's first code ends at the relay,
+    the host offers a new one, the old one is refused and a fresh one seats a friend (a friend
+    already started, given the next code the host offers: on a loaded machine a process may
+    take seconds to start, and 15 s leave the claim time enough beside busy processes)."""
+    relay = RelayProcess(tmp_path / "relay.log", "--code-ttl", "15")
     try:
         address = f"127.0.0.1:{relay.port}"
-        hosting = Peer(tmp_path / "host", "host", "--game", "briscola", "--relay", address,
+        hosting = Peer(tmp_path / "host", "host", *BRISCOLA_2, "--relay", address,
                        "--code", "--bot")
         first = hosting.wait_for(CODE_LINE)[1]
-        assert hosting.wait_for(OFFER)[1] == "6 seconds"
+        assert hosting.wait_for(OFFER)[1] == "15 seconds"
         nth_code(hosting, 2)
         stale = Peer(tmp_path / "stale", "join", first, "--relay", address, "--bot")
         assert stale.finish() == 3 and stale.stderr.startswith(

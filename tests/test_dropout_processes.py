@@ -58,11 +58,12 @@ def test_a_seat_that_drops_out_mid_hand_forfeits_and_the_others_finish(
 
 def test_with_the_bot_policy_a_killed_seat_is_played_by_the_bot_to_the_end(
         tmp_path: Path) -> None:
-    # Scopa to 21 takes several hands: the bot plays the rest of the hand in play and whole
-    # hands after it, keyed and dealt by the two remaining seats. The killed seat comes back
-    # with `resume` once the bot has its seat: it is told so and watches to the end.
-    hosting, invite = host(tmp_path / "host", "--game", "scopa", "--players", "3", "--bot",
-                           "--set", "target=21", "--dropout", "bot", "--return-wait", "3")
+    # Italian Briscola at three seats plays three hands: the bot plays the rest of the hand in
+    # play and whole hands after it, keyed and dealt by the two remaining seats. The killed
+    # seat comes back with `resume` once the bot has its seat: it is told so and watches to
+    # the end.
+    hosting, invite = host(tmp_path / "host", "--game", "briscola", "--variant", "italian",
+                           "--players", "3", "--bot", "--dropout", "bot", "--return-wait", "3")
     other = join(tmp_path / "other", invite, "--bot", "--accept", "--return-wait", "3")
     victim = join(tmp_path / "victim", invite, "--accept", stdin="")  # never moves
     seat = int(victim.wait_for(r"^seated at seat (\d)")[1])
@@ -88,16 +89,15 @@ def test_with_the_bot_policy_a_killed_seat_is_played_by_the_bot_to_the_end(
 
 
 def test_through_a_relay_the_bot_plays_a_partners_seat_to_the_end(tmp_path: Path) -> None:
-    """Briscola in pairs, four processes behind a relay: the person at seat 2, the host's
-    partner, is killed at its turn; the bot plays the seat to the end of the match and the
-    three transcripts verify alike."""
+    """Briscola in pairs (italian: two hands), four processes behind a relay: the person at
+    seat 2, the host's partner, is killed at its turn; the bot plays the seat to the end of the
+    match and the three transcripts verify alike."""
     relay = RelayProcess(tmp_path / "relay.log")
     try:
         where = f"127.0.0.1:{relay.port}"
         hosting, invite = host(tmp_path / "host", "--relay", where, "--relay-only", "--game",
-                               "briscola",
-                               "--players", "4", "--bot", "--dropout", "bot",
-                               "--return-wait", "3")
+                               "briscola", "--variant", "italian", "--players", "4", "--bot",
+                               "--dropout", "bot", "--return-wait", "3")
         others = [join(tmp_path / f"other{i}", invite, "--bot", "--accept", "--return-wait",
                        "3") for i in range(2)]
         victim = join(tmp_path / "victim", invite, "--accept", stdin="")

@@ -14,7 +14,8 @@ from p2pcards.records.transcript import read_transcript
 from p2pcards.seating.genesis import Genesis
 from p2pcards.verify import verify_transcript
 
-BRISCOLA_4 = ("--game", "briscola", "--players", "4")
+BRISCOLA_4 = ("--game", "briscola", "--variant", "italian", "--players", "4")
+"""Two hands (the classic preset plays to 3 hands won): the seating is what is checked."""
 
 
 def names_by_seat(peer: Peer) -> list[str]:
