@@ -229,6 +229,18 @@ class MeldTracker:
         self._key, self._melds = key, found[1]
         return found[0]
 
+    def split_hand(self, hand: Sequence[Card | None]) -> Split | None:
+        """The best split of ``hand`` when every card of it is known (else ``None``):
+        :meth:`split` of its places, or :func:`best_split` when it holds a card of another
+        deck."""
+        known = [c for c in hand if c is not None]
+        if len(known) != len(hand):
+            return None
+        places = hand_places(known)
+        if places is None:
+            return best_split(known)
+        return self.split(places)
+
     def _followed(self, key: tuple[int, ...]) -> list[tuple[int, ...]] | None:
         """The melds of ``key`` from the last hand's, when it is that hand less or plus one
         card (``None`` otherwise, or when a hand holds a card twice)."""
