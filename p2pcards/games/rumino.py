@@ -100,6 +100,7 @@ from .rumino_config import (
     KNOCK_LIMIT,
     PLAYER_COUNTS,
     RuminoConfig,
+    paid_in,
     rebuy_price,
 )
 from .rumino_melds import (
@@ -107,7 +108,6 @@ from .rumino_melds import (
     MeldTracker,
     Split,
     best_split,
-    hand_places,
     is_rumino,
 )
 from .rumino_scoring import ELIMINATION, GIN_POINTS, HandEnd, hand_points, match_outcome
@@ -141,6 +141,16 @@ class _Pending(enum.Enum):
 
 
 _NOBODY: frozenset[int] = frozenset()
+_DECK_SIZE = len(FRENCH_108)
+
+
+def _check_placed(placed: Sequence[Card], stock_size: int) -> None:
+    """Raise :class:`GameError` when a position places a card twice or leaves no room for a
+    stock of ``stock_size`` (see :meth:`RuminoMatch.from_position`)."""
+    if len(set(placed)) != len(placed):
+        raise GameError("from_position places some card twice")
+    if not 0 <= stock_size <= _DECK_SIZE - len(placed):
+        raise GameError(f"no room for a stock of {stock_size}")
 
 
 def _as_card(value: Card | str) -> Card:
@@ -166,7 +176,6 @@ class RuminoMatch(MatchProgress):
         self._sides = self._n
         self._deck = FRENCH_108
         self._deck_set = frozenset(self._deck.cards)
-        self._deck_size = len(self._deck)
         self._phase = Phase.SHUFFLE
         self._hand_number = 0
         self._winner: int | None = None
@@ -268,7 +277,7 @@ class RuminoMatch(MatchProgress):
         """Cards left in the stock."""
         if not self._playing:
             return 0
-        return self._deck_size - self._next_pos
+        return _DECK_SIZE - self._next_pos
 
     @property
     def drawn(self) -> bool:
@@ -316,18 +325,10 @@ class RuminoMatch(MatchProgress):
         return tuple(self._hands[seat])
 
     def split(self, seat: int) -> Split | None:
-        """The best split of seat's hand when every card of it is known in this view (else
-        ``None``), followed from the hand this seat held when last asked (see
-        :class:`~.rumino_melds.MeldTracker`)."""
+        """The best split of seat's hand when it is known in this view (else ``None``),
+        followed from the hand it held when last asked (:class:`~.rumino_melds.MeldTracker`)."""
         self._check_seat(seat)
-        hand = self._hands[seat]
-        known = [c for c in hand if c is not None]
-        if len(known) != len(hand):
-            return None
-        places = hand_places(known)
-        if places is None:
-            return best_split(known)
-        return self._trackers[seat].split(places)
+        return self._trackers[seat].split_hand(self._hands[seat])
 
     def hand_known(self, seat: int) -> bool:
         """Whether every card of seat's hand is known in this view."""
@@ -360,7 +361,6 @@ class RuminoMatch(MatchProgress):
         start = active.index(first)
         order = tuple(active[start:] + active[:start])
         self._playing = order
-        self._facts = None
         self._pending = deal_steps(order)
         self._pending_kind = _Pending.DEAL
         self._next_pos = HAND_SIZE * len(order) + 1
@@ -587,8 +587,7 @@ class RuminoMatch(MatchProgress):
         discarder and the next player (the next player takes the discard by drawing it)."""
         if self._phase is not Phase.ACTION or not self._claim_open:
             return _NOBODY
-        discarder, to_act = self._discarder, self._to_act
-        return frozenset([s for s in self._playing if s != discarder and s != to_act])
+        return frozenset([s for s in self._playing if s not in (self._discarder, self._to_act)])
 
     def claim_actions(self, seat: int) -> list[Action]:
         """The claims ``seat`` can make on the discard (needs its hand known in this view)."""
@@ -677,14 +676,11 @@ class RuminoMatch(MatchProgress):
     # ------------------------------------------------------------------ views
 
     def observation(self, seat: int) -> dict[str, Any]:
-        """What ``seat`` sees, as plain data: see :func:`~.rumino_view.observation`. The
-        :func:`~.rumino_view.hand_facts` are kept until a deal, the end of a hand, a rebuy
-        answered or the next hand forgets them."""
+        """What ``seat`` sees (:func:`~.rumino_view.observation`), its hand facts kept."""
         self._check_seat(seat)
-        facts = self._facts
-        if facts is None:
-            facts = self._facts = hand_facts(self)
-        return observation(self, seat, facts)
+        if self._facts is None:
+            self._facts = hand_facts(self)
+        return observation(self, seat, self._facts)
 
     def copy(self) -> RuminoMatch:
         """An independent copy (explicit, no deepcopy)."""
@@ -699,7 +695,6 @@ class RuminoMatch(MatchProgress):
         other._payout = list(self._payout)
         other._offers = list(self._offers)
         other._trackers = [MeldTracker() for _ in range(self._n)]
-        other._facts = None
         return other
 
     def _need(self, phase: Phase, method: str) -> None:
@@ -744,19 +739,15 @@ class RuminoMatch(MatchProgress):
             state._scores = list(scores)
         if rebuys is not None:
             state._rebuys = list(rebuys)
-            state._paid = [config.stake + sum(rebuy_price(config.stake, k) for k in range(r))
-                           for r in rebuys]
+            state._paid = [paid_in(config.stake, r) for r in rebuys]
         active = [s for s in range(n) if state._in_game[s]]
         if to_act not in active:
             raise GameError(f"seat {to_act} is not in the game, so it cannot act")
         state._dealer = (to_act - 1) % n if dealer is None else dealer
         start = active.index(to_act)
         state._playing = tuple(active[start:] + active[:start])
-        placed = [c for h in state._hands for c in h if c is not None] + state._discards
-        if len(set(placed)) != len(placed):
-            raise GameError("from_position places some card twice")
-        if not 0 <= stock_size <= len(state._deck) - len(placed):
-            raise GameError(f"no room for a stock of {stock_size}")
+        _check_placed([c for h in state._hands for c in h if c is not None] + state._discards,
+                      stock_size)
         state._next_pos = len(state._deck) - stock_size
         state._seen = set(state._discards)
         state._drawn = drawn
@@ -765,7 +756,6 @@ class RuminoMatch(MatchProgress):
         state._to_act = to_act
         state._dealt_before = True
         state._phase = Phase.ACTION
-        state._facts = None
         return state
 
 

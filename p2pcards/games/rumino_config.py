@@ -18,6 +18,7 @@ __all__ = [
     "KNOCK_LIMIT",
     "PLAYER_COUNTS",
     "RuminoConfig",
+    "paid_in",
     "rebuy_price",
 ]
 
@@ -58,6 +59,12 @@ class RuminoConfig(VariantConfig):
         if self.exhausted not in EXHAUSTED:
             raise UnknownFlag(f"flag 'exhausted' of rumino takes one of "
                               f"{', '.join(EXHAUSTED)}, not {self.exhausted!r}")
+
+
+def paid_in(stake: int, rebuys: int) -> int:
+    """What a seat has paid into the pool after ``rebuys`` rebuys: its stake and their
+    prices."""
+    return stake + sum(rebuy_price(stake, k) for k in range(rebuys))
 
 
 def rebuy_price(stake: int, rebuys_before: int) -> int:

@@ -120,17 +120,21 @@ def is_rumino(cards: Sequence[Card]) -> bool:
 
 def _may_hold_rumino(cards: Sequence[Card]) -> bool:
     """A quick necessary condition: the jokers plus the largest group of naturals sharing a rank
-    or a suit make at least seven cards (so never with fewer than seven cards)."""
+    or a suit make at least seven cards (so never with fewer than seven cards). Such a group
+    leaves room for few other ranks or suits, which is checked first."""
     if len(cards) < RUMINO_SIZE:
         return False
     suits = [c.suit for c in cards if c.suit != JOKER_SUIT]
     need = RUMINO_SIZE - (len(cards) - len(suits))
     if need <= 0:
         return True
-    if any(suits.count(s) >= need for s in set(suits)):
+    kinds = len(suits) - need + 1
+    held = set(suits)
+    if len(held) <= kinds and any(suits.count(s) >= need for s in held):
         return True
     ranks = [c.rank for c in cards if c.suit != JOKER_SUIT]
-    return any(ranks.count(r) >= need for r in set(ranks))
+    held_ranks = set(ranks)
+    return len(held_ranks) <= kinds and any(ranks.count(r) >= need for r in held_ranks)
 
 
 def rumino_subsets(hand: Sequence[Card]) -> list[tuple[Card, ...]]:
@@ -225,6 +229,18 @@ class MeldTracker:
         self._key, self._melds = key, found[1]
         return found[0]
 
+    def split_hand(self, hand: Sequence[Card | None]) -> Split | None:
+        """The best split of ``hand`` when every card of it is known (else ``None``):
+        :meth:`split` of its places, or :func:`best_split` when it holds a card of another
+        deck."""
+        known = [c for c in hand if c is not None]
+        if len(known) != len(hand):
+            return None
+        places = hand_places(known)
+        if places is None:
+            return best_split(known)
+        return self.split(places)
+
     def _followed(self, key: tuple[int, ...]) -> list[tuple[int, ...]] | None:
         """The melds of ``key`` from the last hand's, when it is that hand less or plus one
         card (``None`` otherwise, or when a hand holds a card twice)."""
@@ -268,10 +284,29 @@ def _melds_holding(key: tuple[int, ...], place: int) -> list[tuple[int, ...]]:
     """The melds of the hand at ``key`` that hold the card at ``place``: they lie among the
     cards of its rank, of its suit and the jokers (all the hand for a joker)."""
     rank, suit = _RANK[place], _SUIT[place]
+    if suit != JOKER_SUIT and _SUIT[key[0]] != JOKER_SUIT and not _natural_meld_near(key, rank,
+                                                                                    suit):
+        return []
     near = key if suit == JOKER_SUIT else tuple(
         [i for i in key if _RANK[i] == rank or _SUIT[i] == suit or _SUIT[i] == JOKER_SUIT])
     melds = _melds_of(near) or []
     return [meld for meld in melds if place in meld]
+
+
+def _natural_meld_near(key: tuple[int, ...], rank: int, suit: str) -> bool:
+    """Whether the hand at ``key`` (no jokers) can hold a meld with a card of ``rank`` and
+    ``suit``: three cards of that rank, or three consecutive ranks of that suit around it (a
+    run of four around it holds three of them)."""
+    same_rank = 0
+    in_suit = 0
+    for i in key:
+        if _RANK[i] == rank:
+            same_rank += 1
+        if _SUIT[i] == suit:
+            in_suit |= 1 << _RANK[i]
+    if same_rank >= 3:
+        return True
+    return any(in_suit >> low & 7 == 7 for low in (rank - 2, rank - 1, rank) if low >= 0)
 
 
 def _split_with(key: tuple[int, ...], melds: list[tuple[int, ...]] | None) -> Split:
@@ -358,8 +393,16 @@ def _split(cards: tuple[Card, ...], ranks: list[int], suits: list[str],
 
 def _search(cards: tuple[Card, ...], values: list[int], melds_with: list[list[int]]) -> Split:
     """The best split of the sorted ``cards`` (worth ``values``) whose melds, as masks of
-    indices, are listed under their lowest index in increasing order of their index tuples."""
+    indices, are listed under their lowest index in increasing order of their index tuples.
+
+    Cards in no meld are deadwood whatever the split, and adding their value to every choice
+    changes none of the comparisons: the search runs over the cards in melds only and adds
+    the others' value at the end."""
     n = len(cards)
+    in_melds = 0
+    for masks in melds_with:
+        for meld in masks:
+            in_melds |= meld
     memo: dict[int, tuple[int, tuple[int, ...]]] = {0: (0, ())}
 
     def solve(mask: int) -> tuple[int, tuple[int, ...]]:
@@ -377,7 +420,8 @@ def _search(cards: tuple[Card, ...], values: list[int], melds_with: list[list[in
         memo[mask] = best
         return best
 
-    value, chosen = solve((1 << n) - 1)
+    value, chosen = solve(in_melds)
+    value += sum([values[i] for i in range(n) if not in_melds >> i & 1])
     used = 0
     for meld in chosen:
         used |= meld
