@@ -1,7 +1,7 @@
 """Burraco's memoized enumerations equal a fresh computation: a hand's three-card melds kept
 from an earlier hand of the seat (``burraco_plays.hand_melds``), a run's one-card growths kept by
-the run's pattern (its suit and copies renamed), and the legal actions of a state whose copy was
-played on (copies share no memo that a change of state could make wrong)."""
+the run's pattern (its suit and copies renamed), and the legal actions and observations of a
+state whose copy was played on (copies share no memo that a change of state could make wrong)."""
 
 from __future__ import annotations
 
@@ -16,8 +16,14 @@ from legal_reference import three_card_melds as reference_three_card_melds
 from p2pcards.cards import FRENCH_108, FRENCH_SUITS, Card
 from p2pcards.games import get_game
 from p2pcards.games.base import Phase
-from p2pcards.games.burraco import BurracoMatch
-from p2pcards.games.burraco_melds import Meld, one_card_extensions, read_meld, read_run
+from p2pcards.games.burraco import BurracoMatch, meld_text
+from p2pcards.games.burraco_melds import (
+    Meld,
+    one_card_extensions,
+    read_meld,
+    read_run,
+    sort_key,
+)
 from p2pcards.games.burraco_plays import CARDS, ORDINAL, hand_mask, hand_melds
 from p2pcards.offline.simulate import fulfil_chance
 
@@ -102,9 +108,11 @@ def test_a_copy_played_on_leaves_the_originals_legal_actions_alone(seed: int) ->
             fulfil_chance(state, shuffled)
         elif phase is Phase.ACTION:
             assert state.legal_actions() == burraco_legal_actions(state)
+            _check_observations(state)
             if rng.random() < 0.2:
                 _play_a_copy(state, shuffled, rng)
                 assert state.legal_actions() == burraco_legal_actions(state)
+                _check_observations(state)
             legal = state.legal_actions()
             keep_going = [a for a in legal if a.kind != "discard"]
             pool = keep_going if keep_going and rng.random() < 0.75 else legal
@@ -115,6 +123,20 @@ def test_a_copy_played_on_leaves_the_originals_legal_actions_alone(seed: int) ->
             return
 
 
+def _check_observations(state: BurracoMatch) -> None:
+    """Every seat's observation shows its hand, the melds and their text as computed afresh
+    from the state (the melds' codes and text are kept between observations)."""
+    for seat in range(4):
+        obs = state.observation(seat)
+        side = seat % 2
+        assert obs["hand"] == [c.code for c in sorted(
+            (c for c in state.hand(seat) if c is not None), key=sort_key)]
+        assert obs["melds"] == [[[c.code for c in m.cards] for m in state.melds(s)]
+                                for s in (0, 1)]
+        assert obs["our_melds"] == meld_text(state.melds(side))
+        assert obs["their_melds"] == meld_text(state.melds(1 - side))
+
+
 def _play_a_copy(state: BurracoMatch, shuffled: list[Card], rng: random.Random) -> None:
     other = state.copy()
     for _ in range(rng.randrange(1, 8)):
@@ -123,6 +145,7 @@ def _play_a_copy(state: BurracoMatch, shuffled: list[Card], rng: random.Random) 
         elif other.phase is Phase.ACTION:
             legal = other.legal_actions()
             assert legal == burraco_legal_actions(other)
+            _check_observations(other)
             other.apply(legal[rng.randrange(len(legal))])
         else:
             return

@@ -92,8 +92,8 @@ from .burraco_melds import (
     Meld,
     MeldError,
     check_extension,
+    hand_codes,
     read_meld,
-    sort_key,
     three_card_melds,
 )
 from .burraco_plays import FAST_HAND_SIZE, HandMelds, plays
@@ -126,6 +126,9 @@ STOCK_START = 67
 STOCK_END = 2
 """The hand ends after the turn in which the stock comes down to this many cards."""
 STALEMATE_TURNS = 4
+_DRAW = (Action("draw"),)
+_DRAW_OR_TAKE = (Action("draw"), Action("take"))
+"""The draw stage's actions, sorted (immutable, so made once)."""
 
 
 @dataclass(frozen=True)
@@ -172,6 +175,9 @@ class BurracoMatch(MatchProgress):
         self._legal_memo: list[Action] | None = None
         self._hand_melds: dict[int, HandMelds] = {}
         """Per seat, its hand and the hand's three-card melds at its last play decision."""
+        self._side_views: list[tuple[tuple[Meld, ...], tuple[tuple[tuple[str, ...], ...], str]]
+                               | None] = [None, None]
+        """Per side, its melds and their view at the last observation."""
         if not isinstance(config, BurracoConfig):
             raise GameError(f"burraco needs a BurracoConfig, got {type(config).__name__}")
         self.config = config
@@ -342,22 +348,19 @@ class BurracoMatch(MatchProgress):
             return []
         seat = self._to_act
         if self._stage == "draw":
-            out = [Action("draw")]
-            if self._discard:
-                out.append(Action("take"))
-            return sorted(out)
+            return list(_DRAW_OR_TAKE if self._discard else _DRAW)
         hand = self._hands[seat]
         known = [c for c in hand if c is not None]
         if len(known) != len(hand):
             raise UnknownHand(f"seat {seat}'s hand is not known in this view, so no legal "
                               "actions")
-        end = self._turn_end(seat)
         if len(known) >= FAST_HAND_SIZE:
-            listed = plays(known, end, self._hand_melds.get(seat))
+            listed = plays(known, self._melds[seat % 2], self._taken_single,
+                           self._hand_melds.get(seat))
             if listed is not None:
                 actions, self._hand_melds[seat] = listed
                 return actions
-        return play_actions(known, end, three_card_melds(known))
+        return play_actions(known, self._turn_end(seat), three_card_melds(known))
 
     def _turn_end(self, seat: int) -> TurnEnd:
         """What the end of ``seat``'s turn demands of the cards it keeps."""
@@ -597,7 +600,7 @@ class BurracoMatch(MatchProgress):
         """
         self._check_seat(seat)
         side = seat % 2
-        own = sorted((c for c in self._hands[seat] if c is not None), key=sort_key)
+        views = (self._side_view(0), self._side_view(1))
         return {
             "game": "burraco",
             "seat": seat,
@@ -605,17 +608,17 @@ class BurracoMatch(MatchProgress):
             "players": self._n,
             "phase": self._phase.value,
             "hand_number": self._hand_number,
-            "first_player": self.first_player,
+            "first_player": self._hand_number % self._n,
             "to_act": self._to_act if self._phase is Phase.ACTION else None,
             "stage": self._stage,
-            "hand": [c.code for c in own],
+            "hand": hand_codes(self._hands[seat]),
             "hand_sizes": [len(h) for h in self._hands],
-            "melds": [[[c.code for c in m.cards] for m in ms] for ms in self._melds],
-            "our_melds": _meld_text(self._melds[side]),
-            "their_melds": _meld_text(self._melds[1 - side]),
+            "melds": [[list(m) for m in views[0][0]], [list(m) for m in views[1][0]]],
+            "our_melds": views[side][1],
+            "their_melds": views[1 - side][1],
             "discard_pile": [c.code for c in self._discard],
-            "stock_size": self.stock_size,
-            "pozzetti": sum(1 for p in self._pozzetto_of if p is None),
+            "stock_size": len(self._deck) - self._stock_next,
+            "pozzetti": self._pozzetto_of.count(None),
             "pozzetto_taken": [p is not None for p in self._pozzetto_of],
             "face_down_pozzetto": sorted(self._face_down),
             "cannot_discard": self._taken_single.code if self._taken_single else None,
@@ -625,6 +628,17 @@ class BurracoMatch(MatchProgress):
             "match_scores": list(self._match_scores),
             "winner": self._winner,
         }
+
+    def _side_view(self, side: int) -> tuple[tuple[tuple[str, ...], ...], str]:
+        """The side's melds as codes and as :func:`meld_text`, kept until the melds change
+        (every observation shows both sides')."""
+        melds = tuple(self._melds[side])
+        kept = self._side_views[side]
+        if kept is not None and kept[0] == melds:
+            return kept[1]
+        view = (tuple(m.codes for m in melds), meld_text(melds))
+        self._side_views[side] = (melds, view)
+        return view
 
     def copy(self) -> BurracoMatch:
         """An independent copy (melds are immutable and shared)."""
@@ -637,6 +651,7 @@ class BurracoMatch(MatchProgress):
         other._seen = set(self._seen)
         other._match_scores = list(self._match_scores)
         other._hand_melds = dict(self._hand_melds)
+        other._side_views = list(self._side_views)
         return other
 
     def _need(self, phase: Phase, method: str) -> None:
@@ -718,7 +733,8 @@ class BurracoMatch(MatchProgress):
 
 
 
-def _meld_text(melds: Sequence[Meld]) -> str:
+def meld_text(melds: Sequence[Meld]) -> str:
+    """A side's melds as the screen shows them: ``#1 ...   #2 ... (clean burraco)``."""
     if not melds:
         return "—"
     parts = []

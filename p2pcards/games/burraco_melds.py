@@ -33,17 +33,18 @@ from __future__ import annotations
 
 from collections.abc import Container, Iterable, Sequence
 from dataclasses import dataclass
-from functools import cached_property, lru_cache
+from functools import cached_property
 from itertools import combinations
 from typing import Any
 
-from ..cards import FRENCH_SUITS, JOKER_SUIT, Card
+from ..cards import FRENCH_108, FRENCH_SUITS, JOKER_SUIT, Card
 
 __all__ = [
     "Meld",
     "MeldError",
     "arrangements",
     "check_extension",
+    "hand_codes",
     "is_wild_card",
     "may_extend",
     "one_card_extensions",
@@ -75,6 +76,20 @@ def is_wild_card(c: Card) -> bool:
 def sort_key(c: Card) -> tuple[int, int, int]:
     """Suit (hearts, diamonds, clubs, spades, jokers), then rank (ace first), then copy."""
     return (_SUIT_ORDER.get(c.suit, 9), c.rank, c.copy)
+
+
+_SORTED_PLACE: dict[str, int] = {
+    c.code: i for i, c in enumerate(sorted(FRENCH_108.cards, key=sort_key))}
+
+
+def hand_codes(hand: Sequence[Card | None]) -> list[str]:
+    """The codes of the known cards of ``hand`` in :func:`sort_key` order."""
+    codes = [c.code for c in hand if c is not None]
+    try:
+        codes.sort(key=_SORTED_PLACE.__getitem__)
+    except KeyError:  # a card of another deck, which only a testing aid can place
+        return [c.code for c in sorted((c for c in hand if c is not None), key=sort_key)]
+    return codes
 
 
 def _codes(cards: Iterable[Card]) -> str:
@@ -129,9 +144,15 @@ class Meld:
         return self._hash
 
     @cached_property
+    def codes(self) -> tuple[str, ...]:
+        """The cards' codes as they lie, computed once: observations show every meld at every
+        decision."""
+        return tuple([c.code for c in self.cards])
+
+    @cached_property
     def _text(self) -> str:
         """The cards' codes, computed once: observations show every meld at every decision."""
-        return " ".join([c.code for c in self.cards])
+        return " ".join(self.codes)
 
     @cached_property
     def _hash(self) -> int:
@@ -413,15 +434,14 @@ def one_card_extensions(old: Meld, c: Card) -> tuple[Meld, ...]:
     """Every meld ``old`` grows into by adding the one card ``c``: each valid arrangement of the
     grown meld (:func:`arrangements`) that :func:`check_extension` accepts, in that order.
 
-    Memoized: melds and cards are immutable, and a side's melds and the cards in play recur
-    from one decision to the next. A run's growths are kept by the run's *pattern*
-    (:func:`_run_pattern`), so that runs that differ only in their suit and the copies of their
-    cards share one enumeration."""
+    A set that :func:`may_extend` lets ``c`` into grows into the one set of its cards and ``c``.
+    A run's growths are memoized by the run's *pattern* (:func:`_run_pattern`), so that runs
+    that differ only in their suit and the copies of their cards share one enumeration."""
     if not may_extend(old, c):
         return ()
     if old.kind == "run":
         return _run_extensions(old, c)
-    return _one_card_extensions(old, c)
+    return (read_set((*old.cards, c)),)
 
 
 def may_extend(old: Meld, c: Card) -> bool:
@@ -439,8 +459,8 @@ def may_extend(old: Meld, c: Card) -> bool:
     return low <= c.rank <= high or (c.rank == 1 and high >= 14)
 
 
-@lru_cache(maxsize=1 << 16)
 def _one_card_extensions(old: Meld, c: Card) -> tuple[Meld, ...]:
+    """:func:`one_card_extensions` worked out from :func:`arrangements`."""
     out: list[Meld] = []
     for grown in arrangements((*old.cards, c)):
         try:

@@ -23,13 +23,12 @@ memo can outlive a change of a match's state.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from itertools import combinations
 
 from ..cards import FRENCH_108, FRENCH_SUITS, JOKER_SUIT, Card
 from .base import Action
 from .burraco_melds import Meld, may_extend, one_card_extensions, sort_key
-from .burraco_turns import TurnEnd
 
 __all__ = [
     "CARDS",
@@ -72,6 +71,23 @@ _PLACES: dict[str, tuple[tuple[int, ...], ...]] = {
 """Per suit, per place in a run (1 ace low .. 14 ace high), the cards that lie there as
 naturals (a 2 of the suit lies at place 2)."""
 _NATURAL_2: dict[str, frozenset[int]] = {s: frozenset(_PLACES[s][2]) for s in _SUITS}
+
+Subsets = tuple[int, dict[int, tuple[int, ...]]]
+"""A few cards' mask, and for each part of it (a hand's cards among them) their ordinals in
+the order given."""
+
+
+def _subsets(ordinals: tuple[int, ...]) -> Subsets:
+    table: dict[int, tuple[int, ...]] = {}
+    for bits in range(1 << len(ordinals)):
+        chosen = tuple(o for i, o in enumerate(ordinals) if bits >> i & 1)
+        table[sum(_POWERS[o] for o in chosen)] = chosen
+    return sum(_POWERS[o] for o in ordinals), table
+
+
+_SET_SUBSETS: dict[int, Subsets] = {r: _subsets(_SET_NATURALS[r]) for r in _SET_RANKS}
+_PLACE_SUBSETS: dict[str, tuple[Subsets, ...]] = {
+    s: tuple(_subsets(cards) for cards in _PLACES[s]) for s in _SUITS}
 _WILDS: tuple[int, ...] = _ordinals_where(lambda c: c.rank == 2 or c.suit == JOKER_SUIT)
 
 _DISCARDS: tuple[Action, ...] = tuple(Action("discard", c) for c in CARDS)
@@ -96,10 +112,12 @@ def hand_mask(known: Iterable[Card]) -> int:
     return sum([powers[ordinal[c.code]] for c in known])
 
 
-def plays(known: list[Card], end: TurnEnd,
+def plays(known: list[Card], melds: Sequence[Meld], taken_single: Card | None,
           before: HandMelds | None) -> tuple[list[Action], HandMelds] | None:
     """The sorted plays of a seat holding ``known`` (at least :data:`FAST_HAND_SIZE` cards)
-    once it has drawn, as :func:`~.burraco_turns.play_actions` lists them, and the hand's
+    once it has drawn, its side's ``melds`` on the table and ``taken_single`` the card it took
+    alone from the pile this turn, as :func:`~.burraco_turns.play_actions` lists them, and the
+    hand's
     three-card melds (give them back as ``before`` at the seat's next decision; ``None`` lists
     them afresh). ``None`` when a card is not of the deck (only a testing aid can place one):
     the general path lists those."""
@@ -109,25 +127,24 @@ def plays(known: list[Card], end: TurnEnd,
         return None
     powers = _POWERS
     hand = sum([powers[o] for o in ordinals])
-    melds = hand_melds(hand, before)
+    threes = hand_melds(hand, before)
     adds: list[AddEntry] = []
     set_ranks = set()
-    for index, old in enumerate(end.melds):
+    for index, old in enumerate(melds):
         if old.kind == "set":
             set_ranks.add(old.rank)
         adds += _additions(old, index, hand)
     adds.sort()
     ordinals.sort()
-    taken = end.taken_single
-    refused = -1 if taken is None else ordinal[taken.code]
+    refused = -1 if taken_single is None else ordinal[taken_single.code]
     discards = _DISCARDS
     out = [action for _, action in adds]
     out += [discards[o] for o in ordinals if o != refused]
     if set_ranks:
-        out += [entry[1] for entry in melds[1] if entry[3] not in set_ranks]
+        out += [entry[1] for entry in threes[1] if entry[3] not in set_ranks]
     else:
-        out += [entry[1] for entry in melds[1]]
-    return out, melds
+        out += [entry[1] for entry in threes[1]]
+    return out, threes
 
 
 def hand_melds(hand: int, before: HandMelds | None) -> HandMelds:
@@ -187,7 +204,8 @@ def _touched(added: int) -> tuple[set[int], dict[str, Iterable[int]]]:
 
 def _sets(rank: int, hand: int, added: int, wilds: list[int]) -> list[MeldEntry]:
     """The sets of ``rank`` in ``hand`` that use a card of ``added``."""
-    naturals = [o for o in _SET_NATURALS[rank] if hand >> o & 1]
+    mask, subsets = _SET_SUBSETS[rank]
+    naturals = subsets[hand & mask]
     if len(naturals) < 2:
         return []
     out: list[tuple[int, ...]] = []
@@ -203,7 +221,7 @@ def _runs(suit: str, lows: Iterable[int], hand: int, added: int,
     """The three-card runs of ``suit`` in ``hand`` at the lowest places ``lows`` that use a card
     of ``added``: three naturals, or two and a wild card standing for the low or the middle one
     (for the high one only above an ace low); a 2 of the suit at place 2 is natural."""
-    places = [[o for o in cards if hand >> o & 1] for cards in _PLACES[suit]]
+    places = [subsets[hand & mask] for mask, subsets in _PLACE_SUBSETS[suit]]
     natural_2 = _NATURAL_2[suit]
     out: list[tuple[int, ...]] = []
     for low in lows:

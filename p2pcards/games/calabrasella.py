@@ -476,7 +476,7 @@ class CalabrasellaMatch(MatchProgress):
         check_shape(seat, action, card_=True, cards=False)
         c = action.card
         assert c is not None
-        if c == HIDDEN:
+        if c.suit == HIDDEN.suit and c == HIDDEN:
             raise IllegalMove("card-hidden", f"seat {seat} must reveal the card it plays", seat)
         if c not in self._deck:
             raise IllegalMove("card-not-in-deck", f"{c.code} is not in the "
@@ -518,8 +518,8 @@ class CalabrasellaMatch(MatchProgress):
     def _remove(self, seat: int, c: Card) -> None:
         """Take ``c`` (or, for :data:`HIDDEN`, an unseen card) out of ``seat``'s hand."""
         hand = self._hands[seat]
-        if c == HIDDEN:
-            if None not in hand:
+        if c.suit == HIDDEN.suit and c == HIDDEN:
+            if not _has_unseen(hand):
                 raise IllegalMove("card-hidden", f"this view knows seat {seat}'s hand, so the "
                                   f"card it moves must be named, not ??", seat)
             # any card of the hand may have left, even one this view knew (the holder knows the
@@ -536,7 +536,7 @@ class CalabrasellaMatch(MatchProgress):
             raise IllegalMove("card-not-in-deck", f"{c.code} is not in the "
                               f"{self._deck.name} deck", seat)
         hand = self._hands[seat]
-        if c in hand or (None in hand and not self._known_elsewhere(seat, c)):
+        if c in hand or (_has_unseen(hand) and not self._known_elsewhere(seat, c)):
             return
         raise IllegalMove("card-not-in-hand", f"seat {seat} cannot use {c.code}: it is not "
                           f"in that seat's hand", seat)
@@ -699,6 +699,11 @@ class CalabrasellaMatch(MatchProgress):
         order.extend(rest)
         return state, order
 
+
+
+def _has_unseen(hand: list[Card | None]) -> bool:
+    """``None in hand``, tested by identity (a card's ``==`` is a Python call)."""
+    return any(c is None for c in hand)
 
 SPEC = GameSpec(
     name="calabrasella",

@@ -22,6 +22,7 @@ __all__ = [
     "combinations_in_order",
     "discard_choices",
     "known_hand",
+    "play_choices",
     "stage_actions",
     "take_choices",
 ]
@@ -52,16 +53,34 @@ def stage_actions(stage: Stage, seat: int, hand: Sequence[Card | None], *, calle
         return take_choices(widow, discarded)
     led = trick[0][1].suit if trick else None
     follow = [c for c in known if c.suit == led]
-    return sort_actions({Action("play", card=c) for c in (follow or known)})
+    return play_choices(follow or known)
+
+
+_PLAYS: dict[tuple[int, str, int], Action] = {}
+"""``play`` actions by their card's rank, suit and copy, made once (actions are immutable)."""
+
+
+def play_choices(cards: Sequence[Card]) -> list[Action]:
+    """``play`` of each of ``cards``, once each, in :func:`sort_actions` order: by the card's
+    rank, suit and copy, the key the actions compare by."""
+    by_key = {(c.rank, c.suit, c.copy): c for c in cards}
+    out = []
+    for key in sorted(by_key):
+        action = _PLAYS.get(key)
+        if action is None:
+            action = _PLAYS[key] = Action("play", card=by_key[key])
+        out.append(action)
+    return out
 
 
 def known_hand(seat: int, hand: Sequence[Card | None]) -> list[Card]:
     """The cards of ``seat``'s ``hand``; :class:`UnknownHand` when one is unseen."""
-    if None in hand:
+    known = [c for c in hand if c is not None]
+    if len(known) != len(hand):
         raise UnknownHand(
             f"seat {seat}'s hand is not known in this view, so no legal actions"
         )
-    return [c for c in hand if c is not None]
+    return known
 
 
 def discard_choices(hand: list[Card]) -> list[Action]:
