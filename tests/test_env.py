@@ -6,6 +6,7 @@ from __future__ import annotations
 import functools
 import re
 import warnings
+from collections.abc import Mapping
 from pathlib import Path
 
 import numpy as np
@@ -18,7 +19,14 @@ pytest.importorskip("pettingzoo")
 from pettingzoo.test import api_test, seed_test  # noqa: E402
 
 from p2pcards.games import all_games  # noqa: E402
-from p2pcards.offline.env import CardGameEnv, EnvError, env, raw_env  # noqa: E402
+from p2pcards.offline.env import (  # noqa: E402
+    CardGameEnv,
+    EnvError,
+    ObservationEncoder,
+    ObservationLayout,
+    env,
+    raw_env,
+)
 
 CASES = [(spec.name, count) for spec in all_games() for count in spec.player_counts]
 
@@ -177,15 +185,16 @@ def test_the_example_in_docs_bots_runs(tmp_path: Path, monkeypatch: pytest.Monke
     assert max(totals.values()) >= 11  # a Scopa match ends when a side reaches 11
 
 
-def _reference_vector(e: CardGameEnv, observation: dict[str, object], seat: int) -> list[float]:
+def _reference_vector(e: CardGameEnv | ObservationLayout, observation: Mapping[str, object],
+                      seat: int) -> list[float]:
     """The vector as the module docstring defines it, written out slowly and independently of
     :meth:`CardGameEnv.encode`: the seat one-hot, a 0/1 block per card key, each numeric key
-    padded with zeros, a hashed block per text key."""
+    padded with zeros, a hashed block per text key (``e`` is an environment or a layout)."""
     import hashlib
 
     from p2pcards.offline.env import TEXT_BUCKETS
 
-    layout = e.layout
+    layout = e if isinstance(e, ObservationLayout) else e.layout
     out = [0.0] * layout.size
     out[seat] = 1.0
     at = layout.players
@@ -278,3 +287,84 @@ def test_card_entries_of_any_nesting_match_a_plain_walk(value: object) -> None:
     ones: list[int] = []
     _add_card_entries(value, at, ones)
     assert ones == plain(value)
+
+
+GAMES = sorted({game for game, _ in CASES})
+
+
+@pytest.mark.parametrize("game", GAMES)
+@settings(max_examples=3, deadline=None)
+@given(seed=st.integers(0, 2**32 - 1), data=st.data())
+def test_every_seats_vector_in_random_plays_of_every_game_matches_the_reference(
+        game: str, seed: int, data: st.DataObject) -> None:
+    """In random plays of each game (every player count), the vector of every seat's observation
+    at every decision, and the acting seat's vector from ``last()``, equal the plain encoding."""
+    players = data.draw(st.sampled_from([count for name, count in CASES if name == game]))
+    e = raw_env(game, players, episode="hand")
+    e.reset(seed=seed)
+    rng = np.random.default_rng(seed)
+    decisions = 0
+    for agent in e.agent_iter(max_iter=250):
+        observation, _, termination, truncation, info = e.last()
+        if termination or truncation:
+            e.step(None)
+            continue
+        seat = e.possible_agents.index(agent)
+        assert observation["observation"].tolist() == _reference_vector(
+            e, info["observation"], seat)
+        for other in range(players):
+            raw = e.state_.observation(other)
+            assert e.encode(raw, other).tolist() == _reference_vector(e, raw, other)
+        e.step(int(rng.choice(np.flatnonzero(observation["action_mask"]))))
+        decisions += 1
+    assert decisions > 0
+
+
+_ANY_VALUE = st.recursive(
+    st.sampled_from(_CODES) | st.integers(-1000, 1000) | st.none() | st.booleans()
+    | st.floats(-1e6, 1e6, allow_nan=False),
+    lambda inner: (st.lists(inner, max_size=4) | st.lists(inner, max_size=3).map(tuple)
+                   | st.dictionaries(st.sampled_from(["0", "1", "card", "bets"])
+                                     | st.integers(0, 2) | st.booleans(), inner, max_size=3)),
+    max_leaves=10)
+_SMALL_LAYOUT = ObservationLayout(
+    players=3, deck=("AS", "7D", "KB", "2C", "X3"), card_keys=("hand", "trick"),
+    number_keys=(("score", 1), ("sizes", 3), ("flag", 1)), text_keys=("trump", "bids"))
+
+
+@settings(max_examples=400, deadline=None)
+@given(values=st.fixed_dictionaries({}, optional={
+    key: _ANY_VALUE for key in ("hand", "trick", "score", "sizes", "flag", "trump", "bids")}),
+    seat=st.integers(0, 2))
+def test_the_encoder_matches_the_reference_on_values_of_any_shape(
+        values: dict[str, object], seat: int) -> None:
+    """Whatever a key holds (a missing key, ``None``, numbers, codes and other texts, lists,
+    tuples and maps nested at any depth, maps keyed by ``1`` and by ``True``), the encoder's
+    vector is the plain encoding's, and encoding the same values again (the text memo at work)
+    gives it again. (The plain encoding's numbers are rounded to ``float32`` as the vector's.)"""
+    encoder = ObservationEncoder(_SMALL_LAYOUT)
+    expected = np.array(_reference_vector(_SMALL_LAYOUT, values, seat), dtype=np.float32).tolist()
+    first = encoder.encode(values, seat)
+    assert first.dtype == np.float32 and first.tolist() == expected
+    again = encoder.encode(values, seat)
+    assert again.tolist() == expected and again is not first
+
+
+def test_vectors_and_masks_are_fresh_arrays() -> None:
+    """A caller may keep every vector and mask (a replay buffer): none is reused or shared."""
+    e = raw_env("scopa", 2)
+    e.reset(seed=4)
+    kept = []
+    for _ in range(30):
+        observation, *_ = e.last()
+        kept.append((observation["observation"].copy(), observation["action_mask"].copy(),
+                     observation))
+        again, *_ = e.last()
+        assert again["observation"] is not observation["observation"]
+        assert again["action_mask"] is not observation["action_mask"]
+        again["observation"][:] = -1.0
+        again["action_mask"][:] = 0
+        e.step(int(np.flatnonzero(observation["action_mask"])[0]))
+    for vector, mask, observation in kept:
+        assert (observation["observation"] == vector).all()
+        assert (observation["action_mask"] == mask).all()

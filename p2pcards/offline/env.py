@@ -60,9 +60,11 @@ from ..games import get_game
 from ..games.base import Action, GameSpec, MatchState, Phase
 from .simulate import fulfil_chance
 
-__all__ = ["TEXT_BUCKETS", "EnvError", "ObservationLayout", "CardGameEnv",
+__all__ = ["TEXT_BUCKETS", "EnvError", "ObservationEncoder", "ObservationLayout", "CardGameEnv",
            "default_max_actions", "env", "raw_env"]
 
+
+_ACTION = Phase.ACTION
 
 TEXT_BUCKETS = 32
 """Entries of each text key in the observation vector (see :class:`ObservationLayout`)."""
@@ -158,20 +160,6 @@ def _texts(value: object) -> Iterator[str]:
                 yield f"{i}={item}"
 
 
-_ZEROS = (0,) * 64
-
-
-def _padded_numbers(value: object, size: int) -> list[float]:
-    """A numeric key's entries when its value is not a plain number or a full list: a list
-    cut or padded to ``size`` (``None`` and non-numbers read as 0), or zeros."""
-    out = [0.0] * size
-    if isinstance(value, list | tuple):
-        for j, item in enumerate(value[:size]):
-            if type(item) is int or type(item) is float or type(item) is bool:
-                out[j] = float(item)
-    return out
-
-
 _SCALARS = (int, float, bool, type(None))
 """Types that hold no card code."""
 
@@ -231,6 +219,136 @@ def _add_card_entries(value: object, at: Mapping[str, int], ones: list[int]) -> 
 def _bucket(text: str) -> int:
     digest = hashlib.blake2b(text.encode(), digest_size=4).digest()
     return int.from_bytes(digest, "big") % TEXT_BUCKETS
+
+
+_NUMBER_TYPES = frozenset({int, float, bool})
+"""The exact types a numeric entry is taken as it is."""
+_TEXT_MEMO_LIMIT = 4096
+"""Distinct maps or lists a text key remembers the entries of before its memo starts afresh."""
+_ZEROS = (0,) * 64
+
+
+def _padded_numbers(value: object, size: int) -> list[float]:
+    """A numeric key's ``size`` entries when its value is not a plain number, ``None`` or a
+    full list of plain numbers: a list or tuple cut or padded to ``size`` and a single value
+    (a subclass of a number) as the first entry, numbers (``bool``, ``int``, ``float`` or a
+    subclass) as floats and anything else as 0."""
+    items: Any = value if isinstance(value, list | tuple) else (value,)
+    out = [0.0] * size
+    for j, item in enumerate(items[:size]):
+        if isinstance(item, bool | int | float):
+            out[j] = float(item)
+    return out
+
+
+def _text_memo_key(value: object) -> object:
+    """What a text key's memo knows a map or a list by: a map by its type, items and key types
+    (``1`` and ``True`` are equal keys that print differently), a list by its type and items.
+    Raises ``TypeError`` for a value with unhashable items."""
+    if isinstance(value, Mapping):
+        return type(value), tuple(value.items()), tuple(map(type, value))
+    return type(value), tuple(cast("Iterator[object]", value))
+
+
+class ObservationEncoder:
+    """The vector of :class:`ObservationLayout`, its per-key tables built once per layout.
+
+    :meth:`encode` makes one pass over the layout's keys: the positions of the 1.0 entries (the
+    seat, cards under their keys, hashed texts) are collected as a list and the numeric entries
+    (contiguous in the layout) as another, then written into a zeroed ``float32`` array with one
+    indexed and one slice assignment. The commonest shapes (a list of card codes, a plain number
+    or ``None``, a full list of numbers, a text) take a path without calls; a map or list of
+    texts (bids or states by seat) is remembered whole per key, since the same ones come back
+    step after step; anything else goes through the general helpers, which give the entries the
+    layout defines (``tests/test_env.py`` compares the vector with a plain encoding over values
+    of any shape and over random plays of every game)."""
+
+    def __init__(self, layout: ObservationLayout) -> None:
+        self.size = layout.size
+        offset = layout.players
+        self._card_at: list[tuple[str, dict[str, int], Callable[[str], int]]] = []
+        """Per card key, each card code's entry in the vector, and that map's lookup."""
+        for key in layout.card_keys:
+            at = {code: offset + i for i, code in enumerate(layout.deck)}
+            self._card_at.append((key, at, at.__getitem__))
+            offset += len(layout.deck)
+        self._number_keys = tuple(key for key, _ in layout.number_keys)
+        self._number_widths = tuple(width for _, width in layout.number_keys)
+        self._numbers_start = offset
+        offset += sum(self._number_widths)
+        self._numbers_end = offset
+        self._text_slots: list[tuple[str, int, dict[object, list[int]]]] = []
+        """Per text key, its first entry and its memo of the entries of maps and lists."""
+        for key in layout.text_keys:
+            self._text_slots.append((key, offset, {}))
+            offset += TEXT_BUCKETS
+
+    def encode(self, observation: Mapping[str, Any], seat: int) -> np.ndarray[Any, Any]:
+        """A fresh ``float32`` vector of one seat's observation."""
+        ones = [seat]
+        get = observation.get
+        for key, at, index_of in self._card_at:
+            value = get(key)
+            if not value:
+                continue
+            kind = type(value)
+            if kind is list and type(value[0]) is str:
+                mark = len(ones)
+                try:  # the usual list of card codes, all in the deck: one pass in C
+                    ones.extend(map(index_of, value))
+                    continue
+                except (KeyError, TypeError):  # a code off the deck, a nested item
+                    del ones[mark:]
+            elif kind is str:
+                i = at.get(value)
+                if i is not None:
+                    ones.append(i)
+                continue
+            _add_card_entries(value, at, ones)
+        numbers: list[Any] = []
+        extend = numbers.extend
+        number: Any
+        for number, size in zip(map(get, self._number_keys), self._number_widths,
+                                strict=True):
+            kind = type(number)
+            if kind is int or kind is float or kind is bool:
+                numbers.append(number)
+                if size > 1:
+                    extend(_ZEROS[:size - 1])
+            elif number is None:
+                extend(_ZEROS[:size])
+            elif (kind is list or kind is tuple) and len(number) == size and (
+                    _NUMBER_TYPES.issuperset(map(type, number))):
+                extend(number)
+            else:
+                extend(_padded_numbers(number, size))
+        for key, offset, memo in self._text_slots:
+            text = get(key)
+            if text is None:
+                continue
+            if type(text) is str:
+                ones.append(offset + _bucket(text))
+            else:
+                ones.extend(_text_entries(text, offset, memo))
+        vector = np.zeros(self.size, dtype=np.float32)
+        vector.put(ones, 1.0)
+        vector[self._numbers_start:self._numbers_end] = numbers
+        return vector
+
+
+def _text_entries(value: object, offset: int, memo: dict[object, list[int]]) -> list[int]:
+    """The entries of a map or list of texts under the text key starting at ``offset``, taken
+    from the key's ``memo`` when the same value was seen before."""
+    try:
+        seen = _text_memo_key(value)
+        entries = memo.get(seen)
+    except TypeError:  # an unhashable item: nothing to remember it by
+        return [offset + _bucket(t) for t in _texts(value)]
+    if entries is None:
+        if len(memo) >= _TEXT_MEMO_LIMIT:
+            memo.clear()
+        entries = memo[seen] = [offset + _bucket(t) for t in _texts(value)]
+    return entries
 
 
 def _playout_states(spec: GameSpec, config: Any, seed: int,
@@ -324,27 +442,7 @@ class CardGameEnv(AECEnv):  # type: ignore[misc]
         self.metadata = {**self.metadata, "name": f"p2pcards_{self.spec.name}"}
         self.possible_agents = [f"seat_{s}" for s in range(count)]
         self._seat_of = {agent: s for s, agent in enumerate(self.possible_agents)}
-        self._deck_index = {code: i for i, code in enumerate(self.layout.deck)}
-        self._size = self.layout.size
-        offset = self.layout.players
-        self._card_at: list[tuple[str, dict[str, int], Callable[[str], int]]] = []
-        """Per card key, each card code's entry in the vector, and that map's lookup."""
-        for key in self.layout.card_keys:
-            at = {code: offset + i for code, i in self._deck_index.items()}
-            self._card_at.append((key, at, at.__getitem__))
-            offset += len(self.layout.deck)
-        self._number_slots: list[tuple[str, int, int]] = []
-        for key, width in self.layout.number_keys:
-            self._number_slots.append((key, offset, width))
-            offset += width
-        self._number_keys = tuple(key for key, _, _ in self._number_slots)
-        self._number_widths = tuple(width for _, _, width in self._number_slots)
-        self._numbers_start = self._number_slots[0][1] if self._number_slots else offset
-        self._numbers_end = offset
-        self._text_slots: list[tuple[str, int]] = []
-        for key in self.layout.text_keys:
-            self._text_slots.append((key, offset))
-            offset += TEXT_BUCKETS
+        self._encoder = ObservationEncoder(self.layout)
         vector = spaces.Box(low=-np.inf, high=np.inf, shape=(self.layout.size,),
                             dtype=np.float32)
         mask = spaces.Box(low=0, high=1, shape=(self.max_actions,), dtype=np.int8)
@@ -355,6 +453,13 @@ class CardGameEnv(AECEnv):  # type: ignore[misc]
         self._rng = random.Random()
         self.state_: MatchState = self.spec.new_match(self.config)
         self._legal: list[Action] = []
+        self._acting = -1
+        """The seat the engine waits for (the one whose mask is set), -1 between episodes."""
+        self._rewarded = False
+        """Whether ``rewards`` holds anything but zeros (set when a hand or episode is scored),
+        so that a step without a score neither clears nor accumulates them."""
+        self._masks: dict[int, np.ndarray[Any, Any]] = {}
+        """Per count of legal actions, a mask to copy."""
         self._informed: list[str] = []
         self._shuffled: list[Card] = []
 
@@ -376,19 +481,30 @@ class CardGameEnv(AECEnv):  # type: ignore[misc]
         self.truncations = {a: False for a in self.agents}
         self.infos: dict[str, dict[str, Any]] = {a: {} for a in self.agents}
         self._informed = []
+        self._rewarded = False
         self.state_ = self.spec.new_match(self.config)
         self._run_to_decision()
 
     def observe(self, agent: str) -> dict[str, np.ndarray[Any, Any]]:
         seat = self._seat_of[agent]
-        mask = np.zeros(self.max_actions, dtype=np.int8)
         info = self.infos.get(agent)
         raw = info.get("observation") if info else None
         if raw is None:
             raw = self.state_.observation(seat)
-        elif self._legal and self.state_.to_act == seat:
-            mask[:len(self._legal)] = 1
-        return {"observation": self.encode(raw, seat), "action_mask": mask}
+            mask = np.zeros(self.max_actions, dtype=np.int8)
+        elif self._legal and seat == self._acting:
+            mask = self._mask(len(self._legal))
+        else:
+            mask = np.zeros(self.max_actions, dtype=np.int8)
+        return {"observation": self._encoder.encode(raw, seat), "action_mask": mask}
+
+    def _mask(self, legal: int) -> np.ndarray[Any, Any]:
+        """A fresh mask marking the first ``legal`` actions."""
+        template = self._masks.get(legal)
+        if template is None:
+            template = self._masks[legal] = np.zeros(self.max_actions, dtype=np.int8)
+            template[:legal] = 1
+        return template.copy()
 
     def step(self, action: int | None) -> None:
         agent = self.agent_selection
@@ -399,12 +515,15 @@ class CardGameEnv(AECEnv):  # type: ignore[misc]
             raise EnvError(f"action {action!r} is not one of the {len(self._legal)} legal "
                            f"actions of {agent}")
         self._cumulative_rewards[agent] = 0.0
-        rewards = self.rewards
-        for a in rewards:
-            rewards[a] = 0.0
+        if self._rewarded:
+            rewards = self.rewards
+            for a in rewards:
+                rewards[a] = 0.0
+            self._rewarded = False
         self.state_.apply(self._legal[int(action)])
         self._run_to_decision()
-        self._accumulate_rewards()
+        if self._rewarded:
+            self._accumulate_rewards()
 
     def render(self) -> str | None:
         if self.render_mode != "ansi":
@@ -422,59 +541,9 @@ class CardGameEnv(AECEnv):  # type: ignore[misc]
     # -------------------------------------------------------------- encoding
 
     def encode(self, observation: Mapping[str, Any], seat: int) -> np.ndarray[Any, Any]:
-        """The fixed-size vector of one seat's observation (see :class:`ObservationLayout`).
-
-        Built in one pass: the positions of the 1.0 entries (the seat, cards under their keys,
-        hashed texts) are collected as a list and the numeric entries (contiguous in the layout)
-        as another, then written into a zeroed ``float32`` array with one indexed and one slice
-        assignment. The commonest shapes (a list of card codes, a plain number, a text) take a
-        path without calls; anything else goes through the general helpers."""
-        ones = [seat]
-        get = observation.get
-        for key, at, index_of in self._card_at:
-            value = get(key)
-            if not value:
-                continue
-            kind = type(value)
-            if kind is list and type(value[0]) is str:
-                mark = len(ones)
-                try:  # the usual list of card codes, all in the deck: one pass in C
-                    ones.extend(map(index_of, value))
-                    continue
-                except (KeyError, TypeError):  # a code off the deck, a nested item
-                    del ones[mark:]
-            elif kind is str:
-                i = at.get(value)
-                if i is not None:
-                    ones.append(i)
-                continue
-            _add_card_entries(value, at, ones)
-        numbers: list[Any] = []
-        extend = numbers.extend
-        number: Any
-        for number, size in zip(map(get, self._number_keys), self._number_widths,
-                                strict=True):
-            kind = type(number)
-            if kind is int or kind is float or kind is bool:
-                numbers.append(number)
-                if size > 1:
-                    extend(_ZEROS[:size - 1])
-            elif (kind is list or kind is tuple) and len(number) == size and None not in number:
-                extend(number)
-            else:
-                extend(_padded_numbers(number, size))
-        for key, offset in self._text_slots:
-            text = get(key)
-            if text is None:
-                continue
-            if type(text) is str:
-                ones.append(offset + _bucket(text))
-            else:
-                ones.extend([offset + _bucket(t) for t in _texts(text)])
-        vector = np.zeros(self._size, dtype=np.float32)
-        vector.put(ones, 1.0)
-        vector[self._numbers_start:self._numbers_end] = numbers
-        return vector
+        """The fixed-size vector of one seat's observation (see :class:`ObservationLayout` and
+        :class:`ObservationEncoder`): a fresh array at every call."""
+        return self._encoder.encode(observation, seat)
 
     # -------------------------------------------------------------- internals
 
@@ -483,6 +552,17 @@ class CardGameEnv(AECEnv):  # type: ignore[misc]
         state = self.state_
         while True:
             phase = state.phase
+            if phase is _ACTION:
+                self._legal = state.legal_actions()
+                if len(self._legal) > self.max_actions:
+                    raise EnvError(
+                        f"{self.spec.name} offers {len(self._legal)} legal actions here, more "
+                        f"than max_actions={self.max_actions}: make the environment with a "
+                        f"larger max_actions")
+                seat = self._acting = state.to_act
+                self.agent_selection = self.possible_agents[seat]
+                self._set_infos(seat)
+                return
             if phase is Phase.SHUFFLE:
                 self._shuffled = list(state.deck.cards)
                 self._rng.shuffle(self._shuffled)
@@ -495,27 +575,17 @@ class CardGameEnv(AECEnv):  # type: ignore[misc]
                 if self.reward_kind == "points":
                     for s, agent in enumerate(self.possible_agents):
                         self.rewards[agent] += float(result.points[state.side_of(s)])
+                    self._rewarded = True
                 if self.episode == "hand" and not state.match_over:
                     self._end_episode(winner=None, over=False)
                     return
-            elif phase is Phase.MATCH_OVER:
+            else:
                 self._end_episode(winner=state.winner, over=True)
                 return
-            else:
-                self._legal = state.legal_actions()
-                if len(self._legal) > self.max_actions:
-                    raise EnvError(
-                        f"{self.spec.name} offers {len(self._legal)} legal actions here, more "
-                        f"than max_actions={self.max_actions}: make the environment with a "
-                        f"larger max_actions")
-                self.agent_selection = self.possible_agents[state.to_act]
-                self._set_infos()
-                return
 
-    def _set_infos(self) -> None:
-        """The acting seat's info gets its observation and legal actions; the seat that held
-        them before (the only other non-empty info during an episode) is emptied."""
-        seat = self.state_.to_act
+    def _set_infos(self, seat: int) -> None:
+        """The acting ``seat``'s info gets its observation and legal actions; the seat that
+        held them before (the only other non-empty info during an episode) is emptied."""
         infos = self.infos
         acting = self.possible_agents[seat]
         for agent in self._informed:
@@ -531,7 +601,9 @@ class CardGameEnv(AECEnv):  # type: ignore[misc]
                 side = self.state_.side_of(s)
                 self.rewards[agent] += 0.0 if winner is None else (1.0 if side == winner
                                                                    else -1.0)
+            self._rewarded = True
         self._legal = []
+        self._acting = -1
         for agent in self.agents:
             self.terminations[agent] = True
             self.infos[agent] = {"observation": self.state_.observation(
