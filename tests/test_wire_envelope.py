@@ -253,3 +253,9 @@ def test_public_identity_list_may_be_any_sequence() -> None:
     _, _, data = make(seat=2)
     keys: tuple[PublicIdentity, ...] = tuple(PUBLICS)
     assert open_envelope(data, keys)[1].seat == 2
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.binary(max_size=70_000), st.binary(min_size=64, max_size=64))
+def test_envelope_encoding_is_the_codecs(payload: bytes, signature: bytes) -> None:
+    assert Envelope(payload, signature).encode() == codec.pack([payload, signature])

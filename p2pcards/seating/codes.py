@@ -32,15 +32,18 @@ import hmac
 import re
 import secrets
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from cryptography.exceptions import InvalidTag
 from cryptography.hazmat.primitives import hashes
 from cryptography.hazmat.primitives.ciphers.aead import ChaCha20Poly1305
 from cryptography.hazmat.primitives.kdf.hkdf import HKDF
-from spake2 import SPAKE2_A, SPAKE2_B
 
 from ..wire.codec import Limits, pack, unpack
 from ..wire.errors import DecodeError
+
+if TYPE_CHECKING:
+    from spake2 import SPAKE2_A, SPAKE2_B
 
 __all__ = ["WORDS", "NAMEPLATES", "Code", "CodeError", "WrongCode", "Unlocked", "make_code",
            "parse_code", "looks_like_code", "transcript_hash", "HostExchange", "JoinerExchange",
@@ -190,6 +193,8 @@ class HostExchange:
     checks its confirmation. One exchange per code, whatever its outcome."""
 
     def __init__(self, code: Code, invite: str, host_key: bytes) -> None:
+        from spake2 import SPAKE2_A  # loaded only where a short code is used
+
         self.code = code
         self.invite = invite
         self.host_key = host_key
@@ -221,6 +226,8 @@ class JoinerExchange:
     :class:`WrongCode`), then send :meth:`confirmation`."""
 
     def __init__(self, code: Code) -> None:
+        from spake2 import SPAKE2_B  # loaded only where a short code is used
+
         self.code = code
         self._spake = SPAKE2_B(code.password, idA=_ID_HOST, idB=_ID_JOINER)
         self._ours = b""

@@ -147,6 +147,10 @@ class Envelope:
 
     def encode(self) -> bytes:
         """The canonical encoding ``[payload, signature]``: the frame payload to send."""
+        if type(self.payload) is bytes and type(self.signature) is bytes:
+            # two plain byte strings have one encoding: no normalising walk needed
+            encoded: bytes = msgpack.packb([self.payload, self.signature], use_bin_type=True)
+            return encoded
         return codec.pack([self.payload, self.signature])
 
     @classmethod
