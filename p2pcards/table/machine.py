@@ -145,8 +145,7 @@ class Table:
         self.table_id = genesis.table_id
         self.seat = seat
         self.players = len(genesis.seats)
-        self._voice = None if seat is None else Voice(genesis, seat, identity, x25519_private,
-                                                      rng)
+        self._voice = None if seat is None else Voice(genesis, seat, identity, x25519_private, rng)
         self._x25519 = x25519_private
         self.keeper = keeper
         """Where the local seat keeps each secret before it first uses it on the wire (its
