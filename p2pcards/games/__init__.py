@@ -19,12 +19,17 @@ GAME_MODULES = ("scopa", "briscola", "tressette", "calabrasella", "tute", "burra
 
 
 @cache
+def _module_specs(module_name: str) -> dict[str, GameSpec]:
+    """The games that the module ``module_name`` of :data:`GAME_MODULES` defines, by name."""
+    module = importlib.import_module(f"{__name__}.{module_name}")
+    return {spec.name: spec for spec in module.SPECS}
+
+
+@cache
 def _registry() -> dict[str, GameSpec]:
     out: dict[str, GameSpec] = {}
     for module_name in GAME_MODULES:
-        module = importlib.import_module(f"{__name__}.{module_name}")
-        for spec in module.SPECS:
-            out[spec.name] = spec
+        out.update(_module_specs(module_name))
     return out
 
 
@@ -34,9 +39,26 @@ def all_games() -> tuple[GameSpec, ...]:
 
 
 def get_game(name: str) -> GameSpec:
-    """The game called ``name`` (case-insensitive); :class:`UnknownGame` listing the known ones."""
+    """The game called ``name`` (case-insensitive); :class:`UnknownGame` listing the known ones.
+
+    Until every game is listed, a game whose module is named after it (``sette-e-mezzo`` in
+    ``sette_e_mezzo``) is found by importing that module alone, so that a process playing one
+    game does not import the others."""
+    key = name.lower()
+    if _registry.cache_info().currsize == 0:
+        own = _own_module(key)
+        if own is not None:
+            return own
     registry = _registry()
     try:
-        return registry[name.lower()]
+        return registry[key]
     except KeyError:
         raise UnknownGame(f"unknown game {name!r} (games: {', '.join(registry)})") from None
+
+
+def _own_module(key: str) -> GameSpec | None:
+    """The game ``key`` from the module of :data:`GAME_MODULES` named after it, or None."""
+    module_name = key.replace("-", "_")
+    if module_name not in GAME_MODULES:
+        return None
+    return _module_specs(module_name).get(key)
