@@ -82,10 +82,15 @@ def test_a_transcript_cut_before_the_seats_last_envelope_is_refused(tmp_path: Pa
 
 def test_only_one_process_plays_a_seat(tmp_path: Path) -> None:
     hosting, guest, host_home, guest_home = _match(tmp_path, "--listen", "127.0.0.1:0")
-    early = Peer(guest_home, "resume", "--return-wait", "90")
-    _busy(early, guest.process.pid)  # the match still runs: its joiner holds the table
-    guest.process.send_signal(signal.SIGKILL)
-    guest.finish()
+    # the host is stopped while the early resume asks, so that the match cannot end first
+    hosting.process.send_signal(signal.SIGSTOP)
+    try:
+        early = Peer(guest_home, "resume", "--return-wait", "90")
+        _busy(early, guest.process.pid)  # the match still runs: its joiner holds the table
+        guest.process.send_signal(signal.SIGKILL)
+        guest.finish()
+    finally:
+        hosting.process.send_signal(signal.SIGCONT)
     first = Peer(guest_home, "resume", "--return-wait", "90")
     second = Peer(guest_home, "resume", "--return-wait", "90")
     while first.process.poll() is None and second.process.poll() is None:
