@@ -6,7 +6,7 @@ from __future__ import annotations
 import functools
 import re
 import warnings
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
 from pathlib import Path
 
 import numpy as np
@@ -168,6 +168,49 @@ def test_bad_arguments_and_actions_are_clear_errors() -> None:
     small = raw_env("scopa", 2, max_actions=1)
     with pytest.raises(EnvError, match="larger max_actions"):
         small.reset(seed=1)
+
+
+@pytest.fixture
+def fresh_surveys() -> Iterator[None]:
+    """Forget the layouts and action-space sizes surveyed so far, before and after the test, so
+    that a game's bound changed by the test is seen and not remembered."""
+    from p2pcards.offline import env as env_module
+
+    env_module._survey.cache_clear()
+    yield
+    env_module._survey.cache_clear()
+
+
+def test_no_game_states_a_bound_unless_it_overrides_the_default() -> None:
+    from p2pcards.games.base import MatchProgress
+
+    assert MatchProgress.legal_action_bound(MatchProgress()) is None
+    for spec in all_games():
+        state = spec.new_match(spec.preset(players=spec.player_counts[0]))
+        bound = state.legal_action_bound()
+        assert bound is None or (isinstance(bound, int) and bound > 0), spec.name
+
+
+@pytest.mark.parametrize("bound", [5000, 70, 1, None])
+def test_the_action_space_takes_the_games_bound_when_larger(
+        bound: int | None, monkeypatch: pytest.MonkeyPatch, fresh_surveys: None) -> None:
+    from p2pcards.games.scopa import ScopaMatch
+    from p2pcards.offline.env import default_max_actions
+
+    measured = raw_env("scopa", 3).max_actions
+    assert measured == default_max_actions("scopa", 3) >= 64
+    monkeypatch.setattr(ScopaMatch, "legal_action_bound", lambda self: bound)
+    from p2pcards.offline import env as env_module
+
+    env_module._survey.cache_clear()
+    expected = max(measured, bound or 0)
+    e = raw_env("scopa", 3)
+    assert e.max_actions == default_max_actions("scopa", 3) == expected
+    assert e.action_space("seat_0").n == expected
+    e.reset(seed=3)
+    observation, *_ = e.last()
+    assert observation["action_mask"].shape == (expected,)
+    assert raw_env("scopa", 3, max_actions=80).max_actions == 80  # an explicit size wins
 
 
 def test_the_example_in_docs_bots_runs(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:

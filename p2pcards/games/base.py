@@ -476,6 +476,17 @@ class MatchProgress:
         """
         raise IllegalMove("no-claim", "no out-of-turn claim is open now", seat=seat)
 
+    def legal_action_bound(self) -> int | None:
+        """The most legal actions any decision of a match with this state's config can offer,
+        when the game can state it, or ``None`` (the default) when it does not.
+
+        A bound is a promise: no state reachable under the config lists more actions in
+        :meth:`MatchState.legal_actions`. The bot environment sizes its action space to at least
+        this bound, so a game whose rare decisions offer far more actions than sample playouts
+        show (every bet amount at a crowded table) states it here.
+        """
+        return None
+
 
 class MatchState(Protocol):
     """A whole match of one game: hands one after another until the match ends.
@@ -573,6 +584,11 @@ class MatchState(Protocol):
 
     def apply_claim(self, seat: int, action: Action) -> None:
         """Apply ``seat``'s out-of-turn claim or raise :class:`IllegalMove`."""
+        ...
+
+    def legal_action_bound(self) -> int | None:
+        """The most legal actions a decision of this match can offer, or ``None`` when the
+        game does not state a bound (see :meth:`MatchProgress.legal_action_bound`)."""
         ...
 
 

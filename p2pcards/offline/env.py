@@ -25,7 +25,8 @@ The contract:
   ``action_mask`` marks the first ``len(legal)`` entries. ``info["legal_actions"]`` holds the
   :class:`~p2pcards.games.base.Action` objects in the same order, so ``legal[i]`` is what index
   ``i`` plays (in the acting seat's info only). ``max_actions`` defaults to a bound measured
-  for each game (see :func:`default_max_actions`); a state with more legal actions raises
+  for each game, or the game's own bound when it states a larger one (see
+  :func:`default_max_actions`); a state with more legal actions raises
   :class:`EnvError` naming the number to pass instead.
 - **Observations** hold only what the seat may see: the engine's per-seat observation, encoded
   as a fixed-size ``float32`` vector (``observation``). The acting seat's ``info`` holds the raw
@@ -380,9 +381,12 @@ def _playout_states(spec: GameSpec, config: Any, seed: int,
 @cache
 def _survey(game: str, players: int, variant: str,
             flags: tuple[tuple[str, object], ...]) -> tuple[ObservationLayout, int]:
+    """The layout of a game's observations and its default action-space size (see
+    :func:`default_max_actions`), from sample random playouts."""
     spec = get_game(game)
     config = spec.preset(variant, players=players, **dict(flags))
-    deck = spec.new_match(config).deck
+    fresh = spec.new_match(config)
+    deck = fresh.deck
     builder = _LayoutBuilder(deck)
     most = 1
     for seed in range(4):
@@ -397,18 +401,25 @@ def _survey(game: str, players: int, variant: str,
                           if k not in builder.card_keys),
         text_keys=tuple(k for k in builder.text_keys if k not in builder.card_keys),
     )
-    return layout, most
+    return layout, _action_space_size(most, fresh.legal_action_bound())
+
+
+def _action_space_size(most_seen: int, bound: int | None) -> int:
+    """Four times the most legal actions seen, at least 64, and at least the game's own bound
+    when it states one."""
+    return max(64, 4 * most_seen, bound or 0)
 
 
 def default_max_actions(game: str, players: int | None = None, variant: str = "",
                         **flags: object) -> int:
     """The default action-space size: four times the most legal actions seen in sample random
-    playouts of the game, at least 64."""
+    playouts of the game, at least 64, or the game's own bound on its legal actions
+    (:meth:`~p2pcards.games.base.MatchProgress.legal_action_bound`) when that is larger."""
     spec = get_game(game)
     count = players if players is not None else spec.preset_players(
         variant or spec.default_preset)[0]
-    _, most = _survey(spec.name, count, variant, tuple(sorted(flags.items())))
-    return max(64, 4 * most)
+    _, size = _survey(spec.name, count, variant, tuple(sorted(flags.items())))
+    return size
 
 
 class CardGameEnv(AECEnv):  # type: ignore[misc]
@@ -437,8 +448,8 @@ class CardGameEnv(AECEnv):  # type: ignore[misc]
         self.players = count
         self.reward_kind = reward
         self.episode = episode
-        self.layout, most = _survey(self.spec.name, count, variant, tuple(sorted(flags.items())))
-        self.max_actions = max_actions if max_actions is not None else max(64, 4 * most)
+        self.layout, size = _survey(self.spec.name, count, variant, tuple(sorted(flags.items())))
+        self.max_actions = max_actions if max_actions is not None else size
         self.metadata = {**self.metadata, "name": f"p2pcards_{self.spec.name}"}
         self.possible_agents = [f"seat_{s}" for s in range(count)]
         self._seat_of = {agent: s for s, agent in enumerate(self.possible_agents)}
