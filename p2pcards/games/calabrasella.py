@@ -74,6 +74,7 @@ names the culprit seat in every :class:`IllegalMove`.
 from __future__ import annotations
 
 import copy as _copy
+from bisect import insort
 from collections.abc import Iterable, Sequence
 from typing import Any
 
@@ -177,6 +178,11 @@ class CalabrasellaMatch(MatchProgress):
         self._last_trick: tuple[tuple[tuple[int, Card], ...], int] | None = None
         self._piles: list[list[Card]] = [[], []]
         self._played: set[Card] = set()
+        self._played_codes: list[str] = []
+        """The codes of ``_played``, kept sorted as each card is played (the observation's
+        ``played``)."""
+        self._pile_points: tuple[int, int] = (0, 0)
+        """The card points of the two piles, added up as each trick is closed."""
         self._void: list[set[str]] = [set() for _ in range(n)]
         self._tricks_done = 0
         self._last_winner: int | None = None
@@ -489,17 +495,30 @@ class CalabrasellaMatch(MatchProgress):
         self._remove(seat, c)
         if led is not None and c.suit != led:
             self._void[seat].add(led)
-        self._played.add(c)
+        self._note_played(c)
         self._trick.append((seat, c))
         if len(self._trick) < self._n:
             self._to_act = (seat + 1) % self._n
             return
         self._close_trick()
 
+    def _note_played(self, c: Card) -> None:
+        """Add ``c`` to the cards played, and its code to their sorted codes."""
+        played = self._played
+        before = len(played)
+        played.add(c)
+        if len(played) != before:
+            insort(self._played_codes, c.code)
+
     def _close_trick(self) -> None:
         played = [c for _, c in self._trick]
         winner = self._trick[trick_winner(played, ORDER)][0]
-        self._piles[0 if winner == self._declarer else 1].extend(played)
+        side = 0 if winner == self._declarer else 1
+        self._piles[side].extend(played)
+        points = card_points(played)
+        declarer_points, defender_points = self._pile_points
+        self._pile_points = ((declarer_points + points, defender_points) if side == 0
+                             else (declarer_points, defender_points + points))
         self._last_trick = (tuple(self._trick), winner)
         self._trick = []
         self._tricks_done += 1
@@ -597,46 +616,45 @@ class CalabrasellaMatch(MatchProgress):
         (``[declarer's points, defenders' points]``, public: every card was played face up),
         ``pile_cards``, ``chips``, ``start_chips``, ``match_hands`` (match length), ``winner``.
         """
-        self._check_seat(seat)
-        involved = seat in (self._declarer, self._holder)
-        last = None
-        if self._last_trick is not None:
-            last = {"cards": [[s, c.code] for s, c in self._last_trick[0]],
-                    "winner": self._last_trick[1]}
-
-        def code(c: Card | None) -> str | None:
-            return c.code if c is not None and involved else None
-
-        own_discards = seat == self._declarer and None not in self._discards
+        if type(seat) is not int or not 0 <= seat < PLAYERS:
+            self._check_seat(seat)
+        declarer, holder, phase = self._declarer, self._holder, self._phase
+        involved = seat in (declarer, holder)
+        passed, returned, called = self._passed, self._returned, self._called
+        last = self._last_trick
+        discards = self._discards
+        piles = self._piles
         return {
             "game": "calabrasella",
             "seat": seat,
-            "players": self._n,
-            "phase": self._phase.value,
-            "stage": self._stage.value,
+            "players": PLAYERS,
+            "phase": _PHASE_TEXT[phase],
+            "stage": _STAGE_TEXT[self._stage],
             "hand_number": self._hand_number,
             "deals": self._deals,
-            "dealer": self.dealer,
-            "to_act": self._to_act if self._phase is Phase.ACTION else None,
+            "dealer": (self._deals + PLAYERS - 1) % PLAYERS,
+            "to_act": self._to_act if phase is _ACTION else None,
             "bids": {str(s): k for s, k in self._bids},
-            "declarer": self._declarer,
-            "called": self._called.code if self._called is not None else None,
+            "declarer": declarer,
+            "called": called.code if called is not None else None,
             "answers": {str(s): k for s, k in self._answers},
-            "holder": self._holder,
-            "passed": code(self._passed),
-            "returned": code(self._returned),
-            "discards": [c.code for c in self._discards if c is not None] if own_discards else [],
-            "discard_count": len(self._discards),
+            "holder": holder,
+            "passed": passed.code if passed is not None and involved else None,
+            "returned": returned.code if returned is not None and involved else None,
+            "discards": ([c.code for c in discards if c is not None]
+                         if seat == declarer and not _has_unseen(discards) else []),
+            "discard_count": len(discards),
             "widow": [c.code for c in self._widow],
             "taken": [c.code for c in self._taken],
             "hand": [c.code for c in self._hands[seat] if c is not None],
-            "hand_sizes": [len(h) for h in self._hands],
+            "hand_sizes": list(map(len, self._hands)),
             "trick": [[s, c.code] for s, c in self._trick],
-            "last_trick": last,
+            "last_trick": None if last is None else {
+                "cards": [[s, c.code] for s, c in last[0]], "winner": last[1]},
             "tricks_done": self._tricks_done,
-            "played": sorted(c.code for c in self._played),
-            "piles": [card_points(p) for p in self._piles],
-            "pile_cards": [len(p) for p in self._piles],
+            "played": list(self._played_codes),
+            "piles": list(self._pile_points),
+            "pile_cards": [len(piles[0]), len(piles[1])],
             "chips": list(self._chips),
             "start_chips": self.config.start_chips,
             "match_hands": self.config.hands,
@@ -655,6 +673,7 @@ class CalabrasellaMatch(MatchProgress):
         other._trick = list(self._trick)
         other._piles = [list(p) for p in self._piles]
         other._played = set(self._played)
+        other._played_codes = list(self._played_codes)
         other._void = [set(v) for v in self._void]
         return other
 
@@ -699,6 +718,12 @@ class CalabrasellaMatch(MatchProgress):
         order.extend(rest)
         return state, order
 
+
+
+_ACTION = Phase.ACTION
+_PHASE_TEXT = {phase: phase.value for phase in Phase}
+_STAGE_TEXT = {stage: stage.value for stage in Stage}
+"""The texts of the phases and stages (an enum's ``value`` is a Python-level lookup)."""
 
 
 def _has_unseen(hand: list[Card | None]) -> bool:

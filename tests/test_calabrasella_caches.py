@@ -1,0 +1,115 @@
+"""Calabrasella's kept state equals a fresh computation: over random deals and random play in
+the full engine, every seat's live view and the observer's view, each seat's observation equals
+one written plainly from the hands, piles and lists of the state, and a copy played on leaves
+the original's observations as they were."""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+from calabrasella_views import Views
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from p2pcards.bots import RandomBot
+from p2pcards.cards import ITALIAN_40
+from p2pcards.games.base import Phase
+from p2pcards.games.calabrasella import SPEC, CalabrasellaMatch
+from p2pcards.games.calabrasella_rules import card_points
+
+
+def plain_observation(state: CalabrasellaMatch, seat: int) -> dict[str, Any]:
+    """What ``seat`` sees, every entry computed afresh from the state."""
+    involved = seat in (state.declarer, state.holder)
+    last = state._last_trick
+    discards = state._discards
+    own_discards = seat == state.declarer and None not in discards
+    return {
+        "game": "calabrasella",
+        "seat": seat,
+        "players": 3,
+        "phase": state.phase.value,
+        "stage": state.stage.value,
+        "hand_number": state._hand_number,
+        "deals": state.deals,
+        "dealer": state.dealer,
+        "to_act": state.to_act if state.phase is Phase.ACTION else None,
+        "bids": {str(s): k for s, k in state._bids},
+        "declarer": state.declarer,
+        "called": state.called.code if state.called is not None else None,
+        "answers": {str(s): k for s, k in state._answers},
+        "holder": state.holder,
+        "passed": state._passed.code if state._passed is not None and involved else None,
+        "returned": (state._returned.code if state._returned is not None and involved
+                     else None),
+        "discards": [c.code for c in discards if c is not None] if own_discards else [],
+        "discard_count": len(discards),
+        "widow": [c.code for c in state.widow],
+        "taken": [c.code for c in state._taken],
+        "hand": [c.code for c in state.hand(seat) if c is not None],
+        "hand_sizes": [len(state.hand(s)) for s in range(3)],
+        "trick": [[s, c.code] for s, c in state.trick],
+        "last_trick": None if last is None else {"cards": [[s, c.code] for s, c in last[0]],
+                                                 "winner": last[1]},
+        "tricks_done": state._tricks_done,
+        "played": sorted(c.code for c in state._played),
+        "piles": [card_points(state.pile(True)), card_points(state.pile(False))],
+        "pile_cards": [len(state.pile(True)), len(state.pile(False))],
+        "chips": list(state.chips),
+        "start_chips": state.config.start_chips,
+        "match_hands": state.config.hands,
+        "winner": state.winner,
+    }
+
+
+def _assert_observations_plain(engine: CalabrasellaMatch) -> None:
+    for seat in range(3):
+        observed = engine.observation(seat)
+        assert observed == plain_observation(engine, seat)
+        assert list(observed) == list(plain_observation(engine, seat))
+        for key, value in observed.items():
+            assert type(value) is type(plain_observation(engine, seat)[key]), key
+
+
+@settings(max_examples=12, deadline=None)
+@given(seed=st.integers(0, 2**32 - 1), preset=st.sampled_from(sorted(SPEC.presets)))
+def test_observations_equal_plain_ones_in_every_view(seed: int, preset: str) -> None:
+    deck = list(ITALIAN_40.cards)
+    random.Random(seed).shuffle(deck)
+    views = Views.deal([deck[s:36:3] for s in range(3)], deck[36:], SPEC.preset(preset))
+    bot = RandomBot(seed)
+    full = views.full
+    while full.phase is Phase.ACTION:
+        for engine in (full, *views.live):
+            _assert_observations_plain(engine)
+        before = [full.observation(s) for s in range(3)]
+        other = full.copy()
+        other.apply(bot.choose(other.observation(other.to_act), other.legal_actions()))
+        _assert_observations_plain(other)
+        assert [full.observation(s) for s in range(3)] == before
+        views.honest(bot.choose(full.observation(full.to_act), full.legal_actions()))
+    for engine in (full, *views.live):
+        _assert_observations_plain(engine)
+
+
+def test_observations_stay_plain_over_whole_matches() -> None:
+    rng = random.Random(5)
+    for preset in ("classic", "full-count"):
+        state = SPEC.new_match(SPEC.preset(preset))
+        shuffled: list[Any] = []
+        while not state.match_over:
+            if state.phase is Phase.SHUFFLE:
+                shuffled = list(state.deck.cards)
+                rng.shuffle(shuffled)
+                state.begin_hand()
+            elif state.phase is Phase.CHANCE:
+                state.complete_chance([shuffled[s.position] for s in state.pending_chance()])
+            elif state.phase is Phase.ACTION:
+                _assert_observations_plain(state)
+                legal = state.legal_actions()
+                state.apply(legal[rng.randrange(len(legal))])
+            else:
+                _assert_observations_plain(state)
+                state.next_hand()
+        _assert_observations_plain(state)
