@@ -42,6 +42,7 @@ Scopa part of italian-card-games.txt, 2 players).
 from __future__ import annotations
 
 from collections.abc import Sequence
+from operator import attrgetter
 from typing import Any
 
 from ..cards import ITALIAN_40, Card, Deck, cards
@@ -157,8 +158,47 @@ def _play(c: Card, capture: tuple[Card, ...]) -> Action:
     return action
 
 
+_TRAILS: dict[str, Action] = {}
+"""Trailing plays by the code of their card (the commonest play, looked up without a key)."""
+
+
+def _trail(c: Card) -> Action:
+    """``Action("play", c)``, the one object every state lists for it."""
+    action = _TRAILS.get(c.code)
+    if action is None:
+        action = _TRAILS[c.code] = _play(c, ())
+    return action
+
+
+def _plays_on(table: Sequence[Card], hand: Sequence[Card], sum_choice: str) -> list[Action]:
+    """Every play of ``hand`` on ``table`` in :class:`Action` order: for each card of the hand
+    in card order, its :func:`capture_options` (which come out sorted). The table's ranks and
+    subset sums are worked out once for the whole hand instead of once per card."""
+    present = 0  # bit r: a table card of rank r
+    reach = 1  # bit v: some set of table cards adds up to v
+    for t in table:
+        present |= 1 << t.rank
+        reach |= (reach << t.rank) & _MASK
+    out: list[Action] = []
+    for c in sorted(hand, key=action_card_order):
+        rank = c.rank
+        if present >> rank & 1:
+            equal = [t for t in table if t.rank == rank]
+            equal.sort(key=action_card_order)
+            out += [_play(c, (t,)) for t in equal]
+        elif reach >> rank & 1:
+            out += [_play(c, capture) for capture in capture_options(table, c, sum_choice)]
+        else:
+            out.append(_trail(c))
+    return out
+
+
 _DEALS: dict[tuple[int, int, int], tuple[ChanceStep, ...]] = {}
 """Deal steps by (players, first player, first deck position): immutable, made once."""
+
+
+_code = attrgetter("code")
+"""A card's code, read in C (for ``map`` over hands and the table)."""
 
 
 def _codes(items: Sequence[Card]) -> str:
@@ -188,6 +228,8 @@ class ScopaMatch(MatchProgress):
         self._reset_hand()
 
     def _reset_hand(self) -> None:
+        self._listed: Sequence[Action] = ()
+        """The plays :meth:`legal_actions` listed for this very state, if it was asked."""
         self._to_act = self.first_player
         self._hands: list[list[Card | None]] = [[] for _ in range(self._players)]
         self._table: list[Card] = []
@@ -298,6 +340,7 @@ class ScopaMatch(MatchProgress):
         """Fulfil :meth:`pending_chance`: one card per step, ``None`` for a hand card this view
         cannot see. Raises :class:`BadChance` (state unchanged) for impossible input."""
         self._need(Phase.CHANCE, "complete_chance")
+        self._listed = ()
         steps = self._pending
         if len(revealed) != len(steps):
             raise BadChance(f"the deal needs {len(steps)} cards, not {len(revealed)}")
@@ -358,17 +401,24 @@ class ScopaMatch(MatchProgress):
         hand = self._hands[self._to_act]
         if not all_known(hand):
             raise UnknownHand(f"seat {self._to_act}'s hand is not known in this view")
-        # each card's capture sets come out sorted, so plays listed card by card are in order
         known: list[Card] = hand  # type: ignore[assignment]  # all_known: no None in it
-        table, choice = self._table, self.config.sum_choice
-        return [
-            _play(c, capture)
-            for c in sorted(known, key=action_card_order)
-            for capture in capture_options(table, c, choice)
-        ]
+        listed = self._listed = _plays_on(self._table, known, self.config.sum_choice)
+        return list(listed)
 
     def apply(self, action: Action) -> None:
-        """Play ``action`` for :attr:`to_act`, or raise :class:`IllegalMove` (state unchanged)."""
+        """Play ``action`` for :attr:`to_act`, or raise :class:`IllegalMove` (state unchanged).
+
+        An action that is one of the very objects :meth:`legal_actions` listed for this state
+        (the list is kept private, and forgotten at every change of the state) is legal, so it
+        is played without checking it again; any other action is checked rule by rule."""
+        listed = self._listed
+        self._listed = ()
+        if id(action) in map(id, listed):
+            seat = self._to_act
+            played = action.card
+            assert played is not None
+            self._play_out(seat, index_in_hand(self._hands[seat], played), played, action.cards)
+            return
         seat = self._to_act
         if self._phase is not Phase.ACTION:
             raise IllegalMove(
@@ -396,7 +446,11 @@ class ScopaMatch(MatchProgress):
             )
         capture = action.cards
         self._check_capture(seat, played, capture)
+        self._play_out(seat, slot, played, capture)
 
+    def _play_out(self, seat: int, slot: int, played: Card, capture: tuple[Card, ...]) -> None:
+        """Play ``played`` from ``seat``'s hand ``slot``, taking ``capture`` (a legal play)."""
+        hand = self._hands[seat]
         del hand[slot]
         self._seen.add(played)
         side = self.side_of(seat)
@@ -504,22 +558,26 @@ class ScopaMatch(MatchProgress):
 
     def observation(self, seat: int) -> dict[str, Any]:
         """What ``seat`` sees: its own hand, the table, counts of everything else."""
-        if not 0 <= seat < self._players:
-            raise BadSeat(f"seat {seat!r} is not a seat of this {self._players}-player scopa table")
+        players = self._players
+        if not 0 <= seat < players:
+            raise BadSeat(f"seat {seat!r} is not a seat of this {players}-player scopa table")
+        phase = self._phase
+        hand = self._hands[seat]
         return {
             "game": "scopa",
             "seat": seat,
-            "side": seat % 2 if self._players == 4 else seat,
+            "side": seat % 2 if players == 4 else seat,
             "hand_number": self._hand_number,
-            "phase": self._phase.value,
-            "first_player": self._hand_number % self._players,
-            "to_act": self._to_act if self._phase is Phase.ACTION else None,
-            "hand": sorted(c.code for c in self._hands[seat] if c is not None),
-            "hand_sizes": [len(h) for h in self._hands],
-            "table": [c.code for c in self._table],
-            "captured": [len(p) for p in self._piles],
-            "scope": [self._scope_log.count(s) for s in range(self._sides)],
-            "stock": self.stock_size,
+            "phase": phase.value,
+            "first_player": self._hand_number % players,
+            "to_act": self._to_act if phase is Phase.ACTION else None,
+            "hand": sorted(map(_code, hand) if all_known(hand)
+                           else [c.code for c in hand if c is not None]),
+            "hand_sizes": list(map(len, self._hands)),
+            "table": list(map(_code, self._table)),
+            "captured": list(map(len, self._piles)),
+            "scope": list(map(self._scope_log.count, range(self._sides))),
+            "stock": len(ITALIAN_40) - self._next_pos,
             "last_capturer": self._last_capturer,
             "match_scores": list(self._match_scores),
             "redeals": self._redeals,

@@ -1,0 +1,149 @@
+"""The trick games' and Scopa's faster views and plays give exactly what the plain code gives,
+over random reachable states of random variants.
+
+- An action that is one of the objects ``legal_actions`` listed for the very state is played
+  without being checked again: playing it must leave the state exactly as playing an equal
+  action made afresh (which goes through every check) leaves a copy of it.
+- That listing is private and forgotten at every change: an action appended to the list a
+  caller got, or an action listed for an earlier state, is still checked.
+- Each observation is compared with one written plainly from the engine's public accessors.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from p2pcards.games import get_game
+from p2pcards.games.base import Action, IllegalMove, MatchState, Phase
+from p2pcards.offline.simulate import fulfil_chance
+
+GAMES = [("scopa", "classic", 2), ("scopa", "napola", 3), ("scopa", "italian", 2),
+         ("scopa", "classic", 4)]
+
+
+def decisions(game: str, config: Any, seed: int, limit: int) -> Iterator[tuple[MatchState, int]]:
+    """States of one random playout where a seat must act (up to ``limit``), with the index of
+    the legal action played next; the caller may play on copies."""
+    spec = get_game(game)
+    state = spec.new_match(config)
+    rng = random.Random(seed)
+    shuffled: list[Any] = []
+    seen = 0
+    while seen < limit:
+        phase = state.phase
+        if phase is Phase.SHUFFLE:
+            shuffled = list(state.deck.cards)
+            rng.shuffle(shuffled)
+            state.begin_hand()
+        elif phase is Phase.CHANCE:
+            fulfil_chance(state, shuffled)
+        elif phase is Phase.ACTION:
+            seen += 1
+            legal = state.legal_actions()
+            pick = rng.randrange(len(legal))
+            yield state, pick
+            state.apply(legal[pick])
+        elif phase is Phase.HAND_OVER:
+            state.next_hand()
+        else:
+            return
+
+
+def fresh(action: Action) -> Action:
+    """An action equal to ``action`` but another object, its cards other objects too."""
+    return Action.from_wire(action.to_wire())
+
+
+def snapshot(state: Any) -> tuple[object, ...]:
+    """Everything a state shows: every seat's observation, its legal actions, its result."""
+    seats = range(state.config.players)
+    result = state.hand_result() if state.phase is Phase.HAND_OVER else None
+    legal = state.legal_actions() if state.phase is Phase.ACTION else []
+    return (state.phase, [repr(state.observation(s)) for s in seats], legal, result)
+
+
+@settings(max_examples=20, deadline=None)
+@given(row=st.sampled_from(GAMES), seed=st.integers(0, 2**32 - 1))
+def test_a_listed_play_leaves_the_state_a_checked_play_leaves(row: tuple[str, str, int],
+                                                              seed: int) -> None:
+    game, preset, players = row
+    config = get_game(game).preset(preset, players=players)
+    for state, pick in decisions(game, config, seed, limit=120):
+        listed_copy, checked_copy = state.copy(), state.copy()  # type: ignore[attr-defined]
+        action = listed_copy.legal_actions()[pick]
+        listed_copy.apply(action)
+        checked_copy.apply(fresh(action))
+        assert snapshot(listed_copy) == snapshot(checked_copy)
+
+
+@settings(max_examples=15, deadline=None)
+@given(row=st.sampled_from(GAMES), seed=st.integers(0, 2**32 - 1))
+def test_a_caller_cannot_make_a_play_legal_through_the_listing(row: tuple[str, str, int],
+                                                              seed: int) -> None:
+    game, preset, players = row
+    config = get_game(game).preset(preset, players=players)
+    for state, pick in decisions(game, config, seed, limit=60):
+        seat = state.to_act
+        other = (seat + 1) % players
+        foreign = [c for c in state.hand(other) if c is not None]  # type: ignore[attr-defined]
+        twin = state.copy()  # type: ignore[attr-defined]
+        legal = twin.legal_actions()
+        if foreign:
+            stolen = Action("play", foreign[0], legal[0].cards)
+            legal.append(stolen)
+            with pytest.raises(IllegalMove):
+                twin.apply(stolen)
+        played = legal[pick]
+        twin.apply(played)
+        if twin.phase is Phase.ACTION and twin.to_act == seat:
+            continue  # never in these games: the turn passes on after a play
+        if twin.phase is Phase.ACTION:
+            with pytest.raises(IllegalMove):  # listed for the state before: checked now
+                twin.apply(played)
+
+
+def scopa_observation(state: Any, seat: int) -> dict[str, Any]:
+    """Scopa's observation written plainly from the engine's accessors."""
+    players = state.config.players
+    sides = 2 if players == 4 else players
+    return {
+        "game": "scopa",
+        "seat": seat,
+        "side": state.side_of(seat),
+        "hand_number": state.hand_number,
+        "phase": state.phase.value,
+        "first_player": state.first_player,
+        "to_act": state.to_act if state.phase is Phase.ACTION else None,
+        "hand": sorted(c.code for c in state.hand(seat) if c is not None),
+        "hand_sizes": [len(state.hand(s)) for s in range(players)],
+        "table": [c.code for c in state.table],
+        "captured": [len(state.captured(s)) for s in range(sides)],
+        "scope": [state.scope_count(s) for s in range(sides)],
+        "stock": state.stock_size,
+        "last_capturer": state.last_capturer,
+        "match_scores": list(state.match_scores),
+        "redeals": state.redeals,
+    }
+
+
+REFERENCE_VIEWS = {"scopa": scopa_observation}
+
+
+@settings(max_examples=20, deadline=None)
+@given(row=st.sampled_from(GAMES), seed=st.integers(0, 2**32 - 1))
+def test_every_observation_is_the_plain_one(row: tuple[str, str, int], seed: int) -> None:
+    game, preset, players = row
+    config = get_game(game).preset(preset, players=players)
+    reference = REFERENCE_VIEWS[game]
+    for state, _ in decisions(game, config, seed, limit=120):
+        for seat in range(players):
+            seen = state.observation(seat)
+            assert seen == reference(state, seat)
+            assert [type(v) for v in seen.values()] == [
+                type(v) for v in reference(state, seat).values()]
