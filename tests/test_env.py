@@ -378,14 +378,16 @@ _SMALL_LAYOUT = ObservationLayout(
 @settings(max_examples=400, deadline=None)
 @given(values=st.fixed_dictionaries({}, optional={
     key: _ANY_VALUE for key in ("hand", "trick", "score", "sizes", "flag", "trump", "bids")}),
-    seat=st.integers(0, 2))
+    seat=st.integers(0, 2), listed=st.sampled_from([frozenset(), frozenset({"score", "flag"})]))
 def test_the_encoder_matches_the_reference_on_values_of_any_shape(
-        values: dict[str, object], seat: int) -> None:
+        values: dict[str, object], seat: int, listed: frozenset[str]) -> None:
     """Whatever a key holds (a missing key, ``None``, numbers, codes and other texts, lists,
     tuples and maps nested at any depth, maps keyed by ``1`` and by ``True``), the encoder's
     vector is the plain encoding's, and encoding the same values again (the text memo at work)
-    gives it again. (The plain encoding's numbers are rounded to ``float32`` as the vector's.)"""
-    encoder = ObservationEncoder(_SMALL_LAYOUT)
+    gives it again, whether or not the width-1 numeric keys are read as lists first (as those
+    the survey saw holding lists are). (The plain encoding's numbers are rounded to
+    ``float32`` as the vector's.)"""
+    encoder = ObservationEncoder(_SMALL_LAYOUT, listed)
     expected = np.array(_reference_vector(_SMALL_LAYOUT, values, seat), dtype=np.float32).tolist()
     first = encoder.encode(values, seat)
     assert first.dtype == np.float32 and first.tolist() == expected
@@ -411,3 +413,18 @@ def test_vectors_and_masks_are_fresh_arrays() -> None:
     for vector, mask, observation in kept:
         assert (observation["observation"] == vector).all()
         assert (observation["action_mask"] == mask).all()
+
+
+@settings(max_examples=50, deadline=None)
+@given(values=st.lists(st.integers(-5, 5) | st.none() | st.lists(st.integers(0, 3), max_size=3),
+                       min_size=3, max_size=3))
+def test_numeric_keys_named_with_any_text_are_read_as_named(values: list[object]) -> None:
+    """The numeric keys are read by code made from their names: names holding quotes,
+    backslashes, newlines or braces are read as the keys they are."""
+    names = ("it's", 'say "x"\n', "back\\slash {0}")
+    layout = ObservationLayout(players=2, deck=("AS",), card_keys=(),
+                               number_keys=((names[0], 1), (names[1], 2), (names[2], 1)))
+    observation = dict(zip(names, values, strict=True))
+    encoder = ObservationEncoder(layout, frozenset({names[2]}))
+    assert encoder.encode(observation, 1).tolist() == np.array(
+        _reference_vector(layout, observation, 1), dtype=np.float32).tolist()

@@ -130,6 +130,8 @@ class _LayoutBuilder:
         self.codes = {c.code for c in deck.cards}
         self.card_keys: dict[str, None] = {}
         self.widths: dict[str, int] = {}
+        self.listed: dict[str, None] = {}
+        """Numeric keys seen holding a list or tuple of numbers."""
         self.text_keys: dict[str, None] = {}
 
     def see(self, observation: Mapping[str, Any]) -> None:
@@ -142,6 +144,8 @@ class _LayoutBuilder:
             numbers = _numbers(value)
             if numbers is not None and key not in self.card_keys:
                 self.widths[key] = max(self.widths.get(key, 0), len(numbers))
+                if isinstance(value, list | tuple):
+                    self.listed.setdefault(key, None)
             if next(_texts(value), None) is not None and key not in self.card_keys:
                 self.text_keys.setdefault(key, None)
 
@@ -226,7 +230,6 @@ _NUMBER_TYPES = frozenset({int, float, bool})
 """The exact types a numeric entry is taken as it is."""
 _TEXT_MEMO_LIMIT = 4096
 """Distinct maps or lists a text key remembers the entries of before its memo starts afresh."""
-_ZEROS = (0,) * 64
 
 
 def _padded_numbers(value: object, size: int) -> list[float]:
@@ -251,6 +254,54 @@ def _text_memo_key(value: object) -> object:
     return type(value), tuple(cast("Iterator[object]", value))
 
 
+_NUMBER_OR_NONE_TYPES = _NUMBER_TYPES | {type(None)}
+
+
+def _key_entries(value: object, size: int) -> list[Any]:
+    """One numeric key's ``size`` entries: a plain number and zeros after it, zeros for
+    ``None``, a full list or tuple of plain numbers as it is, anything else padded or cut
+    (:func:`_padded_numbers`)."""
+    kind = type(value)
+    if kind is int or kind is float or kind is bool:
+        return [value] + [0] * (size - 1)
+    if value is None:
+        return [0] * size
+    if (kind is list or kind is tuple) and len(cast("list[Any]", value)) == size and (
+            _NUMBER_TYPES.issuperset(map(type, cast("list[Any]", value)))):
+        return list(cast("list[Any]", value))
+    return _padded_numbers(value, size)
+
+
+NumberReader = Callable[[Callable[[str], Any]], list[Any]]
+"""Reads an observation's numeric keys, given the observation's ``get``."""
+
+
+def _compile_number_reader(number_keys: tuple[tuple[str, int], ...],
+                           listed: frozenset[str]) -> NumberReader:
+    """A function that reads the numeric keys of an observation (given its ``get``) into one
+    flat list: a key wider than one entry, or one in ``listed`` (seen holding a list), gives
+    its list's items when it holds a list of exactly its width, else :func:`_key_entries`;
+    any other key gives its value as it is, for the caller to check (the common case is a
+    plain number, or ``None`` for 0).
+
+    It is generated as straight-line code once per layout: the keys are written as literals
+    (``repr`` of each text), so a read is one list display with no loop over the keys."""
+    lines = ["def read_numbers(get):"]
+    items = []
+    for i, (key, width) in enumerate(number_keys):
+        lines.append(f"    v{i} = get({key!r})")
+        if width > 1 or key in listed:
+            lines.append(f"    if type(v{i}) is not list or len(v{i}) != {width}:")
+            lines.append(f"        v{i} = key_entries(v{i}, {width})")
+            items.append(f"*v{i}")
+        else:
+            items.append(f"v{i}")
+    lines.append("    return [" + ", ".join(items) + "]")
+    namespace: dict[str, Any] = {"key_entries": _key_entries}
+    exec("\n".join(lines), namespace)  # noqa: S102 - text made above from the layout's keys
+    return cast(NumberReader, namespace["read_numbers"])
+
+
 class ObservationEncoder:
     """The vector of :class:`ObservationLayout`, its per-key tables built once per layout.
 
@@ -264,7 +315,9 @@ class ObservationEncoder:
     layout defines (``tests/test_env.py`` compares the vector with a plain encoding over values
     of any shape and over random plays of every game)."""
 
-    def __init__(self, layout: ObservationLayout) -> None:
+    def __init__(self, layout: ObservationLayout, listed: frozenset[str] = frozenset()) -> None:
+        """The encoder of ``layout``; ``listed`` names numeric keys of width 1 that may hold a
+        list (any key may: these only take a quicker path)."""
         self.size = layout.size
         offset = layout.players
         self._card_at: list[tuple[str, dict[str, int], Callable[[str], int]]] = []
@@ -275,6 +328,7 @@ class ObservationEncoder:
             offset += len(layout.deck)
         self._number_keys = tuple(key for key, _ in layout.number_keys)
         self._number_widths = tuple(width for _, width in layout.number_keys)
+        self._read_numbers = _compile_number_reader(layout.number_keys, listed)
         self._numbers_start = offset
         offset += sum(self._number_widths)
         self._numbers_end = offset
@@ -306,23 +360,9 @@ class ObservationEncoder:
                     ones.append(i)
                 continue
             _add_card_entries(value, at, ones)
-        numbers: list[Any] = []
-        extend = numbers.extend
-        number: Any
-        for number, size in zip(map(get, self._number_keys), self._number_widths,
-                                strict=True):
-            kind = type(number)
-            if kind is int or kind is float or kind is bool:
-                numbers.append(number)
-                if size > 1:
-                    extend(_ZEROS[:size - 1])
-            elif number is None:
-                extend(_ZEROS[:size])
-            elif (kind is list or kind is tuple) and len(number) == size and (
-                    _NUMBER_TYPES.issuperset(map(type, number))):
-                extend(number)
-            else:
-                extend(_padded_numbers(number, size))
+        numbers = self._read_numbers(get)
+        if not _NUMBER_TYPES.issuperset(map(type, numbers)):
+            numbers = self._numbers_not_plain(numbers, get)
         for key, offset, memo in self._text_slots:
             text = get(key)
             if text is None:
@@ -335,6 +375,17 @@ class ObservationEncoder:
         vector.put(ones, 1.0)
         vector[self._numbers_start:self._numbers_end] = numbers
         return vector
+
+    def _numbers_not_plain(self, read: list[Any], get: Callable[[str], Any]) -> list[Any]:
+        """The numeric entries when the straight read holds anything but plain numbers: its
+        ``None`` items as 0 when those are the only others, else every key's entries one by
+        one (:func:`_key_entries`)."""
+        if _NUMBER_OR_NONE_TYPES.issuperset(map(type, read)):
+            return [0 if number is None else number for number in read]
+        numbers: list[Any] = []
+        for key, size in zip(self._number_keys, self._number_widths, strict=True):
+            numbers += _key_entries(get(key), size)
+        return numbers
 
 
 def _text_entries(value: object, offset: int, memo: dict[object, list[int]]) -> list[int]:
@@ -380,9 +431,11 @@ def _playout_states(spec: GameSpec, config: Any, seed: int,
 
 @cache
 def _survey(game: str, players: int, variant: str,
-            flags: tuple[tuple[str, object], ...]) -> tuple[ObservationLayout, int]:
-    """The layout of a game's observations and its default action-space size (see
-    :func:`default_max_actions`), from sample random playouts."""
+            flags: tuple[tuple[str, object], ...],
+            ) -> tuple[ObservationLayout, int, frozenset[str]]:
+    """The layout of a game's observations, its default action-space size (see
+    :func:`default_max_actions`) and its numeric keys seen holding lists, from sample random
+    playouts."""
     spec = get_game(game)
     config = spec.preset(variant, players=players, **dict(flags))
     fresh = spec.new_match(config)
@@ -401,7 +454,8 @@ def _survey(game: str, players: int, variant: str,
                           if k not in builder.card_keys),
         text_keys=tuple(k for k in builder.text_keys if k not in builder.card_keys),
     )
-    return layout, _action_space_size(most, fresh.legal_action_bound())
+    return (layout, _action_space_size(most, fresh.legal_action_bound()),
+            frozenset(builder.listed))
 
 
 def _action_space_size(most_seen: int, bound: int | None) -> int:
@@ -418,7 +472,7 @@ def default_max_actions(game: str, players: int | None = None, variant: str = ""
     spec = get_game(game)
     count = players if players is not None else spec.preset_players(
         variant or spec.default_preset)[0]
-    _, size = _survey(spec.name, count, variant, tuple(sorted(flags.items())))
+    _, size, _ = _survey(spec.name, count, variant, tuple(sorted(flags.items())))
     return size
 
 
@@ -448,12 +502,13 @@ class CardGameEnv(AECEnv):  # type: ignore[misc]
         self.players = count
         self.reward_kind = reward
         self.episode = episode
-        self.layout, size = _survey(self.spec.name, count, variant, tuple(sorted(flags.items())))
+        self.layout, size, listed = _survey(self.spec.name, count, variant,
+                                            tuple(sorted(flags.items())))
         self.max_actions = max_actions if max_actions is not None else size
         self.metadata = {**self.metadata, "name": f"p2pcards_{self.spec.name}"}
         self.possible_agents = [f"seat_{s}" for s in range(count)]
         self._seat_of = {agent: s for s, agent in enumerate(self.possible_agents)}
-        self._encoder = ObservationEncoder(self.layout)
+        self._encoder = ObservationEncoder(self.layout, listed)
         vector = spaces.Box(low=-np.inf, high=np.inf, shape=(self.layout.size,),
                             dtype=np.float32)
         mask = spaces.Box(low=0, high=1, shape=(self.max_actions,), dtype=np.int8)
