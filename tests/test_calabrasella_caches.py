@@ -1,7 +1,8 @@
-"""Calabrasella's kept state equals a fresh computation: over random deals and random play in
-the full engine, every seat's live view and the observer's view, each seat's observation equals
-one written plainly from the hands, piles and lists of the state, and a copy played on leaves
-the original's observations as they were."""
+"""Calabrasella's kept state and fast paths equal a fresh computation: over random deals and
+random play in the full engine, every seat's live view and the observer's view, each seat's
+observation equals one written plainly from the hands, piles and lists of the state, and a copy
+played on leaves the original's observations as they were; a card found by identity behaves as
+an equal card made anew, and a play is accepted exactly when it is listed as legal."""
 
 from __future__ import annotations
 
@@ -13,9 +14,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from p2pcards.bots import RandomBot
-from p2pcards.cards import ITALIAN_40
-from p2pcards.games.base import Phase
-from p2pcards.games.calabrasella import SPEC, CalabrasellaMatch
+from p2pcards.cards import ITALIAN_40, Card
+from p2pcards.games.base import Action, IllegalMove, Phase
+from p2pcards.games.calabrasella import SPEC, CalabrasellaMatch, Stage
 from p2pcards.games.calabrasella_rules import card_points
 
 
@@ -91,6 +92,38 @@ def test_observations_equal_plain_ones_in_every_view(seed: int, preset: str) -> 
         views.honest(bot.choose(full.observation(full.to_act), full.legal_actions()))
     for engine in (full, *views.live):
         _assert_observations_plain(engine)
+
+
+def _outcome(state: CalabrasellaMatch, action: Action) -> tuple[Any, ...]:
+    """What applying ``action`` to a copy of ``state`` gives: the error, or every view."""
+    trial = state.copy()
+    try:
+        trial.apply(action)
+    except IllegalMove as exc:
+        return "refused", exc.rule, str(exc), exc.seat
+    return "accepted", [trial.observation(s) for s in range(3)], trial.phase, trial.to_act
+
+
+@settings(max_examples=12, deadline=None)
+@given(seed=st.integers(0, 2**32 - 1))
+def test_a_play_is_accepted_exactly_when_legal_whatever_the_card_object(seed: int) -> None:
+    deck = list(ITALIAN_40.cards)
+    random.Random(seed).shuffle(deck)
+    views = Views.deal([deck[s:36:3] for s in range(3)], deck[36:], SPEC.preset())
+    bot = RandomBot(seed)
+    full = views.full
+    while full.phase is Phase.ACTION:
+        if full.stage is Stage.TRICKS:
+            legal = full.legal_actions()
+            for c in ITALIAN_40.cards:
+                outcome = _outcome(full, Action("play", card=c))
+                assert (outcome[0] == "accepted") == (Action("play", card=c) in legal)
+                assert _outcome(full, Action("play", card=Card(c.rank, c.suit))) == outcome
+            for engine in views.live[:3]:  # a live view with unseen cards checks what it can
+                c = deck[random.Random(seed).randrange(40)]
+                assert (_outcome(engine, Action("play", card=Card(c.rank, c.suit)))
+                        == _outcome(engine, Action("play", card=c)))
+        views.honest(bot.choose(full.observation(full.to_act), full.legal_actions()))
 
 
 def test_observations_stay_plain_over_whole_matches() -> None:

@@ -75,7 +75,9 @@ from __future__ import annotations
 
 import copy as _copy
 from bisect import insort
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
+from itertools import repeat
+from operator import is_
 from typing import Any
 
 from ..cards import HIDDEN, ITALIAN_40, Card, Deck, card
@@ -366,34 +368,16 @@ class CalabrasellaMatch(MatchProgress):
         if not isinstance(action, Action):
             raise IllegalMove("malformed-action", f"an action must be an Action, not {action!r}",
                               seat)
-        expected = {
-            Stage.BIDDING: ("bid", "pass"),
-            Stage.CALL: ("call",),
-            Stage.ANSWER: ("give", "deny"),
-            Stage.RETURN: ("return",),
-            Stage.DISCARD: ("discard",),
-            Stage.TAKE: ("take",),
-            Stage.TRICKS: ("play",),
-        }[self._stage]
-        if action.kind not in expected:
+        stage_text = self._stage._value_
+        expected = _EXPECTED_KINDS[stage_text]
+        kind = action.kind
+        if kind not in expected:
             raise IllegalMove(
                 "unknown-action",
-                f"seat {seat} must {' or '.join(expected)} now ({self._stage.value}), "
-                f"not {action.kind!r}",
+                f"seat {seat} must {' or '.join(expected)} now ({stage_text}), not {kind!r}",
                 seat,
             )
-        handler = {
-            "bid": self._apply_bid,
-            "pass": self._apply_bid,
-            "call": self._apply_call,
-            "give": self._apply_give,
-            "deny": self._apply_deny,
-            "return": self._apply_return,
-            "discard": self._apply_discard,
-            "take": self._apply_take,
-            "play": self._apply_play,
-        }[action.kind]
-        handler(seat, action)
+        _HANDLERS[kind](self, seat, action)
 
     def _apply_bid(self, seat: int, action: Action) -> None:
         check_shape(seat, action, card_=False, cards=False)
@@ -484,21 +468,30 @@ class CalabrasellaMatch(MatchProgress):
         assert c is not None
         if c.suit == HIDDEN.suit and c == HIDDEN:
             raise IllegalMove("card-hidden", f"seat {seat} must reveal the card it plays", seat)
-        if c not in self._deck:
+        if id(c) not in _DECK_IDS and c not in self._deck:
             raise IllegalMove("card-not-in-deck", f"{c.code} is not in the "
                               f"{self._deck.name} deck", seat)
-        check_called_play(seat, c, called=self._called, answers=self._answers,
-                          declarer=self._declarer, holder=self._holder, widow=self._widow)
-        self._check_holds(seat, c)
-        led = self._trick[0][1].suit if self._trick else None
-        check_follows(seat, c, led, self._hands[seat], self._void[seat])
-        self._remove(seat, c)
+        called = self._called
+        if called is not None and (c is called or c == called):
+            check_called_play(seat, c, called=called, answers=self._answers,
+                              declarer=self._declarer, holder=self._holder, widow=self._widow)
+        hand = self._hands[seat]
+        at = _position(hand, c)
+        if at < 0:
+            self._check_holds(seat, c)  # raises unless one of the unseen cards may be it
+        trick = self._trick
+        led = trick[0][1].suit if trick else None
+        check_follows(seat, c, led, hand, self._void[seat])
+        if at < 0:
+            hand.remove(None)
+        else:
+            del hand[at]
         if led is not None and c.suit != led:
             self._void[seat].add(led)
         self._note_played(c)
-        self._trick.append((seat, c))
-        if len(self._trick) < self._n:
-            self._to_act = (seat + 1) % self._n
+        trick.append((seat, c))
+        if len(trick) < PLAYERS:
+            self._to_act = (seat + 1) % PLAYERS
             return
         self._close_trick()
 
@@ -628,8 +621,8 @@ class CalabrasellaMatch(MatchProgress):
             "game": "calabrasella",
             "seat": seat,
             "players": PLAYERS,
-            "phase": _PHASE_TEXT[phase],
-            "stage": _STAGE_TEXT[self._stage],
+            "phase": phase._value_,
+            "stage": self._stage._value_,
             "hand_number": self._hand_number,
             "deals": self._deals,
             "dealer": (self._deals + PLAYERS - 1) % PLAYERS,
@@ -721,9 +714,43 @@ class CalabrasellaMatch(MatchProgress):
 
 
 _ACTION = Phase.ACTION
-_PHASE_TEXT = {phase: phase.value for phase in Phase}
-_STAGE_TEXT = {stage: stage.value for stage in Stage}
-"""The texts of the phases and stages (an enum's ``value`` is a Python-level lookup)."""
+_DECK_IDS = frozenset(map(id, ITALIAN_40.cards))
+"""The identities of the deck's own card objects (they live as long as the program): a card
+found here is in the deck without a card comparison."""
+_EXPECTED_KINDS: dict[str, tuple[str, ...]] = {
+    Stage.BIDDING.value: ("bid", "pass"),
+    Stage.CALL.value: ("call",),
+    Stage.ANSWER.value: ("give", "deny"),
+    Stage.RETURN.value: ("return",),
+    Stage.DISCARD.value: ("discard",),
+    Stage.TAKE.value: ("take",),
+    Stage.TRICKS.value: ("play",),
+}
+"""The action kinds each stage (by its text) takes."""
+_HANDLERS: dict[str, Callable[[CalabrasellaMatch, int, Action], None]] = {
+    "bid": CalabrasellaMatch._apply_bid,
+    "pass": CalabrasellaMatch._apply_bid,
+    "call": CalabrasellaMatch._apply_call,
+    "give": CalabrasellaMatch._apply_give,
+    "deny": CalabrasellaMatch._apply_deny,
+    "return": CalabrasellaMatch._apply_return,
+    "discard": CalabrasellaMatch._apply_discard,
+    "take": CalabrasellaMatch._apply_take,
+    "play": CalabrasellaMatch._apply_play,
+}
+"""The method that applies each action kind."""
+
+
+def _position(hand: list[Card | None], c: Card) -> int:
+    """Where ``c`` is in ``hand``, ``-1`` when it is not: the very object first (no card
+    comparison, which is a Python call per card), else an equal card."""
+    hits = list(map(is_, hand, repeat(c)))
+    if True in hits:
+        return hits.index(True)
+    for at, held in enumerate(hand):
+        if held is not None and held == c:
+            return at
+    return -1
 
 
 def _has_unseen(hand: list[Card | None]) -> bool:

@@ -11,8 +11,9 @@ hand" (follow suit when able).
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import cast
 
-from ..cards import Card
+from ..cards import ITALIAN_40, Card
 from .base import Action, UnknownHand, actions_with_cards, sort_actions
 from .calabrasella_config import WIDOW_SIZE, Stage
 from .calabrasella_rules import callable_cards
@@ -35,6 +36,16 @@ def stage_actions(stage: Stage, seat: int, hand: Sequence[Card | None], *, calle
     the declarer called, ``trick`` the current trick, ``widow`` the widow once turned and
     ``discarded`` how many cards the declarer discarded. :class:`UnknownHand` when the choice
     depends on a hand this view cannot see."""
+    if stage is Stage.TRICKS:
+        if any(c is None for c in hand):
+            known_hand(seat, hand)
+        held = cast("Sequence[Card]", hand)
+        if trick:
+            suit_led = trick[0][1].suit
+            following = [c for c in held if c.suit == suit_led]
+            if following:
+                return play_choices(following)
+        return play_choices(held)
     if stage is Stage.BIDDING:
         return sorted([Action("pass"), Action("bid")])
     known = known_hand(seat, hand)
@@ -59,10 +70,23 @@ def stage_actions(stage: Stage, seat: int, hand: Sequence[Card | None], *, calle
 _PLAYS: dict[tuple[int, str, int], Action] = {}
 """``play`` actions by their card's rank, suit and copy, made once (actions are immutable)."""
 
+_DECK_PLAYS: tuple[Action, ...] = tuple(
+    Action("play", card=c) for c in sorted(ITALIAN_40.cards, key=lambda c: (c.rank, c.suit,
+                                                                             c.copy)))
+"""The ``play`` of every card of the deck, in :func:`sort_actions` order."""
+_DECK_PLAY_AT: dict[int, int] = {id(a.card): i for i, a in enumerate(_DECK_PLAYS)}
+"""By the identity of a deck card (``id`` of one of ``ITALIAN_40.cards``, which live as long
+as the program), the position of its ``play`` in :data:`_DECK_PLAYS`."""
+
 
 def play_choices(cards: Sequence[Card]) -> list[Action]:
     """``play`` of each of ``cards``, once each, in :func:`sort_actions` order: by the card's
     rank, suit and copy, the key the actions compare by."""
+    try:  # the deck's own card objects: their plays' positions, sorted as plain numbers
+        return list(map(_DECK_PLAYS.__getitem__,
+                        sorted(set(map(_DECK_PLAY_AT.__getitem__, map(id, cards))))))
+    except KeyError:  # a card made elsewhere (equal to a deck card or not)
+        pass
     by_key = {(c.rank, c.suit, c.copy): c for c in cards}
     out = []
     for key in sorted(by_key):
