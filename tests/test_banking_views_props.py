@@ -112,10 +112,27 @@ def reference_ziginette(state: Any, seat: int) -> dict[str, Any]:
 REFERENCE = {"sette-e-mezzo": reference_sette, "ziginette": reference_ziginette}
 
 
+def _spoil(value: Any) -> None:
+    """Empty every list and map inside a handed-out view, as a careless caller might."""
+    if isinstance(value, list):
+        for item in value:
+            _spoil(item)
+        value.clear()
+    elif isinstance(value, dict):
+        for item in value.values():
+            _spoil(item)
+        value.clear()
+
+
 def _check_views(game: str, state: Any) -> None:
     reference = REFERENCE[game]
     for seat in range(state.config.players):
-        assert state.observation(seat) == reference(state, seat)
+        view = state.observation(seat)
+        expected = reference(state, seat)
+        assert view == expected
+        assert repr(view) == repr(expected)  # the same types and the same order of keys
+        _spoil(view)
+        assert repr(state.observation(seat)) == repr(expected)  # nothing kept was handed out
     if game == "ziginette":  # the running totals of the bets on the board
         on_board = [state.bets_on(c) for c in state.board]
         assert state._live_total() == sum(sum(bets.values()) for bets in on_board)

@@ -68,6 +68,8 @@ share these identities)."""
 _SHOW = Zone.SHOW
 _INDEX_OF_CARD: dict[Card, int] = {c: i for i, c in enumerate(ITALIAN_40.cards)}
 """Deck index of every Italian card, by value: for equal cards that are other objects."""
+_PHASE_VALUES: dict[Phase, str] = {p: p.value for p in Phase}
+"""Each phase's text, looked up without the enum's ``value`` property."""
 
 
 @dataclass(frozen=True)
@@ -144,6 +146,9 @@ class BankingMatch(MatchProgress):
         self._next_pos = 0
         self._chips_view: tuple[Ledger, str] | None = None
         self._drawn_view: tuple[tuple[Card, ...], tuple[str, ...]] | None = None
+        self._common_bases: dict[int, dict[str, Any]] = {}
+        """Per seat, :meth:`_common_base`, made from the state ``_common_key`` names."""
+        self._common_key: tuple[object, ...] = ()
 
     # ------------------------------------------------------------------ read-only state
 
@@ -453,29 +458,62 @@ class BankingMatch(MatchProgress):
     # ------------------------------------------------------------------ views
 
     def _common_view(self, seat: int) -> dict[str, Any]:
+        """The keys every banking view shares, as a fresh dict with fresh lists. What changes
+        only between steps that move chips, the bank or the limits is kept per seat (see
+        :meth:`_common_base`); the phase and the seat to act are set at each call."""
         self._check_seat(seat)
+        phase = self._phase
+        view = dict(self._common_base(seat))
+        view["phase"] = _PHASE_VALUES[phase]
+        view["to_act"] = self._to_act if phase is Phase.ACTION else None
+        limits = view["limits"]
+        if limits is not None:
+            view["limits"] = list(limits)
+        balances = self._ledger.balances
+        view["balances"] = list(balances)
+        view["drawn"] = list(view["drawn"])
+        view["match_scores"] = list(balances)
+        return view
+
+    def _common_base(self, seat: int) -> dict[str, Any]:
+        """``seat``'s common view but for the phase and the seat to act, lists as tuples (never
+        handed out: :meth:`_common_view` copies it). Kept per seat while the ledger, the banker,
+        the limits, the hand number, the winner and the draw stay what they were when it was
+        made; any change of one of them makes every seat's anew."""
+        key = (self._ledger, self._banker, self._minimum, self._maximum, self._hand_number,
+               self._winner, self._drawn)
+        bases = self._common_bases
+        if self._common_key != key:  # the ledger and the draw compared by value: always right
+            bases = self._common_bases = {}
+            self._common_key = key
+        base = bases.get(seat)
+        if base is None:
+            base = bases[seat] = self._make_common_base(seat)
+        return base
+
+    def _make_common_base(self, seat: int) -> dict[str, Any]:
+        """:meth:`_common_base` made afresh, keys in the order of every banking view."""
         banker = self._banker
         minimum = self._minimum
         maximum = self._maximum
         known_limits = minimum is not None and maximum is not None
         balances = self._ledger.balances
-        phase = self._phase
         return {
             "game": self.GAME,
             "seat": seat,
             "side": seat,
             "players": self._n,
-            "phase": phase.value,
+            "phase": None,
             "hand_number": self._hand_number,
-            "to_act": self._to_act if phase is Phase.ACTION else None,
+            "to_act": None,
             "banker": banker,
             "bank": "—" if banker is None else ("you" if banker == seat else f"seat {banker}"),
-            "limits": [minimum, maximum] if known_limits else None,
+            "limits": (minimum, maximum) if known_limits else None,
             "limits_text": f"{minimum} to {maximum}" if known_limits else "not announced",
-            "balances": list(balances),
+            "balances": balances,
             "chips": self._chips_text(),
-            "drawn": list(self._drawn_codes()),
-            "match_scores": list(balances),
+            "drawn": self._drawn_codes(),
+            "match_scores": balances,
             "hands": self.config.hands,
             "start_chips": self.config.chips,
             "winner": self._winner,

@@ -162,6 +162,21 @@ _BUST_ONLY = (Action("bust"),)
 _SEAT_KEYS = tuple(str(s) for s in range(8))
 """Seat numbers as the text keys of a view's ``status``."""
 
+_Line = tuple[tuple[str, ...], tuple[str, ...], str, str]
+"""A dealt seat's line of the table: codes seen with the hole card, codes seen without it, and
+the text of each (see :meth:`SetteMatch._line`)."""
+
+
+def _own_total(hand: list[Card | None] | None) -> int | None:
+    """A view's ``total``: the best total of its own ``hand``, ``None`` before the deal or while
+    a card of it is unknown to the view."""
+    if not hand:
+        return None
+    for c in hand:
+        if c is None:
+            return None
+    return best_total(hand)  # type: ignore[arg-type]  # no None left
+
 
 class SetteMatch(BankingMatch):
     """A Seven and a Half match (implements :class:`~p2pcards.games.base.MatchState`).
@@ -191,7 +206,21 @@ class SetteMatch(BankingMatch):
         self._order: list[int] = []
         self._turn = 0
         self._after_chance: str = ""
+        self._lines: dict[int, _Line] = {}
+        """Per dealt seat, its line of the table as views show it (see :meth:`_line`); a seat's
+        line is dropped whenever its cards, status or bet change."""
+        self._lines_banker: int | None = None
+        """The banker the kept lines were made with."""
+        self._bets_view: tuple[tuple[int, ...], str] | None = None
+        """The ``bets`` of the views (per seat) and their ``bets_text``; dropped at every bet."""
+        self._status_view: dict[str, str] | None = None
+        """The ``status`` of the views (never handed out: copied); dropped at every status."""
 
+    def _set_status(self, seat: int, status: str) -> None:
+        """``seat``'s status becomes ``status``; what the views kept of it is dropped."""
+        self._status[seat] = status
+        self._status_view = None
+        self._lines.pop(seat, None)
     # ------------------------------------------------------------------ queries
 
     def hand(self, seat: int) -> tuple[Card | None, ...]:
@@ -247,8 +276,8 @@ class SetteMatch(BankingMatch):
         steps = []
         for seat in [*self._order, self._banker]:
             steps.append(ChanceStep(self._take_position(), Zone.HAND, seat, frozenset({seat})))
-            self._status[seat] = _Status.PLAYING
             self._cards[seat] = []
+            self._set_status(seat, _Status.PLAYING)
         self._stage = _Stage.PUNTERS
         self._turn = 0
         self._after_chance = "deal"
@@ -302,6 +331,7 @@ class SetteMatch(BankingMatch):
                 self._shown.add(step.seat)
             else:
                 self._cards[step.seat].append(c)
+            self._lines.pop(step.seat, None)
         then = self._after_chance
         self._after_chance = ""
         if then == "deal":
@@ -323,10 +353,10 @@ class SetteMatch(BankingMatch):
         cards = self._known(self._banker)
         assert cards is not None  # the banker's hole card is public now
         if min_total(cards) > TARGET:
-            self._status[self._banker] = _Status.BUST
+            self._set_status(self._banker, _Status.BUST)
             self._final_reveal()
         elif two_card_seven(cards):
-            self._status[self._banker] = _Status.SEVEN
+            self._set_status(self._banker, _Status.SEVEN)
             self._final_reveal()
         else:
             self._act(self._banker)
@@ -385,6 +415,8 @@ class SetteMatch(BankingMatch):
             raise IllegalMove("malformed-action", "a bet names only an amount", seat)
         self._check_bet(action, seat, 0, self._bank_free())
         self._bets[seat] = action.amount
+        self._bets_view = None
+        self._lines.pop(seat, None)
         self._next_bettor()
 
     def _hit(self, seat: int) -> None:
@@ -414,7 +446,7 @@ class SetteMatch(BankingMatch):
             if kind == "hit":
                 self._hit(seat)
             else:
-                self._status[seat] = _Status.STOOD
+                self._set_status(seat, _Status.STOOD)
                 self._turn += 1
                 self._next_punter()
             return
@@ -424,7 +456,7 @@ class SetteMatch(BankingMatch):
             if len(hand) < 2:
                 raise IllegalMove("not-bust", "one card cannot be over 7½", seat)
             assert self._banker is not None
-            self._status[seat] = _Status.BUST
+            self._set_status(seat, _Status.BUST)
             self._pay(seat, self._banker, self._bets[seat], "bust")
             self._show_hole([seat], "punter-shown")
             return
@@ -434,7 +466,7 @@ class SetteMatch(BankingMatch):
             face = public[0] if public else None
             if face is not None and known is None and not (face.rank >= 7):
                 raise IllegalMove("not-seven", f"{face.code} cannot make a two-card 7½", seat)
-            self._status[seat] = _Status.SEVEN
+            self._set_status(seat, _Status.SEVEN)
             self._show_hole([seat], "punter-shown")
             return
         raise IllegalMove("unknown-action", f"seat {seat} may hit, stand, bust or show a "
@@ -444,7 +476,7 @@ class SetteMatch(BankingMatch):
         if action.kind == "hit":
             self._hit(seat)
         elif action.kind == "stand":
-            self._status[seat] = _Status.STOOD
+            self._set_status(seat, _Status.STOOD)
             self._final_reveal()
         else:
             raise IllegalMove("unknown-action", f"the banker may hit or stand, not "
@@ -519,34 +551,60 @@ class SetteMatch(BankingMatch):
         ``cards_left``."""
         view = self._common_view(seat)
         dealt = self._cards
-        bets = self._bets
-        statuses = self._status
         shown = self._shown
-        banker = self._banker
-        seats = range(self._n)
+        if self._lines_banker != self._banker:
+            self._lines = {}
+            self._lines_banker = self._banker
+        lines = self._lines
         table: list[list[str]] = []
         texts = []
-        for s in seats:
-            hand = dealt.get(s)
-            if hand is None:
+        for s in range(self._n):
+            if s not in dealt:
                 table.append([])
                 continue
-            codes = ["??" if c is None else c.code for c in hand]
-            if codes and s != seat and s not in shown:
-                codes[0] = "??"
-            table.append(codes)
-            label = "bank" if s == banker else f"bet {bets.get(s, 0)}"
-            texts.append(f"[{s}] {' '.join(codes)} ({label}, {statuses.get(s, '')})")
-        own = self._known(seat)
-        view["bets"] = [bets.get(s, 0) for s in seats]
-        view["bets_text"] = "  ".join([f"[{s}] {bets[s]}" for s in sorted(bets)]) or "—"
+            line = lines.get(s)
+            if line is None:
+                line = lines[s] = self._line(s)
+            if s == seat or s in shown:
+                table.append(list(line[0]))
+                texts.append(line[2])
+            else:
+                table.append(list(line[1]))
+                texts.append(line[3])
+        bets = self._bets_view
+        if bets is None:
+            bets = self._bets_view = self._make_bets_view()
+        statuses = self._status_view
+        if statuses is None:
+            statuses = self._status_view = {_SEAT_KEYS[s]: self._status[s]
+                                            for s in sorted(self._status)}
+        own = dealt.get(seat)
+        view["bets"] = list(bets[0])
+        view["bets_text"] = bets[1]
         view["cards"] = table
         view["table_text"] = "   ".join(texts) or "—"
-        view["status"] = {_SEAT_KEYS[s]: statuses[s] for s in sorted(statuses)}
-        view["hand"] = [c.code for c in dealt.get(seat, ()) if c is not None]
-        view["total"] = None if not own else best_total(own)
+        view["status"] = dict(statuses)
+        view["hand"] = [c.code for c in own if c is not None] if own else []
+        view["total"] = _own_total(own)
         view["cards_left"] = len(self._deck) - self._next_pos
         return view
+
+    def _line(self, seat: int) -> _Line:
+        """Dealt ``seat``'s line of the table: its card codes (``??`` for a hole card this view
+        has not seen) and its text, once as a seat that sees the hole card (its owner, or anyone
+        once shown) and once as the others (the first code ``??``)."""
+        codes = tuple("??" if c is None else c.code for c in self._cards[seat])
+        hidden = ("??", *codes[1:]) if codes else codes
+        label = "bank" if seat == self._banker else f"bet {self._bets.get(seat, 0)}"
+        status = self._status.get(seat, "")
+        return (codes, hidden, f"[{seat}] {' '.join(codes)} ({label}, {status})",
+                f"[{seat}] {' '.join(hidden)} ({label}, {status})")
+
+    def _make_bets_view(self) -> tuple[tuple[int, ...], str]:
+        """The views' ``bets`` (per seat, 0 without a bet) and ``bets_text``."""
+        bets = self._bets
+        return (tuple(bets.get(s, 0) for s in range(self._n)),
+                "  ".join([f"[{s}] {bets[s]}" for s in sorted(bets)]) or "—")
 
     def copy(self) -> SetteMatch:
         other = super().copy()
