@@ -27,7 +27,8 @@ GAMES = [("scopa", "classic", 2), ("scopa", "napola", 3), ("scopa", "italian", 2
          ("scopa", "classic", 4), ("tressette", "classic", 3), ("tressette", "three-games", 4),
          ("tressette", "signals", 3), ("tresette", "classic", 4),
          ("tresette", "buongioco", 4), ("tute", "classic", 4), ("tute", "free-cuarenta", 4),
-         ("tute", "partner-relief", 4)]
+         ("tute", "partner-relief", 4), ("briscola", "classic", 2), ("briscola", "classic", 3),
+         ("briscola", "italian", 4)]
 """(game, preset or a test variant of :data:`FLAGS`, players) rows the properties run on."""
 
 FLAGS: dict[tuple[str, str], dict[str, object]] = {
@@ -214,8 +215,46 @@ def tute_observation(state: Any, seat: int) -> dict[str, Any]:
     }
 
 
-REFERENCE_VIEWS = {"scopa": scopa_observation, "tressette": tressette_observation,
-                   "tresette": tressette_observation, "tute": tute_observation}
+def briscola_observation(state: Any, seat: int) -> dict[str, Any]:
+    """Briscola's observation written plainly; its last trick is checked on its own by
+    :func:`test_briscola_shows_the_trick_just_taken_as_the_last_one`."""
+    n = state.config.players
+    partner_hand: list[str] = []
+    if state.partners_looked:
+        partner_hand = [c.code for c in state.hand((seat + 2) % 4) if c is not None]
+    last_trick = state.observation(seat)["last_trick"]
+    trump = state.trump_card
+    sides = len(state.match_scores)
+    return {
+        "game": "briscola",
+        "seat": seat,
+        "side": state.side_of(seat),
+        "players": n,
+        "phase": state.phase.value,
+        "hand_number": state.hand_number,
+        "first_player": state.first_player,
+        "to_act": state.to_act if state.phase is Phase.ACTION else None,
+        "hand": [c.code for c in state.hand(seat) if c is not None],
+        "hand_sizes": [len(state.hand(s)) for s in range(n)],
+        "trump_card": trump.code if trump is not None else None,
+        "trump_suit": trump.suit if trump is not None else None,
+        "trump_taken_by": state.trump_taken_by,
+        "stock_size": state.stock_size,
+        "trick": [[s, c.code] for s, c in state.trick],
+        "last_trick": last_trick,
+        "captured_cards": [len(state.captured(s)) for s in range(sides)],
+        "captured_points": list(state.card_points()),
+        "partner_hand": partner_hand,
+        "match_format": state.config.match,
+        "match_scores": list(state.match_scores),
+        "hands_won": list(state.hands_won),
+        "winner": state.winner,
+    }
+
+
+REFERENCE_VIEWS = {"scopa": scopa_observation, "briscola": briscola_observation,
+                   "tressette": tressette_observation, "tresette": tressette_observation,
+                   "tute": tute_observation}
 
 
 @settings(max_examples=20, deadline=None)
@@ -230,3 +269,24 @@ def test_every_observation_is_the_plain_one(row: tuple[str, str, int], seed: int
             assert seen == reference(state, seat)
             assert [type(v) for v in seen.values()] == [
                 type(v) for v in reference(state, seat).values()]
+
+
+@settings(max_examples=10, deadline=None)
+@given(row=st.sampled_from([("briscola", "classic", 2), ("briscola", "italian", 4),
+                            ("briscola", "classic", 3)]),
+       seed=st.integers(0, 2**32 - 1))
+def test_briscola_shows_the_trick_just_taken_as_the_last_one(row: tuple[str, str, int],
+                                                             seed: int) -> None:
+    game, preset, players = row
+    config = config_of(game, preset, players)
+    last: dict[str, Any] | None = None
+    before: list[list[Any]] = []
+    hand = -1
+    for state, pick in decisions(game, config, seed, limit=150):
+        if state.hand_number != hand:
+            hand, last = state.hand_number, None
+        elif len(before) == players:  # the play before closed a trick, taken by the leader now
+            last = {"cards": before, "winner": state.to_act}
+        assert state.observation(state.to_act)["last_trick"] == last
+        played = state.legal_actions()[pick].card
+        before = [[s, c.code] for s, c in state.trick] + [[state.to_act, played.code]]
