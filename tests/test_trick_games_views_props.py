@@ -24,7 +24,26 @@ from p2pcards.games.base import Action, IllegalMove, MatchState, Phase
 from p2pcards.offline.simulate import fulfil_chance
 
 GAMES = [("scopa", "classic", 2), ("scopa", "napola", 3), ("scopa", "italian", 2),
-         ("scopa", "classic", 4)]
+         ("scopa", "classic", 4), ("tressette", "classic", 3), ("tressette", "three-games", 4),
+         ("tressette", "signals", 3), ("tresette", "classic", 4),
+         ("tresette", "buongioco", 4), ("tute", "classic", 4), ("tute", "free-cuarenta", 4),
+         ("tute", "partner-relief", 4), ("briscola", "classic", 2), ("briscola", "classic", 3),
+         ("briscola", "italian", 4)]
+"""(game, preset or a test variant of :data:`FLAGS`, players) rows the properties run on."""
+
+FLAGS: dict[tuple[str, str], dict[str, object]] = {
+    ("tressette", "signals"): {"signals": True},
+    ("tresette", "buongioco"): {"declarations": "buongioco"},
+}
+"""Variants beyond the presets: flags over the game's default preset."""
+
+
+def config_of(game: str, preset: str, players: int) -> Any:
+    """The config of a row of :data:`GAMES`."""
+    flags = FLAGS.get((game, preset))
+    if flags is not None:
+        return get_game(game).preset(players=players, **flags)
+    return get_game(game).preset(preset, players=players)
 
 
 def decisions(game: str, config: Any, seed: int, limit: int) -> Iterator[tuple[MatchState, int]]:
@@ -73,7 +92,7 @@ def snapshot(state: Any) -> tuple[object, ...]:
 def test_a_listed_play_leaves_the_state_a_checked_play_leaves(row: tuple[str, str, int],
                                                               seed: int) -> None:
     game, preset, players = row
-    config = get_game(game).preset(preset, players=players)
+    config = config_of(game, preset, players)
     for state, pick in decisions(game, config, seed, limit=120):
         listed_copy, checked_copy = state.copy(), state.copy()  # type: ignore[attr-defined]
         action = listed_copy.legal_actions()[pick]
@@ -87,7 +106,7 @@ def test_a_listed_play_leaves_the_state_a_checked_play_leaves(row: tuple[str, st
 def test_a_caller_cannot_make_a_play_legal_through_the_listing(row: tuple[str, str, int],
                                                               seed: int) -> None:
     game, preset, players = row
-    config = get_game(game).preset(preset, players=players)
+    config = config_of(game, preset, players)
     for state, pick in decisions(game, config, seed, limit=60):
         seat = state.to_act
         other = (seat + 1) % players
@@ -132,14 +151,117 @@ def scopa_observation(state: Any, seat: int) -> dict[str, Any]:
     }
 
 
-REFERENCE_VIEWS = {"scopa": scopa_observation}
+def tressette_observation(state: Any, seat: int) -> dict[str, Any]:
+    """Tressette's observation written plainly (each play's wire form made afresh)."""
+    own = state.hand(seat)
+    codes = [c.code for c in own if c is not None]
+    sides = len(state.match_scores)
+    return {
+        "seat": seat,
+        "phase": state.phase.value,
+        "hand_number": state.hand_number,
+        "to_act": state.to_act if state.phase is Phase.ACTION else None,
+        "leader": state._leader,
+        "hand": codes,
+        "hand_unknown": len(own) - len(codes),
+        "hand_sizes": [len(state.hand(s)) for s in range(state.config.players)],
+        "trick": [p.to_wire() for p in state._trick],
+        "last_trick": [p.to_wire() for p in state._last_trick],
+        "tricks_done": state._tricks_done,
+        "captured_counts": [len(state.captured(s)) for s in range(sides)],
+        "declarations": [
+            {"seat": s, "value": k, "cards": [c.code for c in cs]}
+            for s, k, cs in state._declared
+        ],
+        "good_play": [s for s in range(state.config.players) if state._good_play[s]],
+        "announcements": {str(s): v for s, v in enumerate(state._announced) if v},
+        "announce_due": state.announce_due,
+        "match_scores": list(state.match_scores),
+    }
+
+
+def tute_observation(state: Any, seat: int) -> dict[str, Any]:
+    """Tute's observation written plainly (the tricks' codes read afresh)."""
+    trump = state._trump_card
+    last = None
+    if state._last_trick:
+        last = {"cards": [[s, c.code] for s, c in state._last_trick],
+                "winner": state._last_winner}
+    return {
+        "game": "tute",
+        "seat": seat,
+        "side": seat % 2,
+        "players": state.config.players,
+        "phase": state.phase.value,
+        "hand_number": state.hand_number,
+        "dealer": state.dealer,
+        "to_act": state.to_act if state.phase is Phase.ACTION else None,
+        "hand": [c.code for c in state.hand(seat) if c is not None],
+        "hand_sizes": [len(state.hand(s)) for s in range(state.config.players)],
+        "shown_cards": [[s, code] for s, p in enumerate(state._public)
+                        for code in sorted(c.code for c in p)],
+        "trump_card": trump.code if trump is not None else None,
+        "trump_suit": trump.suit if trump is not None else None,
+        "trick": [[s, c.code] for s, c in state.trick],
+        "last_trick": last,
+        "tricks_done": state._tricks_done,
+        "played": [c.code for c in state._played],
+        "captured_points": list(state.card_points()),
+        "declarations": [d.to_wire() for d in state._declarations],
+        "may_declare": state.may_declare,
+        "hands": state.config.hands,
+        "match_scores": list(state._hands_won),
+        "winner": state.winner,
+    }
+
+
+def briscola_observation(state: Any, seat: int) -> dict[str, Any]:
+    """Briscola's observation written plainly; its last trick is checked on its own by
+    :func:`test_briscola_shows_the_trick_just_taken_as_the_last_one`."""
+    n = state.config.players
+    partner_hand: list[str] = []
+    if state.partners_looked:
+        partner_hand = [c.code for c in state.hand((seat + 2) % 4) if c is not None]
+    last_trick = state.observation(seat)["last_trick"]
+    trump = state.trump_card
+    sides = len(state.match_scores)
+    return {
+        "game": "briscola",
+        "seat": seat,
+        "side": state.side_of(seat),
+        "players": n,
+        "phase": state.phase.value,
+        "hand_number": state.hand_number,
+        "first_player": state.first_player,
+        "to_act": state.to_act if state.phase is Phase.ACTION else None,
+        "hand": [c.code for c in state.hand(seat) if c is not None],
+        "hand_sizes": [len(state.hand(s)) for s in range(n)],
+        "trump_card": trump.code if trump is not None else None,
+        "trump_suit": trump.suit if trump is not None else None,
+        "trump_taken_by": state.trump_taken_by,
+        "stock_size": state.stock_size,
+        "trick": [[s, c.code] for s, c in state.trick],
+        "last_trick": last_trick,
+        "captured_cards": [len(state.captured(s)) for s in range(sides)],
+        "captured_points": list(state.card_points()),
+        "partner_hand": partner_hand,
+        "match_format": state.config.match,
+        "match_scores": list(state.match_scores),
+        "hands_won": list(state.hands_won),
+        "winner": state.winner,
+    }
+
+
+REFERENCE_VIEWS = {"scopa": scopa_observation, "briscola": briscola_observation,
+                   "tressette": tressette_observation, "tresette": tressette_observation,
+                   "tute": tute_observation}
 
 
 @settings(max_examples=20, deadline=None)
 @given(row=st.sampled_from(GAMES), seed=st.integers(0, 2**32 - 1))
 def test_every_observation_is_the_plain_one(row: tuple[str, str, int], seed: int) -> None:
     game, preset, players = row
-    config = get_game(game).preset(preset, players=players)
+    config = config_of(game, preset, players)
     reference = REFERENCE_VIEWS[game]
     for state, _ in decisions(game, config, seed, limit=120):
         for seat in range(players):
@@ -147,3 +269,24 @@ def test_every_observation_is_the_plain_one(row: tuple[str, str, int], seed: int
             assert seen == reference(state, seat)
             assert [type(v) for v in seen.values()] == [
                 type(v) for v in reference(state, seat).values()]
+
+
+@settings(max_examples=10, deadline=None)
+@given(row=st.sampled_from([("briscola", "classic", 2), ("briscola", "italian", 4),
+                            ("briscola", "classic", 3)]),
+       seed=st.integers(0, 2**32 - 1))
+def test_briscola_shows_the_trick_just_taken_as_the_last_one(row: tuple[str, str, int],
+                                                             seed: int) -> None:
+    game, preset, players = row
+    config = config_of(game, preset, players)
+    last: dict[str, Any] | None = None
+    before: list[list[Any]] = []
+    hand = -1
+    for state, pick in decisions(game, config, seed, limit=150):
+        if state.hand_number != hand:
+            hand, last = state.hand_number, None
+        elif len(before) == players:  # the play before closed a trick, taken by the leader now
+            last = {"cards": before, "winner": state.to_act}
+        assert state.observation(state.to_act)["last_trick"] == last
+        played = state.legal_actions()[pick].card
+        before = [[s, c.code] for s, c in state.trick] + [[state.to_act, played.code]]

@@ -53,6 +53,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
+from operator import attrgetter
 from typing import Any, NamedTuple
 
 from ..cards import ITALIAN_40, Card, Deck, italian_39
@@ -106,6 +107,9 @@ __all__ = [
     "UnknownHand",
     "WrongPhase",
 ]
+
+_code = attrgetter("code")
+"""A card's code, read in C (for ``map`` over a hand)."""
 
 TARGET_POINTS = 31
 GAMES_TO_WIN = 3
@@ -247,6 +251,12 @@ class TressetteMatch(MatchProgress):
         self._to_act = self._leader
         self._trick: list[_Played] = []
         self._last_trick: tuple[_Played, ...] = ()
+        self._trick_wire: list[dict[str, Any]] = []
+        self._last_wire: tuple[dict[str, Any], ...] = ()
+        """The wire forms of the current and last trick's plays, made once per play: the
+        observations hand out copies of them."""
+        self._listed: Sequence[Action] = ()
+        """The actions :meth:`legal_actions` listed for this very state, if it was asked."""
         self._piles: list[list[Card]] = [[] for _ in range(self._sides)]
         self._played: set[Card] = set()
         self._plays = [0] * n
@@ -329,6 +339,7 @@ class TressetteMatch(MatchProgress):
         """Deal: one card (or ``None`` if unseen in this view) per deck position."""
         if self._phase is not Phase.CHANCE:
             raise WrongPhase(f"complete_chance needs the chance phase, not {self._phase.value}")
+        self._listed = ()
         if len(revealed) != len(self._deck):
             raise BadChance(f"the deal needs {len(self._deck)} cards, got {len(revealed)}")
         known = [c for c in revealed if c is not None]
@@ -374,7 +385,8 @@ class TressetteMatch(MatchProgress):
         out = sort_actions(declarations) if declarations else []
         out += play_actions(sorted(playable or known, key=action_card_order),
                             self._true_signals(known, led))
-        return out
+        self._listed = out
+        return list(out)
 
     def _true_signals(self, hand: list[Card], led: str | None) -> tuple[tuple[str, int], ...]:
         """The signals a play may carry, as ``(value, amount)`` in :class:`Action` order."""
@@ -400,8 +412,19 @@ class TressetteMatch(MatchProgress):
     # -- applying actions --------------------------------------------------------------------
 
     def apply(self, action: Action) -> None:
-        """Apply :attr:`to_act`'s action or raise :class:`IllegalMove` (state unchanged)."""
+        """Apply :attr:`to_act`'s action or raise :class:`IllegalMove` (state unchanged).
+
+        A play that is one of the very objects :meth:`legal_actions` listed for this state (the
+        list is kept private, and forgotten at every change of the state) is legal, so it is
+        played without checking it again; any other action is checked rule by rule."""
+        listed = self._listed
+        self._listed = ()
         seat = self._to_act
+        if id(action) in map(id, listed) and action.kind == "play":
+            card = action.card
+            assert card is not None
+            self._play_out(seat, index_in_hand(self._hands[seat], card), action)
+            return
         if self._phase is not Phase.ACTION:
             raise IllegalMove(
                 "wrong-phase", f"no action is expected in the {self._phase.value} phase", seat
@@ -460,10 +483,18 @@ class TressetteMatch(MatchProgress):
                 )
         if action.value or action.amount:
             self._check_signal(seat, action, c, led)
-        hand.pop(at if at >= 0 else hand.index(None))
+        self._play_out(seat, at if at >= 0 else hand.index(None), action)
+
+    def _play_out(self, seat: int, slot: int, action: Action) -> None:
+        """Play ``action``'s card (a legal play) from ``seat``'s hand ``slot``."""
+        c = action.card
+        assert c is not None
+        self._hands[seat].pop(slot)
         self._played.add(c)
         self._plays[seat] += 1
-        self._trick.append(_Played(seat, c, action.value, action.amount))
+        played = _Played(seat, c, action.value, action.amount)
+        self._trick.append(played)
+        self._trick_wire.append(played.to_wire())
         self._to_act = (seat + 1) % self._n
         if len(self._trick) == self._n:
             self._close_trick()
@@ -516,6 +547,8 @@ class TressetteMatch(MatchProgress):
         self._piles[side] += [c for _, c in trick]
         self._last_trick = tuple(self._trick)
         self._trick = []
+        self._last_wire = tuple(self._trick_wire)
+        self._trick_wire = []
         self._tricks_done += 1
         self._leader = self._to_act = winner
         if self._good_play[winner] and not self._announced[winner]:
@@ -687,7 +720,7 @@ class TressetteMatch(MatchProgress):
         declared cards are public; no other card of another seat appears."""
         self._check_seat(seat)
         own = self._hands[seat]
-        codes = [c.code for c in own if c is not None]
+        codes = list(map(_code, own)) if all_known(own) else [c.code for c in own if c is not None]
         return {
             "seat": seat,
             "phase": self._phase.value,
@@ -696,17 +729,19 @@ class TressetteMatch(MatchProgress):
             "leader": self._leader,
             "hand": codes,
             "hand_unknown": len(own) - len(codes),
-            "hand_sizes": [len(h) for h in self._hands],
-            "trick": [p.to_wire() for p in self._trick],
-            "last_trick": [p.to_wire() for p in self._last_trick],
+            "hand_sizes": list(map(len, self._hands)),
+            "trick": list(map(dict, self._trick_wire)),
+            "last_trick": list(map(dict, self._last_wire)),
             "tricks_done": self._tricks_done,
-            "captured_counts": [len(p) for p in self._piles],
+            "captured_counts": list(map(len, self._piles)),
             "declarations": [
                 {"seat": s, "value": k, "cards": [c.code for c in cs]}
                 for s, k, cs in self._declared
             ],
-            "good_play": [s for s in range(self._n) if self._good_play[s]],
-            "announcements": {str(s): v for s, v in enumerate(self._announced) if v},
+            "good_play": [s for s in range(self._n) if self._good_play[s]]
+            if True in self._good_play else [],
+            "announcements": {str(s): v for s, v in enumerate(self._announced) if v}
+            if any(self._announced) else {},
             "announce_due": self._announce_due,
             "match_scores": list(self._scores),
         }
@@ -719,6 +754,7 @@ class TressetteMatch(MatchProgress):
         new._hands = [list(h) for h in self._hands]
         new._dealt = list(self._dealt)
         new._trick = list(self._trick)
+        new._trick_wire = list(self._trick_wire)
         new._piles = [list(p) for p in self._piles]
         new._played = set(self._played)
         new._plays = list(self._plays)
@@ -769,6 +805,7 @@ class TressetteMatch(MatchProgress):
         state._played = set(trick) | {c for p in piles for c in p}
         state._leader = leader
         state._trick = [_Played((leader + i) % state._n, c) for i, c in enumerate(trick)]
+        state._trick_wire = [p.to_wire() for p in state._trick]
         for p in state._trick:
             state._plays[p.seat] = 1
         state._dealt = [

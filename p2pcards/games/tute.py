@@ -51,6 +51,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from operator import attrgetter
 from typing import Any
 
 from ..cards import ITALIAN_SUITS, SPANISH_40, Card, Deck, card
@@ -110,6 +111,8 @@ _MARRIAGE_ACTIONS = {
 """The declarations a seat can make: immutable, so made once and listed by every state."""
 
 _play_action = PlayActions()
+_code = attrgetter("code")
+"""A card's code, read in C (for ``map`` over a hand)."""
 """``Action("play", c)``, the one object every state lists for that card."""
 
 
@@ -211,7 +214,11 @@ class TuteMatch(MatchProgress):
         self._to_act = self._leader
         self._trick: list[tuple[int, Card]] = []
         self._last_trick: tuple[tuple[int, Card], ...] = ()
+        self._last_wire: tuple[tuple[int, str], ...] = ()
+        """:attr:`_last_trick` with card codes, made once per trick for the observations."""
         self._last_winner: int | None = None
+        self._listed: Sequence[Action] = ()
+        """The actions :meth:`legal_actions` listed for this very state, if it was asked."""
         self._tricks_done = 0
         self._played: list[Card] = []
         self._played_codes: list[str] = []
@@ -313,6 +320,7 @@ class TuteMatch(MatchProgress):
         card given twice or an unknown trump card.
         """
         self._need(Phase.CHANCE, "complete_chance")
+        self._listed = ()
         steps = self.pending_chance()
         if len(revealed) != len(steps):
             raise BadChance(f"the tute deal needs {len(steps)} cards, got {len(revealed)}")
@@ -363,7 +371,8 @@ class TuteMatch(MatchProgress):
         out = (sort_actions(self._legal_declarations(seat, known))
                if self._may_declare == seat else [])
         out += map(_play_action, sorted(plays, key=action_card_order))
-        return out
+        self._listed = out
+        return list(out)
 
     def _legal_declarations(self, seat: int, hand: list[Card]) -> list[Action]:
         assert self._trump_card is not None
@@ -411,8 +420,20 @@ class TuteMatch(MatchProgress):
 
     def apply(self, action: Action) -> None:
         """Apply ``to_act``'s play or declaration; :class:`IllegalMove` (state unchanged)
-        naming the rule otherwise (see the module docstring and :data:`RULE_IDS`)."""
+        naming the rule otherwise (see the module docstring and :data:`RULE_IDS`).
+
+        A play that is one of the very objects :meth:`legal_actions` listed for this state (the
+        list is kept private, and forgotten at every change of the state) is legal, so it is
+        played without checking it again; any other action is checked rule by rule."""
+        listed = self._listed
+        self._listed = ()
         seat = self._to_act
+        if id(action) in map(id, listed) and action.kind == "play":
+            played = action.card
+            assert played is not None
+            self._hands[seat].pop(index_in_hand(self._hands[seat], played))
+            self._play_out(seat, played)
+            return
         if self._phase is not Phase.ACTION:
             raise IllegalMove("wrong-phase", f"nothing can be played in phase "
                               f"{self._phase.value}", seat)
@@ -474,6 +495,10 @@ class TuteMatch(MatchProgress):
         else:
             taken = self._take(seat, played, keep=False)
             assert taken
+        self._play_out(seat, played)
+
+    def _play_out(self, seat: int, played: Card) -> None:
+        """Put ``played`` (a legal play, already out of ``seat``'s hand) on the trick."""
         public = self._public[seat]
         if public:
             public.discard(played)
@@ -529,6 +554,7 @@ class TuteMatch(MatchProgress):
         self._piles[side] += taken
         self._pile_points[side] += points_of(taken)
         self._last_trick = tuple(self._trick)
+        self._last_wire = tuple([(s, c.code) for s, c in self._trick])
         self._last_winner = winner
         self._trick = []
         self._tricks_done += 1
@@ -608,8 +634,8 @@ class TuteMatch(MatchProgress):
         trump = self._trump_card
         last = None
         if self._last_trick:
-            last = {"cards": [[s, c.code] for s, c in self._last_trick],
-                    "winner": self._last_winner}
+            last = {"cards": list(map(list, self._last_wire)), "winner": self._last_winner}
+        own = self._hands[seat]
         return {
             "game": "tute",
             "seat": seat,
@@ -619,8 +645,9 @@ class TuteMatch(MatchProgress):
             "hand_number": self._hand_number,
             "dealer": self.dealer,
             "to_act": self._to_act if self._phase is Phase.ACTION else None,
-            "hand": [c.code for c in self._hands[seat] if c is not None],
-            "hand_sizes": [len(h) for h in self._hands],
+            "hand": list(map(_code, own)) if all_known(own)
+            else [c.code for c in own if c is not None],
+            "hand_sizes": list(map(len, self._hands)),
             "shown_cards": [[s, code] for s, p in enumerate(self._public)
                             for code in sorted(c.code for c in p)],
             "trump_card": trump.code if trump is not None else None,
@@ -630,7 +657,8 @@ class TuteMatch(MatchProgress):
             "tricks_done": self._tricks_done,
             "played": list(self._played_codes),
             "captured_points": list(self._pile_points),
-            "declarations": [d.to_wire() for d in self._declarations],
+            "declarations": [d.to_wire() for d in self._declarations]
+            if self._declarations else [],
             "may_declare": self._may_declare,
             "hands": self.config.hands,
             "match_scores": list(self._hands_won),
