@@ -8,6 +8,7 @@ import re
 import warnings
 from collections.abc import Iterator, Mapping
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 import pytest
@@ -428,3 +429,43 @@ def test_numeric_keys_named_with_any_text_are_read_as_named(values: list[object]
     encoder = ObservationEncoder(layout, frozenset({names[2]}))
     assert encoder.encode(observation, 1).tolist() == np.array(
         _reference_vector(layout, observation, 1), dtype=np.float32).tolist()
+
+
+def test_the_wrapped_environment_plays_as_the_raw_one_and_keeps_the_order_checks(
+        caplog: pytest.LogCaptureFixture) -> None:
+    """``env()`` gives the same episode as ``raw_env`` for the same seed, through ``agent_iter``
+    and ``last``, and still refuses what PettingZoo's order-enforcing wrapper refuses."""
+    from pettingzoo.utils.wrappers import OrderEnforcingWrapper
+
+    def episode(e: Any) -> list[tuple[bytes, bytes, float, bool]]:
+        e.reset(seed=5)
+        seen = []
+        rng = np.random.default_rng(5)
+        for _ in e.agent_iter():
+            observation, reward, termination, truncation, _ = e.last()
+            seen.append((observation["observation"].tobytes(),
+                         observation["action_mask"].tobytes(), reward, termination))
+            if termination or truncation:
+                e.step(None)
+            else:
+                e.step(int(rng.choice(np.flatnonzero(observation["action_mask"]))))
+        return seen
+
+    wrapped = env("briscola", 2, episode="hand")
+    assert isinstance(wrapped, OrderEnforcingWrapper)
+    assert episode(wrapped) == episode(raw_env("briscola", 2, episode="hand"))
+    wrapped.step(None)  # every agent is done: PettingZoo's warning, nothing stepped
+    assert "called after all agents are terminated" in caplog.text
+
+    fresh = env("scopa", 2)
+    with pytest.raises(AttributeError, match="cannot be accessed before reset"):
+        fresh.last()
+    with pytest.raises(Exception, match="reset"):
+        fresh.step(0)
+    with pytest.raises(Exception, match="reset"):
+        fresh.agent_iter()
+    fresh.reset(seed=1)
+    agents = iter(fresh.agent_iter())
+    assert next(agents) == fresh.agent_selection
+    with pytest.raises(AssertionError, match="need to call step"):
+        next(agents)
