@@ -469,3 +469,42 @@ def test_the_wrapped_environment_plays_as_the_raw_one_and_keeps_the_order_checks
     assert next(agents) == fresh.agent_selection
     with pytest.raises(AssertionError, match="need to call step"):
         next(agents)
+
+
+@pytest.mark.parametrize(("variant", "players"), [("", 8), ("long", 8), ("long", 3)])
+@settings(max_examples=8, deadline=None)
+@given(seed=st.integers(0, 2**32 - 1))
+def test_sette_e_mezzo_never_offers_more_actions_than_its_bound(
+        variant: str, players: int, seed: int) -> None:
+    """Sette e mezzo's stated bound holds at every decision of random matches, and its
+    environment's action space is at least that bound (8 seats: above the sampled size)."""
+    import random
+
+    from p2pcards.games import get_game
+    from p2pcards.games.base import Phase
+    from p2pcards.offline.env import default_max_actions
+    from p2pcards.offline.simulate import fulfil_chance
+
+    spec = get_game("sette-e-mezzo")
+    state = spec.new_match(spec.preset(variant, players=players))
+    bound = state.legal_action_bound()
+    assert bound is not None and default_max_actions("sette-e-mezzo", players, variant) >= bound
+    rng = random.Random(seed)
+    shuffled: list[Any] = []
+    for _ in range(3000):
+        if state.phase is Phase.SHUFFLE:
+            shuffled = list(state.deck.cards)
+            rng.shuffle(shuffled)
+            state.begin_hand()
+        elif state.phase is Phase.CHANCE:
+            fulfil_chance(state, shuffled)
+        elif state.phase is Phase.ACTION:
+            legal = state.legal_actions()
+            assert len(legal) <= bound
+            # the largest amounts often, so that balances grow and shrink fast
+            state.apply(legal[-2] if len(legal) > 2 and rng.random() < 0.5
+                        else legal[rng.randrange(len(legal))])
+        elif state.phase is Phase.HAND_OVER:
+            state.next_hand()
+        else:
+            break
