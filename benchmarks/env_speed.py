@@ -4,16 +4,19 @@ against an earlier commit's code measured in the same run.
 Run from the repository root::
 
     python benchmarks/env_speed.py [--seconds S] [--baseline REV] [--games burraco rumino]
+                                   [--wrapped]
 
 (needs the ``rl`` extra: ``pip install -e '.[rl]'``).
 
 For every game and every player count of its default preset, two loops run with a uniformly
 random policy:
 
-- **env**: ``raw_env(game, players)`` driven as a training loop drives it: ``last()`` (the
-  observation vector, the mask, reward and flags), a random index among the masked actions,
-  ``step(index)``; a finished match is reset with the next seed. A step is one ``step`` call
-  with a real action (the calls that retire finished agents are not counted).
+- **env**: ``raw_env(game, players)`` (with ``--wrapped``: ``env(game, players)``, the
+  environment in its order-enforcing wrapper, as most users make it) driven as a training loop
+  drives it: ``last()`` (the observation vector, the mask, reward and flags), a random index
+  among the masked actions, ``step(index)``; a finished match is reset with the next seed. A
+  step is one ``step`` call with a real action (the calls that retire finished agents are not
+  counted).
 - **engine**: the engine alone with the same policy: ``legal_actions()`` and ``apply`` of a
   random one, chance steps fulfilled and hands scored, a finished match replaced.
 
@@ -60,13 +63,14 @@ BASELINE_REF = "773c08d"
 
 # ---------------------------------------------------------------- worker side
 
-def _env_rate(game: str, players: int, seconds: float) -> float:
-    """Environment steps per CPU second with a random masked policy."""
+def _env_rate(game: str, players: int, seconds: float, wrapped: bool = False) -> float:
+    """Environment steps per CPU second with a random masked policy (``wrapped``: of ``env()``,
+    the environment in its order-enforcing wrapper, instead of ``raw_env()``)."""
     import numpy as np
 
-    from p2pcards.offline.env import raw_env
+    from p2pcards.offline.env import env, raw_env
 
-    e = raw_env(game, players)
+    e = (env if wrapped else raw_env)(game, players)
     rng = random.Random(0)
     seed = 0
     e.reset(seed=seed)
@@ -143,7 +147,7 @@ def worker(root: str) -> None:
     for line in sys.stdin:
         request = json.loads(line)
         game, players, seconds = request["game"], request["players"], request["seconds"]
-        answer = {"env": _env_rate(game, players, seconds),
+        answer = {"env": _env_rate(game, players, seconds, request.get("wrapped", False)),
                   "engine": _engine_rate(game, players, seconds)}
         print(json.dumps(answer), flush=True)
 
@@ -167,10 +171,11 @@ class Worker:
         answer: dict[str, Any] = json.loads(line)
         return answer
 
-    def measure(self, game: str, players: int, seconds: float) -> dict[str, float]:
+    def measure(self, game: str, players: int, seconds: float,
+                wrapped: bool = False) -> dict[str, float]:
         assert self.process.stdin is not None
         self.process.stdin.write(json.dumps(
-            {"game": game, "players": players, "seconds": seconds}) + "\n")
+            {"game": game, "players": players, "seconds": seconds, "wrapped": wrapped}) + "\n")
         self.process.stdin.flush()
         return self.read_answer()
 
@@ -217,6 +222,8 @@ def main() -> None:
     parser.add_argument("--baseline", default=BASELINE_REF,
                         help=f"commit to compare with (default {BASELINE_REF}), or 'none'")
     parser.add_argument("--games", nargs="*", help="only these games")
+    parser.add_argument("--wrapped", action="store_true",
+                        help="measure env() (with its order-enforcing wrapper), not raw_env()")
     parser.add_argument("--worker", help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.worker:
@@ -242,13 +249,13 @@ def main() -> None:
         slowest = float("inf")
         try:
             for game, players in rows:
-                new = current.measure(game, players, args.seconds)
+                new = current.measure(game, players, args.seconds, args.wrapped)
                 line = (f"{game:<14}{players:>8}{new['env']:>13,.0f}{new['engine']:>16,.0f}"
                         f"{new['env'] / TARGET:>12.2f}{own_us(new):>8.1f}"
                         f"{1e6 / new['engine']:>11.1f}")
                 slowest = min(slowest, new["env"])
                 if old is not None:
-                    before = old.measure(game, players, args.seconds)
+                    before = old.measure(game, players, args.seconds, args.wrapped)
                     line += (f"{before['env']:>10,.0f}{before['engine']:>12,.0f}"
                              f"{own_us(before):>12.1f}{new['env'] / before['env']:>13.2f}"
                              f"{new['engine'] / before['engine']:>13.2f}")

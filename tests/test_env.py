@@ -8,6 +8,7 @@ import re
 import warnings
 from collections.abc import Iterator, Mapping
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 import pytest
@@ -428,3 +429,82 @@ def test_numeric_keys_named_with_any_text_are_read_as_named(values: list[object]
     encoder = ObservationEncoder(layout, frozenset({names[2]}))
     assert encoder.encode(observation, 1).tolist() == np.array(
         _reference_vector(layout, observation, 1), dtype=np.float32).tolist()
+
+
+def test_the_wrapped_environment_plays_as_the_raw_one_and_keeps_the_order_checks(
+        caplog: pytest.LogCaptureFixture) -> None:
+    """``env()`` gives the same episode as ``raw_env`` for the same seed, through ``agent_iter``
+    and ``last``, and still refuses what PettingZoo's order-enforcing wrapper refuses."""
+    from pettingzoo.utils.wrappers import OrderEnforcingWrapper
+
+    def episode(e: Any) -> list[tuple[bytes, bytes, float, bool]]:
+        e.reset(seed=5)
+        seen = []
+        rng = np.random.default_rng(5)
+        for _ in e.agent_iter():
+            observation, reward, termination, truncation, _ = e.last()
+            seen.append((observation["observation"].tobytes(),
+                         observation["action_mask"].tobytes(), reward, termination))
+            if termination or truncation:
+                e.step(None)
+            else:
+                e.step(int(rng.choice(np.flatnonzero(observation["action_mask"]))))
+        return seen
+
+    wrapped = env("briscola", 2, episode="hand")
+    assert isinstance(wrapped, OrderEnforcingWrapper)
+    assert episode(wrapped) == episode(raw_env("briscola", 2, episode="hand"))
+    wrapped.step(None)  # every agent is done: PettingZoo's warning, nothing stepped
+    assert "called after all agents are terminated" in caplog.text
+
+    fresh = env("scopa", 2)
+    with pytest.raises(AttributeError, match="cannot be accessed before reset"):
+        fresh.last()
+    with pytest.raises(Exception, match="reset"):
+        fresh.step(0)
+    with pytest.raises(Exception, match="reset"):
+        fresh.agent_iter()
+    fresh.reset(seed=1)
+    agents = iter(fresh.agent_iter())
+    assert next(agents) == fresh.agent_selection
+    with pytest.raises(AssertionError, match="need to call step"):
+        next(agents)
+
+
+@pytest.mark.parametrize(("variant", "players"), [("", 8), ("long", 8), ("long", 3)])
+@settings(max_examples=8, deadline=None)
+@given(seed=st.integers(0, 2**32 - 1))
+def test_sette_e_mezzo_never_offers_more_actions_than_its_bound(
+        variant: str, players: int, seed: int) -> None:
+    """Sette e mezzo's stated bound holds at every decision of random matches, and its
+    environment's action space is at least that bound (8 seats: above the sampled size)."""
+    import random
+
+    from p2pcards.games import get_game
+    from p2pcards.games.base import Phase
+    from p2pcards.offline.env import default_max_actions
+    from p2pcards.offline.simulate import fulfil_chance
+
+    spec = get_game("sette-e-mezzo")
+    state = spec.new_match(spec.preset(variant, players=players))
+    bound = state.legal_action_bound()
+    assert bound is not None and default_max_actions("sette-e-mezzo", players, variant) >= bound
+    rng = random.Random(seed)
+    shuffled: list[Any] = []
+    for _ in range(3000):
+        if state.phase is Phase.SHUFFLE:
+            shuffled = list(state.deck.cards)
+            rng.shuffle(shuffled)
+            state.begin_hand()
+        elif state.phase is Phase.CHANCE:
+            fulfil_chance(state, shuffled)
+        elif state.phase is Phase.ACTION:
+            legal = state.legal_actions()
+            assert len(legal) <= bound
+            # the largest amounts often, so that balances grow and shrink fast
+            state.apply(legal[-2] if len(legal) > 2 and rng.random() < 0.5
+                        else legal[rng.randrange(len(legal))])
+        elif state.phase is Phase.HAND_OVER:
+            state.next_hand()
+        else:
+            break

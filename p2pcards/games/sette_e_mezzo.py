@@ -237,6 +237,13 @@ class SetteMatch(BankingMatch):
         """``playing``, ``stood``, ``bust``, ``two-card 7½``, or ``""`` (not dealt in)."""
         return self._status.get(seat, "")
 
+    def legal_action_bound(self) -> int:
+        """At most every chip at the table, ``chips`` times the seats (payments only move
+        chips), is in the banker's balance: a limit is announced from 1 to half of it (what
+        the bank can pay at 2 to 1), a bet is at most that and may be passed, and the other
+        decisions offer two actions."""
+        return self.config.chips * self.config.players // self.PAYOUT_RATIO + 1
+
     def _known(self, seat: int) -> list[Card] | None:
         """``seat``'s cards, or ``None`` if this view misses one (its hole card)."""
         hand = self._cards.get(seat)
