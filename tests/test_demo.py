@@ -70,8 +70,11 @@ def test_a_seeded_demo_is_the_in_memory_match_with_the_same_seed(
 
 def test_a_three_seat_demo_seats_two_joiners_and_verifies(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Italian Briscola at three seats (three hands): a whole Tressette match at three seats
+    between processes is test_net_matches.py's, so it is not played twice."""
     monkeypatch.setenv(START_ENV, BOTH[0])  # several forked joiners (spawned: as before)
-    demo = Peer(tmp_path, "demo", "--game", "tressette", "--players", "3", "--seed", "5")
+    demo = Peer(tmp_path, "demo", "--game", "briscola", "--variant", "italian", "--players", "3",
+                "--seed", "5")
     assert demo.finish() == 0, demo.stderr
     joined = re.findall(r"^seat (\d) \(\S+\) joined", demo.stdout, re.M)
     assert sorted(joined) == ["1", "2"]
@@ -143,8 +146,11 @@ def test_no_fork_while_another_thread_runs(monkeypatch: pytest.MonkeyPatch) -> N
 @pytest.mark.parametrize("start", BOTH)
 def test_the_demo_through_a_relay_it_starts_itself(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch, start: str) -> None:
+    """Italian Briscola (two hands): the demo's default Scopa match is played by
+    test_demo_with_no_arguments_plays_and_verifies_a_scopa_match."""
     monkeypatch.setenv(START_ENV, start)
-    demo = Peer(tmp_path, "demo", "--relay", "--seed", "3")
+    demo = Peer(tmp_path, "demo", "--relay", "--game", "briscola", "--variant", "italian",
+                "--seed", "3")
     assert demo.finish() == 0, demo.stderr
     out = demo.stdout
     assert "through a relay in one more local process" in demo.out[0]
@@ -154,8 +160,8 @@ def test_the_demo_through_a_relay_it_starts_itself(
                      re.M)
     assert "relay: exited" not in out and "relay: did not stop" not in out  # stopped cleanly
     path = Path(demo.wait_for(r"^transcript: (/.+\.p2pt)$")[1])
-    genesis, tables = make_tables("scopa", "classic", 2, seed=3)
-    run = run_in_memory(genesis, tables, [make_bot("scopa", "smart", bot_seed(i, 3))
+    genesis, tables = make_tables("briscola", "italian", 2, seed=3)
+    run = run_in_memory(genesis, tables, [make_bot("briscola", "smart", bot_seed(i, 3))
                                           for i in range(2)])
     assert read_transcript(path).envelopes == run.frames  # the very match played in memory
 
@@ -164,7 +170,7 @@ def test_the_demo_checks_a_running_relay_and_says_when_there_is_none(tmp_path: P
     process = RelayProcess(tmp_path / "relay.log")
     try:
         demo = Peer(tmp_path, "demo", "--relay", f"127.0.0.1:{process.port}",
-                    "--players", "3", "--game", "briscola")
+                    "--players", "3", "--game", "briscola", "--variant", "italian")
         assert demo.finish() == 0, demo.stderr
         assert f"through the relay at 127.0.0.1:{process.port}" in demo.out[0]
         assert re.search(r"^verified \d+ envelopes: ", demo.stdout, re.M)
