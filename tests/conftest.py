@@ -74,22 +74,24 @@ def pytest_unconfigure(config: pytest.Config) -> None:
 
 
 LONGEST_FILES = (
-    "test_conformance.py", "test_languages.py", "test_direct_lab.py", "test_portmap_lab.py",
+    "test_conformance.py", "test_resume_table.py", "test_languages.py", "test_dropout_bot.py",
+    "test_relay_play.py", "test_demo.py", "test_direct_lab.py", "test_resume_seats_processes.py",
     "test_rematch_processes.py", "test_leave_processes.py", "test_relay_caps_processes.py",
-    "test_resume_processes.py",
-    "test_recover_processes.py", "test_dropout_processes.py", "test_liveness.py",
-    "test_relay_play.py", "test_net_processes.py", "test_reentry_processes.py",
-    "test_complaint_processes.py", "test_resume_guard_processes.py",
-    "test_resume_seats_processes.py", "test_shared_home_processes.py", "test_demo.py",
-    "test_net_matches.py", "test_codes.py", "test_web_match.py", "test_web_resume.py",
-    "test_web_burraco.py", "test_web_rumino_claim.py", "test_web_pages.py", "test_web_hub.py",
+    "test_resume_processes.py", "test_recover_processes.py", "test_dropout_processes.py",
+    "test_liveness.py", "test_dropout_bot_property.py", "test_web_match.py",
+    "test_net_processes.py", "test_reentry_processes.py", "test_web_pages.py",
+    "test_shared_home_processes.py", "test_net_matches.py", "test_codes.py",
+    "test_resume_guard_processes.py", "test_portmap_lab.py", "test_complaint_processes.py",
+    "test_web_resume.py", "test_web_burraco.py", "test_web_rumino_claim.py", "test_web_hub.py",
     "test_partner_processes.py", "test_relay_gone_processes.py", "test_candidates.py",
     "test_netlab.py",
 )
-"""The test files that run real processes or whole matches, roughly longest first: collected
-first, so that ``--dist loadfile`` (with ``--no-loadscope-reorder``, which keeps this order
-instead of sorting files by their number of tests) starts them early, instead of leaving a
-long file of few tests to run alone at the end while the other worker idles."""
+"""The test files that run real processes or whole matches (between processes or in memory),
+longest first as measured file by file (their CPU time in one process, children included, for
+the files measured; the others keep their earlier places): collected first, so that ``--dist
+loadfile`` (with ``--no-loadscope-reorder``, which keeps this order instead of sorting files by
+their number of tests) starts them early, instead of leaving a long file of few tests to run
+alone at the end while the other worker idles."""
 
 
 settings.register_profile("loaded", deadline=None,

@@ -43,7 +43,10 @@ def _owner_only(home: Path) -> None:
         assert stat.S_IMODE(path.stat().st_mode) == 0o600, path
 
 
-def _complete(peer: Peer) -> Path:
+def _complete(peer: Peer, verify: bool = True) -> Path:
+    """The complete transcript of ``peer`` once it has exited with status 0, verified as a
+    valid match unless ``verify`` is false (a copy that :func:`_same_chain` then holds to one
+    that was verified: the same genesis and envelopes get the same verdict)."""
     try:
         status = peer.process.wait(BOUND)
     except subprocess.TimeoutExpired:
@@ -53,8 +56,9 @@ def _complete(peer: Peer) -> Path:
     peer.finish()
     assert status == 0, (peer.out[-8:], peer.stderr)
     path = Path(peer.wait_for(r"^transcript \(complete\): (.+)$")[1])
-    report = verify_transcript(path)
-    assert report.status == "valid", report
+    if verify:
+        report = verify_transcript(path)
+        assert report.status == "valid", report
     return path
 
 
@@ -87,7 +91,7 @@ def _kill_and_resume(tmp_path: Path, victim: str, *where: str) -> None:
     back = Peer(home, "resume", "--return-wait", "90")
     resumed = back.wait_for(r"^resuming seat (\d) \((host|joiner)\) of table ")
     assert resumed[1] == ("0" if victim == "host" else "1") and resumed[2] == victim
-    mine, theirs = _complete(back), _complete(survivor)
+    mine, theirs = _complete(back), _complete(survivor, verify=False)
     _same_chain(mine, theirs)
     assert any("is back: catching up from envelope" in line for line in survivor.out)
     for peer_home in (host_home, guest_home):
@@ -148,7 +152,7 @@ def test_the_other_joiners_wait_as_long_as_the_host_for_a_lost_seat(tmp_path: Pa
     time.sleep(14)  # past the other joiner's own timeout (10 s) and grace (2 s)
     assert other.process.poll() is None, (other.out[-5:], other.stderr)
     back = Peer(tmp_path / "victim", "resume")
-    paths = [_complete(peer) for peer in (back, hosting, other)]
+    paths = [_complete(back), *(_complete(peer, verify=False) for peer in (hosting, other))]
     _same_chain(paths[0], paths[1])
     _same_chain(paths[0], paths[2])
     other.wait_for(r"^player \[2\] is back at the table$")

@@ -51,7 +51,7 @@ def test_host_and_joiner_of_one_table_play_from_one_home(tmp_path: Path) -> None
     locks = sorted(p.name.rsplit("-", 1)[1] for p in _kept_files(home)
                    if p.name.endswith(".lock"))
     assert locks == ["seat0.lock", "seat1.lock"]
-    theirs, mine = _complete(hosting), _complete(guest)
+    theirs, mine = _complete(hosting), _complete(guest, verify=False)
     _same_chain(mine, theirs)
     assert _kept_files(home) == [], "each deletes its own files when the match ends"
 
@@ -71,7 +71,7 @@ def test_a_joiner_killed_in_a_shared_home_resumes_while_the_host_plays(tmp_path:
     back = Peer(home, "resume", *where, "--return-wait", "90")
     assert back.wait_for(r"^resuming seat (\d) \((host|joiner)\) of table ").groups() == (
         "1", "joiner")
-    mine, theirs = _complete(back), _complete(hosting)
+    mine, theirs = _complete(back), _complete(hosting, verify=False)
     assert str(mine) == records[1].transcript
     _same_chain(mine, theirs)
     assert any("is back: catching up from envelope" in line for line in hosting.out)

@@ -13,7 +13,7 @@ from typing import Any
 import pytest
 from attacks import recorded_match, write_transcript
 from browser import chromium, screenshot_dir
-from web_support import Follower, Peer, deals_to_seat
+from web_support import Follower, Peer, deals_to_seats
 
 PATIENCE = 90.0
 """Seconds a wait for the page may last before the test fails as hung (never a timing check)."""
@@ -110,8 +110,9 @@ def test_show_web_steps_through_a_recorded_match_hand_by_hand(tmp_path: Path) ->
                                                      e.find_elements(By.CSS_SELECTOR, ".card")]
                      for e in driver.find_elements(By.CSS_SELECTOR, "#hand .revealed")}
             assert set(hands) == {"0", "1"} and 4 <= sum(map(len, hands.values())) <= 6
+            dealt = deals_to_seats(path, [0, 1])
             for seat, cards in hands.items():
-                assert set(cards) <= deals_to_seat(path, int(seat))[1], (seat, cards)
+                assert set(cards) <= dealt[int(seat)][1], (seat, cards)
             driver.save_screenshot(str(screenshot_dir() / "web-show-step.png"))
             driver.find_element(By.ID, "replay-next-hand").click()
             title = driver.find_element(By.ID, "title").text

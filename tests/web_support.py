@@ -201,14 +201,19 @@ class Follower:
 def deals_to_seat(transcript: Path, seat: int) -> dict[int, set[str]]:
     """Hand number -> every card dealt to ``seat``, from ``p2pcards show --json`` (the audit
     reveals every card at the end of its hand)."""
+    return deals_to_seats(transcript, [seat])[seat]
+
+
+def deals_to_seats(transcript: Path, seats: list[int]) -> dict[int, dict[int, set[str]]]:
+    """:func:`deals_to_seat` for each of ``seats``, from one run of ``p2pcards show``."""
     shown = subprocess.run([sys.executable, "-m", "p2pcards", "show", str(transcript),
                             "--json"], capture_output=True, text=True, check=True)
     story = json.loads(shown.stdout)
-    out: dict[int, set[str]] = {}
+    out: dict[int, dict[int, set[str]]] = {seat: {} for seat in seats}
     for hand in story["hands"]:
-        cards: set[str] = set()
-        for item in hand["story"]:
-            if item["type"] == "deal" and item["to"] == f"seat {seat}":
-                cards.update(item["cards"])
-        out[hand["hand"]] = cards
+        for seat in seats:
+            out[seat][hand["hand"]] = {card for item in hand["story"]
+                                       if item["type"] == "deal"
+                                       and item["to"] == f"seat {seat}"
+                                       for card in item["cards"]}
     return out
