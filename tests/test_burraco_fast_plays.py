@@ -20,6 +20,7 @@ from p2pcards.games.burraco import BurracoMatch, meld_text
 from p2pcards.games.burraco_melds import (
     Meld,
     one_card_extensions,
+    one_card_growths,
     read_meld,
     read_run,
     sort_key,
@@ -50,6 +51,30 @@ def test_a_hands_melds_kept_from_an_earlier_hand_are_its_three_card_melds(
         assert bits == hand_mask(action.cards)
         meld = read_meld(action.cards)
         assert rank == (meld.rank if meld.kind == "set" else 0)
+
+
+@settings(max_examples=150, deadline=None)
+@given(seed=st.integers(0, 2**32 - 1))
+def test_a_melds_growths_listed_without_melds_are_the_extensions_cards(seed: int) -> None:
+    """The cards of each growth of a meld by one card, as the listing of additions lays them
+    out (indices into the meld's cards and the card), are those of the melds
+    :func:`one_card_extensions` makes, in its order, for sets and runs grown at random (their
+    run patterns computed once and extended by the card) and every card of the deck."""
+    rng = random.Random(seed)
+    melds = reference_three_card_melds(rng.sample(FRENCH_108.cards, 30))
+    for meld in rng.sample(melds, min(3, len(melds))):
+        for _ in range(rng.randrange(5)):
+            grown = [g for c in FRENCH_108.cards if c not in meld.cards
+                     for g in reference_one_card_extensions(meld, c)]
+            if not grown:
+                break
+            meld = rng.choice(grown)
+        for c in CARDS:
+            if c not in meld.cards:
+                pool = (*meld.cards, c)
+                assert tuple(tuple(pool[i] for i in layout)
+                             for layout in one_card_growths(meld, c)) == tuple(
+                    m.cards for m in one_card_extensions(meld, c))
 
 
 def _renamed(c: Card, suits: dict[str, str], swap_copies: bool) -> Card:
