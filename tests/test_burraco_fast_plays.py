@@ -149,8 +149,9 @@ def test_a_copy_played_on_leaves_the_originals_legal_actions_alone(seed: int) ->
 
 
 def _check_observations(state: BurracoMatch) -> None:
-    """Every seat's observation shows its hand, the melds and their text as computed afresh
-    from the state (the melds' codes and text are kept between observations)."""
+    """Every seat's observation shows its hand, the melds and their text, the discard pile,
+    the phase and the hands' sizes as computed afresh from the state (the melds' codes and text
+    and the pile's codes are kept between observations)."""
     for seat in range(4):
         obs = state.observation(seat)
         side = seat % 2
@@ -158,6 +159,9 @@ def _check_observations(state: BurracoMatch) -> None:
             (c for c in state.hand(seat) if c is not None), key=sort_key)]
         assert obs["melds"] == [[[c.code for c in m.cards] for m in state.melds(s)]
                                 for s in (0, 1)]
+        assert obs["discard_pile"] == [c.code for c in state.discard_pile]
+        assert obs["phase"] == state.phase.value
+        assert obs["hand_sizes"] == [len(state.hand(s)) for s in range(4)]
         assert obs["our_melds"] == meld_text(state.melds(side))
         assert obs["their_melds"] == meld_text(state.melds(1 - side))
 

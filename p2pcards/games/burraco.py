@@ -131,6 +131,7 @@ _DRAW_OR_TAKE = (Action("draw"), Action("take"))
 """The draw stage's actions, sorted (immutable, so made once)."""
 _DECK_SET = frozenset(FRENCH_108.cards)
 _DECK_SIZE = len(FRENCH_108)
+_PHASE_VALUES = {phase: phase.value for phase in Phase}
 _DEALS: tuple[tuple[ChanceStep, ...], ...] = tuple(
     (*(ChanceStep(i, Zone.HAND, (first + i) % PLAYERS, frozenset({(first + i) % PLAYERS}))
        for i in range(HAND_SIZE * PLAYERS)),
@@ -213,6 +214,8 @@ class BurracoMatch(MatchProgress):
         self._hands: list[list[Card | None]] = [[] for _ in range(self._n)]
         self._melds: list[list[Meld]] = [[], []]
         self._discard: list[Card] = []
+        self._discard_codes: list[str] = []
+        """The codes of ``_discard``, kept beside it (every observation shows them)."""
         self._stock_next = STOCK_START
         self._pozzetto_of: list[int | None] = [None, None]
         """Which pozzetto (0 or 1) each side took, ``None`` while not taken."""
@@ -326,6 +329,7 @@ class BurracoMatch(MatchProgress):
             if step.zone is Zone.DISCARD:
                 assert given is not None
                 self._discard.append(given)
+                self._discard_codes.append(given.code)
             else:
                 assert step.seat is not None
                 self._hands[step.seat].append(given)
@@ -434,6 +438,7 @@ class BurracoMatch(MatchProgress):
             self._taken_single = self._discard[0] if self._took_single else None
             self._hands[seat].extend(self._discard)
             self._discard = []
+            self._discard_codes = []
             self._stage = "play"
             return
         if self._stage != "play":
@@ -531,6 +536,7 @@ class BurracoMatch(MatchProgress):
         self._hands[seat] = rest
         self._seen.add(c)
         self._discard.append(c)
+        self._discard_codes.append(c.code)
         if not rest:
             if self._pozzetto_of[side] is None:
                 self._take_pozzetto(seat, face_down=True)
@@ -630,17 +636,17 @@ class BurracoMatch(MatchProgress):
             "seat": seat,
             "side": side,
             "players": self._n,
-            "phase": self._phase.value,
+            "phase": _PHASE_VALUES[self._phase],
             "hand_number": self._hand_number,
             "first_player": self._hand_number % self._n,
             "to_act": self._to_act if self._phase is Phase.ACTION else None,
             "stage": self._stage,
             "hand": hand_codes(self._hands[seat]),
-            "hand_sizes": [len(h) for h in self._hands],
+            "hand_sizes": list(map(len, self._hands)),
             "melds": [[list(m) for m in views[0][0]], [list(m) for m in views[1][0]]],
             "our_melds": views[side][1],
             "their_melds": views[1 - side][1],
-            "discard_pile": [c.code for c in self._discard],
+            "discard_pile": self._discard_codes[:],
             "stock_size": _DECK_SIZE - self._stock_next,
             "pozzetti": self._pozzetto_of.count(None),
             "pozzetto_taken": [p is not None for p in self._pozzetto_of],
@@ -670,6 +676,7 @@ class BurracoMatch(MatchProgress):
         other._hands = [list(h) for h in self._hands]
         other._melds = [list(ms) for ms in self._melds]
         other._discard = list(self._discard)
+        other._discard_codes = list(self._discard_codes)
         other._pozzetto_of = list(self._pozzetto_of)
         other._face_down = dict(self._face_down)
         other._seen = set(self._seen)
@@ -729,6 +736,7 @@ class BurracoMatch(MatchProgress):
                 except MeldError as exc:
                     raise GameError(f"from_position meld of side {side}: {exc}") from None
         state._discard = [_as_card(c) for c in discard]
+        state._discard_codes = [c.code for c in state._discard]
         if not 2 <= stock_size <= 41:
             raise GameError(f"a stock of {stock_size} cards cannot be in play")
         state._stock_next = len(state._deck) - stock_size
