@@ -30,6 +30,8 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 from itertools import combinations
+from operator import attrgetter
+from typing import cast
 
 from ..cards import FRENCH_108, FRENCH_SUITS, JOKER_SUIT, Card
 from .base import Action
@@ -96,6 +98,7 @@ _PLACE_SUBSETS: dict[str, tuple[Subsets, ...]] = {
 _WILDS: tuple[int, ...] = _ordinals_where(lambda c: c.rank == 2 or c.suit == JOKER_SUIT)
 
 _DISCARDS: tuple[Action, ...] = tuple(Action("discard", c) for c in CARDS)
+_CODE = attrgetter("code")
 _REACH = -1
 """The key of a meld's memo under which it keeps the mask of the cards that may grow it (the
 additions are kept under ``index << 7 | ordinal`` per card, and under
@@ -129,11 +132,11 @@ def plays(known: list[Card], melds: Sequence[Meld], taken_single: Card | None,
     them afresh). ``None`` when a card is not of the deck (only a testing aid can place one):
     the general path lists those."""
     ordinal = ORDINAL
-    ordinals = [ordinal.get(c.code, -1) for c in known]
-    if -1 in ordinals:
+    found = list(map(ordinal.get, map(_CODE, known)))
+    if None in found:
         return None
-    powers = _POWERS
-    hand = sum([powers[o] for o in ordinals])
+    ordinals = cast("list[int]", found)
+    hand = sum(map(_POWERS.__getitem__, ordinals))
     threes = hand_melds(hand, before)
     adds: list[AddEntry] = []
     set_ranks = set()
