@@ -20,6 +20,7 @@ from p2pcards.games.burraco import BurracoMatch, meld_text
 from p2pcards.games.burraco_melds import (
     Meld,
     one_card_extensions,
+    one_card_growths,
     read_meld,
     read_run,
     sort_key,
@@ -50,6 +51,30 @@ def test_a_hands_melds_kept_from_an_earlier_hand_are_its_three_card_melds(
         assert bits == hand_mask(action.cards)
         meld = read_meld(action.cards)
         assert rank == (meld.rank if meld.kind == "set" else 0)
+
+
+@settings(max_examples=150, deadline=None)
+@given(seed=st.integers(0, 2**32 - 1))
+def test_a_melds_growths_listed_without_melds_are_the_extensions_cards(seed: int) -> None:
+    """The cards of each growth of a meld by one card, as the listing of additions lays them
+    out (indices into the meld's cards and the card), are those of the melds
+    :func:`one_card_extensions` makes, in its order, for sets and runs grown at random (their
+    run patterns computed once and extended by the card) and every card of the deck."""
+    rng = random.Random(seed)
+    melds = reference_three_card_melds(rng.sample(FRENCH_108.cards, 30))
+    for meld in rng.sample(melds, min(3, len(melds))):
+        for _ in range(rng.randrange(5)):
+            grown = [g for c in FRENCH_108.cards if c not in meld.cards
+                     for g in reference_one_card_extensions(meld, c)]
+            if not grown:
+                break
+            meld = rng.choice(grown)
+        for c in CARDS:
+            if c not in meld.cards:
+                pool = (*meld.cards, c)
+                assert tuple(tuple(pool[i] for i in layout)
+                             for layout in one_card_growths(meld, c)) == tuple(
+                    m.cards for m in one_card_extensions(meld, c))
 
 
 def _renamed(c: Card, suits: dict[str, str], swap_copies: bool) -> Card:
@@ -124,8 +149,9 @@ def test_a_copy_played_on_leaves_the_originals_legal_actions_alone(seed: int) ->
 
 
 def _check_observations(state: BurracoMatch) -> None:
-    """Every seat's observation shows its hand, the melds and their text as computed afresh
-    from the state (the melds' codes and text are kept between observations)."""
+    """Every seat's observation shows its hand, the melds and their text, the discard pile,
+    the phase and the hands' sizes as computed afresh from the state (the melds' codes and text
+    and the pile's codes are kept between observations)."""
     for seat in range(4):
         obs = state.observation(seat)
         side = seat % 2
@@ -133,6 +159,9 @@ def _check_observations(state: BurracoMatch) -> None:
             (c for c in state.hand(seat) if c is not None), key=sort_key)]
         assert obs["melds"] == [[[c.code for c in m.cards] for m in state.melds(s)]
                                 for s in (0, 1)]
+        assert obs["discard_pile"] == [c.code for c in state.discard_pile]
+        assert obs["phase"] == state.phase.value
+        assert obs["hand_sizes"] == [len(state.hand(s)) for s in range(4)]
         assert obs["our_melds"] == meld_text(state.melds(side))
         assert obs["their_melds"] == meld_text(state.melds(1 - side))
 

@@ -96,7 +96,7 @@ from .burraco_melds import (
     read_meld,
     three_card_melds,
 )
-from .burraco_plays import FAST_HAND_SIZE, HandMelds, plays
+from .burraco_plays import CARDS, FAST_HAND_SIZE, ORDINAL, HandMelds, plays
 from .burraco_scoring import SideTally, score_hand
 from .burraco_turns import (
     TurnEnd,
@@ -129,6 +129,24 @@ STALEMATE_TURNS = 4
 _DRAW = (Action("draw"),)
 _DRAW_OR_TAKE = (Action("draw"), Action("take"))
 """The draw stage's actions, sorted (immutable, so made once)."""
+_DECK_SET = frozenset(FRENCH_108.cards)
+_DECK_SIZE = len(FRENCH_108)
+_PHASE_VALUES = {phase: phase.value for phase in Phase}
+_DEALS: tuple[tuple[ChanceStep, ...], ...] = tuple(
+    (*(ChanceStep(i, Zone.HAND, (first + i) % PLAYERS, frozenset({(first + i) % PLAYERS}))
+       for i in range(HAND_SIZE * PLAYERS)),
+     ChanceStep(DISCARD_POSITION, Zone.DISCARD, None, ALL_SEATS))
+    for first in range(PLAYERS))
+"""Per first player, the deal's chance steps (chance steps are immutable, so made once)."""
+_DRAWS: tuple[tuple[tuple[ChanceStep, ...], ...], ...] = tuple(
+    tuple((ChanceStep(position, Zone.HAND, seat, frozenset({seat})),) for seat in range(PLAYERS))
+    for position in range(len(FRENCH_108)))
+"""Per deck position and seat, the chance step of that seat drawing that position."""
+_POZZETTI: tuple[tuple[tuple[ChanceStep, ...], ...], ...] = tuple(
+    tuple(tuple(ChanceStep(p, Zone.HAND, seat, frozenset({seat})) for p in positions)
+          for seat in range(PLAYERS))
+    for positions in POZZETTO_POSITIONS)
+"""Per pozzetto and seat, the chance steps of that seat taking it (seen by that seat only)."""
 
 
 @dataclass(frozen=True)
@@ -184,7 +202,7 @@ class BurracoMatch(MatchProgress):
         self._n = PLAYERS
         self._sides = 2
         self._deck = FRENCH_108
-        self._deck_set = frozenset(FRENCH_108.cards)
+        self._deck_set = _DECK_SET
         self._phase = Phase.SHUFFLE
         self._hand_number = 0
         self._match_scores = [0, 0]
@@ -196,6 +214,8 @@ class BurracoMatch(MatchProgress):
         self._hands: list[list[Card | None]] = [[] for _ in range(self._n)]
         self._melds: list[list[Meld]] = [[], []]
         self._discard: list[Card] = []
+        self._discard_codes: list[str] = []
+        """The codes of ``_discard``, kept beside it (every observation shows them)."""
         self._stock_next = STOCK_START
         self._pozzetto_of: list[int | None] = [None, None]
         """Which pozzetto (0 or 1) each side took, ``None`` while not taken."""
@@ -233,7 +253,7 @@ class BurracoMatch(MatchProgress):
 
     @property
     def stock_size(self) -> int:
-        return len(self._deck) - self._stock_next
+        return _DECK_SIZE - self._stock_next
 
     @property
     def discard_pile(self) -> tuple[Card, ...]:
@@ -276,13 +296,7 @@ class BurracoMatch(MatchProgress):
         self._legal_memo = None
         self._need(Phase.SHUFFLE, "begin_hand")
         self._reset_hand()
-        first = self.first_player
-        steps = [
-            ChanceStep(i, Zone.HAND, (first + i) % 4, frozenset({(first + i) % 4}))
-            for i in range(HAND_SIZE * 4)
-        ]
-        steps.append(ChanceStep(DISCARD_POSITION, Zone.DISCARD, None, ALL_SEATS))
-        self._request(tuple(steps), _Pending.DEAL)
+        self._request(_DEALS[self.first_player], _Pending.DEAL)
 
     def _request(self, steps: tuple[ChanceStep, ...], kind: _Pending,
                  after: Phase = Phase.ACTION) -> None:
@@ -315,6 +329,7 @@ class BurracoMatch(MatchProgress):
             if step.zone is Zone.DISCARD:
                 assert given is not None
                 self._discard.append(given)
+                self._discard_codes.append(given.code)
             else:
                 assert step.seat is not None
                 self._hands[step.seat].append(given)
@@ -415,8 +430,7 @@ class BurracoMatch(MatchProgress):
                 raise IllegalMove("already-drew", f"seat {seat} has already drawn this turn",
                                   seat)
             if kind == "draw":
-                self._request((ChanceStep(self._stock_next, Zone.HAND, seat,
-                                          frozenset({seat})),), _Pending.DRAW)
+                self._request(_DRAWS[self._stock_next][seat], _Pending.DRAW)
                 return
             if not self._discard:
                 raise IllegalMove("empty-discard-pile", "the discard pile is empty", seat)
@@ -424,6 +438,7 @@ class BurracoMatch(MatchProgress):
             self._taken_single = self._discard[0] if self._took_single else None
             self._hands[seat].extend(self._discard)
             self._discard = []
+            self._discard_codes = []
             self._stage = "play"
             return
         if self._stage != "play":
@@ -438,6 +453,22 @@ class BurracoMatch(MatchProgress):
         """The hand without ``cards`` (checked: in the hand, or in an unknown slot)."""
         return take_from_hand(self._hands[seat], seat, cards, seen=self._seen,
                               deck_set=self._deck_set)
+
+    def _without_card(self, seat: int, c: Card) -> list[Card | None]:
+        """:meth:`_take_from_hand` of the one card ``c``: when ``c`` is the deck's own card and
+        in the hand, the hand without its first card equal to ``c`` with no further check."""
+        hand = self._hands[seat]
+        o = ORDINAL.get(c.code)
+        if o is not None and CARDS[o] is c:
+            try:
+                i = hand.index(c)
+            except ValueError:
+                pass
+            else:
+                rest = hand[:]
+                del rest[i]
+                return rest
+        return self._take_from_hand(seat, (c,))
 
     def _apply_meld(self, seat: int, action: Action) -> None:
         side = seat % 2
@@ -487,9 +518,7 @@ class BurracoMatch(MatchProgress):
         if face_down:
             self._face_down[seat] = index
             return
-        positions = POZZETTO_POSITIONS[index]
-        self._request(tuple(ChanceStep(p, Zone.HAND, seat, frozenset({seat}))
-                            for p in positions), _Pending.POZZETTO)
+        self._request(_POZZETTI[index][seat], _Pending.POZZETTO)
 
     def _apply_discard(self, seat: int, action: Action) -> None:
         c = action.card
@@ -498,14 +527,16 @@ class BurracoMatch(MatchProgress):
         if c is None:
             raise IllegalMove("card-hidden", f"seat {seat} must show the card it discards",
                               seat)
-        rest = self._take_from_hand(seat, (c,))
-        error = self._discard_error(seat, c, len(rest) + 1)
-        if error is not None:
-            raise error
+        rest = self._without_card(seat, c)
+        if self._taken_single is not None or not rest:
+            error = self._discard_error(seat, c, len(rest) + 1)
+            if error is not None:
+                raise error
         side = seat % 2
         self._hands[seat] = rest
         self._seen.add(c)
         self._discard.append(c)
+        self._discard_codes.append(c.code)
         if not rest:
             if self._pozzetto_of[side] is None:
                 self._take_pozzetto(seat, face_down=True)
@@ -518,7 +549,7 @@ class BurracoMatch(MatchProgress):
         self._melded = False
         if self._closed_by is not None:
             self._end_hand("closing")
-        elif self.stock_size <= STOCK_END:
+        elif _DECK_SIZE - self._stock_next <= STOCK_END:
             self._end_hand("stock")
         elif self._stalemate >= STALEMATE_TURNS:
             self._end_hand("stalemate")
@@ -531,8 +562,7 @@ class BurracoMatch(MatchProgress):
         self._phase = Phase.ACTION
         index = self._face_down.pop(seat, None)
         if index is not None:
-            self._request(tuple(ChanceStep(p, Zone.HAND, seat, frozenset({seat}))
-                                for p in POZZETTO_POSITIONS[index]), _Pending.POZZETTO)
+            self._request(_POZZETTI[index][seat], _Pending.POZZETTO)
 
     def _end_hand(self, reason: str) -> None:
         self._end_reason = reason
@@ -606,18 +636,18 @@ class BurracoMatch(MatchProgress):
             "seat": seat,
             "side": side,
             "players": self._n,
-            "phase": self._phase.value,
+            "phase": _PHASE_VALUES[self._phase],
             "hand_number": self._hand_number,
             "first_player": self._hand_number % self._n,
             "to_act": self._to_act if self._phase is Phase.ACTION else None,
             "stage": self._stage,
             "hand": hand_codes(self._hands[seat]),
-            "hand_sizes": [len(h) for h in self._hands],
+            "hand_sizes": list(map(len, self._hands)),
             "melds": [[list(m) for m in views[0][0]], [list(m) for m in views[1][0]]],
             "our_melds": views[side][1],
             "their_melds": views[1 - side][1],
-            "discard_pile": [c.code for c in self._discard],
-            "stock_size": len(self._deck) - self._stock_next,
+            "discard_pile": self._discard_codes[:],
+            "stock_size": _DECK_SIZE - self._stock_next,
             "pozzetti": self._pozzetto_of.count(None),
             "pozzetto_taken": [p is not None for p in self._pozzetto_of],
             "face_down_pozzetto": sorted(self._face_down),
@@ -646,6 +676,7 @@ class BurracoMatch(MatchProgress):
         other._hands = [list(h) for h in self._hands]
         other._melds = [list(ms) for ms in self._melds]
         other._discard = list(self._discard)
+        other._discard_codes = list(self._discard_codes)
         other._pozzetto_of = list(self._pozzetto_of)
         other._face_down = dict(self._face_down)
         other._seen = set(self._seen)
@@ -705,6 +736,7 @@ class BurracoMatch(MatchProgress):
                 except MeldError as exc:
                     raise GameError(f"from_position meld of side {side}: {exc}") from None
         state._discard = [_as_card(c) for c in discard]
+        state._discard_codes = [c.code for c in state._discard]
         if not 2 <= stock_size <= 41:
             raise GameError(f"a stock of {stock_size} cards cannot be in play")
         state._stock_next = len(state._deck) - stock_size

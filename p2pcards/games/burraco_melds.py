@@ -48,6 +48,7 @@ __all__ = [
     "is_wild_card",
     "may_extend",
     "one_card_extensions",
+    "one_card_growths",
     "read_meld",
     "read_run",
     "read_set",
@@ -142,6 +143,14 @@ class Meld:
 
     def __hash__(self) -> int:
         return self._hash
+
+    @cached_property
+    def pattern(self) -> tuple[tuple[int, ...], dict[str, int], dict[int, int]]:
+        """A run's cards as :func:`_run_pattern` codes them, with the suit numbers and copy
+        counts the coding reached (to code one more card the same way); computed once."""
+        others: dict[str, int] = {}
+        copies: dict[int, int] = {}
+        return _run_pattern(self.cards, self.suit, others, copies), others, copies
 
     @cached_property
     def codes(self) -> tuple[str, ...]:
@@ -244,8 +253,30 @@ def read_run(cards: Sequence[Card]) -> Meld:
 
 
 def read_meld(cards: Sequence[Card]) -> Meld:
-    """``cards`` as a set (any order) or a run (low to high); :class:`MeldError` otherwise."""
-    cards = tuple(cards)
+    """``cards`` as a set (any order) or a run (low to high); :class:`MeldError` otherwise.
+
+    The meld read from a tuple is kept by the tuple's identity (with the tuple, so that its
+    identity is not reused while kept): an action listed as legal names the same tuple every
+    time it is played, and a meld is an immutable value."""
+    if type(cards) is tuple:
+        kept = _READ.get(id(cards))
+        if kept is not None and kept[0] is cards:
+            return kept[1]
+        meld = _read_meld(cards)
+        if len(_READ) >= _READ_MOST:
+            _READ.clear()
+        _READ[id(cards)] = (cards, meld)
+        return meld
+    return _read_meld(tuple(cards))
+
+
+_READ: dict[int, tuple[tuple[Card, ...], Meld]] = {}
+"""Melds read from tuples of cards, by the tuple's identity (see :func:`read_meld`)."""
+_READ_MOST = 1 << 14
+
+
+def _read_meld(cards: tuple[Card, ...]) -> Meld:
+    """:func:`read_meld` worked out."""
     if len(cards) < 3:
         raise MeldError("meld-too-short", f"a meld needs at least 3 cards, not {_codes(cards)}")
     naturals = {c.rank for c in cards if not is_wild_card(c)}
@@ -444,6 +475,32 @@ def one_card_extensions(old: Meld, c: Card) -> tuple[Meld, ...]:
     return (read_set((*old.cards, c)),)
 
 
+def one_card_growths(old: Meld, c: Card) -> tuple[tuple[int, ...], ...]:
+    """How each meld :func:`one_card_extensions` gives (in its order) lies, without making the
+    melds: the indices of its cards in ``(*old.cards, c)``. What a listing of additions needs."""
+    if not may_extend(old, c):
+        return ()
+    if old.kind == "run":
+        return tuple([growth[0] for growth in _growths(old, _grown_pattern(old, c))])
+    pool = (*old.cards, c)
+    keys = [(1, 0, 0, 0) if is_wild_card(x) else (0, *sort_key(x)) for x in pool]
+    return (tuple(sorted(range(len(pool)), key=keys.__getitem__)),)
+
+
+def _grown_pattern(old: Meld, c: Card) -> tuple[int, ...]:
+    """:func:`_run_pattern` of the run ``old``'s cards and ``c``, from the run's own pattern."""
+    pattern, others, copies = old.pattern
+    s = c.suit
+    if s == old.suit:
+        i = 0
+    elif s == JOKER_SUIT:
+        i = 4
+    else:
+        i = others.get(s) or len(others) + 1
+    base = c.rank * 32 + i * 4
+    return (*pattern, base + copies.get(base, 0) + 1)
+
+
 def may_extend(old: Meld, c: Card) -> bool:
     """A cheap necessary condition for ``c`` to grow ``old``: a set takes a natural card of its
     rank, or a wild card when it has none; a run takes a wild card, or a natural card of its
@@ -487,14 +544,17 @@ _RUN_GROWTHS: dict[tuple[int, ...], tuple[Growth, ...]] = {}
 _RUN_GROWTHS_MOST = 1 << 16
 
 
-def _run_pattern(cards: Sequence[Card], suit: str) -> tuple[int, ...]:
+def _run_pattern(cards: Sequence[Card], suit: str, others: dict[str, int] | None = None,
+                 copies: dict[int, int] | None = None) -> tuple[int, ...]:
     """The cards of a run of ``suit`` (and a card to add) with their suits and copies renamed
     in order of appearance: the run's suit is ``H`` and the others ``D``, ``C``, ``S``; copies
     are numbered 1, 2 per rank and suit; jokers 1..4. Each card is coded ``rank * 32 + suit
     index * 4 + copy``. The rules compare ranks, suits (with the run's suit, with jokers, with
-    each other) and cards (equal or not) only, so runs of one pattern grow alike."""
-    others: dict[str, int] = {}
-    copies: dict[int, int] = {}
+    each other) and cards (equal or not) only, so runs of one pattern grow alike. ``others``
+    and ``copies`` (fresh maps when not given) are left with the suit numbers and the copy
+    counts per rank and suit."""
+    others = {} if others is None else others
+    copies = {} if copies is None else copies
     out = []
     for c in cards:
         s = c.suit
@@ -515,15 +575,20 @@ def _run_pattern(cards: Sequence[Card], suit: str) -> tuple[int, ...]:
 def _run_extensions(old: Meld, c: Card) -> tuple[Meld, ...]:
     """:func:`one_card_extensions` of a run, through its pattern."""
     pool = (*old.cards, c)
-    pattern = _run_pattern(pool, old.suit)
+    return tuple(Meld("run", tuple([pool[i] for i in indices]), low, old.suit,
+                      None if wild < 0 else pool[wild], wild_at)
+                 for indices, low, wild, wild_at in _growths(old, _run_pattern(pool, old.suit)))
+
+
+def _growths(old: Meld, pattern: tuple[int, ...]) -> tuple[Growth, ...]:
+    """The growths of the run ``old`` by the last card of ``pattern`` (the pattern of its
+    cards and that card), kept by the pattern."""
     growths = _RUN_GROWTHS.get(pattern)
     if growths is None:
         if len(_RUN_GROWTHS) >= _RUN_GROWTHS_MOST:
             _RUN_GROWTHS.clear()
         growths = _RUN_GROWTHS[pattern] = _pattern_growths(old, pattern)
-    return tuple(Meld("run", tuple([pool[i] for i in indices]), low, old.suit,
-                      None if wild < 0 else pool[wild], wild_at)
-                 for indices, low, wild, wild_at in growths)
+    return growths
 
 
 def _pattern_growths(old: Meld, pattern: tuple[int, ...]) -> tuple[Growth, ...]:

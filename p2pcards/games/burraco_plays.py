@@ -12,10 +12,15 @@ and a discard is refused only for the card taken alone from the pile; for those 
   drops those that lost a card and lists only the melds that use a card new to the hand
   (:func:`three_card_entries`): the sets of its rank and the runs through its place, or, for a
   new wild card, every set and run it can complete;
+- the melds of one *part* of a hand (its naturals of one rank, or its cards at three places of
+  a suit) are worked out once per process for each subset of the part's cards, as melds of
+  three naturals and *frames* (two naturals with, per wild card, the meld it completes), so a
+  decision looks them up instead of enumerating;
 - a three-card meld's entry (its sort key, its action, its mask) is made once per process:
   there are about ten thousand;
 - the additions of one card to one meld are memoized on the meld (:attr:`Meld.memo`), per card
-  and meld number, and only the cards that may grow the meld are tried.
+  and meld number, and so are all the additions from the hand's cards that may grow the meld
+  (only those are tried), so a meld that stays on the table costs one lookup per decision.
 
 Everything memoized is a function of immutable values (a meld, a card, a hand's cards), so no
 memo can outlive a change of a match's state.
@@ -25,10 +30,12 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 from itertools import combinations
+from operator import attrgetter
+from typing import cast
 
 from ..cards import FRENCH_108, FRENCH_SUITS, JOKER_SUIT, Card
 from .base import Action
-from .burraco_melds import Meld, may_extend, one_card_extensions, sort_key
+from .burraco_melds import Meld, may_extend, one_card_growths, sort_key
 
 __all__ = [
     "CARDS",
@@ -91,8 +98,11 @@ _PLACE_SUBSETS: dict[str, tuple[Subsets, ...]] = {
 _WILDS: tuple[int, ...] = _ordinals_where(lambda c: c.rank == 2 or c.suit == JOKER_SUIT)
 
 _DISCARDS: tuple[Action, ...] = tuple(Action("discard", c) for c in CARDS)
+_CODE = attrgetter("code")
 _REACH = -1
-"""The key of a meld's memo under which it keeps the mask of the cards that may grow it."""
+"""The key of a meld's memo under which it keeps the mask of the cards that may grow it (the
+additions are kept under ``index << 7 | ordinal`` per card, and under
+``-2 - (candidates << 8 | index)`` per mask of candidate cards)."""
 
 MeldEntry = tuple[tuple[int, ...], Action, int, int]
 """A three-card meld as listed: its cards' ordinals as it lies (its sort key), its ``meld``
@@ -122,11 +132,11 @@ def plays(known: list[Card], melds: Sequence[Meld], taken_single: Card | None,
     them afresh). ``None`` when a card is not of the deck (only a testing aid can place one):
     the general path lists those."""
     ordinal = ORDINAL
-    ordinals = [ordinal.get(c.code, -1) for c in known]
-    if -1 in ordinals:
+    found = list(map(ordinal.get, map(_CODE, known)))
+    if None in found:
         return None
-    powers = _POWERS
-    hand = sum([powers[o] for o in ordinals])
+    ordinals = cast("list[int]", found)
+    hand = sum(map(_POWERS.__getitem__, ordinals))
     threes = hand_melds(hand, before)
     adds: list[AddEntry] = []
     set_ranks = set()
@@ -169,108 +179,175 @@ def hand_melds(hand: int, before: HandMelds | None) -> HandMelds:
 
 def three_card_entries(hand: int, added: int) -> list[MeldEntry]:
     """The three-card melds of ``hand`` (a mask) that use at least one card of ``added``, in
-    no particular order: the same melds as :func:`~.burraco_melds.three_card_melds` lists."""
-    ranks: Iterable[int]
-    places: dict[str, Iterable[int]]
-    if added & _WILD_MASK:
-        ranks, places = _SET_RANKS, dict.fromkeys(_SUITS, range(1, 13))
+    no particular order: the same melds as :func:`~.burraco_melds.three_card_melds` lists.
+
+    A set of a rank depends only on the hand's naturals of that rank and its wild cards, a run
+    on the hand's cards at three places of a suit (a *window*) and its wild cards; the melds of
+    each such part of a hand are kept per part (:class:`_Part`), so a decision only looks them
+    up and picks those with an added card."""
+    wild_bits = hand & _WILD_MASK
+    wilds = [_WILD_INDEX[o] for o in _bit_ordinals(wild_bits)] if wild_bits else []
+    added_wilds = added & _WILD_MASK
+    if added_wilds:
+        parts: Iterable[_Part] = _ALL_PARTS
+        new_wilds = [_WILD_INDEX[o] for o in _bit_ordinals(added_wilds)]
     else:
-        ranks, places = _touched(added)
+        parts = _touched_parts(added)
+        new_wilds = []
     out: list[MeldEntry] = []
-    wilds = [o for o in _WILDS if hand >> o & 1]
-    for rank in ranks:
-        out += _sets(rank, hand, added, wilds)
-    for suit, lows in places.items():
-        out += _runs(suit, lows, hand, added, wilds)
-    return out
-
-
-def _touched(added: int) -> tuple[set[int], dict[str, Iterable[int]]]:
-    """For natural cards ``added``: the ranks of the sets and, per suit, the lowest places of
-    the runs they may be part of."""
-    ranks = set()
-    places: dict[str, set[int]] = {}
-    while added:
-        low = added & -added
-        added ^= low
-        o = low.bit_length() - 1
-        rank = _RANK_OF[o]
-        ranks.add(rank)
-        lows = places.setdefault(_SUIT_OF[o], set())
-        for p in ((1, 14) if rank == 1 else (rank,)):
-            lows.update(x for x in (p - 2, p - 1, p) if 1 <= x <= 12)
-    return ranks, dict(places)
-
-
-def _sets(rank: int, hand: int, added: int, wilds: list[int]) -> list[MeldEntry]:
-    """The sets of ``rank`` in ``hand`` that use a card of ``added``."""
-    mask, subsets = _SET_SUBSETS[rank]
-    naturals = subsets[hand & mask]
-    if len(naturals) < 2:
-        return []
-    out: list[tuple[int, ...]] = []
-    if len(naturals) >= 3:
-        out += combinations(naturals, 3)
-    for pair in combinations(naturals, 2):
-        out += [(*pair, w) for w in wilds]
-    return _entries(out, added, rank)
-
-
-def _runs(suit: str, lows: Iterable[int], hand: int, added: int,
-          wilds: list[int]) -> list[MeldEntry]:
-    """The three-card runs of ``suit`` in ``hand`` at the lowest places ``lows`` that use a card
-    of ``added``: three naturals, or two and a wild card standing for the low or the middle one
-    (for the high one only above an ace low); a 2 of the suit at place 2 is natural."""
-    places = [subsets[hand & mask] for mask, subsets in _PLACE_SUBSETS[suit]]
-    natural_2 = _NATURAL_2[suit]
-    out: list[tuple[int, ...]] = []
-    for low in lows:
-        a, b, c = places[low], places[low + 1], places[low + 2]
-        present = (1 if a else 0) + (1 if b else 0) + (1 if c else 0)
-        if present < 2:
+    for part in parts:
+        cards = hand & part.mask
+        if not cards & (cards - 1):  # fewer than two cards: no meld
             continue
-        if present == 3:
-            out += [(x, y, z) for x in a for y in b for z in c]
+        found = part.melds.get(cards)
+        if found is None:
+            found = part.melds[cards] = part.enumerate(cards)
+        naturals, frames = found
+        for entry in naturals:
+            if entry[2] & added:
+                out.append(entry)
         if not wilds:
             continue
-        for hole in ((0, 1, 2) if low == 1 else (0, 1)):
-            first, second = (b, c) if hole == 0 else (a, c) if hole == 1 else (a, b)
-            skip_natural_2 = low + hole == 2
-            for x in first:
-                for y in second:
-                    for w in wilds:
-                        if w in (x, y) or (skip_natural_2 and w in natural_2):
-                            continue
-                        out.append((w, x, y) if hole == 0 else (x, w, y) if hole == 1
-                                   else (x, y, w))
-    return _entries(out, added, 0)
-
-
-def _entries(combos: list[tuple[int, ...]], added: int, rank: int) -> list[MeldEntry]:
-    """The entries of the melds ``combos`` (ordinals as they lie) that use a card of ``added``."""
-    powers, memo = _POWERS, _ENTRIES
-    out = []
-    for combo in combos:
-        x, y, z = combo
-        mask = powers[x] | powers[y] | powers[z]
-        if not mask & added:
-            continue
-        entry = memo.get(combo)
-        if entry is None:
-            entry = memo[combo] = (combo, Action("meld", cards=(CARDS[x], CARDS[y], CARDS[z])),
-                                   mask, rank)
-        out.append(entry)
+        for bits, by_wild in frames:
+            for w in (wilds if bits & added else new_wilds):
+                completed = by_wild[w]
+                if completed is not None:
+                    out.append(completed)
     return out
 
 
-def _additions(old: Meld, index: int, hand: int) -> list[AddEntry]:
+def _bit_ordinals(bits: int) -> list[int]:
+    """The ordinals of the cards of a mask, lowest first."""
+    out = []
+    while bits:
+        low = bits & -bits
+        bits ^= low
+        out.append(low.bit_length() - 1)
+    return out
+
+
+Frame = tuple[int, tuple[MeldEntry | None, ...]]
+"""Two natural cards a wild card completes into a meld: their mask, and per wild card (by its
+index in :data:`_WILDS`) the meld's entry, ``None`` where that wild card may not complete it."""
+
+
+class _Part:
+    """A set rank or a run window: the mask of the cards it looks at and, per hand's cards
+    among them, the melds of three naturals and the frames (kept as they are met)."""
+
+    __slots__ = ("mask", "melds", "rank", "suit", "low")
+
+    def __init__(self, mask: int, rank: int, suit: str, low: int) -> None:
+        self.mask = mask
+        self.rank = rank
+        """The set's rank, 0 for a run window."""
+        self.suit = suit
+        self.low = low
+        """The window's lowest place (1 .. 12), 0 for a set."""
+        self.melds: dict[int, tuple[tuple[MeldEntry, ...], tuple[Frame, ...]]] = {}
+
+    def enumerate(self, cards: int) -> tuple[tuple[MeldEntry, ...], tuple[Frame, ...]]:
+        """The melds of three naturals and the frames of the part's ``cards`` (a mask)."""
+        combos: list[tuple[int, ...]] = []
+        frames: list[Frame] = []
+        if self.rank:
+            naturals = _SET_SUBSETS[self.rank][1][cards]
+            if len(naturals) >= 3:
+                combos += combinations(naturals, 3)
+            if len(naturals) >= 2:
+                frames += [_frame(x, y, 2, self.rank) for x, y in combinations(naturals, 2)]
+            return tuple(_entry(combo, self.rank) for combo in combos), tuple(frames)
+        low = self.low
+        a, b, c = (_PLACE_SUBSETS[self.suit][p][1][cards & _PLACE_SUBSETS[self.suit][p][0]]
+                   for p in (low, low + 1, low + 2))
+        present = (1 if a else 0) + (1 if b else 0) + (1 if c else 0)
+        if present == 3:
+            combos += [(x, y, z) for x in a for y in b for z in c]
+        if present >= 2:
+            natural_2 = _NATURAL_2[self.suit]
+            for hole in ((0, 1, 2) if low == 1 else (0, 1)):
+                first, second = (b, c) if hole == 0 else (a, c) if hole == 1 else (a, b)
+                refused = natural_2 if low + hole == 2 else _NO_CARDS
+                frames += [_frame(x, y, hole, 0, refused) for x in first for y in second]
+        return tuple(_entry(combo, 0) for combo in combos), tuple(frames)
+
+
+_NO_CARDS: frozenset[int] = frozenset()
+
+
+def _frame(x: int, y: int, hole: int, rank: int, refused: frozenset[int] = _NO_CARDS) -> Frame:
+    """The frame of naturals ``x`` and ``y`` (as they lie) that a wild card completes, lying
+    below them (``hole`` 0), between them (1) or above them (2, as in a set); no wild card
+    that is ``x`` or ``y`` (a 2 of a run's suit lying as natural) or in ``refused``."""
+    by_wild: list[MeldEntry | None] = []
+    for w in _WILDS:
+        if w in (x, y) or w in refused:
+            by_wild.append(None)
+        else:
+            by_wild.append(_entry((w, x, y) if hole == 0 else (x, w, y) if hole == 1
+                                  else (x, y, w), rank))
+    return _POWERS[x] | _POWERS[y], tuple(by_wild)
+
+
+def _entry(combo: tuple[int, ...], rank: int) -> MeldEntry:
+    """The entry of the three-card meld ``combo`` (ordinals as it lies), made once."""
+    entry = _ENTRIES.get(combo)
+    if entry is None:
+        x, y, z = combo
+        entry = _ENTRIES[combo] = (combo, Action("meld", cards=(CARDS[x], CARDS[y], CARDS[z])),
+                                   _POWERS[x] | _POWERS[y] | _POWERS[z], rank)
+    return entry
+
+
+_SET_PARTS: tuple[_Part, ...] = tuple(_Part(_SET_SUBSETS[r][0], r, "", 0) for r in _SET_RANKS)
+_RUN_PARTS: dict[tuple[str, int], _Part] = {
+    (s, low): _Part(_PLACE_SUBSETS[s][low][0] | _PLACE_SUBSETS[s][low + 1][0]
+                    | _PLACE_SUBSETS[s][low + 2][0], 0, s, low)
+    for s in _SUITS for low in range(1, 13)}
+_ALL_PARTS: tuple[_Part, ...] = (*_SET_PARTS, *_RUN_PARTS.values())
+_WILD_INDEX: dict[int, int] = {o: i for i, o in enumerate(_WILDS)}
+
+
+def _parts_of(o: int) -> tuple[_Part, ...]:
+    """The parts a natural card (ordinal ``o``) lies in: its rank's set and the windows of its
+    suit that hold its place (an ace: place 1 and place 14)."""
+    rank, suit = _RANK_OF[o], _SUIT_OF[o]
+    lows: dict[int, None] = {}
+    for p in ((1, 14) if rank == 1 else (rank,)):
+        lows.update((x, None) for x in (p - 2, p - 1, p) if 1 <= x <= 12)
+    sets = [part for part in _SET_PARTS if part.rank == rank]
+    return (*sets, *(_RUN_PARTS[suit, low] for low in lows))
+
+
+_PARTS_OF: dict[int, tuple[_Part, ...]] = {
+    o: _parts_of(o) for o in range(len(CARDS)) if not _WILD_MASK >> o & 1}
+
+
+def _touched_parts(added: int) -> Iterable[_Part]:
+    """The parts the natural cards ``added`` lie in, each once."""
+    low = added & -added
+    if low == added:
+        return _PARTS_OF[low.bit_length() - 1]
+    parts: dict[_Part, None] = {}
+    for o in _bit_ordinals(added):
+        parts.update(dict.fromkeys(_PARTS_OF[o]))
+    return parts
+
+
+def _additions(old: Meld, index: int, hand: int) -> tuple[AddEntry, ...]:
     """The additions of one card of ``hand`` to ``old``, the side's meld number ``index + 1``,
-    memoized on the meld."""
+    memoized on the meld: per card, and per the hand's cards that may grow it."""
     memo = old.memo
     reach = memo.get(_REACH)
     if reach is None:
         reach = memo[_REACH] = _reach(old)
     candidates = hand & reach
+    if not candidates:
+        return ()
+    listed_key = -2 - (candidates << 8 | index)
+    listed: tuple[AddEntry, ...] | None = memo.get(listed_key)
+    if listed is not None:
+        return listed
     out: list[AddEntry] = []
     while candidates:
         low = candidates & -candidates
@@ -281,15 +358,22 @@ def _additions(old: Meld, index: int, hand: int) -> list[AddEntry]:
         if entries is None:
             entries = memo[key] = _add_entries(old, index, CARDS[o])
         out += entries
-    return out
+    listed = memo[listed_key] = tuple(out)
+    return listed
 
 
 def _add_entries(old: Meld, index: int, c: Card) -> tuple[AddEntry, ...]:
+    """The additions of ``c`` to ``old``, the side's meld number ``index + 1``."""
+    layouts = one_card_growths(old, c)
+    if not layouts:
+        return ()
+    pool = (*old.cards, c)
     ordinal = ORDINAL
+    ordinals = [ordinal[x.code] for x in pool]
     number = index + 1
-    return tuple(((tuple([ordinal[x.code] for x in new.cards]), number),
-                  Action("add", cards=new.cards, amount=number))
-                 for new in one_card_extensions(old, c))
+    return tuple([((tuple([ordinals[i] for i in layout]), number),
+                   Action("add", cards=tuple([pool[i] for i in layout]), amount=number))
+                  for layout in layouts])
 
 
 def _reach(old: Meld) -> int:
