@@ -196,6 +196,8 @@ class RuminoMatch(MatchProgress):
         self._hands: list[list[Card | None]] = [[] for _ in range(self._n)]
         self._playing: tuple[int, ...] = ()
         self._discards: list[Card] = []
+        self._discard_codes: list[str] = []
+        """The codes of ``_discards``, kept beside them (what observations show)."""
         self._seen: set[Card] = set()
         self._next_pos = 0
         self._pending: tuple[ChanceStep, ...] = ()
@@ -273,6 +275,11 @@ class RuminoMatch(MatchProgress):
         return tuple(self._discards)
 
     @property
+    def discard_codes(self) -> list[str]:
+        """The codes of the discard pile, bottom first (a fresh list)."""
+        return list(self._discard_codes)
+
+    @property
     def stock_size(self) -> int:
         """Cards left in the stock."""
         if not self._playing:
@@ -323,6 +330,11 @@ class RuminoMatch(MatchProgress):
         """Seat's hand in this view (``None`` for a card this view cannot see)."""
         self._check_seat(seat)
         return tuple(self._hands[seat])
+
+    def hand_codes(self, seat: int) -> list[str]:
+        """The codes of the cards of seat's hand known in this view, in the hand's order."""
+        self._check_seat(seat)
+        return [c.code for c in self._hands[seat] if c is not None]
 
     def split(self, seat: int) -> Split | None:
         """The best split of seat's hand when it is known in this view (else ``None``),
@@ -391,6 +403,7 @@ class RuminoMatch(MatchProgress):
             else:
                 assert c is not None
                 self._discards.append(c)
+                self._discard_codes.append(c.code)
                 self._seen.add(c)
         kind = self._pending_kind
         self._pending = ()
@@ -522,6 +535,7 @@ class RuminoMatch(MatchProgress):
         if not self._discards:
             raise IllegalMove("no-upcard", "there is no upcard to draw", seat)
         taken = self._discards.pop()
+        self._discard_codes.pop()
         self._hands[seat].append(taken)
         self._taken = taken
         self._drawn = True
@@ -565,6 +579,7 @@ class RuminoMatch(MatchProgress):
         self._hands[seat] = self._take_from_hand(seat, [c])
         self._seen.add(c)
         self._discards.append(c)
+        self._discard_codes.append(c.code)
         self._drawn = False
         self._taken = None
         if self.stock_size <= 0:
@@ -612,6 +627,7 @@ class RuminoMatch(MatchProgress):
         top = self._discards[-1]
         rest = self._take_from_hand(seat, six)
         self._discards.pop()
+        self._discard_codes.pop()
         self._hands[seat] = [*rest, *six, top]
         self._seen.update(six)
         self._rumino_seat = seat
@@ -687,6 +703,7 @@ class RuminoMatch(MatchProgress):
         other = _copy.copy(self)
         other._hands = [list(h) for h in self._hands]
         other._discards = list(self._discards)
+        other._discard_codes = list(self._discard_codes)
         other._seen = set(self._seen)
         other._scores = list(self._scores)
         other._in_game = list(self._in_game)
@@ -735,6 +752,7 @@ class RuminoMatch(MatchProgress):
         state._in_game = [h is not None for h in hands]
         state._hands = [[None if c is None else _as_card(c) for c in (h or ())] for h in hands]
         state._discards = [_as_card(c) for c in discards]
+        state._discard_codes = [c.code for c in state._discards]
         if scores is not None:
             state._scores = list(scores)
         if rebuys is not None:
