@@ -169,6 +169,9 @@ class RuminoMatch(MatchProgress):
 
     def __init__(self, config: RuminoConfig) -> None:
         self._legal_memo: list[Action] | None = None
+        self._split_kept: tuple[int, Split | None] | None = None
+        """The last seat whose split was asked in this state, with that split (a state change
+        forgets it with the legal actions: :meth:`_forget`)."""
         if not isinstance(config, RuminoConfig):
             raise GameError(f"rumino needs a RuminoConfig, got {type(config).__name__}")
         self.config = config
@@ -196,6 +199,8 @@ class RuminoMatch(MatchProgress):
         self._hands: list[list[Card | None]] = [[] for _ in range(self._n)]
         self._playing: tuple[int, ...] = ()
         self._discards: list[Card] = []
+        self._discard_codes: list[str] = []
+        """The codes of ``_discards``, kept beside them (what observations show)."""
         self._seen: set[Card] = set()
         self._next_pos = 0
         self._pending: tuple[ChanceStep, ...] = ()
@@ -273,6 +278,11 @@ class RuminoMatch(MatchProgress):
         return tuple(self._discards)
 
     @property
+    def discard_codes(self) -> list[str]:
+        """The codes of the discard pile, bottom first (a fresh list)."""
+        return list(self._discard_codes)
+
+    @property
     def stock_size(self) -> int:
         """Cards left in the stock."""
         if not self._playing:
@@ -324,11 +334,29 @@ class RuminoMatch(MatchProgress):
         self._check_seat(seat)
         return tuple(self._hands[seat])
 
+    def hand_codes(self, seat: int) -> list[str]:
+        """The codes of the cards of seat's hand known in this view, in the hand's order."""
+        self._check_seat(seat)
+        return [c.code for c in self._hands[seat] if c is not None]
+
     def split(self, seat: int) -> Split | None:
         """The best split of seat's hand when it is known in this view (else ``None``),
-        followed from the hand it held when last asked (:class:`~.rumino_melds.MeldTracker`)."""
+        followed from the hand it held when last asked (:class:`~.rumino_melds.MeldTracker`);
+        kept until the state changes, for the last seat asked."""
         self._check_seat(seat)
-        return self._trackers[seat].split_hand(self._hands[seat])
+        kept = self._split_kept
+        if kept is not None and kept[0] == seat:
+            return kept[1]
+        split = self._trackers[seat].split_hand(self._hands[seat])
+        self._split_kept = (seat, split)
+        return split
+
+    def _split_to_act(self, places: Sequence[int]) -> Split:
+        """The split of the acting seat's hand, whose places are ``places`` (its cards all
+        known), kept for :meth:`split` until the state changes."""
+        split = self._trackers[self._to_act].split(places)
+        self._split_kept = (self._to_act, split)
+        return split
 
     def hand_known(self, seat: int) -> bool:
         """Whether every card of seat's hand is known in this view."""
@@ -343,7 +371,7 @@ class RuminoMatch(MatchProgress):
 
     def begin_hand(self) -> None:
         """In SHUFFLE: a shuffled deck is ready. Rebuy offers first (ACTION), then the deal."""
-        self._legal_memo = None
+        self._forget()
         self._need(Phase.SHUFFLE, "begin_hand")
         self._reset_hand()
         if self._offers:
@@ -378,7 +406,7 @@ class RuminoMatch(MatchProgress):
         Raises :class:`BadChance` (state unchanged) for a wrong count, a card not in the deck, a
         card already placed this hand, or a hidden public card.
         """
-        self._legal_memo = None
+        self._forget()
         self._need(Phase.CHANCE, "complete_chance")
         given = list(revealed)
         steps = self._pending
@@ -391,6 +419,7 @@ class RuminoMatch(MatchProgress):
             else:
                 assert c is not None
                 self._discards.append(c)
+                self._discard_codes.append(c.code)
                 self._seen.add(c)
         kind = self._pending_kind
         self._pending = ()
@@ -418,6 +447,11 @@ class RuminoMatch(MatchProgress):
             memo = self._legal_memo = self._list_legal_actions()
         return list(memo)
 
+    def _forget(self) -> None:
+        """Forget what was kept of this state: its legal actions and the split last asked."""
+        self._legal_memo = None
+        self._split_kept = None
+
     def _list_legal_actions(self) -> list[Action]:
         """What :meth:`legal_actions` lists, computed afresh."""
         if self._phase is not Phase.ACTION:
@@ -428,7 +462,7 @@ class RuminoMatch(MatchProgress):
             return sorted([Action("rebuy", amount=price), Action("decline")])
         return turn_actions(seat, self._hands[seat], drawn=self._drawn,
                             stock_size=self.stock_size, upcard=bool(self._discards),
-                            taken=self._taken, split=self._trackers[seat].split)
+                            taken=self._taken, split=self._split_to_act)
 
     def card_use(self, action: Action) -> CardUse:
         """``discard``: its card is shown and leaves the hand. ``rumino`` and ``claim``: their
@@ -448,7 +482,7 @@ class RuminoMatch(MatchProgress):
         ``knock-over-limit``, ``not-a-rumino``, ``card-not-in-deck``, ``card-not-in-hand``,
         ``discard-taken-upcard``.
         """
-        self._legal_memo = None
+        self._forget()
         seat = self._to_act
         if self._phase is not Phase.ACTION:
             raise IllegalMove("wrong-phase",
@@ -522,6 +556,7 @@ class RuminoMatch(MatchProgress):
         if not self._discards:
             raise IllegalMove("no-upcard", "there is no upcard to draw", seat)
         taken = self._discards.pop()
+        self._discard_codes.pop()
         self._hands[seat].append(taken)
         self._taken = taken
         self._drawn = True
@@ -565,6 +600,7 @@ class RuminoMatch(MatchProgress):
         self._hands[seat] = self._take_from_hand(seat, [c])
         self._seen.add(c)
         self._discards.append(c)
+        self._discard_codes.append(c.code)
         self._drawn = False
         self._taken = None
         if self.stock_size <= 0:
@@ -603,7 +639,7 @@ class RuminoMatch(MatchProgress):
         ``wrong-card`` (not the discard), ``not-a-rumino``, ``card-not-in-hand`` (with full
         information, or a card known to be elsewhere).
         """
-        self._legal_memo = None
+        self._forget()
         if not isinstance(seat, int) or not 0 <= seat < self._n:
             raise IllegalMove("no-claim", f"seat {seat!r} is not at this table", seat=None)
         if seat not in self.claimants():
@@ -612,6 +648,7 @@ class RuminoMatch(MatchProgress):
         top = self._discards[-1]
         rest = self._take_from_hand(seat, six)
         self._discards.pop()
+        self._discard_codes.pop()
         self._hands[seat] = [*rest, *six, top]
         self._seen.update(six)
         self._rumino_seat = seat
@@ -652,7 +689,7 @@ class RuminoMatch(MatchProgress):
     def next_hand(self) -> None:
         """In HAND_OVER: add the points; put out the players at 100 or more; then SHUFFLE (with
         rebuy offers when at least three remain and there is a stake) or MATCH_OVER."""
-        self._legal_memo = None
+        self._forget()
         self._need(Phase.HAND_OVER, "next_hand")
         points, _ = self._hand_points()
         over, winner, payout = self._outcome(points)
@@ -687,6 +724,7 @@ class RuminoMatch(MatchProgress):
         other = _copy.copy(self)
         other._hands = [list(h) for h in self._hands]
         other._discards = list(self._discards)
+        other._discard_codes = list(self._discard_codes)
         other._seen = set(self._seen)
         other._scores = list(self._scores)
         other._in_game = list(self._in_game)
@@ -735,6 +773,7 @@ class RuminoMatch(MatchProgress):
         state._in_game = [h is not None for h in hands]
         state._hands = [[None if c is None else _as_card(c) for c in (h or ())] for h in hands]
         state._discards = [_as_card(c) for c in discards]
+        state._discard_codes = [c.code for c in state._discards]
         if scores is not None:
             state._scores = list(scores)
         if rebuys is not None:

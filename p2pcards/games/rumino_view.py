@@ -49,6 +49,8 @@ class RuminoView(Protocol):
     @property
     def discards(self) -> tuple[Card, ...]: ...
     @property
+    def discard_codes(self) -> list[str]: ...
+    @property
     def stock_size(self) -> int: ...
     @property
     def scores(self) -> tuple[int, ...]: ...
@@ -73,6 +75,7 @@ class RuminoView(Protocol):
     @property
     def hand_sizes(self) -> list[int]: ...
     def hand(self, seat: int) -> tuple[Card | None, ...]: ...
+    def hand_codes(self, seat: int) -> list[str]: ...
     def split(self, seat: int) -> Split | None: ...
     def claimants(self) -> frozenset[int]: ...
 
@@ -133,7 +136,7 @@ def observation(match: RuminoView, seat: int, facts: HandFacts | None = None) ->
     (players, number, dealer, playing, in_game, out, scores, stake, paid, pool, rebuys,
      rumino_seat, rumino_cards, rumino_claimed, knocker, payout,
      winner) = hand_facts(match) if facts is None else facts
-    own = match.hand(seat)
+    own = match.hand_codes(seat)
     melds: list[list[str]] = []
     dead: int | None = None
     split = match.split(seat) if own else None
@@ -144,7 +147,7 @@ def observation(match: RuminoView, seat: int, facts: HandFacts | None = None) ->
     acting = phase is Phase.ACTION
     to_act = match.to_act
     offered = acting and match.offering and to_act == seat
-    upcard = match.upcard
+    discards = match.discard_codes
     return {
         "game": "rumino",
         "seat": seat,
@@ -157,13 +160,13 @@ def observation(match: RuminoView, seat: int, facts: HandFacts | None = None) ->
         "out": list(out),
         "to_act": to_act if acting else None,
         "drawn": match.drawn,
-        "hand": [c.code for c in own if c is not None],
+        "hand": own,
         "hand_sizes": match.hand_sizes,
         "melds": melds,
         "melds_text": " | ".join([" ".join(m) for m in melds]) or None,
         "deadwood": dead,
-        "upcard": upcard.code if upcard is not None else None,
-        "discards": [c.code for c in match.discards],
+        "upcard": discards[-1] if discards else None,
+        "discards": discards,
         "stock_size": match.stock_size,
         "claimants": sorted(match.claimants()),
         "scores": list(scores),
