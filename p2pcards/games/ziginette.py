@@ -80,6 +80,24 @@ def _rank(rank: int) -> str:
     return _RANK_NAMES.get(rank, str(rank))
 
 
+_CardLine = tuple[dict[int, int], int, tuple[tuple[str, int], ...], str]
+"""A board card's part of the views: the bets it was made from and their number, the bets as
+``(seat as text, amount)`` in seat order, and the card's text."""
+_DeadView = tuple[set[int], int, set[Card], int, tuple[int, ...], str, tuple[str, ...]]
+"""See :meth:`ZiginetteMatch._make_dead_view`."""
+
+
+def _card_line(code: str, bets: dict[int, int]) -> _CardLine:
+    """The part of the views of the board card ``code`` holding ``bets`` (seat -> amount). A
+    card's bets only grow during a hand (a seat bets once on a card) and are a new map at the
+    next deal, so the same map of the same size holds the same bets: the line is kept while
+    both hold."""
+    placed = sorted(bets.items())
+    text = " ".join([f"[{s}] {a}" for s, a in placed])
+    return (bets, len(bets), tuple((_SEAT_KEYS[s], a) for s, a in placed),
+            f"{code}: {text or 'no bets'}")
+
+
 @dataclass(frozen=True)
 class ZiginetteConfig(BankingConfig):
     """The variant of a Ziginette match (flags of :class:`.BankingConfig`)."""
@@ -124,6 +142,12 @@ class ZiginetteMatch(BankingMatch):
         """The codes of ``_turned``, kept beside it for the views."""
         self._playettes = 0
         self._last_event = ""
+        self._card_lines: dict[str, _CardLine] = {}
+        """Per board card code, its part of the views (see :meth:`_card_line`)."""
+        self._dead_view: _DeadView | None = None
+        """The views' dead ranks and matched cards (see :meth:`_make_dead_view`)."""
+        self._stakes_view: tuple[int, ...] | None = None
+        """The views' ``stakes``; dropped at every bet."""
 
     # ------------------------------------------------------------------ queries
 
@@ -337,6 +361,7 @@ class ZiginetteMatch(BankingMatch):
         self._open_by_seat[seat] = self._open_by_seat.get(seat, 0) + action.amount
         self._open_total += action.amount
         self._staked[seat] = self._staked.get(seat, 0) + action.amount
+        self._stakes_view = None
 
     # ------------------------------------------------------------------ result
 
@@ -364,31 +389,49 @@ class ZiginetteMatch(BankingMatch):
         board = []
         texts = []
         hand = []
+        lines = self._card_lines
         for c, bets in self._board_bets.items():  # keys in board order
             code = c.code
-            placed = sorted(bets.items())
-            board.append({"card": code, "bets": {_SEAT_KEYS[s]: a for s, a in placed}})
-            text = " ".join(f"[{s}] {a}" for s, a in placed)
-            texts.append(f"{code}: {text or 'no bets'}")
+            line = lines.get(code)
+            if line is None or line[0] is not bets or line[1] != len(bets):
+                line = lines[code] = _card_line(code, bets)
+            board.append({"card": code, "bets": dict(line[2])})
+            texts.append(line[3])
             if seat in bets:
                 hand.append(code)
-        dead = sorted(self._dead)
-        staked = self._staked
+        dead = self._dead_view
+        if (dead is None or dead[0] is not self._dead or dead[1] != len(self._dead)
+                or dead[2] is not self._matched or dead[3] != len(self._matched)):
+            dead = self._dead_view = self._make_dead_view()
+        stakes = self._stakes_view
+        if stakes is None:
+            staked = self._staked
+            stakes = self._stakes_view = tuple(staked.get(s, 0) for s in range(self._n))
+        banker_card = self._banker_card
         view.update({
             "board": board,
             "board_text": "   ".join(texts) or "—",
-            "banker_card": None if self._banker_card is None else self._banker_card.code,
-            "dead": dead,
-            "dead_text": " ".join([_rank(r) for r in dead]) or "—",
-            "matched": [c.code for c in sorted(self._matched, key=_card_order)],
+            "banker_card": None if banker_card is None else banker_card.code,
+            "dead": list(dead[4]),
+            "dead_text": dead[5],
+            "matched": list(dead[6]),
             "turned": list(self._turned_codes),
-            "stakes": [staked.get(s, 0) for s in range(self._n)],
+            "stakes": list(stakes),
             "playettes": self._playettes,
             "event": self._last_event or "—",
             "hand": hand,
-            "cards_left": self.cards_left,
+            "cards_left": len(self._deck) - self._next_pos,
         })
         return view
+
+    def _make_dead_view(self) -> _DeadView:
+        """The views' ``dead`` ranks (sorted), ``dead_text`` and ``matched`` codes (card order),
+        with the sets they come from and their sizes: the sets only grow during a hand and are
+        new ones at the next, so the same sets of the same sizes hold the same cards."""
+        dead = tuple(sorted(self._dead))
+        return (self._dead, len(self._dead), self._matched, len(self._matched), dead,
+                " ".join([_rank(r) for r in dead]) or "—",
+                tuple(c.code for c in sorted(self._matched, key=_card_order)))
 
     def copy(self) -> ZiginetteMatch:
         other = super().copy()
