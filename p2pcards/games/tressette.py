@@ -181,6 +181,11 @@ _NO_SIGNAL: tuple[tuple[str, int], ...] = (("", 0),)
 _COUNTS_IN_ORDER = tuple(sorted(COUNT_SIGNALS.items()))
 """The count signals by name (``none``, ``one``, ``two``): their order among a card's plays."""
 
+_SIGNAL_SETS: dict[tuple[str | int | None, ...], tuple[tuple[str, int], ...]] = {}
+"""The signals a play may carry, by the suit led and the hand's count of each suit (in
+``ITALIAN_SUITS`` order): what they are depends on nothing else, and a hand of at most 13 cards
+has a few hundred such keys."""
+
 _PLAY_ACTIONS: dict[tuple[tuple[str, int], ...], dict[str, tuple[Action, ...]]] = {}
 """The play actions of one card with each of a set of signals, by signal set and card code:
 actions are immutable, so every state lists the same objects instead of building new ones. The
@@ -393,9 +398,14 @@ class TressetteMatch(MatchProgress):
         if not self.config.signals:
             return _NO_SIGNAL
         counts = suit_counts(hand)
-        held = set(counts.values())
-        first = ("best", 0) if led is None else ("count", counts[led])
-        return (("", 0), first, *((name, 0) for name, n in _COUNTS_IN_ORDER if n in held))
+        key = (led, *counts.values())
+        signals = _SIGNAL_SETS.get(key)
+        if signals is None:
+            held = set(counts.values())
+            first = ("best", 0) if led is None else ("count", counts[led])
+            signals = _SIGNAL_SETS[key] = (
+                ("", 0), first, *((name, 0) for name, n in _COUNTS_IN_ORDER if n in held))
+        return signals
 
     def _legal_declarations(self, seat: int, hand: list[Card]) -> list[Action]:
         mode = self.config.declarations

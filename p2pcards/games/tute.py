@@ -648,8 +648,8 @@ class TuteMatch(MatchProgress):
             "hand": list(map(_code, own)) if all_known(own)
             else [c.code for c in own if c is not None],
             "hand_sizes": list(map(len, self._hands)),
-            "shown_cards": [[s, code] for s, p in enumerate(self._public)
-                            for code in sorted(c.code for c in p)],
+            "shown_cards": [[s, code] for s, p in enumerate(self._public) if p
+                            for code in sorted(map(_code, p))],
             "trump_card": trump.code if trump is not None else None,
             "trump_suit": trump.suit if trump is not None else None,
             "trick": [[s, c.code] for s, c in self._trick],
