@@ -81,7 +81,6 @@ import copy as _copy
 import enum
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
-from operator import attrgetter
 from typing import Any
 
 from ..cards import ITALIAN_40, Card, Deck, card, italian_39
@@ -194,8 +193,6 @@ def briscola_deck(config: BriscolaConfig) -> Deck:
 
 
 _PLAY = PlayActions()
-_code = attrgetter("code")
-"""A card's code, read in C (for ``map`` over a hand)."""
 _STEPS: dict[tuple[int, ...], tuple[ChanceStep, ...]] = {}
 """Chance steps already made, by what decides them (see :func:`_steps`): they are immutable, and
 every hand asks for the same few deals and draws."""
@@ -286,8 +283,7 @@ class BriscolaMatch(MatchProgress):
         self._stock_left = 0
         self._next_pos = 0
         self._trick: list[tuple[int, Card]] = []
-        self._last_trick: tuple[tuple[tuple[int, str], ...], int] | None = None
-        """The last trick's ``(seat, code)`` plays and its winner, as the observations show it."""
+        self._last_trick: tuple[tuple[tuple[int, Card], ...], int] | None = None
         self._captured: list[list[Card]] = [[] for _ in range(self._sides)]
         self._points = [0] * self._sides
         """Card points of each side's pile, added up as tricks are taken."""
@@ -566,7 +562,7 @@ class BriscolaMatch(MatchProgress):
         side = winner % 2 if self._n == 4 else winner
         self._captured[side] += played
         self._points[side] += card_points(played, BRISCOLA_POINTS)
-        self._last_trick = (tuple([(s, c.code) for s, c in self._trick]), winner)
+        self._last_trick = (tuple(self._trick), winner)
         self._trick = []
         self._leader = winner
         self._to_act = winner
@@ -671,11 +667,10 @@ class BriscolaMatch(MatchProgress):
         last_trick = None
         if self._last_trick is not None:
             last_trick = {
-                "cards": list(map(list, self._last_trick[0])),
+                "cards": [[s, c.code] for s, c in self._last_trick[0]],
                 "winner": self._last_trick[1],
             }
         trump = self._trump_card
-        own = self._hands[seat]
         return {
             "game": "briscola",
             "seat": seat,
@@ -685,16 +680,15 @@ class BriscolaMatch(MatchProgress):
             "hand_number": self._hand_number,
             "first_player": self._hand_number % self._n,
             "to_act": self._to_act if self._phase is Phase.ACTION else None,
-            "hand": list(map(_code, own)) if all_known(own)
-            else [c.code for c in own if c is not None],
-            "hand_sizes": list(map(len, self._hands)),
+            "hand": [c.code for c in self._hands[seat] if c is not None],
+            "hand_sizes": [len(h) for h in self._hands],
             "trump_card": trump.code if trump is not None else None,
             "trump_suit": trump.suit if trump is not None else None,
             "trump_taken_by": self._trump_taken_by,
             "stock_size": self._stock_left,
             "trick": [[s, c.code] for s, c in self._trick],
             "last_trick": last_trick,
-            "captured_cards": list(map(len, self._captured)),
+            "captured_cards": [len(pile) for pile in self._captured],
             "captured_points": list(self._points),
             "partner_hand": partner_hand,
             "match_format": self.config.match,
