@@ -272,7 +272,9 @@ def read_meld(cards: Sequence[Card]) -> Meld:
 
 _READ: dict[int, tuple[tuple[Card, ...], Meld]] = {}
 """Melds read from tuples of cards, by the tuple's identity (see :func:`read_meld`)."""
-_READ_MOST = 1 << 14
+_READ_MOST = 1 << 12
+"""Melds kept at most before :data:`_READ` starts afresh: a kept meld keeps its memo of
+additions alive, so the bound is also what bounds those memos."""
 
 
 def _read_meld(cards: tuple[Card, ...]) -> Meld:
