@@ -26,7 +26,7 @@ from p2pcards.games.burraco_melds import (
     sort_key,
 )
 from p2pcards.games.burraco_plays import CARDS, ORDINAL, hand_mask, hand_melds
-from p2pcards.offline.simulate import fulfil_chance
+from p2pcards.offline.simulate import RandomDealer, fulfil_chance
 
 _HANDS = st.lists(st.sampled_from(FRENCH_108.cards), min_size=0, max_size=30, unique=True)
 
@@ -122,30 +122,22 @@ def test_a_copy_played_on_leaves_the_originals_legal_actions_alone(seed: int) ->
     spec = get_game("burraco")
     state = spec.new_match(spec.preset(players=4))
     rng = random.Random(seed)
-    shuffled: list[Card] = []
+    dealer = RandomDealer(rng)
     for _ in range(600):
-        phase = state.phase
-        if phase is Phase.SHUFFLE:
-            shuffled = list(state.deck.cards)
-            rng.shuffle(shuffled)
-            state.begin_hand()
-        elif phase is Phase.CHANCE:
-            fulfil_chance(state, shuffled)
-        elif phase is Phase.ACTION:
+        if dealer.step(state):
+            continue
+        if state.phase is not Phase.ACTION:
+            return
+        assert state.legal_actions() == burraco_legal_actions(state)
+        _check_observations(state)
+        if rng.random() < 0.2:
+            _play_a_copy(state, dealer.shuffled, rng)
             assert state.legal_actions() == burraco_legal_actions(state)
             _check_observations(state)
-            if rng.random() < 0.2:
-                _play_a_copy(state, shuffled, rng)
-                assert state.legal_actions() == burraco_legal_actions(state)
-                _check_observations(state)
-            legal = state.legal_actions()
-            keep_going = [a for a in legal if a.kind != "discard"]
-            pool = keep_going if keep_going and rng.random() < 0.75 else legal
-            state.apply(pool[rng.randrange(len(pool))])
-        elif phase is Phase.HAND_OVER:
-            state.next_hand()
-        else:
-            return
+        legal = state.legal_actions()
+        keep_going = [a for a in legal if a.kind != "discard"]
+        pool = keep_going if keep_going and rng.random() < 0.75 else legal
+        state.apply(pool[rng.randrange(len(pool))])
 
 
 def _check_observations(state: BurracoMatch) -> None:

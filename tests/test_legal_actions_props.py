@@ -32,7 +32,7 @@ from p2pcards.games import all_games, get_game
 from p2pcards.games.base import Action, MatchState, Phase, sort_actions
 from p2pcards.games.burraco_melds import Meld, one_card_extensions, three_card_melds
 from p2pcards.games.rumino_melds import best_split
-from p2pcards.offline.simulate import fulfil_chance
+from p2pcards.offline.simulate import RandomDealer
 
 CASES = [(spec.name, count) for spec in all_games() for count in spec.player_counts]
 REFERENCES: dict[str, Callable[[MatchState], list[Action]]] = {
@@ -52,27 +52,19 @@ def _decisions(game: str, players: int, seed: int, limit: int) -> Iterator[Match
     spec = get_game(game)
     state = spec.new_match(spec.preset(players=players))
     rng = random.Random(seed)
-    shuffled: list[Card] = []
+    dealer = RandomDealer(rng)
     seen = 0
     while seen < limit:
-        phase = state.phase
-        if phase is Phase.SHUFFLE:
-            shuffled = list(state.deck.cards)
-            rng.shuffle(shuffled)
-            state.begin_hand()
-        elif phase is Phase.CHANCE:
-            fulfil_chance(state, shuffled)
-        elif phase is Phase.ACTION:
-            seen += 1
-            yield state
-            legal = state.legal_actions()
-            keep_going = [a for a in legal if a.kind not in ("discard", "knock")]
-            pool = keep_going if keep_going and rng.random() < 0.75 else legal
-            state.apply(pool[rng.randrange(len(pool))])
-        elif phase is Phase.HAND_OVER:
-            state.next_hand()
-        else:
+        if dealer.step(state):
+            continue
+        if state.phase is not Phase.ACTION:
             return
+        seen += 1
+        yield state
+        legal = state.legal_actions()
+        keep_going = [a for a in legal if a.kind not in ("discard", "knock")]
+        pool = keep_going if keep_going and rng.random() < 0.75 else legal
+        state.apply(pool[rng.randrange(len(pool))])
 
 
 @settings(max_examples=40, deadline=None)

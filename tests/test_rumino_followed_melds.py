@@ -26,7 +26,7 @@ from p2pcards.games.rumino_melds import (
     rumino_subsets,
 )
 from p2pcards.games.rumino_view import observation
-from p2pcards.offline.simulate import fulfil_chance
+from p2pcards.offline.simulate import RandomDealer, fulfil_chance
 
 _RICH = [c for c in FRENCH_108.cards if c.suit in ("H", "X") or c.rank in (5, 6, 7)]
 """Hearts, the jokers and three ranks: hands full of overlapping runs and sets."""
@@ -70,29 +70,22 @@ def _decisions(players: int, preset: str, seed: int, limit: int) -> list[RuminoM
     state = spec.new_match(spec.preset(preset, players=players))
     assert isinstance(state, RuminoMatch)
     rng = random.Random(seed)
-    shuffled: list[Card] = []
+    dealer = RandomDealer(rng)
     seen: list[RuminoMatch] = []
     while len(seen) < limit and not state.match_over:
-        phase = state.phase
-        if phase is Phase.SHUFFLE:
-            shuffled = list(state.deck.cards)
-            rng.shuffle(shuffled)
-            state.begin_hand()
-        elif phase is Phase.CHANCE:
-            fulfil_chance(state, shuffled)
-        elif phase is Phase.ACTION:
-            seen.append(state)
-            for seat in range(players):
-                known = [c for c in state.hand(seat) if c is not None]
-                split = state.split(seat)
-                assert split == reference_best_split(known)
-                observed = state.observation(seat)
-                assert observed["deadwood"] == (split.deadwood if known else None)
-            legal = state.legal_actions()
-            state.apply(legal[rng.randrange(len(legal))])
-        elif phase is Phase.HAND_OVER:
+        if state.phase is Phase.HAND_OVER:
             state.hand_result()
-            state.next_hand()
+        if dealer.step(state):
+            continue
+        seen.append(state)
+        for seat in range(players):
+            known = [c for c in state.hand(seat) if c is not None]
+            split = state.split(seat)
+            assert split == reference_best_split(known)
+            observed = state.observation(seat)
+            assert observed["deadwood"] == (split.deadwood if known else None)
+        legal = state.legal_actions()
+        state.apply(legal[rng.randrange(len(legal))])
     return seen
 
 
@@ -153,24 +146,16 @@ def test_observations_with_kept_hand_facts_equal_fresh_ones(players: int, preset
     state = spec.new_match(spec.preset(preset, players=players))
     assert isinstance(state, RuminoMatch)
     rng = random.Random(seed)
-    shuffled: list[Card] = []
+    dealer = RandomDealer(rng)
     for _ in range(3000):
         for seat in range(players):
             assert state.observation(seat) == observation(state, seat)
-        phase = state.phase
-        if phase is Phase.SHUFFLE:
-            shuffled = list(state.deck.cards)
-            rng.shuffle(shuffled)
-            state.begin_hand()
-        elif phase is Phase.CHANCE:
-            fulfil_chance(state, shuffled)
-        elif phase is Phase.ACTION:
-            legal = state.legal_actions()
-            state.apply(legal[rng.randrange(len(legal))])
-        elif phase is Phase.HAND_OVER:
-            state.next_hand()
-        else:
+        if dealer.step(state):
+            continue
+        if state.phase is not Phase.ACTION:
             break
+        legal = state.legal_actions()
+        state.apply(legal[rng.randrange(len(legal))])
 
 
 _NEAR_RUMINO = [c for c in FRENCH_108.cards if c.suit in ("H", "X") or c.rank == 7]

@@ -29,7 +29,7 @@ from p2pcards.games.tricks import BRISCOLA_POINTS, card_points
 from p2pcards.games.tute_rules import ORDER as TUTE_ORDER
 from p2pcards.games.tute_rules import marriages_held, points_of
 from p2pcards.games.tute_rules import trick_winner_seat as tute_trick_winner_seat
-from p2pcards.offline.simulate import fulfil_chance
+from p2pcards.offline.simulate import RandomDealer
 
 
 def playout(game: str, config: Any, seed: int, limit: int) -> Iterator[MatchState]:
@@ -39,32 +39,24 @@ def playout(game: str, config: Any, seed: int, limit: int) -> Iterator[MatchStat
     spec = get_game(game)
     state = spec.new_match(config)
     rng = random.Random(seed)
-    shuffled: list[Card] = []
+    dealer = RandomDealer(rng)
     seen = 0
     while seen < limit:
-        phase = state.phase
-        if phase is Phase.SHUFFLE:
-            shuffled = list(state.deck.cards)
-            rng.shuffle(shuffled)
-            state.begin_hand()
-        elif phase is Phase.CHANCE:
-            fulfil_chance(state, shuffled)
-        elif phase is Phase.ACTION:
-            seen += 1
-            if seen % 7 == 0:
-                twin = state.copy()  # type: ignore[attr-defined]
-                before = [repr(state.observation(s)) for s in range(state.config.players)]
-                moves = twin.legal_actions()
-                twin.apply(moves[rng.randrange(len(moves))])
-                assert [repr(state.observation(s)) for s in range(len(before))] == before
-                state = state.copy()  # type: ignore[attr-defined]
-            yield state
-            legal = state.legal_actions()
-            state.apply(legal[rng.randrange(len(legal))])
-        elif phase is Phase.HAND_OVER:
-            state.next_hand()
-        else:
+        if dealer.step(state):
+            continue
+        if state.phase is not Phase.ACTION:
             return
+        seen += 1
+        if seen % 7 == 0:
+            twin = state.copy()  # type: ignore[attr-defined]
+            before = [repr(state.observation(s)) for s in range(state.config.players)]
+            moves = twin.legal_actions()
+            twin.apply(moves[rng.randrange(len(moves))])
+            assert [repr(state.observation(s)) for s in range(len(before))] == before
+            state = state.copy()  # type: ignore[attr-defined]
+        yield state
+        legal = state.legal_actions()
+        state.apply(legal[rng.randrange(len(legal))])
 
 
 # ---------------------------------------------------------------- Tressette and Tresette

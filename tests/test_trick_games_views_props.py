@@ -21,7 +21,7 @@ from hypothesis import strategies as st
 
 from p2pcards.games import get_game
 from p2pcards.games.base import Action, IllegalMove, MatchState, Phase
-from p2pcards.offline.simulate import fulfil_chance
+from p2pcards.offline.simulate import RandomDealer
 
 GAMES = [("scopa", "classic", 2), ("scopa", "napola", 3), ("scopa", "italian", 2),
          ("scopa", "classic", 4), ("tressette", "classic", 3), ("tressette", "three-games", 4),
@@ -52,26 +52,18 @@ def decisions(game: str, config: Any, seed: int, limit: int) -> Iterator[tuple[M
     spec = get_game(game)
     state = spec.new_match(config)
     rng = random.Random(seed)
-    shuffled: list[Any] = []
+    dealer = RandomDealer(rng)
     seen = 0
     while seen < limit:
-        phase = state.phase
-        if phase is Phase.SHUFFLE:
-            shuffled = list(state.deck.cards)
-            rng.shuffle(shuffled)
-            state.begin_hand()
-        elif phase is Phase.CHANCE:
-            fulfil_chance(state, shuffled)
-        elif phase is Phase.ACTION:
-            seen += 1
-            legal = state.legal_actions()
-            pick = rng.randrange(len(legal))
-            yield state, pick
-            state.apply(legal[pick])
-        elif phase is Phase.HAND_OVER:
-            state.next_hand()
-        else:
+        if dealer.step(state):
+            continue
+        if state.phase is not Phase.ACTION:
             return
+        seen += 1
+        legal = state.legal_actions()
+        pick = rng.randrange(len(legal))
+        yield state, pick
+        state.apply(legal[pick])
 
 
 def fresh(action: Action) -> Action:

@@ -64,7 +64,7 @@ from pettingzoo.utils.wrappers.order_enforcing import (
 from ..cards import Card, Deck
 from ..games import get_game
 from ..games.base import Action, GameSpec, MatchState, Phase
-from .simulate import fulfil_chance
+from .simulate import RandomDealer, fulfil_chance
 
 __all__ = ["TEXT_BUCKETS", "EnvError", "ObservationEncoder", "ObservationLayout", "CardGameEnv",
            "OrderEnforcingEnv", "default_max_actions", "env", "raw_env"]
@@ -412,26 +412,19 @@ def _playout_states(spec: GameSpec, config: Any, seed: int,
                     hands: int) -> Iterator[MatchState]:
     """States of a few random playouts, one per decision (for layouts and action bounds)."""
     rng = random.Random(seed)
+    dealer = RandomDealer(rng)
     state = spec.new_match(config)
-    shuffled: list[Card] = []
     played = 0
     steps = 0
     while not state.match_over and played < hands and steps < 20_000:
         steps += 1
-        phase = state.phase
-        if phase is Phase.SHUFFLE:
-            shuffled = list(state.deck.cards)
-            rng.shuffle(shuffled)
-            state.begin_hand()
-        elif phase is Phase.CHANCE:
-            fulfil_chance(state, shuffled)
-        elif phase is Phase.ACTION:
-            yield state
-            legal = state.legal_actions()
-            state.apply(legal[rng.randrange(len(legal))])
-        elif phase is Phase.HAND_OVER:
+        if state.phase is Phase.HAND_OVER:
             played += 1
-            state.next_hand()
+        if dealer.step(state):
+            continue
+        yield state
+        legal = state.legal_actions()
+        state.apply(legal[rng.randrange(len(legal))])
 
 
 @cache

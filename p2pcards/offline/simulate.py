@@ -14,7 +14,7 @@ from ..bots.base import Bot, choose_claim
 from ..cards import Card, card
 from ..games.base import Action, GameSpec, HandResult, MatchState, Phase, Zone
 
-__all__ = ["SimulatedMatch", "fulfil_chance", "play_hand", "play_match"]
+__all__ = ["RandomDealer", "SimulatedMatch", "fulfil_chance", "play_hand", "play_match"]
 
 
 @dataclass
@@ -41,6 +41,40 @@ def fulfil_chance(state: MatchState, shuffled: Sequence[Card]) -> list[Card]:
             revealed.append(shuffled[step.position])
     state.complete_chance(list(revealed))
     return revealed
+
+
+class RandomDealer:
+    """Plays the steps of a simulated match that no seat decides: each hand's shuffle (with
+    ``rng``), its chance steps with full information (:func:`fulfil_chance`) and the start of
+    the next hand. A loop over random playouts asks it first and handles only the decisions::
+
+        dealer = RandomDealer(rng)
+        while not state.match_over:
+            if not dealer.step(state):  # a seat must act
+                legal = state.legal_actions()
+                state.apply(legal[rng.randrange(len(legal))])
+    """
+
+    def __init__(self, rng: random.Random) -> None:
+        self.rng = rng
+        self.shuffled: list[Card] = []
+        """The current hand's deck order (the cards the chance steps take by position)."""
+
+    def step(self, state: MatchState) -> bool:
+        """Play ``state``'s current step if no seat decides it, and say whether one was played:
+        ``False`` at a decision (``Phase.ACTION``) and when the match is over."""
+        phase = state.phase
+        if phase is Phase.SHUFFLE:
+            self.shuffled = list(state.deck.cards)
+            self.rng.shuffle(self.shuffled)
+            state.begin_hand()
+        elif phase is Phase.CHANCE:
+            fulfil_chance(state, self.shuffled)
+        elif phase is Phase.HAND_OVER:
+            state.next_hand()
+        else:
+            return False
+        return True
 
 
 def play_hand(state: MatchState, bots: Sequence[Bot], rng: random.Random, *,
