@@ -6,6 +6,8 @@ state whose copy was played on (copies share no memo that a change of state coul
 from __future__ import annotations
 
 import random
+from collections.abc import Iterable
+from typing import Any
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -124,6 +126,7 @@ def test_a_copy_played_on_leaves_the_originals_legal_actions_alone(seed: int) ->
     rng = random.Random(seed)
     dealer = RandomDealer(rng)
     for _ in range(600):
+        _check_observations(state)
         if dealer.step(state):
             continue
         if state.phase is not Phase.ACTION:
@@ -140,22 +143,64 @@ def test_a_copy_played_on_leaves_the_originals_legal_actions_alone(seed: int) ->
         state.apply(pool[rng.randrange(len(pool))])
 
 
+def _reference_observation(state: BurracoMatch, seat: int) -> dict[str, Any]:
+    """``seat``'s observation computed afresh from the state's public accessors."""
+    side = seat % 2
+    phase = state.phase
+    obs = state.observation(seat)  # only for what no accessor shows (the hidden counters)
+    return {
+        "game": "burraco",
+        "seat": seat,
+        "side": side,
+        "players": 4,
+        "phase": phase.value,
+        "hand_number": state.hand_number,
+        "first_player": state.first_player,
+        "to_act": state.to_act if phase is Phase.ACTION else None,
+        "stage": state.stage,
+        "hand": [c.code for c in sorted((c for c in state.hand(seat) if c is not None),
+                                        key=sort_key)],
+        "hand_sizes": [len(state.hand(s)) for s in range(4)],
+        "melds": [[[c.code for c in m.cards] for m in state.melds(s)] for s in (0, 1)],
+        "our_melds": meld_text(state.melds(side)),
+        "their_melds": meld_text(state.melds(1 - side)),
+        "discard_pile": [c.code for c in state.discard_pile],
+        "stock_size": state.stock_size,
+        "pozzetti": [state.pozzetto_taken(s) for s in (0, 1)].count(False),
+        "pozzetto_taken": [state.pozzetto_taken(s) for s in (0, 1)],
+        "face_down_pozzetto": obs["face_down_pozzetto"],
+        "cannot_discard": obs["cannot_discard"],
+        "stalemate_turns": obs["stalemate_turns"],
+        "end_reason": state.end_reason,
+        "target": state.config.target,
+        "match_scores": list(state.match_scores),
+        "winner": state.winner,
+    }
+
+
 def _check_observations(state: BurracoMatch) -> None:
-    """Every seat's observation shows its hand, the melds and their text, the discard pile,
-    the phase and the hands' sizes as computed afresh from the state (the melds' codes and text
-    and the pile's codes are kept between observations)."""
+    """Every seat's observation (kept parts: the hands' codes, the melds' codes and text, the
+    pile's codes) equals one computed afresh, key by key in the same order and with the same
+    types; and changing the lists it hands out changes no later observation."""
     for seat in range(4):
         obs = state.observation(seat)
-        side = seat % 2
-        assert obs["hand"] == [c.code for c in sorted(
-            (c for c in state.hand(seat) if c is not None), key=sort_key)]
-        assert obs["melds"] == [[[c.code for c in m.cards] for m in state.melds(s)]
-                                for s in (0, 1)]
-        assert obs["discard_pile"] == [c.code for c in state.discard_pile]
-        assert obs["phase"] == state.phase.value
-        assert obs["hand_sizes"] == [len(state.hand(s)) for s in range(4)]
-        assert obs["our_melds"] == meld_text(state.melds(side))
-        assert obs["their_melds"] == meld_text(state.melds(1 - side))
+        reference = _reference_observation(state, seat)
+        assert list(obs) == list(reference)
+        assert obs == reference
+        assert [type(v) for v in obs.values()] == [type(v) for v in reference.values()]
+        _scribble(obs)
+        assert state.observation(seat) == reference
+
+
+def _scribble(value: object) -> None:
+    """Append to every list in ``value`` (a dict or list), however deep."""
+    items = value.values() if isinstance(value, dict) else value
+    assert isinstance(items, Iterable)
+    for item in items:
+        if isinstance(item, list | dict):
+            _scribble(item)
+    if isinstance(value, list):
+        value.append("changed")
 
 
 def _play_a_copy(state: BurracoMatch, shuffled: list[Card], rng: random.Random) -> None:

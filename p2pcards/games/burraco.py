@@ -193,12 +193,16 @@ class BurracoMatch(MatchProgress):
         self._legal_memo: list[Action] | None = None
         self._hand_melds: dict[int, HandMelds] = {}
         """Per seat, its hand and the hand's three-card melds at its last play decision."""
-        self._side_views: list[tuple[tuple[Meld, ...], tuple[tuple[tuple[str, ...], ...], str]]
-                               | None] = [None, None]
-        """Per side, its melds and their view at the last observation."""
+        self._side_views: list[SideView | None] = [None, None]
+        """Per side, its melds as codes and as text, ``None`` once its melds changed."""
+        self._hand_views: list[list[str] | None] = [None] * PLAYERS
+        """Per seat, :func:`hand_codes` of its hand, ``None`` once its hand changed."""
         if not isinstance(config, BurracoConfig):
             raise GameError(f"burraco needs a BurracoConfig, got {type(config).__name__}")
         self.config = config
+        self._templates = tuple(_observation_template(seat, config.target)
+                                for seat in range(PLAYERS))
+        """Per seat, a dict with the observation's keys in order (copied, then filled)."""
         self._n = PLAYERS
         self._sides = 2
         self._deck = FRENCH_108
@@ -213,6 +217,8 @@ class BurracoMatch(MatchProgress):
         first = self._hand_number % self._n
         self._hands: list[list[Card | None]] = [[] for _ in range(self._n)]
         self._melds: list[list[Meld]] = [[], []]
+        self._hand_views = [None] * PLAYERS
+        self._side_views = [None, None]
         self._discard: list[Card] = []
         self._discard_codes: list[str] = []
         """The codes of ``_discard``, kept beside it (every observation shows them)."""
@@ -333,6 +339,7 @@ class BurracoMatch(MatchProgress):
             else:
                 assert step.seat is not None
                 self._hands[step.seat].append(given)
+                self._hand_views[step.seat] = None
         if kind is _Pending.DRAW:
             self._stock_next += 1
             self._stage = "play"
@@ -437,6 +444,7 @@ class BurracoMatch(MatchProgress):
             self._took_single = len(self._discard) == 1
             self._taken_single = self._discard[0] if self._took_single else None
             self._hands[seat].extend(self._discard)
+            self._hand_views[seat] = None
             self._discard = []
             self._discard_codes = []
             self._stage = "play"
@@ -502,11 +510,13 @@ class BurracoMatch(MatchProgress):
         rest = self._take_from_hand(seat, from_hand)
         self._turn_end(seat).check_rest(rest, meld)
         self._hands[seat] = rest
+        self._hand_views[seat] = None
         self._seen.update(from_hand)
         if index == len(self._melds[side]):
             self._melds[side].append(meld)
         else:
             self._melds[side][index] = meld
+        self._side_views[side] = None
         self._melded = True
         if not rest:
             self._take_pozzetto(seat, face_down=False)
@@ -534,6 +544,7 @@ class BurracoMatch(MatchProgress):
                 raise error
         side = seat % 2
         self._hands[seat] = rest
+        self._hand_views[seat] = None
         self._seen.add(c)
         self._discard.append(c)
         self._discard_codes.append(c.code)
@@ -628,46 +639,48 @@ class BurracoMatch(MatchProgress):
         ``cannot_discard`` (the card taken alone from the pile this turn, or ``None``),
         ``stalemate_turns``, ``end_reason``, ``target``, ``match_scores``, ``winner``.
         """
-        self._check_seat(seat)
+        if type(seat) is not int or not 0 <= seat < PLAYERS:
+            self._check_seat(seat)
         side = seat % 2
-        views = (self._side_view(0), self._side_view(1))
-        return {
-            "game": "burraco",
-            "seat": seat,
-            "side": side,
-            "players": self._n,
-            "phase": _PHASE_VALUES[self._phase],
-            "hand_number": self._hand_number,
-            "first_player": self._hand_number % self._n,
-            "to_act": self._to_act if self._phase is Phase.ACTION else None,
-            "stage": self._stage,
-            "hand": hand_codes(self._hands[seat]),
-            "hand_sizes": list(map(len, self._hands)),
-            "melds": [[list(m) for m in views[0][0]], [list(m) for m in views[1][0]]],
-            "our_melds": views[side][1],
-            "their_melds": views[1 - side][1],
-            "discard_pile": self._discard_codes[:],
-            "stock_size": _DECK_SIZE - self._stock_next,
-            "pozzetti": self._pozzetto_of.count(None),
-            "pozzetto_taken": [p is not None for p in self._pozzetto_of],
-            "face_down_pozzetto": sorted(self._face_down),
-            "cannot_discard": self._taken_single.code if self._taken_single else None,
-            "stalemate_turns": self._stalemate,
-            "end_reason": self._end_reason,
-            "target": self.config.target,
-            "match_scores": list(self._match_scores),
-            "winner": self._winner,
-        }
+        views = self._side_views
+        ours = views[side] or self._side_view(side)
+        theirs = views[1 - side] or self._side_view(1 - side)
+        first, second = (ours, theirs) if side == 0 else (theirs, ours)
+        hand = self._hand_views[seat]
+        if hand is None:
+            hand = self._hand_views[seat] = hand_codes(self._hands[seat])
+        phase = self._phase
+        pozzetto_of = self._pozzetto_of
+        taken_single = self._taken_single
+        obs = self._templates[seat].copy()
+        obs["seat"] = seat
+        obs["phase"] = _PHASE_VALUES[phase]
+        obs["hand_number"] = self._hand_number
+        obs["first_player"] = self._hand_number % PLAYERS
+        obs["to_act"] = self._to_act if phase is Phase.ACTION else None
+        obs["stage"] = self._stage
+        obs["hand"] = hand[:]
+        obs["hand_sizes"] = list(map(len, self._hands))
+        obs["melds"] = [[list(m) for m in first[0]], [list(m) for m in second[0]]]
+        obs["our_melds"] = ours[1]
+        obs["their_melds"] = theirs[1]
+        obs["discard_pile"] = self._discard_codes[:]
+        obs["stock_size"] = _DECK_SIZE - self._stock_next
+        obs["pozzetti"] = pozzetto_of.count(None)
+        obs["pozzetto_taken"] = [pozzetto_of[0] is not None, pozzetto_of[1] is not None]
+        obs["face_down_pozzetto"] = sorted(self._face_down) if self._face_down else []
+        obs["cannot_discard"] = taken_single.code if taken_single else None
+        obs["stalemate_turns"] = self._stalemate
+        obs["end_reason"] = self._end_reason
+        obs["match_scores"] = self._match_scores[:]
+        obs["winner"] = self._winner
+        return obs
 
-    def _side_view(self, side: int) -> tuple[tuple[tuple[str, ...], ...], str]:
+    def _side_view(self, side: int) -> SideView:
         """The side's melds as codes and as :func:`meld_text`, kept until the melds change
-        (every observation shows both sides')."""
-        melds = tuple(self._melds[side])
-        kept = self._side_views[side]
-        if kept is not None and kept[0] == melds:
-            return kept[1]
-        view = (tuple(m.codes for m in melds), meld_text(melds))
-        self._side_views[side] = (melds, view)
+        (every observation shows both sides'; every change of a side's melds forgets it)."""
+        melds = self._melds[side]
+        view = self._side_views[side] = (tuple([m.codes for m in melds]), meld_text(melds))
         return view
 
     def copy(self) -> BurracoMatch:
@@ -683,6 +696,7 @@ class BurracoMatch(MatchProgress):
         other._match_scores = list(self._match_scores)
         other._hand_melds = dict(self._hand_melds)
         other._side_views = list(self._side_views)
+        other._hand_views = list(self._hand_views)
         return other
 
     def _need(self, phase: Phase, method: str) -> None:
@@ -761,8 +775,27 @@ class BurracoMatch(MatchProgress):
             state._taken_single = _as_card(taken_single)
             state._took_single = True
         state._phase = Phase.ACTION
+        state._hand_views = [None] * PLAYERS
+        state._side_views = [None, None]
         return state
 
+
+SideView = tuple[tuple[tuple[str, ...], ...], str]
+"""A side's melds as codes (each as it lies) and as :func:`meld_text`."""
+
+
+def _observation_template(seat: int, target: int) -> dict[str, Any]:
+    """The keys of ``seat``'s observation in their order, with the values that never change
+    during a match (the others are filled by :meth:`BurracoMatch.observation`)."""
+    return {
+        "game": "burraco", "seat": seat, "side": seat % 2, "players": PLAYERS, "phase": None,
+        "hand_number": None, "first_player": None, "to_act": None, "stage": None,
+        "hand": None, "hand_sizes": None, "melds": None, "our_melds": None,
+        "their_melds": None, "discard_pile": None, "stock_size": None, "pozzetti": None,
+        "pozzetto_taken": None, "face_down_pozzetto": None, "cannot_discard": None,
+        "stalemate_turns": None, "end_reason": None, "target": target, "match_scores": None,
+        "winner": None,
+    }
 
 
 def meld_text(melds: Sequence[Meld]) -> str:
