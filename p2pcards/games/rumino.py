@@ -103,9 +103,9 @@ from .rumino_config import (
     paid_in,
     rebuy_price,
 )
+from .rumino_kept import DiscardPile, KeptViews
 from .rumino_melds import (
     RUMINO_SIZE,
-    MeldTracker,
     Split,
     best_split,
     is_rumino,
@@ -121,7 +121,6 @@ from .rumino_turns import (
     take_from_hand,
     turn_actions,
 )
-from .rumino_view import HandFacts, hand_facts, observation
 
 __all__ = [
     "ELIMINATION",
@@ -168,10 +167,6 @@ class RuminoMatch(MatchProgress):
     config: RuminoConfig
 
     def __init__(self, config: RuminoConfig) -> None:
-        self._legal_memo: list[Action] | None = None
-        self._split_kept: tuple[int, Split | None] | None = None
-        """The last seat whose split was asked in this state, with that split (a state change
-        forgets it with the legal actions: :meth:`_forget`)."""
         if not isinstance(config, RuminoConfig):
             raise GameError(f"rumino needs a RuminoConfig, got {type(config).__name__}")
         self.config = config
@@ -191,16 +186,15 @@ class RuminoMatch(MatchProgress):
         self._dealer = self._n - 1
         self._dealt_before = False
         self._to_act = 0
-        self._trackers = [MeldTracker() for _ in range(self._n)]
+        self._kept = KeptViews(self._n)
+        """What is kept of this state (:mod:`~.rumino_kept`): forgotten at every change."""
         self._reset_hand()
 
     def _reset_hand(self) -> None:
-        self._facts: HandFacts | None = None
+        self._kept.forget_facts()
         self._hands: list[list[Card | None]] = [[] for _ in range(self._n)]
         self._playing: tuple[int, ...] = ()
-        self._discards: list[Card] = []
-        self._discard_codes: list[str] = []
-        """The codes of ``_discards``, kept beside them (what observations show)."""
+        self._pile = DiscardPile()
         self._seen: set[Card] = set()
         self._next_pos = 0
         self._pending: tuple[ChanceStep, ...] = ()
@@ -270,17 +264,18 @@ class RuminoMatch(MatchProgress):
     @property
     def upcard(self) -> Card | None:
         """The top of the discard pile (``None`` when empty)."""
-        return self._discards[-1] if self._discards else None
+        cards = self._pile.cards
+        return cards[-1] if cards else None
 
     @property
     def discards(self) -> tuple[Card, ...]:
         """The discard pile, bottom first."""
-        return tuple(self._discards)
+        return tuple(self._pile.cards)
 
     @property
     def discard_codes(self) -> list[str]:
         """The codes of the discard pile, bottom first (a fresh list)."""
-        return list(self._discard_codes)
+        return self._pile.codes()
 
     @property
     def stock_size(self) -> int:
@@ -344,19 +339,12 @@ class RuminoMatch(MatchProgress):
         followed from the hand it held when last asked (:class:`~.rumino_melds.MeldTracker`);
         kept until the state changes, for the last seat asked."""
         self._check_seat(seat)
-        kept = self._split_kept
-        if kept is not None and kept[0] == seat:
-            return kept[1]
-        split = self._trackers[seat].split_hand(self._hands[seat])
-        self._split_kept = (seat, split)
-        return split
+        return self._kept.split(seat, self._hands[seat])
 
     def _split_to_act(self, places: Sequence[int]) -> Split:
         """The split of the acting seat's hand, whose places are ``places`` (its cards all
         known), kept for :meth:`split` until the state changes."""
-        split = self._trackers[self._to_act].split(places)
-        self._split_kept = (self._to_act, split)
-        return split
+        return self._kept.split_places(self._to_act, places)
 
     def hand_known(self, seat: int) -> bool:
         """Whether every card of seat's hand is known in this view."""
@@ -371,7 +359,7 @@ class RuminoMatch(MatchProgress):
 
     def begin_hand(self) -> None:
         """In SHUFFLE: a shuffled deck is ready. Rebuy offers first (ACTION), then the deal."""
-        self._forget()
+        self._kept.forget()
         self._need(Phase.SHUFFLE, "begin_hand")
         self._reset_hand()
         if self._offers:
@@ -406,7 +394,7 @@ class RuminoMatch(MatchProgress):
         Raises :class:`BadChance` (state unchanged) for a wrong count, a card not in the deck, a
         card already placed this hand, or a hidden public card.
         """
-        self._forget()
+        self._kept.forget()
         self._need(Phase.CHANCE, "complete_chance")
         given = list(revealed)
         steps = self._pending
@@ -418,8 +406,7 @@ class RuminoMatch(MatchProgress):
                 self._hands[step.seat].append(c)
             else:
                 assert c is not None
-                self._discards.append(c)
-                self._discard_codes.append(c.code)
+                self._pile.push(c)
                 self._seen.add(c)
         kind = self._pending_kind
         self._pending = ()
@@ -442,15 +429,7 @@ class RuminoMatch(MatchProgress):
         The list is computed once per state change (every method that changes the state
         forgets it) and a copy is returned.
         """
-        memo = self._legal_memo
-        if memo is None:
-            memo = self._legal_memo = self._list_legal_actions()
-        return list(memo)
-
-    def _forget(self) -> None:
-        """Forget what was kept of this state: its legal actions and the split last asked."""
-        self._legal_memo = None
-        self._split_kept = None
+        return self._kept.legal_actions(self._list_legal_actions)
 
     def _list_legal_actions(self) -> list[Action]:
         """What :meth:`legal_actions` lists, computed afresh."""
@@ -461,7 +440,7 @@ class RuminoMatch(MatchProgress):
             price = rebuy_price(self.config.stake, self._rebuys[seat])
             return sorted([Action("rebuy", amount=price), Action("decline")])
         return turn_actions(seat, self._hands[seat], drawn=self._drawn,
-                            stock_size=self.stock_size, upcard=bool(self._discards),
+                            stock_size=self.stock_size, upcard=bool(self._pile.cards),
                             taken=self._taken, split=self._split_to_act)
 
     def card_use(self, action: Action) -> CardUse:
@@ -482,7 +461,7 @@ class RuminoMatch(MatchProgress):
         ``knock-over-limit``, ``not-a-rumino``, ``card-not-in-deck``, ``card-not-in-hand``,
         ``discard-taken-upcard``.
         """
-        self._forget()
+        self._kept.forget()
         seat = self._to_act
         if self._phase is not Phase.ACTION:
             raise IllegalMove("wrong-phase",
@@ -513,7 +492,7 @@ class RuminoMatch(MatchProgress):
             raise IllegalMove("unknown-action", f"rumino has no action {kind!r}", seat)
 
     def _apply_offer(self, seat: int, action: Action) -> None:
-        self._facts = None
+        self._kept.forget_facts()
         if action.kind == "rebuy":
             check_shape(action, seat, amount=True)
             price = rebuy_price(self.config.stake, self._rebuys[seat])
@@ -553,10 +532,9 @@ class RuminoMatch(MatchProgress):
         if source != "upcard":
             raise IllegalMove("malformed-action", f"a draw is from 'stock' or 'upcard', "
                               f"not {source!r}", seat)
-        if not self._discards:
+        if not self._pile.cards:
             raise IllegalMove("no-upcard", "there is no upcard to draw", seat)
-        taken = self._discards.pop()
-        self._discard_codes.pop()
+        taken = self._pile.pop()
         self._hands[seat].append(taken)
         self._taken = taken
         self._drawn = True
@@ -599,8 +577,7 @@ class RuminoMatch(MatchProgress):
                               "the upcard it has just taken", seat)
         self._hands[seat] = self._take_from_hand(seat, [c])
         self._seen.add(c)
-        self._discards.append(c)
-        self._discard_codes.append(c.code)
+        self._pile.push(c)
         self._drawn = False
         self._taken = None
         if self.stock_size <= 0:
@@ -611,7 +588,7 @@ class RuminoMatch(MatchProgress):
         self._to_act = next_seat(seat, self._playing, self._n)
 
     def _end_hand(self, how: HandEnd) -> None:
-        self._facts = None
+        self._kept.forget_facts()
         self._end = how
         self._claim_open = False
         self._phase = Phase.HAND_OVER
@@ -630,7 +607,7 @@ class RuminoMatch(MatchProgress):
         self._check_seat(seat)
         if seat not in self.claimants():
             return []
-        return claim_options(seat, self._hands[seat], self._discards)
+        return claim_options(seat, self._hands[seat], self._pile.cards)
 
     def apply_claim(self, seat: int, action: Action) -> None:
         """``seat`` takes the discard out of turn and shows the rumino it completes.
@@ -639,16 +616,14 @@ class RuminoMatch(MatchProgress):
         ``wrong-card`` (not the discard), ``not-a-rumino``, ``card-not-in-hand`` (with full
         information, or a card known to be elsewhere).
         """
-        self._forget()
+        self._kept.forget()
         if not isinstance(seat, int) or not 0 <= seat < self._n:
             raise IllegalMove("no-claim", f"seat {seat!r} is not at this table", seat=None)
         if seat not in self.claimants():
             raise IllegalMove("no-claim", f"seat {seat} has no out-of-turn claim open now", seat)
-        six = claimed_six(seat, action, self._discards)
-        top = self._discards[-1]
+        six = claimed_six(seat, action, self._pile.cards)
         rest = self._take_from_hand(seat, six)
-        self._discards.pop()
-        self._discard_codes.pop()
+        top = self._pile.pop()
         self._hands[seat] = [*rest, *six, top]
         self._seen.update(six)
         self._rumino_seat = seat
@@ -689,11 +664,11 @@ class RuminoMatch(MatchProgress):
     def next_hand(self) -> None:
         """In HAND_OVER: add the points; put out the players at 100 or more; then SHUFFLE (with
         rebuy offers when at least three remain and there is a stake) or MATCH_OVER."""
-        self._forget()
+        self._kept.forget()
         self._need(Phase.HAND_OVER, "next_hand")
         points, _ = self._hand_points()
         over, winner, payout = self._outcome(points)
-        self._facts = None
+        self._kept.forget_facts()
         for s in range(self._n):
             self._scores[s] += points[s]
         if over:
@@ -715,16 +690,13 @@ class RuminoMatch(MatchProgress):
     def observation(self, seat: int) -> dict[str, Any]:
         """What ``seat`` sees (:func:`~.rumino_view.observation`), its hand facts kept."""
         self._check_seat(seat)
-        if self._facts is None:
-            self._facts = hand_facts(self)
-        return observation(self, seat, self._facts)
+        return self._kept.observation(self, seat)
 
     def copy(self) -> RuminoMatch:
         """An independent copy (explicit, no deepcopy)."""
         other = _copy.copy(self)
         other._hands = [list(h) for h in self._hands]
-        other._discards = list(self._discards)
-        other._discard_codes = list(self._discard_codes)
+        other._pile = self._pile.copy()
         other._seen = set(self._seen)
         other._scores = list(self._scores)
         other._in_game = list(self._in_game)
@@ -732,7 +704,7 @@ class RuminoMatch(MatchProgress):
         other._rebuys = list(self._rebuys)
         other._payout = list(self._payout)
         other._offers = list(self._offers)
-        other._trackers = [MeldTracker() for _ in range(self._n)]
+        other._kept = self._kept.fresh()
         return other
 
     def _need(self, phase: Phase, method: str) -> None:
@@ -767,35 +739,45 @@ class RuminoMatch(MatchProgress):
         naming an inconsistency.
         """
         state = cls(config)
-        n = state._n
-        if len(hands) != n:
-            raise GameError(f"from_position needs {n} hands, got {len(hands)}")
-        state._in_game = [h is not None for h in hands]
-        state._hands = [[None if c is None else _as_card(c) for c in (h or ())] for h in hands]
-        state._discards = [_as_card(c) for c in discards]
-        state._discard_codes = [c.code for c in state._discards]
-        if scores is not None:
-            state._scores = list(scores)
-        if rebuys is not None:
-            state._rebuys = list(rebuys)
-            state._paid = [paid_in(config.stake, r) for r in rebuys]
-        active = [s for s in range(n) if state._in_game[s]]
-        if to_act not in active:
-            raise GameError(f"seat {to_act} is not in the game, so it cannot act")
-        state._dealer = (to_act - 1) % n if dealer is None else dealer
-        start = active.index(to_act)
-        state._playing = tuple(active[start:] + active[:start])
-        _check_placed([c for h in state._hands for c in h if c is not None] + state._discards,
-                      stock_size)
-        state._next_pos = len(state._deck) - stock_size
-        state._seen = set(state._discards)
-        state._drawn = drawn
-        state._discarder = discarder
-        state._claim_open = discarder is not None and not drawn
-        state._to_act = to_act
-        state._dealt_before = True
-        state._phase = Phase.ACTION
+        _place(state, hands, discards, to_act=to_act, stock_size=stock_size, drawn=drawn,
+               discarder=discarder, scores=scores, dealer=dealer, rebuys=rebuys)
         return state
+
+
+def _place(state: RuminoMatch, hands: Sequence[Iterable[Card | str] | None],
+           discards: Iterable[Card | str], *, to_act: int, stock_size: int, drawn: bool,
+           discarder: int | None, scores: Sequence[int] | None, dealer: int | None,
+           rebuys: Sequence[int] | None) -> None:
+    """Put the new match ``state`` in the position :meth:`RuminoMatch.from_position` describes,
+    or raise :class:`GameError` naming an inconsistency."""
+    config = state.config
+    n = state._n
+    if len(hands) != n:
+        raise GameError(f"from_position needs {n} hands, got {len(hands)}")
+    state._in_game = [h is not None for h in hands]
+    state._hands = [[None if c is None else _as_card(c) for c in (h or ())] for h in hands]
+    state._pile = DiscardPile([_as_card(c) for c in discards])
+    if scores is not None:
+        state._scores = list(scores)
+    if rebuys is not None:
+        state._rebuys = list(rebuys)
+        state._paid = [paid_in(config.stake, r) for r in rebuys]
+    active = [s for s in range(n) if state._in_game[s]]
+    if to_act not in active:
+        raise GameError(f"seat {to_act} is not in the game, so it cannot act")
+    state._dealer = (to_act - 1) % n if dealer is None else dealer
+    start = active.index(to_act)
+    state._playing = tuple(active[start:] + active[:start])
+    _check_placed([c for h in state._hands for c in h if c is not None]
+                  + state._pile.cards, stock_size)
+    state._next_pos = len(state._deck) - stock_size
+    state._seen = set(state._pile.cards)
+    state._drawn = drawn
+    state._discarder = discarder
+    state._claim_open = discarder is not None and not drawn
+    state._to_act = to_act
+    state._dealt_before = True
+    state._phase = Phase.ACTION
 
 
 SPEC = GameSpec(
