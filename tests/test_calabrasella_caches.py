@@ -9,13 +9,14 @@ from __future__ import annotations
 import random
 from typing import Any
 
+import pytest
 from calabrasella_views import Views
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from p2pcards.bots import RandomBot
 from p2pcards.cards import ITALIAN_40, Card
-from p2pcards.games.base import Action, IllegalMove, Phase
+from p2pcards.games.base import Action, IllegalMove, Phase, UnknownHand
 from p2pcards.games.calabrasella import SPEC, CalabrasellaMatch, Stage
 from p2pcards.games.calabrasella_rules import card_points
 
@@ -146,3 +147,59 @@ def test_observations_stay_plain_over_whole_matches() -> None:
                 _assert_observations_plain(state)
                 state.next_hand()
         _assert_observations_plain(state)
+
+
+_CACHES = frozenset({"_listed"})
+"""Attributes of the engine that only keep what can be computed again (not state)."""
+
+
+def _state(engine: CalabrasellaMatch) -> dict[str, Any]:
+    """Everything an engine holds, its caches left out."""
+    return {k: v for k, v in vars(engine).items() if k not in _CACHES}
+
+
+def _check_listed_plays(engine: CalabrasellaMatch) -> None:
+    """Each listed play, played as listed (unchecked), leaves the state that the same play made
+    anew (checked rule by rule, with a card object made anew) leaves; a listing is forgotten
+    once the state changes, and what a caller adds to its copy of the list is checked."""
+    try:
+        listed = engine.copy().legal_actions()
+    except UnknownHand:
+        return
+    for at, action in enumerate(listed):
+        fast = engine.copy()
+        fast_listed = fast.legal_actions()
+        assert fast_listed == listed
+        fast.apply(fast_listed[at])
+        checked = engine.copy()
+        assert action.card is not None
+        checked.apply(Action("play", card=Card(action.card.rank, action.card.suit)))
+        assert _state(fast) == _state(checked)
+        assert [fast.observation(s) for s in range(3)] == [checked.observation(s)
+                                                           for s in range(3)]
+        if fast.phase is Phase.ACTION:
+            with pytest.raises(IllegalMove):
+                fast.apply(fast_listed[at])  # a stale listing: its card is played already
+    trial = engine.copy()
+    got = trial.legal_actions()
+    seat = trial.to_act
+    stray = next(c for c in ITALIAN_40.cards
+                 if Action("play", card=c) not in got and c not in trial.hand(seat))
+    got.append(Action("play", card=stray))
+    with pytest.raises(IllegalMove):
+        trial.apply(got[-1])
+
+
+@settings(max_examples=10, deadline=None)
+@given(seed=st.integers(0, 2**32 - 1), preset=st.sampled_from(sorted(SPEC.presets)))
+def test_a_listed_play_leaves_the_state_a_checked_play_leaves(seed: int, preset: str) -> None:
+    deck = list(ITALIAN_40.cards)
+    random.Random(seed).shuffle(deck)
+    views = Views.deal([deck[s:36:3] for s in range(3)], deck[36:], SPEC.preset(preset))
+    bot = RandomBot(seed)
+    full = views.full
+    while full.phase is Phase.ACTION:
+        if full.stage is Stage.TRICKS:
+            for engine in (full, *views.live):
+                _check_listed_plays(engine)
+        views.honest(bot.choose(full.observation(full.to_act), full.legal_actions()))

@@ -78,7 +78,7 @@ from bisect import insort
 from collections.abc import Callable, Iterable, Sequence
 from itertools import repeat
 from operator import is_
-from typing import Any
+from typing import Any, cast
 
 from ..cards import HIDDEN, ITALIAN_40, Card, Deck, card
 from .base import (
@@ -97,7 +97,7 @@ from .base import (
     Zone,
     flags_of,
 )
-from .calabrasella_actions import stage_actions
+from .calabrasella_actions import stage_actions, trick_plays
 from .calabrasella_checks import (
     called_card,
     check_called_play,
@@ -190,6 +190,9 @@ class CalabrasellaMatch(MatchProgress):
         self._last_winner: int | None = None
         self._pending: tuple[ChanceStep, ...] = ()
         self._result: HandResult | None = None
+        self._listed: list[Action] = []
+        """The plays :meth:`legal_actions` listed for this very state, if it was asked in a
+        trick: kept private (callers get a copy) and forgotten at every change."""
 
     # ------------------------------------------------------------------ read-only state
 
@@ -335,7 +338,11 @@ class CalabrasellaMatch(MatchProgress):
         if self._phase is not Phase.ACTION:
             return []
         seat = self._to_act
-        return stage_actions(self._stage, seat, self._hands[seat], called=self._called,
+        hand = self._hands[seat]
+        if self._stage is _TRICKS and all(hand):  # no unseen card (None) in the hand
+            listed = self._listed = trick_plays(cast("list[Card]", hand), self._trick)
+            return list(listed)
+        return stage_actions(self._stage, seat, hand, called=self._called,
                              trick=self._trick, widow=self._widow,
                              discarded=len(self._discards))
 
@@ -359,8 +366,22 @@ class CalabrasellaMatch(MatchProgress):
     # ------------------------------------------------------------------ applying actions
 
     def apply(self, action: Action) -> None:
-        """Apply ``to_act``'s action, or raise :class:`IllegalMove` (state unchanged)."""
+        """Apply ``to_act``'s action, or raise :class:`IllegalMove` (state unchanged).
+
+        A play that is one of the very objects :meth:`legal_actions` listed for this state (the
+        list is kept private, and forgotten at every change of the state) is legal, so it is
+        played without checking it again; any other action is checked rule by rule."""
         seat = self._to_act
+        listed = self._listed
+        if listed:
+            self._listed = []
+            if id(action) in map(id, listed):
+                c = action.card
+                assert c is not None
+                hand = self._hands[seat]
+                trick = self._trick
+                self._play_out(seat, c, _position(hand, c), trick[0][1].suit if trick else None)
+                return
         if self._phase is not Phase.ACTION:
             raise IllegalMove(
                 "wrong-phase", f"no action is expected in phase {self._phase.value}", seat
@@ -482,13 +503,16 @@ class CalabrasellaMatch(MatchProgress):
         trick = self._trick
         led = trick[0][1].suit if trick else None
         check_follows(seat, c, led, hand, self._void[seat])
-        if at < 0:
-            hand.remove(None)
-        else:
-            del hand[at]
+        self._play_out(seat, c, at if at >= 0 else hand.index(None), led)
+
+    def _play_out(self, seat: int, c: Card, at: int, led: str | None) -> None:
+        """Play ``c``, a legal play, from ``seat``'s hand position ``at`` to a trick led in
+        suit ``led`` (``None``: ``c`` leads)."""
+        del self._hands[seat][at]
         if led is not None and c.suit != led:
             self._void[seat].add(led)
         self._note_played(c)
+        trick = self._trick
         trick.append((seat, c))
         if len(trick) < PLAYERS:
             self._to_act = (seat + 1) % PLAYERS
@@ -668,6 +692,7 @@ class CalabrasellaMatch(MatchProgress):
         other._played = set(self._played)
         other._played_codes = list(self._played_codes)
         other._void = [set(v) for v in self._void]
+        other._listed = []
         return other
 
     # ------------------------------------------------------------------ testing aid
@@ -714,6 +739,7 @@ class CalabrasellaMatch(MatchProgress):
 
 
 _ACTION = Phase.ACTION
+_TRICKS = Stage.TRICKS
 _DECK_IDS = frozenset(map(id, ITALIAN_40.cards))
 """The identities of the deck's own card objects (they live as long as the program): a card
 found here is in the deck without a card comparison."""

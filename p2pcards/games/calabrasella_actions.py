@@ -26,6 +26,7 @@ __all__ = [
     "play_choices",
     "stage_actions",
     "take_choices",
+    "trick_plays",
 ]
 
 
@@ -37,15 +38,9 @@ def stage_actions(stage: Stage, seat: int, hand: Sequence[Card | None], *, calle
     ``discarded`` how many cards the declarer discarded. :class:`UnknownHand` when the choice
     depends on a hand this view cannot see."""
     if stage is Stage.TRICKS:
-        if any(c is None for c in hand):
+        if not all(hand):  # an unseen card (None) in the hand
             known_hand(seat, hand)
-        held = cast("Sequence[Card]", hand)
-        if trick:
-            suit_led = trick[0][1].suit
-            following = [c for c in held if c.suit == suit_led]
-            if following:
-                return play_choices(following)
-        return play_choices(held)
+        return trick_plays(cast("Sequence[Card]", hand), trick)
     if stage is Stage.BIDDING:
         return sorted([Action("pass"), Action("bid")])
     known = known_hand(seat, hand)
@@ -65,6 +60,17 @@ def stage_actions(stage: Stage, seat: int, hand: Sequence[Card | None], *, calle
     led = trick[0][1].suit if trick else None
     follow = [c for c in known if c.suit == led]
     return play_choices(follow or known)
+
+
+def trick_plays(hand: Sequence[Card], trick: Sequence[tuple[int, Card]]) -> list[Action]:
+    """The plays of a seat holding ``hand`` (every card known) to ``trick``: its cards of the
+    suit led when it holds any, else all its cards, in :func:`sort_actions` order."""
+    if trick:
+        led = trick[0][1].suit
+        following = [c for c in hand if c.suit == led]
+        if following:
+            return play_choices(following)
+    return play_choices(hand)
 
 
 _PLAYS: dict[tuple[int, str, int], Action] = {}
