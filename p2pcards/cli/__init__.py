@@ -3,18 +3,55 @@
 Every user-facing failure ends as one sentence on standard error and a non-zero exit status,
 never a traceback: exit 1 for a verification failure, 2 for bad usage or input, 3 for a network
 or peer failure.
+
+A command's module (:mod:`.play`, :mod:`.verify`, :mod:`.relay`, :mod:`.demo`) is imported
+only when that command runs: :data:`COMMANDS` names every command with its help line, and
+:func:`main` registers in full only the module of the command it was given, the others as their
+name and help line alone, which is all the top-level help and a wrong command's error show. A
+relay or a ``verify`` then starts without importing the peer's network, the web table or Trio.
 """
 
 from __future__ import annotations
 
 import argparse
-from collections.abc import Callable, Sequence
+import importlib
+import sys
+from collections.abc import Collection, Sequence
+from typing import NamedTuple
 
 from .. import __version__
 from ..i18n import LANGUAGES
 from .errors import EXIT_INVALID, EXIT_NETWORK, EXIT_USAGE, UserError, run_command
 
-__all__ = ["EXIT_INVALID", "EXIT_NETWORK", "EXIT_USAGE", "UserError", "build_parser", "main"]
+__all__ = ["COMMANDS", "EXIT_INVALID", "EXIT_NETWORK", "EXIT_USAGE", "UserError",
+           "build_parser", "main"]
+
+class Command(NamedTuple):
+    """One command of the command line: its name, its help line, and the module of
+    :mod:`p2pcards.cli` whose ``register(sub)`` adds it (with the commands beside it in
+    :data:`COMMANDS` that name the same module); ``None`` for ``rules``, registered here."""
+
+    name: str
+    help: str
+    module: str | None
+
+
+COMMANDS: tuple[Command, ...] = (
+    Command("rules", "list games, or a game's presets and flags", None),
+    Command("verify", "verify a match transcript (exit 0 valid, 1 invalid, 2 incomplete or "
+            "unreadable)", "verify"),
+    Command("show", "replay a match transcript hand by hand", "verify"),
+    Command("relay", "run a relay node that forwards frames between peers", "relay"),
+    Command("id", "print your identity fingerprint (made on first use)", "play"),
+    Command("host", "host a table and print the invite for the others", "play"),
+    Command("join", "join a table with the invite the host gave you", "play"),
+    Command("resume", "come back into an unfinished match after a crash", "play"),
+    Command("demo", "bots play a full match between local processes", "demo"),
+)
+"""Every command in the order ``--help`` lists them; the commands of one module are adjacent
+and in the order its ``register`` adds them (tests/test_cli_help.py holds the help lines to
+the registered ones)."""
+
 
 def _cmd_rules(args: argparse.Namespace) -> int:
     from .rules import describe_game, list_games
@@ -24,8 +61,11 @@ def _cmd_rules(args: argparse.Namespace) -> int:
     return 0
 
 
-def build_parser() -> argparse.ArgumentParser:
-    """The argument parser with every subcommand."""
+def build_parser(modules: Collection[str] | None = None) -> argparse.ArgumentParser:
+    """The argument parser with every subcommand. With ``modules`` (modules of
+    :data:`COMMANDS`), only those modules are imported and their commands registered in full;
+    every other command is there by its name and help line alone (it parses no options and
+    runs nothing)."""
     parser = argparse.ArgumentParser(
         prog="p2pcards",
         description="Play Italian card games peer to peer, with no server and no trusted dealer.",
@@ -36,16 +76,30 @@ def build_parser() -> argparse.ArgumentParser:
                         "messages (slower; for debugging)")
     _lang_option(parser, None)
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
+    registered: set[str] = set()
+    for entry in COMMANDS:
+        if entry.module is None:
+            _register_rules(sub)
+        elif modules is None or entry.module in modules:
+            if entry.module not in registered:
+                registered.add(entry.module)
+                _register_module(sub, entry.module)
+        else:
+            sub.add_parser(entry.name, help=entry.help)
+    for name in sub.choices:
+        _lang_option(sub.choices[name], argparse.SUPPRESS)
+    return parser
 
-    rules = sub.add_parser("rules", help="list games, or a game's presets and flags")
+
+def _register_rules(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    rules = sub.add_parser("rules", help=COMMANDS[0].help)
     rules.add_argument("game", nargs="?", help="a game name, e.g. scopa")
     rules.set_defaults(handler=_cmd_rules)
 
-    for register in _EXTRA_COMMANDS:
-        register(sub)
-    for command in sub.choices.values():
-        _lang_option(command, argparse.SUPPRESS)
-    return parser
+
+def _register_module(sub: argparse._SubParsersAction[argparse.ArgumentParser], module: str) -> None:
+    """Import ``p2pcards.cli.MODULE`` and let it add its commands to ``sub``."""
+    importlib.import_module(f"{__name__}.{module}").register(sub)
 
 
 def _lang_option(parser: argparse.ArgumentParser, default: str | None) -> None:
@@ -55,45 +109,33 @@ def _lang_option(parser: argparse.ArgumentParser, default: str | None) -> None:
                              "from LC_ALL, LC_MESSAGES or LANG, else English)")
 
 
-_EXTRA_COMMANDS: list[Callable[[argparse._SubParsersAction[argparse.ArgumentParser]], None]] = []
+def modules_for(argv: Sequence[str]) -> frozenset[str]:
+    """The module of :data:`COMMANDS` that the command of ``argv`` needs, the command read as
+    the top-level parser reads it: the first argument that is neither an option nor the value
+    of ``--lang`` (or of an abbreviation argparse accepts, such as ``--la``). Empty when that
+    argument names no command with a module (``rules``, a wrong command, or none at all: the
+    top-level help and a wrong command's error need only the names and help lines)."""
+    takes_value = False
+    for position, argument in enumerate(argv):
+        if takes_value:
+            takes_value = False
+        elif argument == "--":
+            return _module_named(argv[position + 1:position + 2])
+        elif argument.startswith("-") and argument != "-":
+            takes_value = (len(argument) > 2 and "=" not in argument
+                           and "--lang".startswith(argument))
+        else:
+            return _module_named([argument])
+    return frozenset()
 
 
-def _register_verify(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
-    from .verify import register
-
-    register(sub)
-
-
-_EXTRA_COMMANDS.append(_register_verify)
-
-
-def _register_relay(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
-    from .relay import register
-
-    register(sub)
-
-
-_EXTRA_COMMANDS.append(_register_relay)
-
-
-def _register_net(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
-    from .play import register
-
-    register(sub)
-
-
-_EXTRA_COMMANDS.append(_register_net)
-
-
-def _register_demo(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
-    from .demo import register
-
-    register(sub)
-
-
-_EXTRA_COMMANDS.append(_register_demo)
+def _module_named(command: Sequence[str]) -> frozenset[str]:
+    """The module of the one command in ``command`` (empty: none), as a set."""
+    return frozenset(entry.module for entry in COMMANDS
+                     if entry.name in command and entry.module is not None)
 
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the command line; returns the exit status."""
-    return run_command(build_parser(), argv)
+    arguments = list(sys.argv[1:] if argv is None else argv)
+    return run_command(build_parser(modules_for(arguments)), arguments)

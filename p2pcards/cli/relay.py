@@ -1,6 +1,6 @@
 """``p2pcards relay``: run a headless relay node until SIGINT or SIGTERM.
 
-Registered into :mod:`p2pcards.cli` through ``_EXTRA_COMMANDS``. Logs go to standard error as
+Registered into :mod:`p2pcards.cli` through its ``COMMANDS``. Logs go to standard error as
 ``event=... key=value`` lines, starting with ``event=listening address=HOST:PORT`` (with the real
 port when ``--listen`` asks for port 0).
 """
