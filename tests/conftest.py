@@ -74,9 +74,10 @@ def pytest_unconfigure(config: pytest.Config) -> None:
 
 
 LONGEST_FILES = (
-    "test_conformance.py", "test_resume_table.py", "test_languages.py", "test_dropout_bot.py",
-    "test_relay_play.py", "test_demo.py", "test_direct_lab.py", "test_resume_seats_processes.py",
-    "test_rematch_processes.py", "test_leave_processes.py", "test_relay_caps_processes.py",
+    "test_conformance.py", "test_resume_table.py", "test_dropout_bot.py", "test_demo.py",
+    "test_languages.py", "test_direct_lab.py", "test_relay_play.py",
+    "test_resume_seats_processes.py", "test_rematch_processes.py", "test_leave_processes.py",
+    "test_relay_caps_processes.py",
     "test_resume_processes.py", "test_recover_processes.py", "test_dropout_processes.py",
     "test_liveness.py", "test_dropout_bot_property.py", "test_web_match.py",
     "test_net_processes.py", "test_reentry_processes.py", "test_web_pages.py",

@@ -12,11 +12,12 @@ the game's name. Any other plain word on screen is a text that does not go throu
 
 from __future__ import annotations
 
+import functools
 import io
 import random
 import re
 import sys
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from gettext import GNUTranslations
 from pathlib import Path
 
@@ -32,7 +33,8 @@ from p2pcards.games import get_game
 from p2pcards.games.base import HandResult
 from p2pcards.offline.memory import make_tables
 from p2pcards.offline.simulate import play_hand
-from p2pcards.table import BotSeated, KeyRebuilt, MatchEnded, SeatDropped
+from p2pcards.seating.genesis import Genesis
+from p2pcards.table import BotSeated, KeyRebuilt, MatchEnded, SeatDropped, Table
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tools"))
 import catalogs  # noqa: E402
@@ -92,14 +94,21 @@ class Answers(LineSource):
         return self.lines.pop(0) if self.lines else None
 
 
+FirstTurn = Callable[[Genesis, Table], None]
+"""What :func:`play_and_render` calls at seat 0's first turn, before the person answers."""
+
+
 def play_and_render(game: str, players: int, hands: int = 1, seed: int = 5,
-                    budget: int = 12) -> tuple[str, list[str]]:
+                    budget: int = 12, at_first_turn: FirstTurn | None = None,
+                    ) -> tuple[str, list[str]]:
     """A person's terminal at seat 0 along a real match of ``game``: every event shown, and at
     its first turns the whole exchange of :class:`Answers`; the other seats and the person's
     later moves are the game's bot. Stops after ``hands`` hands are scored or ``budget``
     decisions of seat 0. Then the lines a short run may not reach: the score breakdown of a
     whole hand (played by the engine alone, without the crypto), the dropout and end-of-match
-    lines. Returns the screen and the seats' names."""
+    lines. Returns the screen and the seats' names. ``at_first_turn(genesis, table)`` runs at
+    seat 0's first turn (with :func:`turn_screen`, say, to draw that turn in another
+    language)."""
     spec = get_game(game)
     genesis, tables = make_tables(game, spec.default_preset, players, seed=seed)
     out = io.StringIO()
@@ -107,7 +116,8 @@ def play_and_render(game: str, players: int, hands: int = 1, seed: int = 5,
     ui = PersonUI(genesis, 0, answers, Console(file=out, width=400, color_system=None))
     bots = [make_bot(game, "smart", seed=seed + i) for i in range(players)]
     names = [seat.name for seat in genesis.seats]
-    trio.run(_drive, ui, tables, bots, answers, hands, budget)
+    first_turn = functools.partial(at_first_turn, genesis) if at_first_turn else None
+    trio.run(_drive, ui, tables, bots, answers, hands, budget, first_turn)
     result = _engine_hand(game, players, seed)
     ui.console.print(result_table(result, ui.names.side_list(len(result.points))))
     for event in _rare_events(players):
@@ -141,8 +151,17 @@ def _rare_events(players: int) -> Iterator[object]:
     yield MatchEnded(match_scores=tuple(range(players)), winner=None, forfeit=1)
 
 
+def turn_screen(genesis: Genesis, table: Table) -> str:
+    """The screen of seat 0's turn at ``table`` (the table and the numbered moves), as a
+    person's terminal draws it in the current language."""
+    out = io.StringIO()
+    ui = PersonUI(genesis, 0, Answers(), Console(file=out, width=400, color_system=None))
+    ui.draw_turn(table)
+    return out.getvalue()
+
+
 async def _drive(ui: PersonUI, tables: list, bots: list, answers: Answers, hands: int,
-                 budget: int) -> None:
+                 budget: int, first_turn: Callable[[Table], None] | None = None) -> None:
     from collections import deque
 
     from p2pcards.table import HandScored
@@ -175,6 +194,8 @@ async def _drive(ui: PersonUI, tables: list, bots: list, answers: Answers, hands
         action = bots[i].choose(table.observation(), table.legal_actions())
         if i == 0:
             turns += 1
+            if turns == 1 and first_turn is not None:
+                first_turn(table)
             view = ui.presenter.view(table)
             listed = [table.legal_actions()[move.index] for move in view.moves]
             label = move_labels(listed)[listed.index(action)]

@@ -6,6 +6,7 @@ The demo's peers are forked from the demo process where that is possible and sta
 
 from __future__ import annotations
 
+import functools
 import os
 import re
 import sys
@@ -20,7 +21,7 @@ from p2pcards.bots import make_bot
 from p2pcards.cli.demo import START_ENV, DemoStartError, choose_start, fork_available
 from p2pcards.games import get_game
 from p2pcards.net.seats import bot_seed
-from p2pcards.offline.memory import make_tables, run_in_memory
+from p2pcards.offline.memory import MatchRun, make_tables, run_in_memory
 from p2pcards.records.transcript import read_transcript
 from p2pcards.verify import verify_transcript
 
@@ -28,6 +29,15 @@ CAN_FORK = hasattr(os, "fork") and sys.platform != "darwin"
 FORKED = "(forked from this one)"
 SPAWNED = "(each started as python -m p2pcards)"
 BOTH = ["fork", "spawn"] if CAN_FORK else ["spawn"]
+
+
+@functools.cache
+def in_memory_briscola(seed: int) -> MatchRun:
+    """The italian Briscola match a two-seat demo with ``--seed SEED`` plays, played among
+    in-memory tables (once for the fork and the spawn case of a test)."""
+    genesis, tables = make_tables("briscola", "italian", 2, seed=seed)
+    bots = [make_bot("briscola", "smart", bot_seed(i, seed)) for i in range(2)]
+    return run_in_memory(genesis, tables, bots)
 
 
 def test_demo_with_no_arguments_plays_and_verifies_a_scopa_match(
@@ -56,11 +66,9 @@ def test_a_seeded_demo_is_the_in_memory_match_with_the_same_seed(
     assert demo.finish() == 0, demo.stderr
     assert (FORKED if start == "fork" else SPAWNED) in demo.out[0]
     path = Path(demo.wait_for(r"^transcript: (/.+\.p2pt)$")[1])
-    genesis, tables = make_tables("briscola", "italian", 2, seed=7)
-    bots = [make_bot("briscola", "smart", bot_seed(i, 7)) for i in range(2)]
-    run = run_in_memory(genesis, tables, bots)
+    run = in_memory_briscola(7)
     found = read_transcript(path)
-    assert found.genesis == genesis.encode()
+    assert found.genesis == run.genesis.encode()
     assert found.envelopes == run.frames
     assert verify_transcript(path).status == "valid"
     scores = "-".join(str(s) for s in run.match_scores)
@@ -160,9 +168,7 @@ def test_the_demo_through_a_relay_it_starts_itself(
                      re.M)
     assert "relay: exited" not in out and "relay: did not stop" not in out  # stopped cleanly
     path = Path(demo.wait_for(r"^transcript: (/.+\.p2pt)$")[1])
-    genesis, tables = make_tables("briscola", "italian", 2, seed=3)
-    run = run_in_memory(genesis, tables, [make_bot("briscola", "smart", bot_seed(i, 3))
-                                          for i in range(2)])
+    run = in_memory_briscola(3)
     assert read_transcript(path).envelopes == run.frames  # the very match played in memory
 
 

@@ -78,13 +78,13 @@ def test_with_the_bot_policy_a_killed_seat_is_played_by_the_bot_to_the_end(
     transcripts = []
     for peer in (hosting, other, back):
         assert peer.wait_for(r"^match over: .* won|^match over: a draw")
-        report = verified_dropout(peer, seat)
-        dropout = report.dropout
-        assert dropout is not None
-        assert dropout.rebuilt and dropout.bot and not dropout.forfeit and not dropout.audited
-        assert len(report.hands) >= 2
         transcripts.append(peer.transcript().read_bytes())
-    assert transcripts[0] == transcripts[1] == transcripts[2]
+    assert transcripts[0] == transcripts[1] == transcripts[2]  # so one verdict holds for all
+    report = verified_dropout(hosting, seat)
+    dropout = report.dropout
+    assert dropout is not None
+    assert dropout.rebuilt and dropout.bot and not dropout.forfeit and not dropout.audited
+    assert len(report.hands) >= 2
     assert not list((tmp_path / "victim" / "secrets").iterdir())
 
 
@@ -111,9 +111,9 @@ def test_through_a_relay_the_bot_plays_a_partners_seat_to_the_end(tmp_path: Path
         transcripts = set()
         for peer in peers:
             assert peer.wait_for(rf"^player \[{seat}\] is played by the bot from now on")
-            dropout = verified_dropout(peer, seat).dropout
-            assert dropout is not None and dropout.bot and not dropout.forfeit
             transcripts.add(peer.transcript().read_bytes())
-        assert len(transcripts) == 1
+        assert len(transcripts) == 1  # the same bytes everywhere, so one verdict for all three
+        dropout = verified_dropout(hosting, seat).dropout
+        assert dropout is not None and dropout.bot and not dropout.forfeit
     finally:
         assert relay.stop(signal.SIGTERM) == 0

@@ -44,9 +44,14 @@ TABLE = ("--game", "briscola", "--variant", "italian", "--players", "3", "--bot"
 what these tests check happens in the first hand, and the rest is played out."""
 
 
-@pytest.mark.parametrize("policy", ["forfeit", "bot"])
+@pytest.mark.parametrize("policy", ["forfeit", pytest.param("bot", marks=pytest.mark.slow)])
 def test_a_joiners_recover_of_a_live_seat_is_refused_and_the_match_completes(
         tmp_path: Path, policy: str) -> None:
+    """The host refuses a joiner's ``recover`` before any policy applies, and no recovery
+    begins, so the match is the same under either policy: the ``bot`` case runs with
+    ``--slow``, and the default run plays the ``forfeit`` case (the same refusal path) while
+    test_a_hubs_recover_of_a_connected_seat_is_recorded_and_reported_by_it[bot] plays a
+    recovery under ``bot`` between processes."""
     hosting, invite = host(tmp_path / "host", *TABLE, "--dropout", policy)
     forger = Evil(tmp_path / "forger", "forge", 2, "join", invite, "--bot", "--accept")
     joined_fingerprint(hosting, 1)
