@@ -324,6 +324,9 @@ class ObservationEncoder:
         """The encoder of ``layout``; ``listed`` names numeric keys of width 1 that may hold a
         list (any key may: these only take a quicker path)."""
         self.size = layout.size
+        self.listed = listed
+        """The numeric keys of width 1 read as lists first (the environment's survey names
+        those it saw holding lists)."""
         offset = layout.players
         self._card_at: list[tuple[str, dict[str, int], Callable[[str], int]]] = []
         """Per card key, each card code's entry in the vector, and that map's lookup."""
