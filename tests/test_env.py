@@ -396,6 +396,72 @@ def test_the_encoder_matches_the_reference_on_values_of_any_shape(
     assert again.tolist() == expected and again is not first
 
 
+_SMALL_KEYS = ("hand", "trick", "score", "sizes", "flag", "trump", "bids")
+
+
+def _mutated(value: object, data: st.DataObject) -> object:
+    """``value`` changed in place when it is a list or a map (an item set, added or removed),
+    else a new value: what a caller may do to an observation after it was encoded."""
+    if isinstance(value, list):
+        if value and data.draw(st.booleans()):
+            value[data.draw(st.integers(0, len(value) - 1))] = data.draw(_ANY_VALUE)
+        elif value and data.draw(st.booleans()):
+            value.pop()
+        else:
+            value.append(data.draw(_ANY_VALUE))
+        return value
+    if isinstance(value, dict):
+        key = data.draw(st.sampled_from(["0", "1", "card", "bets"]) | st.integers(0, 2))
+        if key in value and data.draw(st.booleans()):
+            del value[key]
+        else:
+            value[key] = data.draw(_ANY_VALUE)
+        return value
+    return data.draw(_ANY_VALUE)
+
+
+@settings(max_examples=150, deadline=None)
+@given(data=st.data(), steps=st.integers(2, 10),
+       listed=st.sampled_from([frozenset(), frozenset({"score", "flag"})]))
+def test_the_encoder_matches_the_reference_over_sequences_of_observations(
+        data: st.DataObject, steps: int, listed: frozenset[str]) -> None:
+    """Over a sequence of observations of seats in any order, where from one to the next each
+    key keeps its very value, gets an equal copy, a new value, or its value changed in place
+    after it was encoded (the list or map the encoder saw, mutated), or goes missing, every
+    vector is, bit for bit, the plain encoding of the observation as it stands when encoded,
+    and no vector handed out earlier changes afterwards: nothing the encoder keeps between
+    calls (its memo of maps and lists of texts) holds a caller's object or outlives a change."""
+    import copy
+
+    encoder = ObservationEncoder(_SMALL_LAYOUT, listed)
+    observation: dict[str, object] = data.draw(st.fixed_dictionaries(
+        {}, optional={key: _ANY_VALUE for key in _SMALL_KEYS}))
+    handed: list[tuple[np.ndarray[Any, Any], bytes]] = []
+    for _ in range(steps):
+        seat = data.draw(st.integers(0, 2))
+        vector = encoder.encode(observation, seat)
+        expected = np.array(_reference_vector(_SMALL_LAYOUT, observation, seat),
+                            dtype=np.float32)
+        assert vector.tobytes() == expected.tobytes()
+        handed.append((vector, vector.tobytes()))
+        following: dict[str, object] = {}
+        for key in _SMALL_KEYS:
+            how = data.draw(st.sampled_from(["keep", "copy", "new", "mutate", "drop"]))
+            if how == "drop":
+                continue
+            if key not in observation or how == "new":
+                following[key] = data.draw(_ANY_VALUE)
+            elif how == "keep":
+                following[key] = observation[key]
+            elif how == "copy":
+                following[key] = copy.deepcopy(observation[key])
+            else:
+                following[key] = _mutated(observation[key], data)
+        observation = following
+    for vector, seen in handed:
+        assert vector.tobytes() == seen
+
+
 def test_vectors_and_masks_are_fresh_arrays() -> None:
     """A caller may keep every vector and mask (a replay buffer): none is reused or shared."""
     e = raw_env("scopa", 2)

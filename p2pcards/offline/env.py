@@ -286,8 +286,8 @@ def _compile_number_reader(number_keys: tuple[tuple[str, int], ...],
     """A function that reads the numeric keys of an observation (given its ``get``) into one
     flat list: a key wider than one entry, or one in ``listed`` (seen holding a list), gives
     its list's items when it holds a list of exactly its width, else :func:`_key_entries`;
-    any other key gives its value as it is, for the caller to check (the common case is a
-    plain number, or ``None`` for 0).
+    any other key gives its value as it is, or 0 for ``None`` (a trump not taken yet, nothing
+    due), for the caller to check (the common case is a plain number).
 
     It is generated as straight-line code once per layout: the keys are written as literals
     (``repr`` of each text), so a read is one list display with no loop over the keys."""
@@ -300,6 +300,8 @@ def _compile_number_reader(number_keys: tuple[tuple[str, int], ...],
             lines.append(f"        v{i} = key_entries(v{i}, {width})")
             items.append(f"*v{i}")
         else:
+            lines.append(f"    if v{i} is None:")
+            lines.append(f"        v{i} = 0")
             items.append(f"v{i}")
     lines.append("    return [" + ", ".join(items) + "]")
     namespace: dict[str, Any] = {"key_entries": _key_entries}
@@ -324,6 +326,9 @@ class ObservationEncoder:
         """The encoder of ``layout``; ``listed`` names numeric keys of width 1 that may hold a
         list (any key may: these only take a quicker path)."""
         self.size = layout.size
+        self.listed = listed
+        """The numeric keys of width 1 read as lists first (the environment's survey names
+        those it saw holding lists)."""
         offset = layout.players
         self._card_at: list[tuple[str, dict[str, int], Callable[[str], int]]] = []
         """Per card key, each card code's entry in the vector, and that map's lookup."""
