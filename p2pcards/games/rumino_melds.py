@@ -281,71 +281,98 @@ def _melds_of(key: tuple[int, ...]) -> list[tuple[int, ...]] | None:
 
 
 def _melds_holding(key: tuple[int, ...], place: int) -> list[tuple[int, ...]]:
-    """The melds of the hand at ``key`` that hold the card at ``place``: they lie among the
-    cards of its rank, of its suit and the jokers (all the hand for a joker)."""
+    """The melds of the hand at ``key`` (no card twice) that hold the card at ``place``, as
+    sorted tuples of places, each once. A natural card's sets lie among the other cards of its
+    rank and the jokers, its runs among the cards of its suit within three ranks of it and the
+    jokers; a joker's melds are searched in the whole hand."""
+    if _SUIT[place] == JOKER_SUIT:
+        melds = _melds_of(key) or []
+        return [meld for meld in melds if place in meld]
     rank, suit = _RANK[place], _SUIT[place]
-    if suit != JOKER_SUIT and _SUIT[key[0]] != JOKER_SUIT and not _natural_meld_near(key, rank,
-                                                                                    suit):
-        return []
-    near = key if suit == JOKER_SUIT else tuple(
-        [i for i in key if _RANK[i] == rank or _SUIT[i] == suit or _SUIT[i] == JOKER_SUIT])
-    melds = _melds_of(near) or []
-    return [meld for meld in melds if place in meld]
-
-
-def _natural_meld_near(key: tuple[int, ...], rank: int, suit: str) -> bool:
-    """Whether the hand at ``key`` (no jokers) can hold a meld with a card of ``rank`` and
-    ``suit``: three cards of that rank, or three consecutive ranks of that suit around it (a
-    run of four around it holds three of them)."""
-    same_rank = 0
-    in_suit = 0
+    jokers: list[int] = []
+    kin: list[int] = []
+    suited: list[int] = []
     for i in key:
-        if _RANK[i] == rank:
-            same_rank += 1
-        if _SUIT[i] == suit:
-            in_suit |= 1 << _RANK[i]
-    if same_rank >= 3:
-        return True
-    return any(in_suit >> low & 7 == 7 for low in (rank - 2, rank - 1, rank) if low >= 0)
+        other_suit = _SUIT[i]
+        if other_suit == JOKER_SUIT:
+            jokers.append(i)
+        elif i != place:
+            other_rank = _RANK[i]
+            if other_rank == rank:
+                kin.append(i)
+            elif other_suit == suit and -3 <= other_rank - rank <= 3:
+                suited.append(i)
+    found: list[tuple[int, ...]] = []
+    partners = kin + jokers
+    if len(partners) >= 2:
+        found.extend(tuple(sorted((place, *others))) for others in combinations(partners, 2))
+        found.extend(tuple(sorted((place, *others))) for others in combinations(partners, 3))
+    partners = suited + jokers
+    if len(partners) >= 2:
+        for size in (2, 3):
+            found.extend(tuple(sorted((place, *others)))
+                         for others in combinations(partners, size)
+                         if _run_with(rank, others))
+    if len(jokers) > 1:
+        return list(set(found))
+    return found
+
+
+def _run_with(rank: int, others: tuple[int, ...]) -> bool:
+    """Whether a natural card of ``rank`` with the cards at ``others`` (jokers and naturals of
+    its suit, none of its rank) is a run: distinct natural ranks spanning no more places than
+    there are cards."""
+    low = high = rank
+    seen = 1 << rank
+    for i in others:
+        if _SUIT[i] == JOKER_SUIT:
+            continue
+        other_rank = _RANK[i]
+        bit = 1 << other_rank
+        if seen & bit:
+            return False
+        seen |= bit
+        if other_rank < low:
+            low = other_rank
+        elif other_rank > high:
+            high = other_rank
+    return high - low < len(others) + 1
 
 
 def _split_with(key: tuple[int, ...], melds: list[tuple[int, ...]] | None) -> Split:
     """The best split of the hand at ``key`` whose melds are ``melds`` (``None``: not known,
     search them)."""
-    cards = tuple([DECK_ORDER[i] for i in key])
-    values = [_VALUE[i] for i in key]
-    if melds is None:
-        return _split(cards, [_RANK[i] for i in key], [_SUIT[i] for i in key], values)
     if not melds:
+        cards = tuple([DECK_ORDER[i] for i in key])
+        values = [_VALUE[i] for i in key]
+        if melds is None:
+            return _split(cards, [_RANK[i] for i in key], [_SUIT[i] for i in key], values)
         return Split((), cards, sum(values))
+    laid: set[int] = set()
+    count = 0
+    for meld in melds:
+        laid.update(meld)
+        count += len(meld)
+    if len(laid) == count:
+        return _all_melds(key, melds, laid)
     index = {place: i for i, place in enumerate(key)}
     melds_with: list[list[int]] = [[] for _ in key]
-    used = 0
-    apart = True
     for meld in melds:
         mask = 0
         for place in meld:
             mask |= 1 << index[place]
         melds_with[index[meld[0]]].append(mask)
-        apart = apart and not used & mask
-        used |= mask
-    if apart:
-        return _all_melds(cards, values, melds, index)
-    return _search(cards, values, melds_with)
+    return _search(tuple([DECK_ORDER[i] for i in key]), [_VALUE[i] for i in key], melds_with)
 
 
-def _all_melds(cards: tuple[Card, ...], values: list[int], melds: list[tuple[int, ...]],
-               index: dict[int, int]) -> Split:
-    """The best split when no two melds share a card: every meld laid (each card is worth at
-    least 1, so leaving one out would leave more deadwood), in the order of their lowest
-    cards, which is how :func:`_search` finds them."""
-    laid: set[int] = set()
-    for meld in melds:
-        laid.update(index[place] for place in meld)
-    loose = tuple([c for i, c in enumerate(cards) if i not in laid])
-    dead = sum([v for i, v in enumerate(values) if i not in laid])
-    shown = tuple(tuple([cards[index[place]] for place in meld]) for meld in melds)
-    return Split(shown, loose, dead)
+def _all_melds(key: tuple[int, ...], melds: list[tuple[int, ...]], laid: set[int]) -> Split:
+    """The best split of the hand at ``key`` when no two of its ``melds`` share a card (the
+    cards of the melds are ``laid``): every meld laid (each card is worth at least 1, so
+    leaving one out would leave more deadwood), in the order of their lowest cards, which is
+    how :func:`_search` finds them."""
+    loose = [i for i in key if i not in laid]
+    return Split(tuple([tuple([DECK_ORDER[i] for i in meld]) for meld in melds]),
+                 tuple([DECK_ORDER[i] for i in loose]), sum([_VALUE[i] for i in loose]))
 
 
 def _split_off_deck(given: list[Card]) -> Split:
