@@ -21,6 +21,7 @@ returned, so the result is deterministic for a given hand order (:func:`best_spl
 
 from __future__ import annotations
 
+from bisect import insort
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from itertools import combinations
@@ -42,6 +43,7 @@ __all__ = [
     "is_rumino",
     "is_run",
     "is_set",
+    "may_hold_rumino_at",
     "rumino_completions",
     "rumino_kind",
     "rumino_subsets",
@@ -137,6 +139,21 @@ def _may_hold_rumino(cards: Sequence[Card]) -> bool:
     return len(held_ranks) <= kinds and any(ranks.count(r) >= need for r in held_ranks)
 
 
+def may_hold_rumino_at(places: Sequence[int]) -> bool:
+    """A quick necessary condition for a rumino in the hand whose :func:`hand_places` are
+    ``places``: seven cards or more whose naturals show few enough suits or ranks for seven
+    of them with the jokers to share one. When it fails, :func:`rumino_subsets` is empty."""
+    held = len(places)
+    if held < RUMINO_SIZE:
+        return False
+    kinds = held - RUMINO_SIZE + 1
+    naturals = [p for p in places if _SUIT[p] != JOKER_SUIT]
+    if held - len(naturals) >= RUMINO_SIZE:
+        return True
+    return (len({_SUIT[p] for p in naturals}) <= kinds
+            or len({_RANK[p] for p in naturals}) <= kinds)
+
+
 def rumino_subsets(hand: Sequence[Card]) -> list[tuple[Card, ...]]:
     """Every 7-card subset of ``hand`` that is a rumino, sorted, each sorted."""
     if not _may_hold_rumino(hand):
@@ -207,11 +224,11 @@ def split_at(places: Sequence[int]) -> Split:
 
 class MeldTracker:
     """The melds of one seat's hand followed from one state to the next: a hand asked for
-    with one card more or one card less than the last one asked for gets its melds from that
-    hand's (those without the card gone; or those plus the melds holding the new card, found
-    among the cards of its rank, of its suit and the jokers) instead of a search of the whole
-    hand. Every other hand is searched afresh. The answer is the :func:`split_at` of the same
-    places, found the same way."""
+    with at most two cards more (and any cards less) than the last one asked for gets its
+    melds from that hand's (those without the cards gone, plus the melds holding each new
+    card, found among the cards of its rank, of its suit and the jokers) instead of a search
+    of the whole hand. Every other hand is searched afresh. The answer is the
+    :func:`split_at` of the same places, found the same way."""
 
     __slots__ = ("_key", "_melds")
 
@@ -242,24 +259,41 @@ class MeldTracker:
         return self.split(places)
 
     def _followed(self, key: tuple[int, ...]) -> list[tuple[int, ...]] | None:
-        """The melds of ``key`` from the last hand's, when it is that hand less or plus one
-        card (``None`` otherwise, or when a hand holds a card twice)."""
+        """The melds of ``key`` from the last hand's, when at most two of its cards are new
+        (``None`` otherwise, or when a hand holds a card twice)."""
         last, melds = self._key, self._melds
         if melds is None:
             return None
+        held = set(key)
+        if len(held) != len(key):
+            return None
         if len(key) == len(last) - 1:
-            gone = set(last).difference(key)
-            if len(gone) != 1:
-                return None
-            (place,) = gone
-            return [meld for meld in melds if place not in meld]
-        if len(key) == len(last) + 1 and len(set(key)) == len(key):
-            added = set(key).difference(last)
-            if len(added) != 1:
-                return None
-            (place,) = added
-            return sorted(melds + _melds_holding(key, place))
+            gone = set(last).difference(held)
+            if len(gone) == 1:
+                (place,) = gone
+                return [meld for meld in melds if place not in meld]
+        added = held.difference(last)
+        if len(added) == 1 and len(key) == len(last) + 1:
+            return sorted(melds + _melds_holding(key, *added))
+        return _followed_apart(last, melds, key, held, added)
+
+
+def _followed_apart(last: tuple[int, ...], melds: list[tuple[int, ...]], key: tuple[int, ...],
+                    held: set[int], added: set[int]) -> list[tuple[int, ...]] | None:
+    """The melds of the hand at ``key`` (whose places are ``held``, none twice) from those of
+    the hand at ``last``, when at most two of its cards (``added``) are new; else ``None``."""
+    if len(added) > _NEW_CARDS_FOLLOWED:
         return None
+    if len(held) - len(added) != len(last):
+        gone = set(last).difference(held)
+        melds = [meld for meld in melds if gone.isdisjoint(meld)]
+    if not added:
+        return melds
+    hand = [place for place in key if place not in added]
+    for place in sorted(added):
+        insort(hand, place)
+        melds = melds + _melds_holding(tuple(hand), place)
+    return sorted(melds)
 
 
 def _remember(key: tuple[int, ...], melds: list[tuple[int, ...]] | None
@@ -393,6 +427,8 @@ _SPLITS: dict[tuple[int, ...] | tuple[str, ...],
 """Recent hands' best splits with their melds as places (``None`` for a hand of another deck or
 holding a card twice), forgotten all at once when full."""
 _SPLITS_KEPT = 8192
+_NEW_CARDS_FOLLOWED = 2
+"""A tracker follows a hand with at most this many new cards; more are searched afresh."""
 
 
 def _card_order(c: Card) -> tuple[int, str, int]:
@@ -433,17 +469,34 @@ def _search(cards: tuple[Card, ...], values: list[int], melds_with: list[list[in
     memo: dict[int, tuple[int, tuple[int, ...]]] = {0: (0, ())}
 
     def solve(mask: int) -> tuple[int, tuple[int, ...]]:
+        """The least deadwood of the cards in ``mask`` and the melds laid for it: the lowest
+        card is deadwood or lies in one of the melds starting at it that fit (the first of
+        equal answers kept). Lowest cards no meld fits are deadwood at once."""
         found = memo.get(mask)
         if found is not None:
             return found
-        low = (mask & -mask).bit_length() - 1
-        rest_value, rest_melds = solve(mask & ~(1 << low))
+        skipped = 0
+        rest = mask
+        while True:
+            low = (rest & -rest).bit_length() - 1
+            starts = melds_with[low]
+            if starts:
+                fitting = [meld for meld in starts if meld & rest == meld]
+                if fitting:
+                    break
+            skipped += values[low]
+            rest ^= 1 << low
+            if not rest:
+                memo[mask] = (skipped, ())
+                return skipped, ()
+        rest_value, rest_melds = solve(rest ^ 1 << low)
         best = (values[low] + rest_value, rest_melds)
-        for meld in melds_with[low]:
-            if meld & mask == meld:
-                value, chosen = solve(mask & ~meld)
-                if value < best[0]:
-                    best = (value, (meld, *chosen))
+        for meld in fitting:
+            value, chosen = solve(rest & ~meld)
+            if value < best[0]:
+                best = (value, (meld, *chosen))
+        if skipped:
+            best = (best[0] + skipped, best[1])
         memo[mask] = best
         return best
 
