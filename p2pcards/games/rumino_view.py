@@ -31,6 +31,10 @@ __all__ = [
 ]
 
 
+_PHASE_VALUES: dict[Phase, str] = {phase: phase.value for phase in Phase}
+"""Each phase's value, read without the enum's property."""
+
+
 class RuminoView(Protocol):
     """The queries of a Rumino match an observation is built from."""
 
@@ -169,7 +173,7 @@ def observed(match: RuminoView, seat: int, facts: HandFacts,
     obs = template.copy()
     obs["seat"] = seat
     phase = match.phase
-    obs["phase"] = phase.value
+    obs["phase"] = _PHASE_VALUES[phase]
     obs["playing"] = list(facts.playing)
     obs["in_game"] = list(facts.in_game)
     obs["out"] = list(facts.out)
