@@ -22,6 +22,7 @@ from p2pcards.games.rumino_melds import (
     MeldTracker,
     best_split,
     hand_places,
+    may_hold_rumino_at,
     rumino_completions,
     rumino_subsets,
 )
@@ -46,6 +47,27 @@ def test_a_tracker_walking_one_card_at_a_time_splits_as_a_fresh_search(seed: int
             hand.pop(rng.randrange(len(hand)))
         else:
             hand.append(deck.pop())
+        places = hand_places(hand)
+        assert places is not None
+        assert tracker.split(places) == reference_best_split(hand)
+
+
+@settings(max_examples=120, deadline=None)
+@given(seed=st.integers(0, 2**32 - 1), rich=st.booleans())
+def test_a_tracker_walking_several_cards_at_a_time_splits_as_a_fresh_search(seed: int,
+                                                                           rich: bool) -> None:
+    """A discard and a draw between two asks (two cards apart), a pick of the discard pile or a
+    new deal: up to two cards gone and up to three new at once."""
+    rng = random.Random(seed)
+    deck = list(_RICH if rich else FRENCH_108.cards)
+    rng.shuffle(deck)
+    tracker = MeldTracker()
+    hand: list[Card] = []
+    for _ in range(30):
+        for _ in range(min(len(hand), rng.randrange(3))):
+            deck.insert(0, hand.pop(rng.randrange(len(hand))))
+        for _ in range(rng.randrange(4) if len(hand) < 9 else 0):
+            hand.insert(rng.randrange(len(hand) + 1), deck.pop())
         places = hand_places(hand)
         assert places is not None
         assert tracker.split(places) == reference_best_split(hand)
@@ -170,3 +192,13 @@ def test_ruminos_in_a_hand_are_those_the_reference_finds(hand: list[Card], extra
     assert rumino_subsets(hand) == reference_rumino_subsets(hand)
     if extra not in hand:
         assert rumino_completions(hand, extra) == reference_rumino_completions(hand, extra)
+
+
+@settings(max_examples=300, deadline=None)
+@given(hand=st.lists(st.sampled_from(_NEAR_RUMINO), min_size=0, max_size=9, unique=True))
+def test_the_quick_rumino_test_by_places_skips_no_rumino(hand: list[Card]) -> None:
+    """A hand the test by places turns away holds no rumino."""
+    places = hand_places(hand)
+    assert places is not None
+    if not may_hold_rumino_at(places):
+        assert reference_rumino_subsets(hand) == []

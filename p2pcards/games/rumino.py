@@ -312,7 +312,7 @@ class RuminoMatch(MatchProgress):
     @property
     def hand_sizes(self) -> list[int]:
         """How many cards each seat holds (a fresh list)."""
-        return [len(h) for h in self._hands]
+        return list(map(len, self._hands))
 
     @property
     def offering(self) -> bool:
@@ -598,9 +598,10 @@ class RuminoMatch(MatchProgress):
     def claimants(self) -> frozenset[int]:
         """After a discard, until the next player acts: the seats of the hand other than the
         discarder and the next player (the next player takes the discard by drawing it)."""
-        if self._phase is not Phase.ACTION or not self._claim_open:
+        if not self._claim_open or self._phase is not Phase.ACTION:
             return _NOBODY
-        return frozenset([s for s in self._playing if s not in (self._discarder, self._to_act)])
+        discarder, next_player = self._discarder, self._to_act
+        return frozenset(self._playing).difference((discarder, next_player))
 
     def claim_actions(self, seat: int) -> list[Action]:
         """The claims ``seat`` can make on the discard (needs its hand known in this view)."""

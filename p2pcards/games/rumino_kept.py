@@ -17,7 +17,7 @@ from typing import Any
 from ..cards import Card
 from .base import Action
 from .rumino_melds import MeldTracker, Split
-from .rumino_view import HandFacts, RuminoView, hand_facts, observation
+from .rumino_view import HandFacts, RuminoView, facts_template, hand_facts, observed
 
 __all__ = ["DiscardPile", "KeptViews"]
 
@@ -58,10 +58,11 @@ class DiscardPile:
 class KeptViews:
     """What one match keeps of its current state: its legal actions, the best split last
     asked (with its seat), every seat's :class:`~.rumino_melds.MeldTracker` and the hand facts
-    of its observations. A copy of a match takes a new one (:meth:`fresh`): nothing kept is
-    shared between two matches."""
+    of its observations with their template. A copy of a match takes a new one
+    (:meth:`fresh`): nothing kept is shared between two matches."""
 
-    __slots__ = ("_facts", "_legal", "_players", "_split", "_split_seat", "_trackers")
+    __slots__ = ("_facts", "_legal", "_players", "_split", "_split_seat", "_template",
+                 "_trackers")
 
     def __init__(self, players: int) -> None:
         self._players = players
@@ -70,6 +71,8 @@ class KeptViews:
         self._split: Split | None = None
         self._trackers = [MeldTracker() for _ in range(players)]
         self._facts: HandFacts | None = None
+        self._template: dict[str, Any] = {}
+        """The observations' :func:`~.rumino_view.facts_template` of ``_facts``."""
 
     def fresh(self) -> KeptViews:
         """A new, empty keeper for a copy of the match."""
@@ -84,6 +87,7 @@ class KeptViews:
         """A hand is dealt or ends, a rebuy is answered or the match ends: forget the hand
         facts."""
         self._facts = None
+        self._template = {}
 
     def legal_actions(self, listing: Callable[[], list[Action]]) -> list[Action]:
         """A fresh copy of the legal actions of this state, listed by ``listing`` once."""
@@ -110,8 +114,9 @@ class KeptViews:
 
     def observation(self, match: RuminoView, seat: int) -> dict[str, Any]:
         """What ``seat`` sees in ``match`` (:func:`~.rumino_view.observation`), with the hand
-        facts kept until :meth:`forget_facts`."""
+        facts and their template kept until :meth:`forget_facts`."""
         facts = self._facts
         if facts is None:
             facts = self._facts = hand_facts(match)
-        return observation(match, seat, facts)
+            self._template = facts_template(facts)
+        return observed(match, seat, facts, self._template)

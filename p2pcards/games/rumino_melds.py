@@ -21,6 +21,7 @@ returned, so the result is deterministic for a given hand order (:func:`best_spl
 
 from __future__ import annotations
 
+from bisect import insort
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from itertools import combinations
@@ -42,6 +43,7 @@ __all__ = [
     "is_rumino",
     "is_run",
     "is_set",
+    "may_hold_rumino_at",
     "rumino_completions",
     "rumino_kind",
     "rumino_subsets",
@@ -137,6 +139,21 @@ def _may_hold_rumino(cards: Sequence[Card]) -> bool:
     return len(held_ranks) <= kinds and any(ranks.count(r) >= need for r in held_ranks)
 
 
+def may_hold_rumino_at(places: Sequence[int]) -> bool:
+    """A quick necessary condition for a rumino in the hand whose :func:`hand_places` are
+    ``places``: seven cards or more whose naturals show few enough suits or ranks for seven
+    of them with the jokers to share one. When it fails, :func:`rumino_subsets` is empty."""
+    held = len(places)
+    if held < RUMINO_SIZE:
+        return False
+    kinds = held - RUMINO_SIZE + 1
+    naturals = [p for p in places if _SUIT[p] != JOKER_SUIT]
+    if held - len(naturals) >= RUMINO_SIZE:
+        return True
+    return (len({_SUIT[p] for p in naturals}) <= kinds
+            or len({_RANK[p] for p in naturals}) <= kinds)
+
+
 def rumino_subsets(hand: Sequence[Card]) -> list[tuple[Card, ...]]:
     """Every 7-card subset of ``hand`` that is a rumino, sorted, each sorted."""
     if not _may_hold_rumino(hand):
@@ -207,11 +224,11 @@ def split_at(places: Sequence[int]) -> Split:
 
 class MeldTracker:
     """The melds of one seat's hand followed from one state to the next: a hand asked for
-    with one card more or one card less than the last one asked for gets its melds from that
-    hand's (those without the card gone; or those plus the melds holding the new card, found
-    among the cards of its rank, of its suit and the jokers) instead of a search of the whole
-    hand. Every other hand is searched afresh. The answer is the :func:`split_at` of the same
-    places, found the same way."""
+    with at most two cards more (and any cards less) than the last one asked for gets its
+    melds from that hand's (those without the cards gone, plus the melds holding each new
+    card, found among the cards of its rank, of its suit and the jokers) instead of a search
+    of the whole hand. Every other hand is searched afresh. The answer is the
+    :func:`split_at` of the same places, found the same way."""
 
     __slots__ = ("_key", "_melds")
 
@@ -242,24 +259,41 @@ class MeldTracker:
         return self.split(places)
 
     def _followed(self, key: tuple[int, ...]) -> list[tuple[int, ...]] | None:
-        """The melds of ``key`` from the last hand's, when it is that hand less or plus one
-        card (``None`` otherwise, or when a hand holds a card twice)."""
+        """The melds of ``key`` from the last hand's, when at most two of its cards are new
+        (``None`` otherwise, or when a hand holds a card twice)."""
         last, melds = self._key, self._melds
         if melds is None:
             return None
+        held = set(key)
+        if len(held) != len(key):
+            return None
         if len(key) == len(last) - 1:
-            gone = set(last).difference(key)
-            if len(gone) != 1:
-                return None
-            (place,) = gone
-            return [meld for meld in melds if place not in meld]
-        if len(key) == len(last) + 1 and len(set(key)) == len(key):
-            added = set(key).difference(last)
-            if len(added) != 1:
-                return None
-            (place,) = added
-            return sorted(melds + _melds_holding(key, place))
+            gone = set(last).difference(held)
+            if len(gone) == 1:
+                (place,) = gone
+                return [meld for meld in melds if place not in meld]
+        added = held.difference(last)
+        if len(added) == 1 and len(key) == len(last) + 1:
+            return sorted(melds + _melds_holding(key, *added))
+        return _followed_apart(last, melds, key, held, added)
+
+
+def _followed_apart(last: tuple[int, ...], melds: list[tuple[int, ...]], key: tuple[int, ...],
+                    held: set[int], added: set[int]) -> list[tuple[int, ...]] | None:
+    """The melds of the hand at ``key`` (whose places are ``held``, none twice) from those of
+    the hand at ``last``, when at most two of its cards (``added``) are new; else ``None``."""
+    if len(added) > _NEW_CARDS_FOLLOWED:
         return None
+    if len(held) - len(added) != len(last):
+        gone = set(last).difference(held)
+        melds = [meld for meld in melds if gone.isdisjoint(meld)]
+    if not added:
+        return melds
+    hand = [place for place in key if place not in added]
+    for place in sorted(added):
+        insort(hand, place)
+        melds = melds + _melds_holding(tuple(hand), place)
+    return sorted(melds)
 
 
 def _remember(key: tuple[int, ...], melds: list[tuple[int, ...]] | None
@@ -281,71 +315,98 @@ def _melds_of(key: tuple[int, ...]) -> list[tuple[int, ...]] | None:
 
 
 def _melds_holding(key: tuple[int, ...], place: int) -> list[tuple[int, ...]]:
-    """The melds of the hand at ``key`` that hold the card at ``place``: they lie among the
-    cards of its rank, of its suit and the jokers (all the hand for a joker)."""
+    """The melds of the hand at ``key`` (no card twice) that hold the card at ``place``, as
+    sorted tuples of places, each once. A natural card's sets lie among the other cards of its
+    rank and the jokers, its runs among the cards of its suit within three ranks of it and the
+    jokers; a joker's melds are searched in the whole hand."""
+    if _SUIT[place] == JOKER_SUIT:
+        melds = _melds_of(key) or []
+        return [meld for meld in melds if place in meld]
     rank, suit = _RANK[place], _SUIT[place]
-    if suit != JOKER_SUIT and _SUIT[key[0]] != JOKER_SUIT and not _natural_meld_near(key, rank,
-                                                                                    suit):
-        return []
-    near = key if suit == JOKER_SUIT else tuple(
-        [i for i in key if _RANK[i] == rank or _SUIT[i] == suit or _SUIT[i] == JOKER_SUIT])
-    melds = _melds_of(near) or []
-    return [meld for meld in melds if place in meld]
-
-
-def _natural_meld_near(key: tuple[int, ...], rank: int, suit: str) -> bool:
-    """Whether the hand at ``key`` (no jokers) can hold a meld with a card of ``rank`` and
-    ``suit``: three cards of that rank, or three consecutive ranks of that suit around it (a
-    run of four around it holds three of them)."""
-    same_rank = 0
-    in_suit = 0
+    jokers: list[int] = []
+    kin: list[int] = []
+    suited: list[int] = []
     for i in key:
-        if _RANK[i] == rank:
-            same_rank += 1
-        if _SUIT[i] == suit:
-            in_suit |= 1 << _RANK[i]
-    if same_rank >= 3:
-        return True
-    return any(in_suit >> low & 7 == 7 for low in (rank - 2, rank - 1, rank) if low >= 0)
+        other_suit = _SUIT[i]
+        if other_suit == JOKER_SUIT:
+            jokers.append(i)
+        elif i != place:
+            other_rank = _RANK[i]
+            if other_rank == rank:
+                kin.append(i)
+            elif other_suit == suit and -3 <= other_rank - rank <= 3:
+                suited.append(i)
+    found: list[tuple[int, ...]] = []
+    partners = kin + jokers
+    if len(partners) >= 2:
+        found.extend(tuple(sorted((place, *others))) for others in combinations(partners, 2))
+        found.extend(tuple(sorted((place, *others))) for others in combinations(partners, 3))
+    partners = suited + jokers
+    if len(partners) >= 2:
+        for size in (2, 3):
+            found.extend(tuple(sorted((place, *others)))
+                         for others in combinations(partners, size)
+                         if _run_with(rank, others))
+    if len(jokers) > 1:
+        return list(set(found))
+    return found
+
+
+def _run_with(rank: int, others: tuple[int, ...]) -> bool:
+    """Whether a natural card of ``rank`` with the cards at ``others`` (jokers and naturals of
+    its suit, none of its rank) is a run: distinct natural ranks spanning no more places than
+    there are cards."""
+    low = high = rank
+    seen = 1 << rank
+    for i in others:
+        if _SUIT[i] == JOKER_SUIT:
+            continue
+        other_rank = _RANK[i]
+        bit = 1 << other_rank
+        if seen & bit:
+            return False
+        seen |= bit
+        if other_rank < low:
+            low = other_rank
+        elif other_rank > high:
+            high = other_rank
+    return high - low < len(others) + 1
 
 
 def _split_with(key: tuple[int, ...], melds: list[tuple[int, ...]] | None) -> Split:
     """The best split of the hand at ``key`` whose melds are ``melds`` (``None``: not known,
     search them)."""
-    cards = tuple([DECK_ORDER[i] for i in key])
-    values = [_VALUE[i] for i in key]
-    if melds is None:
-        return _split(cards, [_RANK[i] for i in key], [_SUIT[i] for i in key], values)
     if not melds:
+        cards = tuple([DECK_ORDER[i] for i in key])
+        values = [_VALUE[i] for i in key]
+        if melds is None:
+            return _split(cards, [_RANK[i] for i in key], [_SUIT[i] for i in key], values)
         return Split((), cards, sum(values))
+    laid: set[int] = set()
+    count = 0
+    for meld in melds:
+        laid.update(meld)
+        count += len(meld)
+    if len(laid) == count:
+        return _all_melds(key, melds, laid)
     index = {place: i for i, place in enumerate(key)}
     melds_with: list[list[int]] = [[] for _ in key]
-    used = 0
-    apart = True
     for meld in melds:
         mask = 0
         for place in meld:
             mask |= 1 << index[place]
         melds_with[index[meld[0]]].append(mask)
-        apart = apart and not used & mask
-        used |= mask
-    if apart:
-        return _all_melds(cards, values, melds, index)
-    return _search(cards, values, melds_with)
+    return _search(tuple([DECK_ORDER[i] for i in key]), [_VALUE[i] for i in key], melds_with)
 
 
-def _all_melds(cards: tuple[Card, ...], values: list[int], melds: list[tuple[int, ...]],
-               index: dict[int, int]) -> Split:
-    """The best split when no two melds share a card: every meld laid (each card is worth at
-    least 1, so leaving one out would leave more deadwood), in the order of their lowest
-    cards, which is how :func:`_search` finds them."""
-    laid: set[int] = set()
-    for meld in melds:
-        laid.update(index[place] for place in meld)
-    loose = tuple([c for i, c in enumerate(cards) if i not in laid])
-    dead = sum([v for i, v in enumerate(values) if i not in laid])
-    shown = tuple(tuple([cards[index[place]] for place in meld]) for meld in melds)
-    return Split(shown, loose, dead)
+def _all_melds(key: tuple[int, ...], melds: list[tuple[int, ...]], laid: set[int]) -> Split:
+    """The best split of the hand at ``key`` when no two of its ``melds`` share a card (the
+    cards of the melds are ``laid``): every meld laid (each card is worth at least 1, so
+    leaving one out would leave more deadwood), in the order of their lowest cards, which is
+    how :func:`_search` finds them."""
+    loose = [i for i in key if i not in laid]
+    return Split(tuple([tuple([DECK_ORDER[i] for i in meld]) for meld in melds]),
+                 tuple([DECK_ORDER[i] for i in loose]), sum([_VALUE[i] for i in loose]))
 
 
 def _split_off_deck(given: list[Card]) -> Split:
@@ -366,6 +427,8 @@ _SPLITS: dict[tuple[int, ...] | tuple[str, ...],
 """Recent hands' best splits with their melds as places (``None`` for a hand of another deck or
 holding a card twice), forgotten all at once when full."""
 _SPLITS_KEPT = 8192
+_NEW_CARDS_FOLLOWED = 2
+"""A tracker follows a hand with at most this many new cards; more are searched afresh."""
 
 
 def _card_order(c: Card) -> tuple[int, str, int]:
@@ -406,17 +469,34 @@ def _search(cards: tuple[Card, ...], values: list[int], melds_with: list[list[in
     memo: dict[int, tuple[int, tuple[int, ...]]] = {0: (0, ())}
 
     def solve(mask: int) -> tuple[int, tuple[int, ...]]:
+        """The least deadwood of the cards in ``mask`` and the melds laid for it: the lowest
+        card is deadwood or lies in one of the melds starting at it that fit (the first of
+        equal answers kept). Lowest cards no meld fits are deadwood at once."""
         found = memo.get(mask)
         if found is not None:
             return found
-        low = (mask & -mask).bit_length() - 1
-        rest_value, rest_melds = solve(mask & ~(1 << low))
+        skipped = 0
+        rest = mask
+        while True:
+            low = (rest & -rest).bit_length() - 1
+            starts = melds_with[low]
+            if starts:
+                fitting = [meld for meld in starts if meld & rest == meld]
+                if fitting:
+                    break
+            skipped += values[low]
+            rest ^= 1 << low
+            if not rest:
+                memo[mask] = (skipped, ())
+                return skipped, ()
+        rest_value, rest_melds = solve(rest ^ 1 << low)
         best = (values[low] + rest_value, rest_melds)
-        for meld in melds_with[low]:
-            if meld & mask == meld:
-                value, chosen = solve(mask & ~meld)
-                if value < best[0]:
-                    best = (value, (meld, *chosen))
+        for meld in fitting:
+            value, chosen = solve(rest & ~meld)
+            if value < best[0]:
+                best = (value, (meld, *chosen))
+        if skipped:
+            best = (best[0] + skipped, best[1])
         memo[mask] = best
         return best
 

@@ -34,6 +34,7 @@ from .rumino_melds import (
     best_split,
     hand_places,
     is_rumino,
+    may_hold_rumino_at,
     rumino_completions,
     rumino_subsets,
     split_at,
@@ -114,7 +115,7 @@ def turn_actions(seat: int, hand: Sequence[Card | None], *, drawn: bool, stock_s
         raise UnknownHand(
             f"seat {seat}'s hand is not known in this view, so no legal actions")
     places = hand_places(known)
-    subsets = rumino_subsets(known)
+    subsets = rumino_subsets(known) if places is None or may_hold_rumino_at(places) else []
     if places is None or subsets:
         return _actions_sorted(known, subsets, drawn=drawn, stock_size=stock_size,
                                upcard=upcard, taken=taken)

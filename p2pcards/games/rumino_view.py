@@ -20,7 +20,19 @@ from .base import Phase
 from .rumino_config import RuminoConfig, rebuy_price
 from .rumino_melds import Split, rumino_kind
 
-__all__ = ["HandFacts", "RuminoView", "hand_facts", "observation", "shown_rumino"]
+__all__ = [
+    "HandFacts",
+    "RuminoView",
+    "facts_template",
+    "hand_facts",
+    "observation",
+    "observed",
+    "shown_rumino",
+]
+
+
+_PHASE_VALUES: dict[Phase, str] = {phase: phase.value for phase in Phase}
+"""Each phase's value, read without the enum's property."""
 
 
 class RuminoView(Protocol):
@@ -133,53 +145,72 @@ def observation(match: RuminoView, seat: int, facts: HandFacts | None = None) ->
     ``rumino`` (``{"seat", "cards", "kind", "claimed"}`` once shown), ``knocker``,
     ``payout``, ``winner``.
     """
-    (players, number, dealer, playing, in_game, out, scores, stake, paid, pool, rebuys,
-     rumino_seat, rumino_cards, rumino_claimed, knocker, payout,
-     winner) = hand_facts(match) if facts is None else facts
-    own = match.hand_codes(seat)
-    melds: list[list[str]] = []
-    dead: int | None = None
-    split = match.split(seat) if own else None
-    if split is not None:
-        melds = [[c.code for c in m] for m in split.melds]
-        dead = split.deadwood
+    if facts is None:
+        facts = hand_facts(match)
+    return observed(match, seat, facts, facts_template(facts))
+
+
+def facts_template(facts: HandFacts) -> dict[str, Any]:
+    """Every key of an observation in order, holding the values of ``facts`` that are not
+    lists (the others are filled by :func:`observed`). A match may keep it with ``facts``; it
+    is only ever copied, never handed out."""
+    return {
+        "game": "rumino", "seat": None, "players": facts.players, "phase": None,
+        "hand_number": facts.hand_number, "dealer": facts.dealer, "playing": None,
+        "in_game": None, "out": None, "to_act": None, "drawn": None, "hand": None,
+        "hand_sizes": None, "melds": None, "melds_text": None, "deadwood": None,
+        "upcard": None, "discards": None, "stock_size": None, "claimants": None,
+        "scores": None, "stake": facts.stake, "paid": None, "pool": facts.pool, "rebuys": None,
+        "rebuy_price": None, "rumino": None, "knocker": facts.knocker, "payout": None,
+        "winner": facts.winner,
+    }
+
+
+def observed(match: RuminoView, seat: int, facts: HandFacts,
+             template: dict[str, Any]) -> dict[str, Any]:
+    """:func:`observation` of ``seat`` from the match's ``facts`` and their
+    :func:`facts_template`: a copy of the template with fresh lists and this state's parts."""
+    obs = template.copy()
+    obs["seat"] = seat
     phase = match.phase
+    obs["phase"] = _PHASE_VALUES[phase]
+    obs["playing"] = list(facts.playing)
+    obs["in_game"] = list(facts.in_game)
+    obs["out"] = list(facts.out)
     acting = phase is Phase.ACTION
     to_act = match.to_act
-    offered = acting and match.offering and to_act == seat
+    if acting:
+        obs["to_act"] = to_act
+    obs["drawn"] = match.drawn
+    own = match.hand_codes(seat)
+    obs["hand"] = own
+    obs["hand_sizes"] = match.hand_sizes
+    split = match.split(seat) if own else None
+    if split is None:
+        obs["melds"] = []
+    else:
+        melds = [[c.code for c in m] for m in split.melds]
+        obs["melds"] = melds
+        if melds:
+            obs["melds_text"] = " | ".join([" ".join(m) for m in melds])
+        obs["deadwood"] = split.deadwood
     discards = match.discard_codes
-    return {
-        "game": "rumino",
-        "seat": seat,
-        "players": players,
-        "phase": phase.value,
-        "hand_number": number,
-        "dealer": dealer,
-        "playing": list(playing),
-        "in_game": list(in_game),
-        "out": list(out),
-        "to_act": to_act if acting else None,
-        "drawn": match.drawn,
-        "hand": own,
-        "hand_sizes": match.hand_sizes,
-        "melds": melds,
-        "melds_text": " | ".join([" ".join(m) for m in melds]) or None,
-        "deadwood": dead,
-        "upcard": discards[-1] if discards else None,
-        "discards": discards,
-        "stock_size": match.stock_size,
-        "claimants": sorted(match.claimants()),
-        "scores": list(scores),
-        "stake": stake,
-        "paid": list(paid),
-        "pool": pool,
-        "rebuys": list(rebuys),
-        "rebuy_price": rebuy_price(stake, rebuys[seat]) if offered else None,
-        "rumino": shown_rumino(rumino_seat, rumino_cards, rumino_claimed),
-        "knocker": knocker,
-        "payout": list(payout),
-        "winner": winner,
-    }
+    if discards:
+        obs["upcard"] = discards[-1]
+    obs["discards"] = discards
+    obs["stock_size"] = match.stock_size
+    obs["claimants"] = sorted(match.claimants())
+    obs["scores"] = list(facts.scores)
+    obs["paid"] = list(facts.paid)
+    rebuys = facts.rebuys
+    obs["rebuys"] = list(rebuys)
+    if acting and match.offering and to_act == seat:
+        obs["rebuy_price"] = rebuy_price(facts.stake, rebuys[seat])
+    if facts.rumino_seat is not None:
+        obs["rumino"] = shown_rumino(facts.rumino_seat, facts.rumino_cards,
+                                     facts.rumino_claimed)
+    obs["payout"] = list(facts.payout)
+    return obs
 
 
 def shown_rumino(seat: int | None, cards: Sequence[Card],
