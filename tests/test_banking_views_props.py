@@ -2,9 +2,11 @@
 straightforward forms give, over random plays of Sette e mezzo and Ziginette at every player
 count: every seat's observation at every decision equals the reference view below (a plain
 rebuild from the state's fields, nothing kept between calls), and Ziginette's running totals of
-the bets on the board equal fresh sums, also on copies that play on apart;
-the remembered bet runs equal freshly made ones; and a chance batch that repeats a card is refused
-when the card is an equal object of its own as when it is the deck's own."""
+the bets on the board equal fresh sums, also on copies that play on apart, and in every seat's
+live view (which holds ``None`` for the cards it has not seen), where the legal actions also
+equal the reference enumeration's; the remembered bet runs equal freshly made ones; and a
+chance batch that repeats a card is refused when the card is an equal object of its own as when
+it is the deck's own."""
 
 from __future__ import annotations
 
@@ -14,11 +16,12 @@ from typing import Any
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from legal_reference import sette_e_mezzo_legal_actions, ziginette_legal_actions
 
-from p2pcards.cards import Card
+from p2pcards.cards import Card, card
 from p2pcards.games import get_game
 from p2pcards.games.banking import amount_actions
-from p2pcards.games.base import Action, BadChance, MatchState, Phase
+from p2pcards.games.base import Action, BadChance, MatchState, Phase, Zone
 from p2pcards.games.sette_e_mezzo import best_total
 from p2pcards.offline.simulate import fulfil_chance
 
@@ -177,6 +180,64 @@ def test_every_view_equals_a_fresh_rebuild_also_on_copies(game: str, players: in
     twin_rng = random.Random(seed + 1)
     _play(game, twin, twin_rng, 150, list(shuffled))
     _play(game, state, rng, 150, shuffled)
+
+
+LEGAL_REFERENCE = {"sette-e-mezzo": sette_e_mezzo_legal_actions,
+                   "ziginette": ziginette_legal_actions}
+
+
+def _deal_live(state: Any, views: list[Any], deck: list[Card]) -> None:
+    """Fulfil the full state's chance steps from ``deck`` and give each seat's live view only
+    the cards that seat sees (``None`` for the others)."""
+    steps = state.pending_chance()
+    full: list[Card | None] = []
+    for step in steps:
+        if step.zone is Zone.SHOW:
+            full.append(card(state.observation(step.seat)["hand"][step.position]))
+        else:
+            full.append(deck[step.position])
+    state.complete_chance(full)
+    for s, view in enumerate(views):
+        view.complete_chance([c if step.visible(s) else None
+                              for step, c in zip(steps, full, strict=True)])
+
+
+@settings(max_examples=15, deadline=None)
+@given(game=st.sampled_from(GAMES), players=st.integers(2, 8), seed=st.integers(0, 2**32),
+       variant=st.sampled_from(("classic", "long")))
+def test_live_views_equal_a_fresh_rebuild(game: str, players: int, seed: int,
+                                          variant: str) -> None:
+    """Every seat's live view, asked for any seat's observation, answers what a rebuild from
+    its own fields gives (hidden hole cards included), and the acting seat's live view lists
+    the legal actions of the full state and of the reference enumeration."""
+    spec = get_game(game)
+    state = spec.new_match(spec.preset(variant, players=players))
+    views = [state.copy() for _ in range(players)]
+    rng = random.Random(seed)
+    deck: list[Card] = []
+    for _ in range(200):
+        phase = state.phase
+        if phase is Phase.MATCH_OVER:
+            break
+        if phase is Phase.SHUFFLE:
+            deck = list(state.deck.cards)
+            rng.shuffle(deck)
+            for v in [state, *views]:
+                v.begin_hand()
+        elif phase is Phase.CHANCE:
+            _deal_live(state, views, deck)
+        elif phase is Phase.ACTION:
+            seat = state.to_act
+            legal = state.legal_actions()
+            assert views[seat].legal_actions() == legal == LEGAL_REFERENCE[game](views[seat])
+            action = legal[rng.randrange(len(legal))]
+            for v in [state, *views]:
+                v.apply(action)
+        else:
+            for v in [state, *views]:
+                v.next_hand()
+        for view in views:
+            _check_views(game, view)
 
 
 @given(kind=st.sampled_from(("bet", "minimum", "maximum")),

@@ -70,6 +70,8 @@ _INDEX_OF_CARD: dict[Card, int] = {c: i for i, c in enumerate(ITALIAN_40.cards)}
 """Deck index of every Italian card, by value: for equal cards that are other objects."""
 _PHASE_VALUES: dict[Phase, str] = {p: p.value for p in Phase}
 """Each phase's text, looked up without the enum's ``value`` property."""
+_ACTION = Phase.ACTION
+_ACTION_TEXT = Phase.ACTION.value
 
 
 @dataclass(frozen=True)
@@ -117,6 +119,9 @@ class BankingMatch(MatchProgress):
     GAME: ClassVar[str] = "banking"
     PAYOUT_RATIO: ClassVar[int] = 1
     """The most a bank pays per chip staked on one bet (caps ``maximum``)."""
+    VIEW_KEYS: ClassVar[tuple[str, ...]] = ()
+    """The keys a game's view adds after the common ones, in their order: the kept common view
+    holds them already (as ``None``), so a view is one copy whose values are then set."""
 
     config: BankingConfig
 
@@ -134,6 +139,15 @@ class BankingMatch(MatchProgress):
         self._drawn: tuple[Card, ...] = ()
         self._drawing = False
         self._pending: tuple[ChanceStep, ...] = ()
+        self._shared: dict[str, Any] | None = None
+        """:meth:`_shared_view`, made from the state ``_shared_key`` names."""
+        self._shared_key: tuple[object, ...] = ()
+        self._chips_of: tuple[int | None, ...] = (None,) * self._n
+        """The balances ``_chip_parts`` were made from."""
+        self._chip_parts: list[str] = [""] * self._n
+        """Per seat, its part of the views' ``chips``."""
+        self._chips = ""
+        """The views' ``chips``, joined from ``_chip_parts``."""
         self._reset_common()
 
     def _reset_common(self) -> None:
@@ -144,11 +158,6 @@ class BankingMatch(MatchProgress):
         self._next_banker: int | None = None
         self._seen: set[int] = set()
         self._next_pos = 0
-        self._chips_view: tuple[Ledger, str] | None = None
-        self._drawn_view: tuple[tuple[Card, ...], tuple[str, ...]] | None = None
-        self._common_bases: dict[int, dict[str, Any]] = {}
-        """Per seat, :meth:`_common_base`, made from the state ``_common_key`` names."""
-        self._common_key: tuple[object, ...] = ()
 
     # ------------------------------------------------------------------ read-only state
 
@@ -458,14 +467,21 @@ class BankingMatch(MatchProgress):
     # ------------------------------------------------------------------ views
 
     def _common_view(self, seat: int) -> dict[str, Any]:
-        """The keys every banking view shares, as a fresh dict with fresh lists. What changes
-        only between steps that move chips, the bank or the limits is kept per seat (see
-        :meth:`_common_base`); the phase and the seat to act are set at each call."""
-        self._check_seat(seat)
-        phase = self._phase
-        view = dict(self._common_base(seat))
-        view["phase"] = _PHASE_VALUES[phase]
-        view["to_act"] = self._to_act if phase is Phase.ACTION else None
+        """The keys every banking view shares, then the game's own (:attr:`VIEW_KEYS`, left for
+        the game to set), as a fresh dict with fresh lists: a copy of the view every seat shares
+        (:meth:`_shared_view`) with the seat's own keys, the phase and the seat to act set."""
+        if not (isinstance(seat, int) and 0 <= seat < self._n):
+            self._check_seat(seat)
+        view = self._shared_view().copy()
+        view["seat"] = seat
+        view["side"] = seat
+        if self._phase is _ACTION:
+            view["phase"] = _ACTION_TEXT
+            view["to_act"] = self._to_act
+        else:
+            view["phase"] = _PHASE_VALUES[self._phase]
+        if seat == self._banker:
+            view["bank"] = "you"
         limits = view["limits"]
         if limits is not None:
             view["limits"] = list(limits)
@@ -475,66 +491,107 @@ class BankingMatch(MatchProgress):
         view["match_scores"] = list(balances)
         return view
 
-    def _common_base(self, seat: int) -> dict[str, Any]:
-        """``seat``'s common view but for the phase and the seat to act, lists as tuples (never
-        handed out: :meth:`_common_view` copies it). Kept per seat while the ledger, the banker,
-        the limits, the hand number, the winner and the draw stay what they were when it was
-        made; any change of one of them makes every seat's anew."""
+    def _shared_view(self) -> dict[str, Any]:
+        """The common view as every seat but the banker sees it, before the phase and the seat
+        to act, lists as tuples (never handed out: :meth:`_common_view` copies it). Kept while
+        the ledger, the banker, the limits, the hand number, the winner and the draw stay what
+        they were when it was made; when some of them change, the keys made from them are made
+        again."""
         key = (self._ledger, self._banker, self._minimum, self._maximum, self._hand_number,
                self._winner, self._drawn)
-        bases = self._common_bases
-        if self._common_key != key:  # the ledger and the draw compared by value: always right
-            bases = self._common_bases = {}
-            self._common_key = key
-        base = bases.get(seat)
-        if base is None:
-            base = bases[seat] = self._make_common_base(seat)
-        return base
+        shared = self._shared
+        if shared is None:
+            shared = self._shared = self._make_shared_view()
+            self._shared_key = key
+        elif self._shared_key != key:  # compared by value: always right
+            self._renew_shared(shared, self._shared_key)
+            self._shared_key = key
+        return shared
 
-    def _make_common_base(self, seat: int) -> dict[str, Any]:
-        """:meth:`_common_base` made afresh, keys in the order of every banking view."""
-        banker = self._banker
-        minimum = self._minimum
-        maximum = self._maximum
-        known_limits = minimum is not None and maximum is not None
-        balances = self._ledger.balances
-        return {
+    def _make_shared_view(self) -> dict[str, Any]:
+        """:meth:`_shared_view` made afresh, keys in the order of every banking view."""
+        shared: dict[str, Any] = {
             "game": self.GAME,
-            "seat": seat,
-            "side": seat,
+            "seat": None,
+            "side": None,
             "players": self._n,
             "phase": None,
             "hand_number": self._hand_number,
             "to_act": None,
-            "banker": banker,
-            "bank": "—" if banker is None else ("you" if banker == seat else f"seat {banker}"),
-            "limits": (minimum, maximum) if known_limits else None,
-            "limits_text": f"{minimum} to {maximum}" if known_limits else "not announced",
-            "balances": balances,
-            "chips": self._chips_text(),
+            "banker": None,
+            "bank": None,
+            "limits": None,
+            "limits_text": None,
+            "balances": None,
+            "chips": None,
             "drawn": self._drawn_codes(),
-            "match_scores": balances,
+            "match_scores": None,
             "hands": self.config.hands,
             "start_chips": self.config.chips,
             "winner": self._winner,
         }
+        for key in self.VIEW_KEYS:
+            shared[key] = None
+        self._set_shared_ledger(shared)
+        self._set_shared_bank(shared)
+        self._set_shared_limits(shared)
+        return shared
+
+    def _renew_shared(self, shared: dict[str, Any], made_of: tuple[object, ...]) -> None:
+        """Make again the keys of ``shared`` whose inputs differ from ``made_of`` (the key of
+        :meth:`_shared_view` it was made with)."""
+        ledger, banker, minimum, maximum, hand_number, winner, drawn = made_of
+        if ledger is not self._ledger:
+            self._set_shared_ledger(shared)
+        if banker != self._banker:
+            self._set_shared_bank(shared)
+        if minimum != self._minimum or maximum != self._maximum:
+            self._set_shared_limits(shared)
+        shared["hand_number"] = self._hand_number
+        shared["winner"] = self._winner
+        if drawn is not self._drawn:
+            shared["drawn"] = self._drawn_codes()
+
+    def _set_shared_ledger(self, shared: dict[str, Any]) -> None:
+        balances = self._ledger.balances
+        shared["balances"] = balances
+        shared["chips"] = self._chips_text()
+        shared["match_scores"] = balances
+
+    def _set_shared_bank(self, shared: dict[str, Any]) -> None:
+        banker = self._banker
+        shared["banker"] = banker
+        shared["bank"] = "—" if banker is None else f"seat {banker}"
+
+    def _set_shared_limits(self, shared: dict[str, Any]) -> None:
+        minimum = self._minimum
+        maximum = self._maximum
+        if minimum is not None and maximum is not None:
+            shared["limits"] = (minimum, maximum)
+            shared["limits_text"] = f"{minimum} to {maximum}"
+        else:
+            shared["limits"] = None
+            shared["limits_text"] = "not announced"
 
     def _chips_text(self) -> str:
-        """``[seat] balance`` of every seat; made again only when the ledger changes."""
-        ledger = self._ledger
-        cached = self._chips_view
-        if cached is None or cached[0] is not ledger:
-            text = "  ".join(f"[{s}] {v}" for s, v in enumerate(ledger.balances))
-            cached = self._chips_view = (ledger, text)
-        return cached[1]
+        """``[seat] balance`` of every seat; the part of a seat is made again only when its
+        balance changes."""
+        balances = self._ledger.balances
+        made_of = self._chips_of
+        if balances is made_of:
+            return self._chips
+        parts = self._chip_parts
+        for s in range(self._n):
+            value = balances[s]
+            if made_of[s] != value:
+                parts[s] = f"[{s}] {value}"
+        self._chips_of = balances
+        text = self._chips = "  ".join(parts)
+        return text
 
     def _drawn_codes(self) -> tuple[str, ...]:
-        """The codes of the draw's cards; made again only when the draw changes."""
-        drawn = self._drawn
-        cached = self._drawn_view
-        if cached is None or cached[0] is not drawn:
-            cached = self._drawn_view = (drawn, tuple(c.code for c in drawn))
-        return cached[1]
+        """The codes of the draw's cards."""
+        return tuple([c.code for c in self._drawn])
 
     def copy(self) -> BankingMatch:
         """An independent deep copy (the ledger itself is frozen and shared)."""

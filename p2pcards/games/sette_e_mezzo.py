@@ -161,10 +161,12 @@ _BUST_ONLY = (Action("bust"),)
 
 _SEAT_KEYS = tuple(str(s) for s in range(8))
 """Seat numbers as the text keys of a view's ``status``."""
+_SEAT_TAGS = tuple(f"[{s}] " for s in range(8))
+"""The start of a seat's line of the table."""
 
-_Line = tuple[tuple[str, ...], tuple[str, ...], str, str]
-"""A dealt seat's line of the table: codes seen with the hole card, codes seen without it, and
-the text of each (see :meth:`SetteMatch._line`)."""
+_Line = tuple[tuple[str, ...], tuple[str, ...], str, str, tuple[str, ...], int | None]
+"""A dealt seat's line of the table: codes seen with the hole card, codes seen without it, the
+text of each, and the seat's own ``hand`` and ``total`` (see :meth:`SetteMatch._line`)."""
 
 
 def _own_total(hand: list[Card | None] | None) -> int | None:
@@ -187,6 +189,8 @@ class SetteMatch(BankingMatch):
 
     GAME = "sette-e-mezzo"
     PAYOUT_RATIO = 2
+    VIEW_KEYS = ("bets", "bets_text", "cards", "table_text", "status", "hand", "total",
+                 "cards_left")
     config: SetteConfig
 
     def __init__(self, config: SetteConfig) -> None:
@@ -207,12 +211,25 @@ class SetteMatch(BankingMatch):
         self._turn = 0
         self._after_chance: str = ""
         self._lines: dict[int, _Line] = {}
-        """Per dealt seat, its line of the table as views show it (see :meth:`_line`); a seat's
-        line is dropped whenever its cards, status or bet change."""
+        """Per dealt seat, its line of the table as views show it (see :meth:`_line`)."""
+        self._stale: set[int] = set()
+        """Seats whose cards, status or bet changed since their line was made: their lines,
+        rows and texts are made again at the next view (:meth:`_refresh_lines`)."""
         self._lines_banker: int | None = None
         """The banker the kept lines were made with."""
-        self._bets_view: tuple[tuple[int, ...], str] | None = None
-        """The ``bets`` of the views (per seat) and their ``bets_text``; dropped at every bet."""
+        self._rows: list[tuple[str, ...]] = [()] * self._n
+        """Per seat, its row of the views' ``cards`` as the seats that do not see its hidden
+        hole card see it (``()`` for a seat not dealt in)."""
+        self._texts: list[str] = [""] * self._n
+        """Per seat, its part of ``table_text`` as those seats see it (``""``: not dealt in)."""
+        self._table_text: str | None = None
+        """``table_text`` of ``_texts``; ``None`` once a text changed."""
+        self._bet_amounts: list[int] = [0] * self._n
+        """The views' ``bets``: per seat, its bet (0 without one)."""
+        self._bet_parts: list[str] = [""] * self._n
+        """Per seat, its part of the views' ``bets_text`` (``""`` without a bet)."""
+        self._bets_text: str | None = None
+        """The views' ``bets_text``; ``None`` after a bet until a view makes it."""
         self._status_view: dict[str, str] | None = None
         """The ``status`` of the views (never handed out: copied); dropped at every status."""
 
@@ -220,7 +237,11 @@ class SetteMatch(BankingMatch):
         """``seat``'s status becomes ``status``; what the views kept of it is dropped."""
         self._status[seat] = status
         self._status_view = None
-        self._lines.pop(seat, None)
+        self._drop_line(seat)
+
+    def _drop_line(self, seat: int) -> None:
+        """``seat``'s cards, status or bet changed: its line is made again at the next view."""
+        self._stale.add(seat)
     # ------------------------------------------------------------------ queries
 
     def hand(self, seat: int) -> tuple[Card | None, ...]:
@@ -338,7 +359,7 @@ class SetteMatch(BankingMatch):
                 self._shown.add(step.seat)
             else:
                 self._cards[step.seat].append(c)
-            self._lines.pop(step.seat, None)
+            self._drop_line(step.seat)
         then = self._after_chance
         self._after_chance = ""
         if then == "deal":
@@ -421,9 +442,12 @@ class SetteMatch(BankingMatch):
         if action.value:
             raise IllegalMove("malformed-action", "a bet names only an amount", seat)
         self._check_bet(action, seat, 0, self._bank_free())
-        self._bets[seat] = action.amount
-        self._bets_view = None
-        self._lines.pop(seat, None)
+        amount = action.amount
+        self._bets[seat] = amount
+        self._bet_amounts[seat] = amount
+        self._bet_parts[seat] = f"[{seat}] {amount}"
+        self._bets_text = None
+        self._drop_line(seat)
         self._next_bettor()
 
     def _hit(self, seat: int) -> None:
@@ -557,61 +581,75 @@ class SetteMatch(BankingMatch):
         hole first), ``total`` (own best total in half-points, ``None`` before the deal) and
         ``cards_left``."""
         view = self._common_view(seat)
-        dealt = self._cards
-        shown = self._shown
         if self._lines_banker != self._banker:
-            self._lines = {}
+            self._stale.update(self._cards)
             self._lines_banker = self._banker
-        lines = self._lines
-        table: list[list[str]] = []
-        texts = []
-        for s in range(self._n):
-            if s not in dealt:
-                table.append([])
-                continue
-            line = lines.get(s)
-            if line is None:
-                line = lines[s] = self._line(s)
-            if s == seat or s in shown:
-                table.append(list(line[0]))
-                texts.append(line[2])
-            else:
-                table.append(list(line[1]))
-                texts.append(line[3])
-        bets = self._bets_view
-        if bets is None:
-            bets = self._bets_view = self._make_bets_view()
+        if self._stale:
+            self._refresh_lines()
+        bets_text = self._bets_text
+        if bets_text is None:
+            bets_text = self._bets_text = "  ".join(filter(None, self._bet_parts)) or "—"
         statuses = self._status_view
         if statuses is None:
             statuses = self._status_view = {_SEAT_KEYS[s]: self._status[s]
                                             for s in sorted(self._status)}
-        own = dealt.get(seat)
-        view["bets"] = list(bets[0])
-        view["bets_text"] = bets[1]
-        view["cards"] = table
-        view["table_text"] = "   ".join(texts) or "—"
-        view["status"] = dict(statuses)
-        view["hand"] = [c.code for c in own if c is not None] if own else []
-        view["total"] = _own_total(own)
+        view["bets"] = self._bet_amounts.copy()
+        view["bets_text"] = bets_text
+        cards = list(map(list, self._rows))
+        text = self._table_text
+        if text is None:
+            text = self._table_text = "   ".join(filter(None, self._texts)) or "—"
+        if seat in self._cards:
+            line = self._lines[seat]
+            if seat not in self._shown:  # its own hole card, hidden from the others
+                cards[seat] = list(line[0])
+                texts = self._texts.copy()
+                texts[seat] = line[2]
+                text = "   ".join(filter(None, texts))
+            view["hand"] = list(line[4])
+            view["total"] = line[5]
+        else:
+            view["hand"] = []
+            view["total"] = None
+        view["cards"] = cards
+        view["table_text"] = text
+        view["status"] = statuses.copy()
         view["cards_left"] = len(self._deck) - self._next_pos
         return view
+
+    def _refresh_lines(self) -> None:
+        """Make the lines, rows and texts of the seats that changed since the last view."""
+        dealt = self._cards
+        lines = self._lines
+        rows = self._rows
+        texts = self._texts
+        for s in self._stale:
+            if s not in dealt:
+                lines.pop(s, None)
+                rows[s] = ()
+                texts[s] = ""
+                continue
+            line = lines[s] = self._line(s)
+            shown = s in self._shown
+            rows[s] = line[0] if shown else line[1]
+            texts[s] = line[2] if shown else line[3]
+        self._stale = set()
+        self._table_text = None
 
     def _line(self, seat: int) -> _Line:
         """Dealt ``seat``'s line of the table: its card codes (``??`` for a hole card this view
         has not seen) and its text, once as a seat that sees the hole card (its owner, or anyone
-        once shown) and once as the others (the first code ``??``)."""
-        codes = tuple("??" if c is None else c.code for c in self._cards[seat])
+        once shown) and once as the others (the first code ``??``); then the seat's own view of
+        its hand (the codes it knows) and its ``total``."""
+        cards = self._cards[seat]
+        codes = tuple(["??" if c is None else c.code for c in cards])
         hidden = ("??", *codes[1:]) if codes else codes
         label = "bank" if seat == self._banker else f"bet {self._bets.get(seat, 0)}"
-        status = self._status.get(seat, "")
-        return (codes, hidden, f"[{seat}] {' '.join(codes)} ({label}, {status})",
-                f"[{seat}] {' '.join(hidden)} ({label}, {status})")
-
-    def _make_bets_view(self) -> tuple[tuple[int, ...], str]:
-        """The views' ``bets`` (per seat, 0 without a bet) and ``bets_text``."""
-        bets = self._bets
-        return (tuple(bets.get(s, 0) for s in range(self._n)),
-                "  ".join([f"[{s}] {bets[s]}" for s in sorted(bets)]) or "—")
+        tail = f" ({label}, {self._status.get(seat, '')})"
+        tag = _SEAT_TAGS[seat]
+        known = codes if "??" not in codes else tuple([c.code for c in cards if c is not None])
+        return (codes, hidden, tag + " ".join(codes) + tail, tag + " ".join(hidden) + tail,
+                known, _own_total(cards))
 
     def copy(self) -> SetteMatch:
         other = super().copy()

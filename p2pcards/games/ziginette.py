@@ -80,10 +80,12 @@ def _rank(rank: int) -> str:
     return _RANK_NAMES.get(rank, str(rank))
 
 
-_CardLine = tuple[dict[int, int], int, tuple[tuple[str, int], ...], str]
-"""A board card's part of the views: the bets it was made from and their number, the bets as
-``(seat as text, amount)`` in seat order, and the card's text."""
-_DeadView = tuple[set[int], int, set[Card], int, tuple[int, ...], str, tuple[str, ...]]
+_CardLine = tuple[dict[int, int], int, dict[str, int], str]
+"""A board card's part of the views: the bets it was made from and their number, the bets with
+the seats as text keys in seat order (never handed out: copied), and the card's text."""
+_BoardView = tuple[tuple[tuple[str, dict[str, int], dict[int, int]], ...], str]
+"""See :meth:`ZiginetteMatch._make_board_view`."""
+_DeadView = tuple[tuple[int, ...], str, tuple[str, ...]]
 """See :meth:`ZiginetteMatch._make_dead_view`."""
 
 
@@ -94,7 +96,7 @@ def _card_line(code: str, bets: dict[int, int]) -> _CardLine:
     both hold."""
     placed = sorted(bets.items())
     text = " ".join([f"[{s}] {a}" for s, a in placed])
-    return (bets, len(bets), tuple((_SEAT_KEYS[s], a) for s, a in placed),
+    return (bets, len(bets), {_SEAT_KEYS[s]: a for s, a in placed},
             f"{code}: {text or 'no bets'}")
 
 
@@ -119,6 +121,8 @@ class ZiginetteMatch(BankingMatch):
 
     GAME = "ziginette"
     PAYOUT_RATIO = 1
+    VIEW_KEYS = ("board", "board_text", "banker_card", "dead", "dead_text", "matched", "turned",
+                 "stakes", "playettes", "event", "hand", "cards_left")
     config: ZiginetteConfig
 
     def __init__(self, config: ZiginetteConfig) -> None:
@@ -144,10 +148,14 @@ class ZiginetteMatch(BankingMatch):
         self._last_event = ""
         self._card_lines: dict[str, _CardLine] = {}
         """Per board card code, its part of the views (see :meth:`_card_line`)."""
+        self._board_view: _BoardView | None = None
+        """The views' board (see :meth:`_make_board_view`); dropped whenever the board or a bet
+        on it changes."""
         self._dead_view: _DeadView | None = None
-        """The views' dead ranks and matched cards (see :meth:`_make_dead_view`)."""
-        self._stakes_view: tuple[int, ...] | None = None
-        """The views' ``stakes``; dropped at every bet."""
+        """The views' dead ranks and matched cards (see :meth:`_make_dead_view`); dropped when
+        a rank dies."""
+        self._stake_amounts: list[int] = [0] * self._n
+        """The views' ``stakes``: per seat, the chips it staked this hand."""
 
     # ------------------------------------------------------------------ queries
 
@@ -247,6 +255,7 @@ class ZiginetteMatch(BankingMatch):
                 return
             self._board = known[:2]
             self._board_bets = {c: {} for c in self._board}
+            self._board_view = None
             self._clear_open_bets()
             self._banker_card = known[2]
             self._turned = list(known)
@@ -264,6 +273,7 @@ class ZiginetteMatch(BankingMatch):
                     self._pay(self._banker, seat, amount, f"banker matched: paid on "
                               f"{board_card.code}")
             self._board_bets = {c: {} for c in self._board}
+            self._board_view = None
             self._clear_open_bets()
             self._last_event = f"{new.code} matches the banker's card: the bank pays every bet"
             self._stage = _Stage.DONE
@@ -275,8 +285,10 @@ class ZiginetteMatch(BankingMatch):
                 self._pay(seat, self._banker, amount, f"{match.code} matched")
             self._board.remove(match)
             self._take_off_board(self._board_bets.pop(match))
+            self._board_view = None
             self._matched.add(match)
             self._dead.add(new.rank)
+            self._dead_view = None
             self._last_event = f"{new.code} matches {match.code}: the bank collects its bets"
             if not self._board:
                 self._choice("every board card is matched")
@@ -291,6 +303,7 @@ class ZiginetteMatch(BankingMatch):
             return
         self._board.append(new)
         self._board_bets[new] = {}
+        self._board_view = None
         self._last_event = f"{new.code} is a new board card"
         self._betting_round()
 
@@ -357,11 +370,13 @@ class ZiginetteMatch(BankingMatch):
         if seat in self._board_bets[target]:
             raise IllegalMove("already-bet", f"seat {seat} already bet on {target.code}", seat)
         self._check_bet(action, seat, self._committed(seat), self._bank_free())
-        self._board_bets[target][seat] = action.amount
-        self._open_by_seat[seat] = self._open_by_seat.get(seat, 0) + action.amount
-        self._open_total += action.amount
-        self._staked[seat] = self._staked.get(seat, 0) + action.amount
-        self._stakes_view = None
+        amount = action.amount
+        self._board_bets[target][seat] = amount
+        self._board_view = None
+        self._open_by_seat[seat] = self._open_by_seat.get(seat, 0) + amount
+        self._open_total += amount
+        self._staked[seat] = self._staked.get(seat, 0) + amount
+        self._stake_amounts[seat] += amount
 
     # ------------------------------------------------------------------ result
 
@@ -386,52 +401,56 @@ class ZiginetteMatch(BankingMatch):
         (the last thing that happened), ``hand`` (the board cards this seat has a bet on) and
         ``cards_left``."""
         view = self._common_view(seat)
+        board_view = self._board_view
+        if board_view is None:
+            board_view = self._board_view = self._make_board_view()
         board = []
-        texts = []
         hand = []
+        for code, bets, placed in board_view[0]:
+            board.append({"card": code, "bets": bets.copy()})
+            if seat in placed:
+                hand.append(code)
+        dead = self._dead_view
+        if dead is None:
+            dead = self._dead_view = self._make_dead_view()
+        banker_card = self._banker_card
+        view["board"] = board
+        view["board_text"] = board_view[1]
+        view["banker_card"] = None if banker_card is None else banker_card.code
+        view["dead"] = list(dead[0])
+        view["dead_text"] = dead[1]
+        view["matched"] = list(dead[2])
+        view["turned"] = self._turned_codes.copy()
+        view["stakes"] = self._stake_amounts.copy()
+        view["playettes"] = self._playettes
+        view["event"] = self._last_event or "—"
+        view["hand"] = hand
+        view["cards_left"] = len(self._deck) - self._next_pos
+        return view
+
+    def _make_board_view(self) -> _BoardView:
+        """Per board card in board order, its code, its bets with text keys (never handed out:
+        copied) and its bets as placed (seat -> amount, read only for the seats); then the
+        views' ``board_text``. Each card's part is kept while its bets stay the same (see
+        :func:`_card_line`)."""
         lines = self._card_lines
+        cards = []
+        texts = []
         for c, bets in self._board_bets.items():  # keys in board order
             code = c.code
             line = lines.get(code)
             if line is None or line[0] is not bets or line[1] != len(bets):
                 line = lines[code] = _card_line(code, bets)
-            board.append({"card": code, "bets": dict(line[2])})
+            cards.append((code, line[2], bets))
             texts.append(line[3])
-            if seat in bets:
-                hand.append(code)
-        dead = self._dead_view
-        if (dead is None or dead[0] is not self._dead or dead[1] != len(self._dead)
-                or dead[2] is not self._matched or dead[3] != len(self._matched)):
-            dead = self._dead_view = self._make_dead_view()
-        stakes = self._stakes_view
-        if stakes is None:
-            staked = self._staked
-            stakes = self._stakes_view = tuple(staked.get(s, 0) for s in range(self._n))
-        banker_card = self._banker_card
-        view.update({
-            "board": board,
-            "board_text": "   ".join(texts) or "—",
-            "banker_card": None if banker_card is None else banker_card.code,
-            "dead": list(dead[4]),
-            "dead_text": dead[5],
-            "matched": list(dead[6]),
-            "turned": list(self._turned_codes),
-            "stakes": list(stakes),
-            "playettes": self._playettes,
-            "event": self._last_event or "—",
-            "hand": hand,
-            "cards_left": len(self._deck) - self._next_pos,
-        })
-        return view
+        return tuple(cards), "   ".join(texts) or "—"
 
     def _make_dead_view(self) -> _DeadView:
-        """The views' ``dead`` ranks (sorted), ``dead_text`` and ``matched`` codes (card order),
-        with the sets they come from and their sizes: the sets only grow during a hand and are
-        new ones at the next, so the same sets of the same sizes hold the same cards."""
+        """The views' ``dead`` ranks (sorted), ``dead_text`` and ``matched`` codes (card
+        order)."""
         dead = tuple(sorted(self._dead))
-        return (self._dead, len(self._dead), self._matched, len(self._matched), dead,
-                " ".join([_rank(r) for r in dead]) or "—",
-                tuple(c.code for c in sorted(self._matched, key=_card_order)))
+        return (dead, " ".join([_rank(r) for r in dead]) or "—",
+                tuple([c.code for c in sorted(self._matched, key=_card_order)]))
 
     def copy(self) -> ZiginetteMatch:
         other = super().copy()
