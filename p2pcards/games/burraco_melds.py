@@ -81,6 +81,11 @@ def sort_key(c: Card) -> tuple[int, int, int]:
 
 _SORTED_PLACE: dict[str, int] = {
     c.code: i for i, c in enumerate(sorted(FRENCH_108.cards, key=sort_key))}
+_SET_PLACE: dict[str, int] = {
+    code: len(_SORTED_PLACE) if is_wild_card(c) else _SORTED_PLACE[code]
+    for code, c in ((c.code, c) for c in FRENCH_108.cards)}
+"""Where a card of the deck lies in a set: naturals in :func:`sort_key` order, wild cards
+after them all (one key for every wild card, so they keep their order)."""
 
 
 def hand_codes(hand: Sequence[Card | None]) -> list[str]:
@@ -485,8 +490,12 @@ def one_card_growths(old: Meld, c: Card) -> tuple[tuple[int, ...], ...]:
     if old.kind == "run":
         return tuple([growth[0] for growth in _growths(old, _grown_pattern(old, c))])
     pool = (*old.cards, c)
-    keys = [(1, 0, 0, 0) if is_wild_card(x) else (0, *sort_key(x)) for x in pool]
-    return (tuple(sorted(range(len(pool)), key=keys.__getitem__)),)
+    try:
+        places = [_SET_PLACE[x.code] for x in pool]
+    except KeyError:  # a card of another deck, which only a testing aid can place
+        keys = [(1, 0, 0, 0) if is_wild_card(x) else (0, *sort_key(x)) for x in pool]
+        return (tuple(sorted(range(len(pool)), key=keys.__getitem__)),)
+    return (tuple(sorted(range(len(pool)), key=places.__getitem__)),)
 
 
 def _grown_pattern(old: Meld, c: Card) -> tuple[int, ...]:

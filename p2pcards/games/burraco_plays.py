@@ -30,8 +30,8 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 from itertools import combinations
-from operator import attrgetter
-from typing import cast
+from operator import attrgetter, itemgetter
+from typing import Any, cast
 
 from ..cards import FRENCH_108, FRENCH_SUITS, JOKER_SUIT, Card
 from .base import Action
@@ -103,6 +103,9 @@ _REACH = -1
 """The key of a meld's memo under which it keeps the mask of the cards that may grow it (the
 additions are kept under ``index << 7 | ordinal`` per card, and under
 ``-2 - (candidates << 8 | index)`` per mask of candidate cards)."""
+_ORDINALS = -2
+"""The key of a meld's memo under which it keeps its cards' ordinals as they lie (the keys of
+the lists of additions are below ``-2 - 256``, as a mask of candidates is never 0)."""
 
 MeldEntry = tuple[tuple[int, ...], Action, int, int]
 """A three-card meld as listed: its cards' ordinals as it lies (its sort key), its ``meld``
@@ -367,13 +370,27 @@ def _add_entries(old: Meld, index: int, c: Card) -> tuple[AddEntry, ...]:
     layouts = one_card_growths(old, c)
     if not layouts:
         return ()
+    memo = old.memo
+    known = memo.get(_ORDINALS)
+    if known is None:
+        known = memo[_ORDINALS] = tuple([ORDINAL[x.code] for x in old.cards])
+    ordinals = (*known, ORDINAL[c.code])
     pool = (*old.cards, c)
-    ordinal = ORDINAL
-    ordinals = [ordinal[x.code] for x in pool]
     number = index + 1
-    return tuple([((tuple([ordinals[i] for i in layout]), number),
-                   Action("add", cards=tuple([pool[i] for i in layout]), amount=number))
-                  for layout in layouts])
+    out = []
+    for layout in layouts:
+        pick = _PICKERS.get(layout)
+        if pick is None:
+            if len(_PICKERS) >= _PICKERS_MOST:
+                _PICKERS.clear()
+            pick = _PICKERS[layout] = itemgetter(*layout)
+        out.append(((pick(ordinals), number), Action("add", cards=pick(pool), amount=number)))
+    return tuple(out)
+
+
+_PICKERS: dict[tuple[int, ...], itemgetter[Any]] = {}
+"""Per layout of a grown meld (at least four indices), the getter of its items in order."""
+_PICKERS_MOST = 1 << 12
 
 
 def _reach(old: Meld) -> int:
