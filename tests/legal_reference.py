@@ -264,7 +264,7 @@ def rumino_legal_actions(state: Any) -> list[Action]:
     if not state._drawn:
         if state.stock_size > 0:
             out.append(Action("draw", value="stock"))
-        if state._discards:
+        if state.discards:
             out.append(Action("draw", value="upcard"))
         if best_split(known).deadwood <= KNOCK_LIMIT:
             out.append(Action("knock"))
@@ -278,7 +278,7 @@ def rumino_claim_actions(state: Any, seat: int) -> list[Action]:
     """The claims ``seat`` could make on the discard, enumerated as the engine did before."""
     if seat not in state.claimants():
         return []
-    top = state._discards[-1]
+    top = state.discards[-1]
     known = [c for c in state._hands[seat] if c is not None]
     return sorted(Action("claim", top, six) for six in rumino_completions(known, top))
 
