@@ -28,6 +28,7 @@ from p2pcards.games.burraco_melds import (
     sort_key,
 )
 from p2pcards.games.burraco_plays import CARDS, ORDINAL, hand_mask, hand_melds
+from p2pcards.games.burraco_scoring import card_value, cards_value
 from p2pcards.offline.simulate import RandomDealer, fulfil_chance
 
 _HANDS = st.lists(st.sampled_from(FRENCH_108.cards), min_size=0, max_size=30, unique=True)
@@ -215,3 +216,15 @@ def _play_a_copy(state: BurracoMatch, shuffled: list[Card], rng: random.Random) 
             other.apply(legal[rng.randrange(len(legal))])
         else:
             return
+
+
+_ODD_CARDS = (Card(5, "X", 1), Card(7, "H", 3), Card(1, "S", 0), Card(2, "D", 5))
+"""Cards of no deck of the match, whose values are worked out card by card."""
+
+
+@settings(max_examples=200, deadline=None)
+@given(held=st.lists(st.sampled_from((*FRENCH_108.cards, *_ODD_CARDS)), max_size=40))
+def test_cards_value_read_from_the_table_is_the_sum_of_card_values(held: list[Card]) -> None:
+    expected = sum(card_value(c) for c in held)
+    assert cards_value(held) == expected
+    assert cards_value(c for c in held) == expected

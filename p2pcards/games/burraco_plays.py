@@ -99,6 +99,7 @@ _WILDS: tuple[int, ...] = _ordinals_where(lambda c: c.rank == 2 or c.suit == JOK
 
 _DISCARDS: tuple[Action, ...] = tuple(Action("discard", c) for c in CARDS)
 _CODE = attrgetter("code")
+_SECOND = itemgetter(1)
 _REACH = -1
 """The key of a meld's memo under which it keeps the mask of the cards that may grow it (the
 additions are kept under ``index << 7 | ordinal`` per card, and under
@@ -146,17 +147,31 @@ def plays(known: list[Card], melds: Sequence[Meld], taken_single: Card | None,
     for index, old in enumerate(melds):
         if old.kind == "set":
             set_ranks.add(old.rank)
+        memo = old.memo
+        reach = memo.get(_REACH)
+        if reach is not None:  # the kept lists, looked up here (what most decisions find)
+            candidates = hand & reach
+            if not candidates:
+                continue
+            listed = memo.get(-2 - (candidates << 8 | index))
+            if listed is not None:
+                adds += listed
+                continue
         adds += _additions(old, index, hand)
-    adds.sort()
     ordinals.sort()
-    refused = -1 if taken_single is None else ordinal[taken_single.code]
-    discards = _DISCARDS
-    out = [action for _, action in adds]
-    out += [discards[o] for o in ordinals if o != refused]
+    if taken_single is not None:
+        refused = ordinal[taken_single.code]
+        ordinals = [o for o in ordinals if o != refused]
+    if adds:
+        adds.sort()
+        out = list(map(_SECOND, adds))
+        out += map(_DISCARDS.__getitem__, ordinals)
+    else:
+        out = list(map(_DISCARDS.__getitem__, ordinals))
     if set_ranks:
         out += [entry[1] for entry in threes[1] if entry[3] not in set_ranks]
     else:
-        out += [entry[1] for entry in threes[1]]
+        out += map(_SECOND, threes[1])
     return out, threes
 
 

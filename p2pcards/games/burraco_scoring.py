@@ -16,8 +16,9 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
+from operator import attrgetter
 
-from ..cards import JOKER_SUIT, Card
+from ..cards import FRENCH_108, JOKER_SUIT, Card
 from .base import HandResult, ScoreLine
 from .burraco_melds import Meld
 
@@ -50,8 +51,17 @@ def card_value(c: Card) -> int:
 
 
 def cards_value(cards: Iterable[Card]) -> int:
-    """The sum of :func:`card_value`."""
-    return sum(card_value(c) for c in cards)
+    """The sum of :func:`card_value` (looked up by code for the deck's cards)."""
+    listed = list(cards)
+    try:
+        return sum(map(_VALUES.__getitem__, map(_CODE, listed)))
+    except KeyError:  # a card of another deck, which only a testing aid can place
+        return sum(card_value(c) for c in listed)
+
+
+_VALUES: dict[str, int] = {c.code: card_value(c) for c in FRENCH_108.cards}
+"""Per code of a card of the deck, its :func:`card_value`."""
+_CODE = attrgetter("code")
 
 
 @dataclass(frozen=True)
