@@ -65,6 +65,18 @@ def plain_observation(state: CalabrasellaMatch, seat: int) -> dict[str, Any]:
     }
 
 
+def _vandalize(value: Any) -> None:
+    """Change every list and dict in ``value``, nested ones first."""
+    if isinstance(value, list):
+        for item in value:
+            _vandalize(item)
+        value.append("x")
+    elif isinstance(value, dict):
+        for item in value.values():
+            _vandalize(item)
+        value["x"] = "x"
+
+
 def _assert_observations_plain(engine: CalabrasellaMatch) -> None:
     for seat in range(3):
         observed = engine.observation(seat)
@@ -72,6 +84,8 @@ def _assert_observations_plain(engine: CalabrasellaMatch) -> None:
         assert list(observed) == list(plain_observation(engine, seat))
         for key, value in observed.items():
             assert type(value) is type(plain_observation(engine, seat)[key]), key
+        _vandalize(observed)  # what a caller does with its observation changes nothing kept
+        assert engine.observation(seat) == plain_observation(engine, seat)
 
 
 @settings(max_examples=12, deadline=None)
@@ -134,10 +148,12 @@ def test_observations_stay_plain_over_whole_matches() -> None:
         shuffled: list[Any] = []
         while not state.match_over:
             if state.phase is Phase.SHUFFLE:
+                _assert_observations_plain(state)
                 shuffled = list(state.deck.cards)
                 rng.shuffle(shuffled)
                 state.begin_hand()
             elif state.phase is Phase.CHANCE:
+                _assert_observations_plain(state)
                 state.complete_chance([shuffled[s.position] for s in state.pending_chance()])
             elif state.phase is Phase.ACTION:
                 _assert_observations_plain(state)
@@ -149,7 +165,7 @@ def test_observations_stay_plain_over_whole_matches() -> None:
         _assert_observations_plain(state)
 
 
-_CACHES = frozenset({"_listed"})
+_CACHES = frozenset({"_listed", "_views", "_last_codes"})
 """Attributes of the engine that only keep what can be computed again (not state)."""
 
 

@@ -77,7 +77,7 @@ import copy as _copy
 from bisect import insort
 from collections.abc import Callable, Iterable, Sequence
 from itertools import repeat
-from operator import is_
+from operator import attrgetter, is_
 from typing import Any, cast
 
 from ..cards import HIDDEN, ITALIAN_40, Card, Deck, card
@@ -193,6 +193,14 @@ class CalabrasellaMatch(MatchProgress):
         self._listed: list[Action] = []
         """The plays :meth:`legal_actions` listed for this very state, if it was asked in a
         trick: kept private (callers get a copy) and forgotten at every change."""
+        self._last_codes: tuple[tuple[int, str], ...] = ()
+        """The last trick's seats and card codes, made once per trick for the observations."""
+        self._forget_views()
+
+    def _forget_views(self) -> None:
+        """Drop each seat's kept :meth:`_stage_view`: called at every change but a play that
+        leaves the hand going on (the only change its values do not follow)."""
+        self._views: list[dict[str, Any] | None] = [None] * PLAYERS
 
     # ------------------------------------------------------------------ read-only state
 
@@ -322,6 +330,7 @@ class CalabrasellaMatch(MatchProgress):
             self._to_act = self._declarer
         self._pending = ()
         self._phase = Phase.ACTION
+        self._forget_views()
 
     def _placed(self) -> set[Card]:
         out = {c for h in self._hands for c in h if c is not None}
@@ -398,6 +407,8 @@ class CalabrasellaMatch(MatchProgress):
                 f"seat {seat} must {' or '.join(expected)} now ({stage_text}), not {kind!r}",
                 seat,
             )
+        if kind != "play":
+            self._forget_views()
         _HANDLERS[kind](self, seat, action)
 
     def _apply_bid(self, seat: int, action: Action) -> None:
@@ -537,6 +548,7 @@ class CalabrasellaMatch(MatchProgress):
         self._pile_points = ((declarer_points + points, defender_points) if side == 0
                              else (declarer_points, defender_points + points))
         self._last_trick = (tuple(self._trick), winner)
+        self._last_codes = tuple([(s, c.code) for s, c in self._trick])
         self._trick = []
         self._tricks_done += 1
         self._to_act = winner
@@ -544,6 +556,7 @@ class CalabrasellaMatch(MatchProgress):
             self._last_winner = winner
             self._stage = Stage.OVER
             self._phase = Phase.HAND_OVER
+            self._forget_views()
 
     def _known_elsewhere(self, seat: int, c: Card) -> bool:
         """Whether this view knows ``c`` is not in ``seat``'s hand."""
@@ -603,6 +616,7 @@ class CalabrasellaMatch(MatchProgress):
     def next_hand(self) -> None:
         """In HAND_OVER: pay the hand's chips; then SHUFFLE for the next deal, or MATCH_OVER."""
         result = self.hand_result()
+        self._forget_views()
         self._chips = settle(self._chips, result.points)
         self._hand_number += 1
         self._deals += 1
@@ -635,22 +649,53 @@ class CalabrasellaMatch(MatchProgress):
         """
         if type(seat) is not int or not 0 <= seat < PLAYERS:
             self._check_seat(seat)
-        declarer, holder, phase = self._declarer, self._holder, self._phase
+        view = self._views[seat]
+        if view is None:
+            view = self._views[seat] = self._stage_view(seat)
+        out = view.copy()
+        # the kept lists and dicts are copied, so that no caller holds one of them
+        out["bids"] = dict(view["bids"])
+        out["answers"] = dict(view["answers"])
+        out["discards"] = list(view["discards"])
+        out["widow"] = list(view["widow"])
+        out["taken"] = list(view["taken"])
+        out["chips"] = list(view["chips"])
+        # what a play changes
+        if self._phase is _ACTION:
+            out["to_act"] = self._to_act
+        hand = self._hands[seat]
+        out["hand"] = (list(map(_code, hand)) if all(hand)
+                       else [c.code for c in hand if c is not None])
+        out["hand_sizes"] = list(map(len, self._hands))
+        out["trick"] = [[s, c.code] for s, c in self._trick]
+        last = self._last_trick
+        if last is not None:
+            out["last_trick"] = {"cards": list(map(list, self._last_codes)), "winner": last[1]}
+        out["tricks_done"] = self._tricks_done
+        out["played"] = list(self._played_codes)
+        out["piles"] = list(self._pile_points)
+        piles = self._piles
+        out["pile_cards"] = [len(piles[0]), len(piles[1])]
+        return out
+
+    def _stage_view(self, seat: int) -> dict[str, Any]:
+        """``seat``'s observation with the values no play changes before the hand's end, kept
+        per seat until :meth:`_forget_views`; :meth:`observation` copies it and fills in what a
+        play changes (``None`` here). Its lists and dicts are never handed out."""
+        declarer, holder = self._declarer, self._holder
         involved = seat in (declarer, holder)
         passed, returned, called = self._passed, self._returned, self._called
-        last = self._last_trick
         discards = self._discards
-        piles = self._piles
         return {
             "game": "calabrasella",
             "seat": seat,
             "players": PLAYERS,
-            "phase": phase._value_,
+            "phase": self._phase._value_,
             "stage": self._stage._value_,
             "hand_number": self._hand_number,
             "deals": self._deals,
             "dealer": (self._deals + PLAYERS - 1) % PLAYERS,
-            "to_act": self._to_act if phase is _ACTION else None,
+            "to_act": None,
             "bids": {str(s): k for s, k in self._bids},
             "declarer": declarer,
             "called": called.code if called is not None else None,
@@ -663,15 +708,14 @@ class CalabrasellaMatch(MatchProgress):
             "discard_count": len(discards),
             "widow": [c.code for c in self._widow],
             "taken": [c.code for c in self._taken],
-            "hand": [c.code for c in self._hands[seat] if c is not None],
-            "hand_sizes": list(map(len, self._hands)),
-            "trick": [[s, c.code] for s, c in self._trick],
-            "last_trick": None if last is None else {
-                "cards": [[s, c.code] for s, c in last[0]], "winner": last[1]},
-            "tricks_done": self._tricks_done,
-            "played": list(self._played_codes),
-            "piles": list(self._pile_points),
-            "pile_cards": [len(piles[0]), len(piles[1])],
+            "hand": None,
+            "hand_sizes": None,
+            "trick": None,
+            "last_trick": None,
+            "tricks_done": None,
+            "played": None,
+            "piles": None,
+            "pile_cards": None,
             "chips": list(self._chips),
             "start_chips": self.config.start_chips,
             "match_hands": self.config.hands,
@@ -693,6 +737,7 @@ class CalabrasellaMatch(MatchProgress):
         other._played_codes = list(self._played_codes)
         other._void = [set(v) for v in self._void]
         other._listed = []
+        other._views = list(self._views)  # kept views are never changed, only dropped
         return other
 
     # ------------------------------------------------------------------ testing aid
@@ -739,6 +784,8 @@ class CalabrasellaMatch(MatchProgress):
 
 
 _ACTION = Phase.ACTION
+_code = attrgetter("code")
+"""A card's code, read in C (for ``map`` over a hand)."""
 _TRICKS = Stage.TRICKS
 _DECK_IDS = frozenset(map(id, ITALIAN_40.cards))
 """The identities of the deck's own card objects (they live as long as the program): a card
