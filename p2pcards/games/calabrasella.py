@@ -299,11 +299,7 @@ class CalabrasellaMatch(MatchProgress):
         """In SHUFFLE: a shuffled deck is ready; request the deal (36 cards, widow unrevealed)."""
         self._need(Phase.SHUFFLE, "begin_hand")
         self._reset_hand()
-        first = self._deals % self._n
-        self._pending = tuple(
-            ChanceStep(i, Zone.HAND, (first + i) % self._n, frozenset({(first + i) % self._n}))
-            for i in range(DEALT)
-        )
+        self._pending = _DEALS[self._deals % PLAYERS]
         self._phase = Phase.CHANCE
 
     def pending_chance(self) -> tuple[ChanceStep, ...]:
@@ -316,11 +312,12 @@ class CalabrasellaMatch(MatchProgress):
         a card not in the deck or already placed, or an unknown card where everyone sees it."""
         self._need(Phase.CHANCE, "complete_chance")
         given = list(revealed)
-        check_revealed(self._pending, given, self._placed(), self._deck)
+        if not self._plainly_fresh(given):
+            check_revealed(self._pending, given, self._placed(), self._deck)
         if self._stage is Stage.DEAL:
-            for step, c in zip(self._pending, given, strict=True):
-                assert step.seat is not None
-                self._hands[step.seat].append(c)
+            first = self._deals % PLAYERS
+            for seat, hand in enumerate(self._hands):  # position i goes to seat (first + i) % 3
+                hand.extend(given[(seat - first) % PLAYERS::PLAYERS])
             self._stage = Stage.BIDDING
             self._to_act = self._deals % self._n
         else:
@@ -331,6 +328,31 @@ class CalabrasellaMatch(MatchProgress):
         self._pending = ()
         self._phase = Phase.ACTION
         self._forget_views()
+
+    def _plainly_fresh(self, given: list[Card | None]) -> bool:
+        """Whether ``given`` plainly fulfils the pending chance steps, told by the identity of
+        the deck's own card objects alone: one card per step, each a deck object, none twice
+        nor placed already (every placed card a deck object too), and no unseen card (``None``)
+        where everyone sees it. ``False`` leaves the answer to :func:`check_revealed`."""
+        if len(given) != len(self._pending):
+            return False
+        seen = [c for c in given if c is not None]
+        if len(seen) != len(given) and self._stage is not Stage.DEAL:
+            return False  # the widow is seen by all: no None
+        fresh = set(map(id, seen))
+        placed = set(map(id, self._placed_cards()))
+        return (len(fresh) == len(seen) and fresh <= _DECK_IDS and placed <= _DECK_IDS
+                and fresh.isdisjoint(placed))
+
+    def _placed_cards(self) -> list[Card]:
+        """Every card this view knows is placed (hands, discards, played, widow), unordered."""
+        out = [c for h in self._hands for c in h if c is not None]
+        out.extend(c for c in self._discards if c is not None)
+        for pile in self._piles:
+            out.extend(pile)
+        out.extend(c for _, c in self._trick)
+        out.extend(self._widow)
+        return out
 
     def _placed(self) -> set[Card]:
         out = {c for h in self._hands for c in h if c is not None}
@@ -482,9 +504,7 @@ class CalabrasellaMatch(MatchProgress):
             raise
         self._discards = [None if c == HIDDEN else c for c in cards]
         self._stage = Stage.WIDOW
-        self._pending = tuple(
-            ChanceStep(DEALT + i, Zone.WIDOW, None, ALL_SEATS) for i in range(WIDOW_SIZE)
-        )
+        self._pending = _WIDOW_STEPS
         self._phase = Phase.CHANCE
 
     def _apply_take(self, seat: int, action: Action) -> None:
@@ -784,6 +804,16 @@ class CalabrasellaMatch(MatchProgress):
 
 
 _ACTION = Phase.ACTION
+_DEALS: tuple[tuple[ChanceStep, ...], ...] = tuple(
+    tuple(ChanceStep(i, Zone.HAND, (first + i) % PLAYERS, frozenset({(first + i) % PLAYERS}))
+          for i in range(DEALT))
+    for first in range(PLAYERS)
+)
+"""The chance steps of a deal whose first card goes to seat ``first``, by ``first`` (chance
+steps are immutable: every deal shares them)."""
+_WIDOW_STEPS: tuple[ChanceStep, ...] = tuple(
+    ChanceStep(DEALT + i, Zone.WIDOW, None, ALL_SEATS) for i in range(WIDOW_SIZE))
+"""The chance steps that turn the widow face up."""
 _code = attrgetter("code")
 """A card's code, read in C (for ``map`` over a hand)."""
 _TRICKS = Stage.TRICKS
