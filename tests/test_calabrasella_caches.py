@@ -16,8 +16,9 @@ from hypothesis import strategies as st
 
 from p2pcards.bots import RandomBot
 from p2pcards.cards import ITALIAN_40, Card
-from p2pcards.games.base import Action, IllegalMove, Phase, UnknownHand
+from p2pcards.games.base import Action, BadChance, IllegalMove, Phase, UnknownHand
 from p2pcards.games.calabrasella import SPEC, CalabrasellaMatch, Stage
+from p2pcards.games.calabrasella_checks import check_revealed
 from p2pcards.games.calabrasella_rules import card_points
 
 
@@ -65,6 +66,18 @@ def plain_observation(state: CalabrasellaMatch, seat: int) -> dict[str, Any]:
     }
 
 
+def _vandalize(value: Any) -> None:
+    """Change every list and dict in ``value``, nested ones first."""
+    if isinstance(value, list):
+        for item in value:
+            _vandalize(item)
+        value.append("x")
+    elif isinstance(value, dict):
+        for item in value.values():
+            _vandalize(item)
+        value["x"] = "x"
+
+
 def _assert_observations_plain(engine: CalabrasellaMatch) -> None:
     for seat in range(3):
         observed = engine.observation(seat)
@@ -72,6 +85,8 @@ def _assert_observations_plain(engine: CalabrasellaMatch) -> None:
         assert list(observed) == list(plain_observation(engine, seat))
         for key, value in observed.items():
             assert type(value) is type(plain_observation(engine, seat)[key]), key
+        _vandalize(observed)  # what a caller does with its observation changes nothing kept
+        assert engine.observation(seat) == plain_observation(engine, seat)
 
 
 @settings(max_examples=12, deadline=None)
@@ -134,10 +149,12 @@ def test_observations_stay_plain_over_whole_matches() -> None:
         shuffled: list[Any] = []
         while not state.match_over:
             if state.phase is Phase.SHUFFLE:
+                _assert_observations_plain(state)
                 shuffled = list(state.deck.cards)
                 rng.shuffle(shuffled)
                 state.begin_hand()
             elif state.phase is Phase.CHANCE:
+                _assert_observations_plain(state)
                 state.complete_chance([shuffled[s.position] for s in state.pending_chance()])
             elif state.phase is Phase.ACTION:
                 _assert_observations_plain(state)
@@ -149,7 +166,7 @@ def test_observations_stay_plain_over_whole_matches() -> None:
         _assert_observations_plain(state)
 
 
-_CACHES = frozenset({"_listed"})
+_CACHES = frozenset({"_listed", "_views", "_last_codes"})
 """Attributes of the engine that only keep what can be computed again (not state)."""
 
 
@@ -203,3 +220,57 @@ def test_a_listed_play_leaves_the_state_a_checked_play_leaves(seed: int, preset:
             for engine in (full, *views.live):
                 _check_listed_plays(engine)
         views.honest(bot.choose(full.observation(full.to_act), full.legal_actions()))
+
+
+def _chance_outcome(state: CalabrasellaMatch, given: list[Card | None]) -> tuple[Any, ...]:
+    trial = state.copy()
+    try:
+        trial.complete_chance(given)
+    except BadChance as exc:
+        return "refused", str(exc)
+    return "accepted", _state(trial)
+
+
+@settings(max_examples=60, deadline=None)
+@given(seed=st.integers(0, 2**32 - 1), widow=st.booleans(),
+       change=st.sampled_from(["none", "twice", "placed", "unseen", "anew", "foreign"]))
+def test_chance_cards_told_fresh_by_identity_are_the_ones_checked_fresh(
+        seed: int, widow: bool, change: str) -> None:
+    """The deal and the widow told fresh by the deck objects' identity are exactly those the
+    card-by-card check accepts, whatever was changed in them."""
+    rng = random.Random(seed)
+    deck = list(ITALIAN_40.cards)
+    rng.shuffle(deck)
+    state = SPEC.new_match(SPEC.preset())
+    state.begin_hand()
+    if widow:
+        state.complete_chance(deck[:36])
+        while state.phase is Phase.ACTION:
+            legal = state.legal_actions()
+            state.apply(legal[rng.randrange(len(legal))])
+        if state.phase is not Phase.CHANCE:
+            return  # everyone passed
+    given: list[Card | None] = [deck[s.position] for s in state.pending_chance()]
+    at = rng.randrange(len(given))
+    if change == "twice":
+        given[at] = given[at - 1]
+    elif change == "placed" and widow:
+        given[at] = next(c for c in state._placed_cards())
+    elif change == "unseen":
+        given[at] = None
+    elif change == "anew":
+        c = given[at]
+        assert c is not None
+        given[at] = Card(c.rank, c.suit)
+    elif change == "foreign":
+        given[at] = Card(4, "H", 1)
+    placed = state._placed()
+    try:
+        check_revealed(state.pending_chance(), given, placed, state.deck)
+        checked = True
+    except BadChance:
+        checked = False
+    if state._plainly_fresh(list(given)):
+        assert checked
+    outcome = _chance_outcome(state, given)
+    assert (outcome[0] == "accepted") == checked

@@ -77,7 +77,7 @@ import copy as _copy
 from bisect import insort
 from collections.abc import Callable, Iterable, Sequence
 from itertools import repeat
-from operator import is_
+from operator import attrgetter, is_
 from typing import Any, cast
 
 from ..cards import HIDDEN, ITALIAN_40, Card, Deck, card
@@ -193,6 +193,14 @@ class CalabrasellaMatch(MatchProgress):
         self._listed: list[Action] = []
         """The plays :meth:`legal_actions` listed for this very state, if it was asked in a
         trick: kept private (callers get a copy) and forgotten at every change."""
+        self._last_codes: tuple[tuple[int, str], ...] = ()
+        """The last trick's seats and card codes, made once per trick for the observations."""
+        self._forget_views()
+
+    def _forget_views(self) -> None:
+        """Drop each seat's kept :meth:`_stage_view`: called at every change but a play that
+        leaves the hand going on (the only change its values do not follow)."""
+        self._views: list[dict[str, Any] | None] = [None] * PLAYERS
 
     # ------------------------------------------------------------------ read-only state
 
@@ -291,11 +299,7 @@ class CalabrasellaMatch(MatchProgress):
         """In SHUFFLE: a shuffled deck is ready; request the deal (36 cards, widow unrevealed)."""
         self._need(Phase.SHUFFLE, "begin_hand")
         self._reset_hand()
-        first = self._deals % self._n
-        self._pending = tuple(
-            ChanceStep(i, Zone.HAND, (first + i) % self._n, frozenset({(first + i) % self._n}))
-            for i in range(DEALT)
-        )
+        self._pending = _DEALS[self._deals % PLAYERS]
         self._phase = Phase.CHANCE
 
     def pending_chance(self) -> tuple[ChanceStep, ...]:
@@ -308,11 +312,12 @@ class CalabrasellaMatch(MatchProgress):
         a card not in the deck or already placed, or an unknown card where everyone sees it."""
         self._need(Phase.CHANCE, "complete_chance")
         given = list(revealed)
-        check_revealed(self._pending, given, self._placed(), self._deck)
+        if not self._plainly_fresh(given):
+            check_revealed(self._pending, given, self._placed(), self._deck)
         if self._stage is Stage.DEAL:
-            for step, c in zip(self._pending, given, strict=True):
-                assert step.seat is not None
-                self._hands[step.seat].append(c)
+            first = self._deals % PLAYERS
+            for seat, hand in enumerate(self._hands):  # position i goes to seat (first + i) % 3
+                hand.extend(given[(seat - first) % PLAYERS::PLAYERS])
             self._stage = Stage.BIDDING
             self._to_act = self._deals % self._n
         else:
@@ -322,6 +327,32 @@ class CalabrasellaMatch(MatchProgress):
             self._to_act = self._declarer
         self._pending = ()
         self._phase = Phase.ACTION
+        self._forget_views()
+
+    def _plainly_fresh(self, given: list[Card | None]) -> bool:
+        """Whether ``given`` plainly fulfils the pending chance steps, told by the identity of
+        the deck's own card objects alone: one card per step, each a deck object, none twice
+        nor placed already (every placed card a deck object too), and no unseen card (``None``)
+        where everyone sees it. ``False`` leaves the answer to :func:`check_revealed`."""
+        if len(given) != len(self._pending):
+            return False
+        seen = [c for c in given if c is not None]
+        if len(seen) != len(given) and self._stage is not Stage.DEAL:
+            return False  # the widow is seen by all: no None
+        fresh = set(map(id, seen))
+        placed = set(map(id, self._placed_cards()))
+        return (len(fresh) == len(seen) and fresh <= _DECK_IDS and placed <= _DECK_IDS
+                and fresh.isdisjoint(placed))
+
+    def _placed_cards(self) -> list[Card]:
+        """Every card this view knows is placed (hands, discards, played, widow), unordered."""
+        out = [c for h in self._hands for c in h if c is not None]
+        out.extend(c for c in self._discards if c is not None)
+        for pile in self._piles:
+            out.extend(pile)
+        out.extend(c for _, c in self._trick)
+        out.extend(self._widow)
+        return out
 
     def _placed(self) -> set[Card]:
         out = {c for h in self._hands for c in h if c is not None}
@@ -398,6 +429,8 @@ class CalabrasellaMatch(MatchProgress):
                 f"seat {seat} must {' or '.join(expected)} now ({stage_text}), not {kind!r}",
                 seat,
             )
+        if kind != "play":
+            self._forget_views()
         _HANDLERS[kind](self, seat, action)
 
     def _apply_bid(self, seat: int, action: Action) -> None:
@@ -471,9 +504,7 @@ class CalabrasellaMatch(MatchProgress):
             raise
         self._discards = [None if c == HIDDEN else c for c in cards]
         self._stage = Stage.WIDOW
-        self._pending = tuple(
-            ChanceStep(DEALT + i, Zone.WIDOW, None, ALL_SEATS) for i in range(WIDOW_SIZE)
-        )
+        self._pending = _WIDOW_STEPS
         self._phase = Phase.CHANCE
 
     def _apply_take(self, seat: int, action: Action) -> None:
@@ -537,6 +568,7 @@ class CalabrasellaMatch(MatchProgress):
         self._pile_points = ((declarer_points + points, defender_points) if side == 0
                              else (declarer_points, defender_points + points))
         self._last_trick = (tuple(self._trick), winner)
+        self._last_codes = tuple([(s, c.code) for s, c in self._trick])
         self._trick = []
         self._tricks_done += 1
         self._to_act = winner
@@ -544,6 +576,7 @@ class CalabrasellaMatch(MatchProgress):
             self._last_winner = winner
             self._stage = Stage.OVER
             self._phase = Phase.HAND_OVER
+            self._forget_views()
 
     def _known_elsewhere(self, seat: int, c: Card) -> bool:
         """Whether this view knows ``c`` is not in ``seat``'s hand."""
@@ -603,6 +636,7 @@ class CalabrasellaMatch(MatchProgress):
     def next_hand(self) -> None:
         """In HAND_OVER: pay the hand's chips; then SHUFFLE for the next deal, or MATCH_OVER."""
         result = self.hand_result()
+        self._forget_views()
         self._chips = settle(self._chips, result.points)
         self._hand_number += 1
         self._deals += 1
@@ -635,22 +669,53 @@ class CalabrasellaMatch(MatchProgress):
         """
         if type(seat) is not int or not 0 <= seat < PLAYERS:
             self._check_seat(seat)
-        declarer, holder, phase = self._declarer, self._holder, self._phase
+        view = self._views[seat]
+        if view is None:
+            view = self._views[seat] = self._stage_view(seat)
+        out = view.copy()
+        # the kept lists and dicts are copied, so that no caller holds one of them
+        out["bids"] = dict(view["bids"])
+        out["answers"] = dict(view["answers"])
+        out["discards"] = list(view["discards"])
+        out["widow"] = list(view["widow"])
+        out["taken"] = list(view["taken"])
+        out["chips"] = list(view["chips"])
+        # what a play changes
+        if self._phase is _ACTION:
+            out["to_act"] = self._to_act
+        hand = self._hands[seat]
+        out["hand"] = (list(map(_code, hand)) if all(hand)
+                       else [c.code for c in hand if c is not None])
+        out["hand_sizes"] = list(map(len, self._hands))
+        out["trick"] = [[s, c.code] for s, c in self._trick]
+        last = self._last_trick
+        if last is not None:
+            out["last_trick"] = {"cards": list(map(list, self._last_codes)), "winner": last[1]}
+        out["tricks_done"] = self._tricks_done
+        out["played"] = list(self._played_codes)
+        out["piles"] = list(self._pile_points)
+        piles = self._piles
+        out["pile_cards"] = [len(piles[0]), len(piles[1])]
+        return out
+
+    def _stage_view(self, seat: int) -> dict[str, Any]:
+        """``seat``'s observation with the values no play changes before the hand's end, kept
+        per seat until :meth:`_forget_views`; :meth:`observation` copies it and fills in what a
+        play changes (``None`` here). Its lists and dicts are never handed out."""
+        declarer, holder = self._declarer, self._holder
         involved = seat in (declarer, holder)
         passed, returned, called = self._passed, self._returned, self._called
-        last = self._last_trick
         discards = self._discards
-        piles = self._piles
         return {
             "game": "calabrasella",
             "seat": seat,
             "players": PLAYERS,
-            "phase": phase._value_,
+            "phase": self._phase._value_,
             "stage": self._stage._value_,
             "hand_number": self._hand_number,
             "deals": self._deals,
             "dealer": (self._deals + PLAYERS - 1) % PLAYERS,
-            "to_act": self._to_act if phase is _ACTION else None,
+            "to_act": None,
             "bids": {str(s): k for s, k in self._bids},
             "declarer": declarer,
             "called": called.code if called is not None else None,
@@ -663,15 +728,14 @@ class CalabrasellaMatch(MatchProgress):
             "discard_count": len(discards),
             "widow": [c.code for c in self._widow],
             "taken": [c.code for c in self._taken],
-            "hand": [c.code for c in self._hands[seat] if c is not None],
-            "hand_sizes": list(map(len, self._hands)),
-            "trick": [[s, c.code] for s, c in self._trick],
-            "last_trick": None if last is None else {
-                "cards": [[s, c.code] for s, c in last[0]], "winner": last[1]},
-            "tricks_done": self._tricks_done,
-            "played": list(self._played_codes),
-            "piles": list(self._pile_points),
-            "pile_cards": [len(piles[0]), len(piles[1])],
+            "hand": None,
+            "hand_sizes": None,
+            "trick": None,
+            "last_trick": None,
+            "tricks_done": None,
+            "played": None,
+            "piles": None,
+            "pile_cards": None,
             "chips": list(self._chips),
             "start_chips": self.config.start_chips,
             "match_hands": self.config.hands,
@@ -693,6 +757,7 @@ class CalabrasellaMatch(MatchProgress):
         other._played_codes = list(self._played_codes)
         other._void = [set(v) for v in self._void]
         other._listed = []
+        other._views = list(self._views)  # kept views are never changed, only dropped
         return other
 
     # ------------------------------------------------------------------ testing aid
@@ -739,6 +804,18 @@ class CalabrasellaMatch(MatchProgress):
 
 
 _ACTION = Phase.ACTION
+_DEALS: tuple[tuple[ChanceStep, ...], ...] = tuple(
+    tuple(ChanceStep(i, Zone.HAND, (first + i) % PLAYERS, frozenset({(first + i) % PLAYERS}))
+          for i in range(DEALT))
+    for first in range(PLAYERS)
+)
+"""The chance steps of a deal whose first card goes to seat ``first``, by ``first`` (chance
+steps are immutable: every deal shares them)."""
+_WIDOW_STEPS: tuple[ChanceStep, ...] = tuple(
+    ChanceStep(DEALT + i, Zone.WIDOW, None, ALL_SEATS) for i in range(WIDOW_SIZE))
+"""The chance steps that turn the widow face up."""
+_code = attrgetter("code")
+"""A card's code, read in C (for ``map`` over a hand)."""
 _TRICKS = Stage.TRICKS
 _DECK_IDS = frozenset(map(id, ITALIAN_40.cards))
 """The identities of the deck's own card objects (they live as long as the program): a card

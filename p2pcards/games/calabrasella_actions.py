@@ -24,6 +24,7 @@ __all__ = [
     "discard_choices",
     "known_hand",
     "play_choices",
+    "return_choices",
     "stage_actions",
     "take_choices",
     "trick_plays",
@@ -52,7 +53,7 @@ def stage_actions(stage: Stage, seat: int, hand: Sequence[Card | None], *, calle
             return [Action("give", card=called)]
         return [Action("deny")]
     if stage is Stage.RETURN:
-        return sort_actions({Action("return", card=c) for c in known})
+        return return_choices(known)
     if stage is Stage.DISCARD:
         return discard_choices(known)
     if stage is Stage.TAKE:
@@ -101,6 +102,20 @@ def play_choices(cards: Sequence[Card]) -> list[Action]:
             action = _PLAYS[key] = Action("play", card=by_key[key])
         out.append(action)
     return out
+
+
+_DECK_RETURNS: tuple[Action, ...] = tuple(Action("return", card=a.card) for a in _DECK_PLAYS)
+"""The ``return`` of every card of the deck, in :func:`sort_actions` order (that of
+:data:`_DECK_PLAYS`)."""
+
+
+def return_choices(cards: Sequence[Card]) -> list[Action]:
+    """``return`` of each of ``cards``, once each, in :func:`sort_actions` order."""
+    try:  # the deck's own card objects: their returns' positions, sorted as plain numbers
+        return list(map(_DECK_RETURNS.__getitem__,
+                        sorted(set(map(_DECK_PLAY_AT.__getitem__, map(id, cards))))))
+    except KeyError:  # a card made elsewhere (equal to a deck card or not)
+        return sort_actions({Action("return", card=c) for c in cards})
 
 
 def known_hand(seat: int, hand: Sequence[Card | None]) -> list[Card]:

@@ -16,7 +16,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping, Sequence
 from types import MappingProxyType
 
-from ..cards import ITALIAN_SUITS, Card
+from ..cards import ITALIAN_40, ITALIAN_SUITS, Card
 from .tricks import TRESSETTE_ORDER
 
 __all__ = [
@@ -57,21 +57,33 @@ def card_points(cards: Iterable[Card]) -> int:
     return sum([get(c.rank, 0) for c in cards])
 
 
+_RANK_CARDS: Mapping[int, tuple[Card, ...]] = MappingProxyType({
+    rank: tuple(next(c for c in ITALIAN_40.cards if (c.rank, c.suit) == (rank, s))
+                for s in ITALIAN_SUITS)
+    for rank in CALL_LEVELS
+})
+"""The deck's cards of each rank, in suit order."""
+
+
 def call_level(hand: Iterable[Card]) -> int:
     """The rank the declarer holding ``hand`` must call: the first rank of :data:`CALL_LEVELS`
     of which it does not hold all four suits (3 unless it holds the four 3s)."""
-    held = set(hand)
+    return _call_level({c.code for c in hand})
+
+
+def _call_level(held: set[str]) -> int:
+    """:func:`call_level` of a hand given by its cards' codes (a code names one card, so a
+    card is held exactly when its code is)."""
     for rank in CALL_LEVELS:
-        if any(Card(rank, s) not in held for s in ITALIAN_SUITS):
+        if any(c.code not in held for c in _RANK_CARDS[rank]):
             return rank
     raise ValueError("a hand holding every card of every rank has no card to call")
 
 
 def callable_cards(hand: Iterable[Card]) -> list[Card]:
     """The cards the declarer holding ``hand`` may call, in suit order."""
-    cards = list(hand)
-    rank = call_level(cards)
-    return [Card(rank, s) for s in ITALIAN_SUITS if Card(rank, s) not in cards]
+    held = {c.code for c in hand}
+    return [c for c in _RANK_CARDS[_call_level(held)] if c.code not in held]
 
 
 def chip_deltas(declarer: int, players: int, declarer_total: int, defenders_total: int,
