@@ -375,7 +375,7 @@ class SetteMatch(BankingMatch):
             raise BadChance(f"only a hole card (hand index 0) is shown in sette-e-mezzo, not "
                             f"index {step.position} of seat {step.seat}")
         hole = hand[0]
-        if hole is not None and hole != c:
+        if hole is not None and hole is not c and hole != c:
             raise BadChance(f"seat {step.seat} was dealt {hole.code}, not {c.code}")
         if hole is None and self._was_dealt(c):
             raise BadChance(f"{c.code} shown as seat {step.seat}'s hole card was dealt elsewhere")

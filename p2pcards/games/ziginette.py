@@ -286,7 +286,11 @@ class ZiginetteMatch(BankingMatch):
             self._stage = _DONE_STAGE
             self._finish_hand(self._pass_bank_from(self._banker))
             return
-        match = next((c for c in self._board if c.rank == new.rank), None)
+        match = None
+        for board_card in self._board:
+            if board_card.rank == new.rank:
+                match = board_card
+                break
         if match is not None:
             for seat, amount in sorted(self._board_bets[match].items()):
                 self._pay(seat, self._banker, amount, f"{match.code} matched")
@@ -326,7 +330,9 @@ class ZiginetteMatch(BankingMatch):
         if self._stage is _CHOICE:
             return list(_CHOICES)
         out: list[Action] = []
-        low, high = self._bet_range(seat, self._committed(seat), self._bank_free())
+        assert self._banker is not None
+        bank_free = max(0, self._ledger.balances[self._banker] - self._open_total)
+        low, high = self._bet_range(seat, self._open_by_seat.get(seat, 0), bank_free)
         if low <= high:
             # the sorted order: bets by board card code, then amount; ``done`` after them
             open_codes = sorted([c.code for c, bets in self._board_bets.items()
@@ -373,14 +379,15 @@ class ZiginetteMatch(BankingMatch):
         except ValueError:
             raise IllegalMove("not-on-board", f"{action.value!r} is not a card code",
                               seat) from None
-        if target not in self._board_bets:
+        bets = self._board_bets.get(target)
+        if bets is None:
             raise IllegalMove("not-on-board", f"{target.code} is not a board card open to bets",
                               seat)
-        if seat in self._board_bets[target]:
+        if seat in bets:
             raise IllegalMove("already-bet", f"seat {seat} already bet on {target.code}", seat)
         self._check_bet(action, seat, self._committed(seat), self._bank_free())
         amount = action.amount
-        self._board_bets[target][seat] = amount
+        bets[seat] = amount
         self._board_view = None
         self._open_by_seat[seat] = self._open_by_seat.get(seat, 0) + amount
         self._open_total += amount
