@@ -4,9 +4,10 @@ count: every seat's observation at every decision equals the reference view belo
 rebuild from the state's fields, nothing kept between calls), and Ziginette's running totals of
 the bets on the board equal fresh sums, also on copies that play on apart, and in every seat's
 live view (which holds ``None`` for the cards it has not seen), where the legal actions also
-equal the reference enumeration's; the remembered bet runs equal freshly made ones; and a
-chance batch that repeats a card is refused when the card is an equal object of its own as when
-it is the deck's own."""
+equal the reference enumeration's; Sette e mezzo's kept facts of each hand (over 7½, two-card
+7½) equal fresh ones there too; the remembered bet runs and chance steps equal freshly made
+ones; and a chance batch that repeats a card is refused when the card is an equal object of its
+own as when it is the deck's own."""
 
 from __future__ import annotations
 
@@ -20,9 +21,9 @@ from legal_reference import sette_e_mezzo_legal_actions, ziginette_legal_actions
 
 from p2pcards.cards import Card, card
 from p2pcards.games import get_game
-from p2pcards.games.banking import amount_actions
-from p2pcards.games.base import Action, BadChance, MatchState, Phase, Zone
-from p2pcards.games.sette_e_mezzo import best_total
+from p2pcards.games.banking import amount_actions, amount_list, hand_step, show_step, table_step
+from p2pcards.games.base import ALL_SEATS, Action, BadChance, ChanceStep, MatchState, Phase, Zone
+from p2pcards.games.sette_e_mezzo import TARGET, best_total, min_total, two_card_seven
 from p2pcards.offline.simulate import fulfil_chance
 
 GAMES = ("sette-e-mezzo", "ziginette")
@@ -136,6 +137,11 @@ def _check_views(game: str, state: Any) -> None:
         assert repr(view) == repr(expected)  # the same types and the same order of keys
         _spoil(view)
         assert repr(state.observation(seat)) == repr(expected)  # nothing kept was handed out
+    if game == "sette-e-mezzo":  # the kept facts of each hand
+        for seat in range(state.config.players):
+            cards = state._known(seat)
+            fresh = None if cards is None else (min_total(cards) > TARGET, two_card_seven(cards))
+            assert state._hand_facts(seat) == fresh
     if game == "ziginette":  # the running totals of the bets on the board
         on_board = [state.bets_on(c) for c in state.board]
         assert state._live_total() == sum(sum(bets.values()) for bets in on_board)
@@ -247,6 +253,20 @@ def test_bet_runs_equal_freshly_made_ones(kind: str, value: str, low: int, span:
     high = low + span
     fresh = tuple(Action(kind, value=value, amount=a) for a in range(low, high + 1))
     assert amount_actions(kind, low, high, value) == fresh
+    listed = amount_list(kind, low, high, value)
+    assert listed == list(fresh)
+    listed.clear()  # a caller's list: the kept run stays whole
+    assert amount_list(kind, low, high, value) == list(fresh)
+
+
+@given(position=st.integers(0, 39), seat=st.integers(0, 7), public=st.booleans())
+def test_kept_chance_steps_equal_freshly_made_ones(position: int, seat: int,
+                                                   public: bool) -> None:
+    own = ALL_SEATS if public else frozenset({seat})
+    assert hand_step(position, seat, public) == ChanceStep(position, Zone.HAND, seat, own)
+    assert table_step(position, seat) == ChanceStep(position, Zone.TABLE, seat, ALL_SEATS)
+    assert table_step(position, None) == ChanceStep(position, Zone.TABLE, None, ALL_SEATS)
+    assert show_step(seat) == ChanceStep(0, Zone.SHOW, seat, ALL_SEATS)
 
 
 @pytest.mark.parametrize("game", GAMES)

@@ -55,7 +55,8 @@ from .base import (
 )
 from .chips import Ledger, Transfer
 
-__all__ = ["BankingConfig", "BankingMatch", "PLAYER_COUNTS", "draw_key", "draw_winner"]
+__all__ = ["BankingConfig", "BankingMatch", "PLAYER_COUNTS", "draw_key", "draw_winner",
+           "amount_actions", "amount_list", "hand_step", "show_step", "table_step"]
 
 PLAYER_COUNTS = (2, 3, 4, 5, 6, 7, 8)
 MAX_CHIPS = 1_000_000
@@ -72,6 +73,9 @@ _PHASE_VALUES: dict[Phase, str] = {p: p.value for p in Phase}
 """Each phase's text, looked up without the enum's ``value`` property."""
 _ACTION = Phase.ACTION
 _ACTION_TEXT = Phase.ACTION.value
+_CHANCE = Phase.CHANCE
+_SHUFFLE = Phase.SHUFFLE
+_HAND_OVER = Phase.HAND_OVER
 
 
 @dataclass(frozen=True)
@@ -130,6 +134,7 @@ class BankingMatch(MatchProgress):
         self._n = config.players
         self._sides = self._n
         self._deck = ITALIAN_40
+        self._deck_size = len(ITALIAN_40)
         self._phase = Phase.SHUFFLE
         self._hand_number = 0
         self._winner: int | None = None
@@ -228,12 +233,13 @@ class BankingMatch(MatchProgress):
     def begin_hand(self) -> None:
         """In SHUFFLE: a shuffled deck is ready. Before the first hand it serves the draw for the
         bank; otherwise the banker announces limits (or, at a redeal, the deal starts)."""
-        self._need(Phase.SHUFFLE, "begin_hand")
+        if self._phase is not _SHUFFLE:
+            self._need(Phase.SHUFFLE, "begin_hand")
         self._seen = set()
         self._next_pos = 0
         if self._banker is None:
             self._drawing = True
-            self._request(tuple(ChanceStep(i, Zone.TABLE, i, ALL_SEATS) for i in range(self._n)))
+            self._request(tuple([table_step(i, i) for i in range(self._n)]))
             return
         if self._minimum is None:
             if not self._can_bank(self._banker):
@@ -251,11 +257,11 @@ class BankingMatch(MatchProgress):
 
     def _request(self, steps: tuple[ChanceStep, ...]) -> None:
         self._pending = steps
-        self._phase = Phase.CHANCE
+        self._phase = _CHANCE
 
     def _act(self, seat: int) -> None:
         self._to_act = seat
-        self._phase = Phase.ACTION
+        self._phase = _ACTION
 
     def _take_position(self) -> int:
         pos = self._next_pos
@@ -265,19 +271,21 @@ class BankingMatch(MatchProgress):
     @property
     def cards_left(self) -> int:
         """Deck positions not yet dealt in the current deck."""
-        return len(self._deck) - self._next_pos
+        return self._deck_size - self._next_pos
 
     # ------------------------------------------------------------------ chance
 
     def pending_chance(self) -> tuple[ChanceStep, ...]:
-        self._need(Phase.CHANCE, "pending_chance")
+        if self._phase is not _CHANCE:
+            self._need(Phase.CHANCE, "pending_chance")
         return self._pending
 
     def complete_chance(self, revealed: Sequence[Card | None]) -> None:
         """Fulfil :meth:`pending_chance` (``None`` where this view cannot see). Raises
         :class:`BadChance` (state unchanged) for a wrong count, a card not in the deck or already
         dealt, a hidden public card, or a shown card that contradicts what this view knows."""
-        self._need(Phase.CHANCE, "complete_chance")
+        if self._phase is not _CHANCE:
+            self._need(Phase.CHANCE, "complete_chance")
         given = list(revealed)
         steps = self._pending
         if len(given) != len(steps):
@@ -344,8 +352,8 @@ class BankingMatch(MatchProgress):
     def _limit_actions(self) -> list[Action]:
         cap = self._cap()
         if self._minimum is None:
-            return list(amount_actions("minimum", 1, cap))
-        return list(amount_actions("maximum", self._minimum, cap))
+            return amount_list("minimum", 1, cap)
+        return amount_list("maximum", self._minimum, cap)
 
     @property
     def _announcing(self) -> bool:
@@ -421,7 +429,8 @@ class BankingMatch(MatchProgress):
     def hand_result(self) -> HandResult:
         """In HAND_OVER: ``banker``, ``bet``, game lines, ``won/lost`` (the points: each seat's
         chip change), ``balance`` (the ledger after the hand) and ``next banker``."""
-        self._need(Phase.HAND_OVER, "hand_result")
+        if self._phase is not _HAND_OVER:
+            self._need(Phase.HAND_OVER, "hand_result")
         assert self._banker is not None and self._next_banker is not None
         zeros = (0,) * self._n
         deltas = self._ledger.deltas(self._hand_start)
@@ -439,7 +448,8 @@ class BankingMatch(MatchProgress):
 
     def next_hand(self) -> None:
         """In HAND_OVER: the bank moves to the next banker; then SHUFFLE or MATCH_OVER."""
-        self._need(Phase.HAND_OVER, "hand_result")  # the message it always had
+        if self._phase is not _HAND_OVER:
+            self._need(Phase.HAND_OVER, "hand_result")  # the message it always had
         assert self._banker is not None and self._next_banker is not None
         solvent = self._ledger.solvent()
         over = (self._hand_number + 1 >= self.config.hands or len(solvent) < 2
@@ -631,13 +641,54 @@ def amount_actions(kind: str, low: int, high: int, value: str = "") -> tuple[Act
     """``Action(kind, value=value, amount=a)`` for every ``a`` from ``low`` to ``high``, in that
     order. Kept once made: the banking games offer these runs of amounts at most decisions, and
     actions are immutable, so the same objects serve every state."""
+    return tuple(amount_list(kind, low, high, value))
+
+
+def amount_list(kind: str, low: int, high: int, value: str = "") -> list[Action]:
+    """:func:`amount_actions` as a fresh list (the engines' legal actions are lists)."""
     if high < low:
-        return ()
+        return []
     if low < 0:
-        return tuple(Action(kind, value=value, amount=a) for a in range(low, high + 1))
+        return [Action(kind, value=value, amount=a) for a in range(low, high + 1)]
     run = _AMOUNT_RUNS.get((kind, value))
     if run is None:
         run = _AMOUNT_RUNS[kind, value] = []
     if len(run) <= high:
         run.extend(Action(kind, value=value, amount=a) for a in range(len(run), high + 1))
-    return tuple(run[low:high + 1])
+    return run[low:high + 1]
+
+
+_HAND_STEPS: dict[tuple[int, int, bool], ChanceStep] = {}
+_TABLE_STEPS: dict[tuple[int, int | None], ChanceStep] = {}
+_SHOW_STEPS: dict[int, ChanceStep] = {}
+
+
+def hand_step(position: int, seat: int, public: bool) -> ChanceStep:
+    """The chance step dealing deck ``position`` into ``seat``'s hand, seen by everyone if
+    ``public``, else by ``seat`` alone. Chance steps are immutable, so each is made once and
+    the same object serves every state (deck positions and seats are few)."""
+    key = (position, seat, public)
+    step = _HAND_STEPS.get(key)
+    if step is None:
+        step = _HAND_STEPS[key] = ChanceStep(position, Zone.HAND, seat,
+                                             ALL_SEATS if public else frozenset({seat}))
+    return step
+
+
+def table_step(position: int, seat: int | None) -> ChanceStep:
+    """The chance step turning deck ``position`` face up on the table (in front of ``seat``, or
+    of no seat), seen by everyone; made once, as :func:`hand_step`."""
+    key = (position, seat)
+    step = _TABLE_STEPS.get(key)
+    if step is None:
+        step = _TABLE_STEPS[key] = ChanceStep(position, Zone.TABLE, seat, ALL_SEATS)
+    return step
+
+
+def show_step(seat: int) -> ChanceStep:
+    """The chance step showing everyone ``seat``'s hole card (hand index 0); made once, as
+    :func:`hand_step`."""
+    step = _SHOW_STEPS.get(seat)
+    if step is None:
+        step = _SHOW_STEPS[seat] = ChanceStep(0, Zone.SHOW, seat, ALL_SEATS)
+    return step

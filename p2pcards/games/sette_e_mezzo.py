@@ -56,9 +56,15 @@ from dataclasses import dataclass
 from typing import Any
 
 from ..cards import Card
-from .banking import BankingConfig, BankingMatch, amount_actions, check_plain
+from .banking import (
+    BankingConfig,
+    BankingMatch,
+    amount_list,
+    check_plain,
+    hand_step,
+    show_step,
+)
 from .base import (
-    ALL_SEATS,
     Action,
     BadChance,
     ChanceStep,
@@ -152,6 +158,14 @@ class _Status:
     SEVEN = "two-card 7½"
 
 
+_LIMITS = _Stage.LIMITS
+_BETS = _Stage.BETS
+_PUNTERS = _Stage.PUNTERS
+_BANKER = _Stage.BANKER
+_DONE = _Stage.DONE
+_ACTION = Phase.ACTION
+_SHOW = Zone.SHOW
+
 _PASS = Action("pass")
 _STAND_ONLY = (Action("stand"),)
 _HIT_OR_STAND = tuple(sort_actions([Action("hit"), Action("stand")]))
@@ -200,11 +214,14 @@ class SetteMatch(BankingMatch):
         self._reset_hand()
 
     def _reset_hand(self) -> None:
-        self._stage = _Stage.LIMITS
+        self._stage = _LIMITS
         self._bet_queue: list[int] = []
         self._bets: dict[int, int] = {}
         self._betting_done: set[int] = set()
         self._cards: dict[int, list[Card | None]] = {}
+        self._facts: dict[int, tuple[bool, bool]] = {}
+        """Per seat whose cards this view knows, whether its hand is over 7½ and whether it is
+        a two-card 7½ (:meth:`_hand_facts`); dropped whenever the seat's cards change."""
         self._status: dict[int, str] = {}
         self._shown: set[int] = set()
         self._order: list[int] = []
@@ -275,6 +292,17 @@ class SetteMatch(BankingMatch):
                 return None
         return list(hand)  # type: ignore[arg-type]  # no None left
 
+    def _hand_facts(self, seat: int) -> tuple[bool, bool] | None:
+        """Whether ``seat``'s hand is over 7½ and whether it is a two-card 7½, or ``None`` if
+        this view misses one of its cards. Kept per seat until its cards change."""
+        facts = self._facts.get(seat)
+        if facts is None:
+            cards = self._known(seat)
+            if cards is None:
+                return None
+            facts = self._facts[seat] = (min_total(cards) > TARGET, two_card_seven(cards))
+        return facts
+
     def _bank_free(self) -> int:
         """Chips of bet the bank can still cover (each may be paid 2 to 1)."""
         assert self._banker is not None
@@ -285,7 +313,7 @@ class SetteMatch(BankingMatch):
 
     def _start_deal(self) -> None:
         assert self._banker is not None
-        self._stage = _Stage.BETS
+        self._stage = _BETS
         self._bet_queue = [s for k in range(1, self._n)
                            if self._ledger.balances[s := (self._banker + k) % self._n] > 0]
         self._next_bettor()
@@ -296,24 +324,25 @@ class SetteMatch(BankingMatch):
             return
         assert self._banker is not None
         if not self._bets:
-            self._stage = _Stage.DONE
+            self._stage = _DONE
             self._finish_hand(self._banker)
             return
         self._order = [s for k in range(1, self._n)
                        if (s := (self._banker + k) % self._n) in self._bets]
         steps = []
         for seat in [*self._order, self._banker]:
-            steps.append(ChanceStep(self._take_position(), Zone.HAND, seat, frozenset({seat})))
+            steps.append(hand_step(self._take_position(), seat, False))
             self._cards[seat] = []
+            self._facts.pop(seat, None)
             self._set_status(seat, _Status.PLAYING)
-        self._stage = _Stage.PUNTERS
+        self._stage = _PUNTERS
         self._turn = 0
         self._after_chance = "deal"
         self._request(tuple(steps))
 
     def _show_hole(self, seats: list[int], then: str) -> None:
         self._after_chance = then
-        self._request(tuple(ChanceStep(0, Zone.SHOW, s, ALL_SEATS) for s in seats))
+        self._request(tuple([show_step(s) for s in seats]))
 
     def _next_punter(self) -> None:
         while self._turn < len(self._order):
@@ -325,14 +354,14 @@ class SetteMatch(BankingMatch):
         assert self._banker is not None
         standing = [s for s in self._order if self._status[s] in (_Status.STOOD, _Status.SEVEN)]
         if standing:
-            self._stage = _Stage.BANKER
+            self._stage = _BANKER
             self._show_hole([self._banker], "banker")
             return
         self._final_reveal()
 
     def _final_reveal(self) -> None:
         assert self._banker is not None
-        self._stage = _Stage.DONE
+        self._stage = _DONE
         hidden = [s for s in [*self._order, self._banker] if s not in self._shown]
         if hidden:
             self._show_hole(hidden, "settle")
@@ -346,20 +375,24 @@ class SetteMatch(BankingMatch):
             raise BadChance(f"only a hole card (hand index 0) is shown in sette-e-mezzo, not "
                             f"index {step.position} of seat {step.seat}")
         hole = hand[0]
-        if hole is not None and hole != c:
+        if hole is not None and hole is not c and hole != c:
             raise BadChance(f"seat {step.seat} was dealt {hole.code}, not {c.code}")
         if hole is None and self._was_dealt(c):
             raise BadChance(f"{c.code} shown as seat {step.seat}'s hole card was dealt elsewhere")
 
     def _on_chance(self, steps: tuple[ChanceStep, ...], cards: list[Card | None]) -> None:
+        facts = self._facts
+        stale = self._stale
         for step, c in zip(steps, cards, strict=True):
-            assert step.seat is not None
-            if step.zone is Zone.SHOW:
-                self._cards[step.seat][0] = c
-                self._shown.add(step.seat)
+            seat = step.seat
+            assert seat is not None
+            if step.zone is _SHOW:
+                self._cards[seat][0] = c
+                self._shown.add(seat)
             else:
-                self._cards[step.seat].append(c)
-            self._drop_line(step.seat)
+                self._cards[seat].append(c)
+            facts.pop(seat, None)
+            stale.add(seat)
         then = self._after_chance
         self._after_chance = ""
         if then == "deal":
@@ -378,12 +411,12 @@ class SetteMatch(BankingMatch):
 
     def _banker_turn(self) -> None:
         assert self._banker is not None
-        cards = self._known(self._banker)
-        assert cards is not None  # the banker's hole card is public now
-        if min_total(cards) > TARGET:
+        facts = self._hand_facts(self._banker)
+        assert facts is not None  # the banker's hole card is public now
+        if facts[0]:
             self._set_status(self._banker, _Status.BUST)
             self._final_reveal()
-        elif two_card_seven(cards):
+        elif facts[1]:
             self._set_status(self._banker, _Status.SEVEN)
             self._final_reveal()
         else:
@@ -393,34 +426,38 @@ class SetteMatch(BankingMatch):
 
     def legal_actions(self) -> list[Action]:
         """Sorted legal actions of ``to_act`` (its hand must be known in this view)."""
-        self._need(Phase.ACTION, "legal_actions")
+        if self._phase is not _ACTION:
+            self._need(Phase.ACTION, "legal_actions")
         seat = self._to_act
-        if self._announcing:
+        if self._maximum is None:
             return self._limit_actions()
-        if self._stage is _Stage.BETS:
+        if self._stage is _BETS:
             low, high = self._bet_range(seat, 0, self._bank_free())
-            return [*amount_actions("bet", low, high), _PASS]
-        cards = self._known(seat)
-        if cards is None:
+            actions = amount_list("bet", low, high)
+            actions.append(_PASS)
+            return actions
+        facts = self._hand_facts(seat)
+        if facts is None:
             raise UnknownHand(f"seat {seat}'s hole card is unknown in this view")
-        free_play = _HIT_OR_STAND if self._next_pos < len(self._deck) else _STAND_ONLY
+        free_play = _HIT_OR_STAND if self._next_pos < self._deck_size else _STAND_ONLY
         if seat == self._banker:
             return list(free_play)
-        if two_card_seven(cards):
+        if facts[1]:
             return list(_SEVEN_ONLY)
-        if min_total(cards) > TARGET:
+        if facts[0]:
             return list(_BUST_ONLY)
         return list(free_play)
 
     def apply(self, action: Action) -> None:
         """Apply ``to_act``'s action or raise :class:`IllegalMove` (state unchanged)."""
-        self._need(Phase.ACTION, "apply")
+        if self._phase is not _ACTION:
+            self._need(Phase.ACTION, "apply")
         seat = self._to_act
         check_plain(action, seat, self.GAME)
-        if self._announcing:
+        if self._maximum is None:
             self._apply_limit(action, seat)
             return
-        if self._stage is _Stage.BETS:
+        if self._stage is _BETS:
             self._apply_bet(action, seat)
             return
         if action.value or action.amount:
@@ -451,20 +488,19 @@ class SetteMatch(BankingMatch):
         self._next_bettor()
 
     def _hit(self, seat: int) -> None:
-        if self.cards_left <= 0:
+        if self._next_pos >= self._deck_size:
             raise IllegalMove("deck-empty", "the deck is exhausted: nobody can hit", seat)
         self._after_chance = "hit" if seat != self._banker else "banker"
-        self._request((ChanceStep(self._take_position(), Zone.HAND, seat, ALL_SEATS),))
+        self._request((hand_step(self._take_position(), seat, True),))
 
     def _apply_punter(self, action: Action, seat: int) -> None:
         hand = self._cards[seat]
-        known = self._known(seat)
-        public = [c for c in hand[1:] if c is not None]
-        if known is not None:
-            bust = min_total(known) > TARGET
-            seven = two_card_seven(known)
+        facts = self._hand_facts(seat)
+        known = facts is not None
+        if facts is not None:
+            bust, seven = facts
         else:  # live view of another seat: only what the face-up cards prove
-            bust = min_total(public) + 1 > TARGET
+            bust = min_total([c for c in hand[1:] if c is not None]) + 1 > TARGET
             seven = False
         kind = action.kind
         if kind in ("hit", "stand"):
@@ -482,7 +518,7 @@ class SetteMatch(BankingMatch):
                 self._next_punter()
             return
         if kind == "bust":
-            if known is not None and not bust:
+            if known and not bust:
                 raise IllegalMove("not-bust", f"seat {seat} is not over 7½", seat)
             if len(hand) < 2:
                 raise IllegalMove("not-bust", "one card cannot be over 7½", seat)
@@ -492,10 +528,11 @@ class SetteMatch(BankingMatch):
             self._show_hole([seat], "punter-shown")
             return
         if kind == "seven-and-a-half":
-            if len(hand) != 2 or (known is not None and not seven):
+            if len(hand) != 2 or (known and not seven):
                 raise IllegalMove("not-seven", f"seat {seat} does not hold a two-card 7½", seat)
+            public = [c for c in hand[1:] if c is not None]
             face = public[0] if public else None
-            if face is not None and known is None and not (face.rank >= 7):
+            if face is not None and not known and not (face.rank >= 7):
                 raise IllegalMove("not-seven", f"{face.code} cannot make a two-card 7½", seat)
             self._set_status(seat, _Status.SEVEN)
             self._show_hole([seat], "punter-shown")
@@ -614,7 +651,7 @@ class SetteMatch(BankingMatch):
         view["cards"] = cards
         view["table_text"] = text
         view["status"] = statuses.copy()
-        view["cards_left"] = len(self._deck) - self._next_pos
+        view["cards_left"] = self._deck_size - self._next_pos
         return view
 
     def _refresh_lines(self) -> None:

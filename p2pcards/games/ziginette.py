@@ -47,9 +47,8 @@ from dataclasses import dataclass
 from typing import Any
 
 from ..cards import Card, card
-from .banking import BankingConfig, BankingMatch, amount_actions, check_plain
+from .banking import BankingConfig, BankingMatch, amount_list, check_plain, table_step
 from .base import (
-    ALL_SEATS,
     Action,
     ChanceStep,
     GameError,
@@ -57,7 +56,6 @@ from .base import (
     IllegalMove,
     Phase,
     ScoreLine,
-    Zone,
     flags_of,
     sort_actions,
 )
@@ -116,6 +114,15 @@ class _Stage(enum.Enum):
     DONE = "done"
 
 
+_LIMITS = _Stage.LIMITS
+_DEAL = _Stage.DEAL
+_BETTING = _Stage.BETTING
+_TURNING = _Stage.TURNING
+_CHOICE = _Stage.CHOICE
+_DONE_STAGE = _Stage.DONE
+_ACTION = Phase.ACTION
+
+
 class ZiginetteMatch(BankingMatch):
     """A Ziginette match (implements :class:`~p2pcards.games.base.MatchState`)."""
 
@@ -132,7 +139,7 @@ class ZiginetteMatch(BankingMatch):
         self._reset_hand()
 
     def _reset_hand(self) -> None:
-        self._stage = _Stage.LIMITS
+        self._stage = _LIMITS
         self._board: list[Card] = []
         self._board_bets: dict[Card, dict[int, int]] = {}
         self._banker_card: Card | None = None
@@ -205,16 +212,16 @@ class ZiginetteMatch(BankingMatch):
 
     def _start_deal(self) -> None:
         assert self._banker is not None
-        self._stage = _Stage.DEAL
+        self._stage = _DEAL
         self._request((
-            ChanceStep(self._take_position(), Zone.TABLE, None, ALL_SEATS),
-            ChanceStep(self._take_position(), Zone.TABLE, None, ALL_SEATS),
-            ChanceStep(self._take_position(), Zone.TABLE, self._banker, ALL_SEATS),
+            table_step(self._take_position(), None),
+            table_step(self._take_position(), None),
+            table_step(self._take_position(), self._banker),
         ))
 
     def _betting_round(self) -> None:
         assert self._banker is not None
-        self._stage = _Stage.BETTING
+        self._stage = _BETTING
         self._bet_queue = [s for k in range(1, self._n)
                            if self._ledger.balances[s := (self._banker + k) % self._n] > 0]
         self._next_bettor()
@@ -229,15 +236,15 @@ class ZiginetteMatch(BankingMatch):
         self._turn_card()
 
     def _turn_card(self) -> None:
-        if self.cards_left <= 0:  # pragma: no cover - the banker's rank is always still there
+        if self._next_pos >= self._deck_size:  # pragma: no cover - the banker's rank is left
             self._choice("the deck ran out")
             return
-        self._stage = _Stage.TURNING
-        self._request((ChanceStep(self._take_position(), Zone.TABLE, None, ALL_SEATS),))
+        self._stage = _TURNING
+        self._request((table_step(self._take_position(), None),))
 
     def _choice(self, why: str) -> None:
         assert self._banker is not None
-        self._stage = _Stage.CHOICE
+        self._stage = _CHOICE
         self._last_event = f"hand over: {why}; the banker deals again or passes the bank"
         self._act(self._banker)
 
@@ -245,12 +252,12 @@ class ZiginetteMatch(BankingMatch):
         known = [c for c in cards if c is not None]
         assert len(known) == len(cards)  # every Ziginette card is public
         assert self._banker is not None
-        if self._stage is _Stage.DEAL:
+        if self._stage is _DEAL:
             if len({c.rank for c in known}) < 3:
                 self._playettes += 1
                 self._last_event = (f"playette ({' '.join(c.code for c in known)}): "
                                     "the cards are shuffled and dealt again")
-                self._stage = _Stage.LIMITS
+                self._stage = _LIMITS
                 self._phase = Phase.SHUFFLE
                 return
             self._board = known[:2]
@@ -276,10 +283,14 @@ class ZiginetteMatch(BankingMatch):
             self._board_view = None
             self._clear_open_bets()
             self._last_event = f"{new.code} matches the banker's card: the bank pays every bet"
-            self._stage = _Stage.DONE
+            self._stage = _DONE_STAGE
             self._finish_hand(self._pass_bank_from(self._banker))
             return
-        match = next((c for c in self._board if c.rank == new.rank), None)
+        match = None
+        for board_card in self._board:
+            if board_card.rank == new.rank:
+                match = board_card
+                break
         if match is not None:
             for seat, amount in sorted(self._board_bets[match].items()):
                 self._pay(seat, self._banker, amount, f"{match.code} matched")
@@ -311,32 +322,36 @@ class ZiginetteMatch(BankingMatch):
 
     def legal_actions(self) -> list[Action]:
         """Sorted legal actions of ``to_act``."""
-        self._need(Phase.ACTION, "legal_actions")
+        if self._phase is not _ACTION:
+            self._need(Phase.ACTION, "legal_actions")
         seat = self._to_act
-        if self._announcing:
+        if self._maximum is None:
             return self._limit_actions()
-        if self._stage is _Stage.CHOICE:
+        if self._stage is _CHOICE:
             return list(_CHOICES)
         out: list[Action] = []
-        low, high = self._bet_range(seat, self._committed(seat), self._bank_free())
+        assert self._banker is not None
+        bank_free = max(0, self._ledger.balances[self._banker] - self._open_total)
+        low, high = self._bet_range(seat, self._open_by_seat.get(seat, 0), bank_free)
         if low <= high:
             # the sorted order: bets by board card code, then amount; ``done`` after them
-            open_codes = sorted(c.code for c, bets in self._board_bets.items()
-                                if seat not in bets)
+            open_codes = sorted([c.code for c, bets in self._board_bets.items()
+                                 if seat not in bets])
             for code in open_codes:
-                out.extend(amount_actions("bet", low, high, code))
+                out += amount_list("bet", low, high, code)
         out.append(_DONE)
         return out
 
     def apply(self, action: Action) -> None:
         """Apply ``to_act``'s action or raise :class:`IllegalMove` (state unchanged)."""
-        self._need(Phase.ACTION, "apply")
+        if self._phase is not _ACTION:
+            self._need(Phase.ACTION, "apply")
         seat = self._to_act
         check_plain(action, seat, self.GAME)
-        if self._announcing:
+        if self._maximum is None:
             self._apply_limit(action, seat)
             return
-        if self._stage is _Stage.CHOICE:
+        if self._stage is _CHOICE:
             if action.value or action.amount:
                 raise IllegalMove("malformed-action", f"{action.kind} takes no value or amount",
                                   seat)
@@ -347,7 +362,7 @@ class ZiginetteMatch(BankingMatch):
             else:
                 raise IllegalMove("deal-again-or-pass", f"the banker must deal again or pass "
                                   f"the bank, not {action.kind!r}", seat)
-            self._stage = _Stage.DONE
+            self._stage = _DONE_STAGE
             self._finish_hand(nxt)
             return
         if action.kind == "done":
@@ -364,14 +379,15 @@ class ZiginetteMatch(BankingMatch):
         except ValueError:
             raise IllegalMove("not-on-board", f"{action.value!r} is not a card code",
                               seat) from None
-        if target not in self._board_bets:
+        bets = self._board_bets.get(target)
+        if bets is None:
             raise IllegalMove("not-on-board", f"{target.code} is not a board card open to bets",
                               seat)
-        if seat in self._board_bets[target]:
+        if seat in bets:
             raise IllegalMove("already-bet", f"seat {seat} already bet on {target.code}", seat)
         self._check_bet(action, seat, self._committed(seat), self._bank_free())
         amount = action.amount
-        self._board_bets[target][seat] = amount
+        bets[seat] = amount
         self._board_view = None
         self._open_by_seat[seat] = self._open_by_seat.get(seat, 0) + amount
         self._open_total += amount
@@ -425,7 +441,7 @@ class ZiginetteMatch(BankingMatch):
         view["playettes"] = self._playettes
         view["event"] = self._last_event or "—"
         view["hand"] = hand
-        view["cards_left"] = len(self._deck) - self._next_pos
+        view["cards_left"] = self._deck_size - self._next_pos
         return view
 
     def _make_board_view(self) -> _BoardView:
