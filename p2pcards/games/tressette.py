@@ -177,15 +177,16 @@ class _Played(NamedTuple):
         return out
 
 
-_SharedView = tuple[
-    str, bool, tuple[int, ...], tuple[tuple[int, str, tuple[str, ...]], ...], tuple[int, ...],
-    dict[str, str], tuple[int, ...]]
-"""The parts of every seat's observation that change only with the phase, a closed trick, a
-declaration, an announcement or the match scores: the phase's text, whether a seat is to act,
-the captured counts, the declarations (seat, kind, card codes), the good-play seats, the
-announcements and the match scores. Built once after such a change and kept until the next one
-(immutable, but for the announcements' map, which is private and handed out only as copies): a
-plain tuple, unpacked in one step."""
+_SharedView = tuple[str, bool, tuple[int, ...], tuple[int, ...]]
+"""The parts of every seat's observation that change only with the phase, a closed trick or the
+match scores: the phase's text, whether a seat is to act, the captured counts and the match
+scores. Built once after such a change and kept until the next one: a plain tuple of immutable
+values, unpacked in one step."""
+
+_ClaimsView = tuple[tuple[tuple[int, str, tuple[str, ...]], ...], tuple[int, ...], dict[str, str]]
+"""The claims every seat sees, which change only with a declaration or an announcement: the
+declarations (seat, kind, card codes), the good-play seats and the announcements (a private map,
+handed out only as copies)."""
 
 _ACTION = Phase.ACTION
 
@@ -288,6 +289,9 @@ class TressetteMatch(MatchProgress):
         self._view: _SharedView | None = None
         """What every seat's observation shares, kept until the state changes it (``None``:
         to be built): every change of what it holds sets it back to ``None``."""
+        self._claims: _ClaimsView | None = None
+        """The claims of every seat's observation, kept until a declaration or an announcement
+        (``None``: to be built)."""
         self._sizes = [0] * n
         """The size of each seat's hand, kept in step with the hands."""
         self._codes: list[list[str] | None] = [None] * n
@@ -460,7 +464,8 @@ class TressetteMatch(MatchProgress):
             assert card is not None
             self._play_out(seat, index_in_hand(self._hands[seat], card), action)
             return
-        self._view = None  # a declaration or an announcement changes the shared view
+        self._claims = None  # a declaration or an announcement changes the claims
+        self._view = None  # and an announcement may end the hand
         if self._phase is not Phase.ACTION:
             raise IllegalMove(
                 "wrong-phase", f"no action is expected in the {self._phase.value} phase", seat
@@ -768,7 +773,8 @@ class TressetteMatch(MatchProgress):
         if type(seat) is not int or not 0 <= seat < self._n:
             self._check_seat(seat)
         view = self._view or self._shared_view()
-        phase, acting, captured, declarations, good_play, announcements, scores = view
+        phase, acting, captured, scores = view
+        declarations, good_play, announcements = self._claims or self._claims_view()
         codes = self._codes[seat] or self._hand_codes(seat)
         return {  # [*x] copies as list(x) does, without the call
             "seat": seat,
@@ -794,19 +800,21 @@ class TressetteMatch(MatchProgress):
     def _shared_view(self) -> _SharedView:
         """Build and keep :attr:`_view` from the state as it is now."""
         phase = self._phase
+        view = self._view = (
+            phase._value_, phase is _ACTION, (*map(len, self._piles),), (*self._scores,))
+        return view
+
+    def _claims_view(self) -> _ClaimsView:
+        """Build and keep :attr:`_claims` from the state as it is now."""
         good_play = self._good_play
         announced = self._announced
-        view: _SharedView = (
-            phase._value_,
-            phase is _ACTION,
-            (*map(len, self._piles),),
+        claims: _ClaimsView = (
             tuple([(s, k, tuple(map(_code, cs))) for s, k, cs in self._declared]),
             tuple([s for s, on in enumerate(good_play) if on]) if True in good_play else (),
             {str(s): v for s, v in enumerate(announced) if v} if any(announced) else {},
-            (*self._scores,),
         )
-        self._view = view
-        return view
+        self._claims = claims
+        return claims
 
     def _hand_codes(self, seat: int) -> list[str]:
         """The codes of the known cards of ``seat``'s hand, in hand order; kept in
@@ -889,7 +897,7 @@ class TressetteMatch(MatchProgress):
         state._phase = Phase.ACTION
         state._sizes = list(map(len, state._hands))
         state._codes = [None] * state._n
-        state._view = None
+        state._view = state._claims = None
         return state
 
 
