@@ -21,7 +21,7 @@ from hypothesis import strategies as st
 
 from p2pcards.games import get_game
 from p2pcards.games.base import Action, IllegalMove, MatchState, Phase
-from p2pcards.offline.simulate import RandomDealer
+from p2pcards.offline.simulate import RandomDealer, fulfil_chance
 
 GAMES = [("scopa", "classic", 2), ("scopa", "napola", 3), ("scopa", "italian", 2),
          ("scopa", "classic", 4), ("tressette", "classic", 3), ("tressette", "three-games", 4),
@@ -282,3 +282,79 @@ def test_briscola_shows_the_trick_just_taken_as_the_last_one(row: tuple[str, str
         assert state.observation(state.to_act)["last_trick"] == last
         played = state.legal_actions()[pick].card
         before = [[s, c.code] for s, c in state.trick] + [[state.to_act, played.code]]
+
+
+def scrambled(value: Any) -> None:
+    """Empty every list and map of an observation in place, at every depth."""
+    items = list(value.values()) if isinstance(value, dict) else list(value)
+    for item in items:
+        if isinstance(item, list | dict):
+            scrambled(item)
+    value.clear()
+
+
+@settings(max_examples=20, deadline=None)
+@given(row=st.sampled_from(GAMES), seed=st.integers(0, 2**32 - 1))
+def test_observations_kept_between_changes_stay_the_plain_ones(row: tuple[str, str, int],
+                                                               seed: int) -> None:
+    """At every step of a playout (shuffle, deal, decisions, hand over, match over), each
+    seat's observation is the plain one, even after a caller emptied the lists and maps of
+    the observations handed out before, and after a copy of the state played on."""
+    game, preset, players = row
+    config = config_of(game, preset, players)
+    reference = REFERENCE_VIEWS[game]
+    state = get_game(game).new_match(config)
+    rng = random.Random(seed)
+    dealer = RandomDealer(rng)
+    for _ in range(400):
+        for seat in range(players):
+            assert state.observation(seat) == reference(state, seat)
+            scrambled(state.observation(seat))
+            assert state.observation(seat) == reference(state, seat)
+        if state.match_over:
+            return
+        if dealer.step(state):
+            continue
+        legal = state.legal_actions()
+        twin = state.copy()  # type: ignore[attr-defined]
+        twin.apply(twin.legal_actions()[rng.randrange(len(legal))])
+        for seat in range(players):
+            assert twin.observation(seat) == reference(twin, seat)
+        state.apply(legal[rng.randrange(len(legal))])
+
+
+@settings(max_examples=15, deadline=None)
+@given(row=st.sampled_from([row for row in GAMES if row[0] in ("tressette", "tresette")]),
+       seed=st.integers(0, 2**32 - 1))
+def test_a_seats_own_view_shows_the_plain_observations(row: tuple[str, str, int],
+                                                       seed: int) -> None:
+    """A seat's view (the other hands unknown), following a full-information match action by
+    action, shows every seat the plain observation: unknown cards are never kept as codes."""
+    game, preset, players = row
+    config = config_of(game, preset, players)
+    reference = REFERENCE_VIEWS[game]
+    rng = random.Random(seed)
+    full = get_game(game).new_match(config)
+    viewer = rng.randrange(players)
+    view = get_game(game).new_match(config)
+    dealer = RandomDealer(rng)
+    for _ in range(300):
+        if full.match_over:
+            return
+        if full.phase is Phase.CHANCE:
+            steps = view.pending_chance()
+            dealt = fulfil_chance(full, dealer.shuffled)
+            view.complete_chance([c if step.visible(viewer) else None
+                                  for step, c in zip(steps, dealt, strict=True)])
+        elif dealer.step(full):
+            if full.phase is Phase.CHANCE:  # a shuffle: the view begins its hand too
+                view.begin_hand()
+            elif view.phase is Phase.HAND_OVER:
+                view.next_hand()
+        else:
+            legal = full.legal_actions()
+            action = legal[rng.randrange(len(legal))]
+            full.apply(action)
+            view.apply(fresh(action))
+        for seat in range(players):
+            assert view.observation(seat) == reference(view, seat)

@@ -177,6 +177,20 @@ class _Played(NamedTuple):
         return out
 
 
+_SharedView = tuple[str, bool, tuple[int, ...], tuple[int, ...]]
+"""The parts of every seat's observation that change only with the phase, a closed trick or the
+match scores: the phase's text, whether a seat is to act, the captured counts and the match
+scores. Built once after such a change and kept until the next one: a plain tuple of immutable
+values, unpacked in one step."""
+
+_ClaimsView = tuple[tuple[tuple[int, str, tuple[str, ...]], ...], tuple[int, ...], dict[str, str]]
+"""The claims every seat sees, which change only with a declaration or an announcement: the
+declarations (seat, kind, card codes), the good-play seats and the announcements (a private map,
+handed out only as copies)."""
+
+_ACTION = Phase.ACTION
+
+
 _NO_SIGNAL: tuple[tuple[str, int], ...] = (("", 0),)
 _COUNTS_IN_ORDER = tuple(sorted(COUNT_SIGNALS.items()))
 """The count signals by name (``none``, ``one``, ``two``): their order among a card's plays."""
@@ -272,6 +286,17 @@ class TressetteMatch(MatchProgress):
         self._announced: list[str] = [""] * n
         self._announce_due: int | None = None
         self._result: HandResult | None = None
+        self._view: _SharedView | None = None
+        """What every seat's observation shares, kept until the state changes it (``None``:
+        to be built): every change of what it holds sets it back to ``None``."""
+        self._claims: _ClaimsView | None = None
+        """The claims of every seat's observation, kept until a declaration or an announcement
+        (``None``: to be built)."""
+        self._sizes = [0] * n
+        """The size of each seat's hand, kept in step with the hands."""
+        self._codes: list[list[str] | None] = [None] * n
+        """Per seat, the codes of its hand when every card of it is known (``None``: to be
+        read): a play deletes the code at the slot it takes the card from."""
 
     # -- protocol properties ---------------------------------------------------------------
 
@@ -333,6 +358,7 @@ class TressetteMatch(MatchProgress):
             raise WrongPhase(f"begin_hand needs the shuffle phase, not {self._phase.value}")
         self._reset_hand()
         self._phase = Phase.CHANCE
+        self._view = None
 
     def pending_chance(self) -> tuple[ChanceStep, ...]:
         """Deck position ``i`` to the hand of seat ``i % players``, seen by that seat only."""
@@ -358,7 +384,10 @@ class TressetteMatch(MatchProgress):
         for seat, hand in enumerate(self._hands):
             hand.extend(revealed[seat::n])
         self._dealt = [tuple(h) for h in self._hands]
+        self._sizes = list(map(len, self._hands))
+        self._codes = [None] * n
         self._phase = Phase.ACTION
+        self._view = None
 
     def _distinct_deck_objects(self, cards: Sequence[Card]) -> bool:
         """Whether ``cards`` are distinct objects of this match's deck: then each is a card of
@@ -435,6 +464,8 @@ class TressetteMatch(MatchProgress):
             assert card is not None
             self._play_out(seat, index_in_hand(self._hands[seat], card), action)
             return
+        self._claims = None  # a declaration or an announcement changes the claims
+        self._view = None  # and an announcement may end the hand
         if self._phase is not Phase.ACTION:
             raise IllegalMove(
                 "wrong-phase", f"no action is expected in the {self._phase.value} phase", seat
@@ -500,6 +531,10 @@ class TressetteMatch(MatchProgress):
         c = action.card
         assert c is not None
         self._hands[seat].pop(slot)
+        self._sizes[seat] -= 1
+        codes = self._codes[seat]
+        if codes is not None:
+            del codes[slot]
         self._played.add(c)
         self._plays[seat] += 1
         played = _Played(seat, c, action.value, action.amount)
@@ -551,6 +586,7 @@ class TressetteMatch(MatchProgress):
                 )
 
     def _close_trick(self) -> None:
+        self._view = None  # the piles change, and the phase if the hand ends
         trick = [(p.seat, p.card) for p in self._trick]
         winner = trick_winner(trick)
         side = winner if self._n == 3 else winner % 2
@@ -698,6 +734,7 @@ class TressetteMatch(MatchProgress):
             lines = (*lines, ScoreLine("game won", totals, points))
         self._result = HandResult(lines=lines, points=points)
         self._phase = Phase.HAND_OVER
+        self._view = None
 
     def hand_result(self) -> HandResult:
         """The breakdown of the hand just finished (see :func:`tressette_rules.score_lines`;
@@ -712,6 +749,7 @@ class TressetteMatch(MatchProgress):
             raise WrongPhase(f"next_hand needs the hand_over phase, not {self._phase.value}")
         for side, pts in enumerate(self._result.points):
             self._scores[side] += pts
+        self._view = None
         top = max(self._scores)
         target = TARGET_POINTS if self.config.match == "to_31" else GAMES_TO_WIN
         if top >= target and self._scores.count(top) == 1:
@@ -727,34 +765,65 @@ class TressetteMatch(MatchProgress):
     def observation(self, seat: int) -> dict[str, Any]:
         """What ``seat`` sees: its own hand, every seat's card count, the current and last
         trick with their signals, the declarations and announcements, scores. Played and
-        declared cards are public; no other card of another seat appears."""
-        self._check_seat(seat)
-        own = self._hands[seat]
-        codes = list(map(_code, own)) if all_known(own) else [c.code for c in own if c is not None]
-        return {
+        declared cards are public; no other card of another seat appears.
+
+        A fresh dict with fresh lists and maps at every call: what it shares with other seats
+        and other plays of the same trick is read from :meth:`_shared_view`, and the seat's
+        hand codes are kept between calls, then copied."""
+        if type(seat) is not int or not 0 <= seat < self._n:
+            self._check_seat(seat)
+        view = self._view or self._shared_view()
+        phase, acting, captured, scores = view
+        declarations, good_play, announcements = self._claims or self._claims_view()
+        codes = self._codes[seat] or self._hand_codes(seat)
+        return {  # [*x] copies as list(x) does, without the call
             "seat": seat,
-            "phase": self._phase.value,
+            "phase": phase,
             "hand_number": self._hand_number,
-            "to_act": self._to_act if self._phase is Phase.ACTION else None,
+            "to_act": self._to_act if acting else None,
             "leader": self._leader,
-            "hand": codes,
-            "hand_unknown": len(own) - len(codes),
-            "hand_sizes": list(map(len, self._hands)),
-            "trick": list(map(dict, self._trick_wire)),
-            "last_trick": list(map(dict, self._last_wire)),
+            "hand": [*codes],
+            "hand_unknown": self._sizes[seat] - len(codes),
+            "hand_sizes": [*self._sizes],
+            "trick": [play.copy() for play in self._trick_wire],
+            "last_trick": [play.copy() for play in self._last_wire],
             "tricks_done": self._tricks_done,
-            "captured_counts": list(map(len, self._piles)),
-            "declarations": [
-                {"seat": s, "value": k, "cards": [c.code for c in cs]}
-                for s, k, cs in self._declared
-            ],
-            "good_play": [s for s in range(self._n) if self._good_play[s]]
-            if True in self._good_play else [],
-            "announcements": {str(s): v for s, v in enumerate(self._announced) if v}
-            if any(self._announced) else {},
+            "captured_counts": [*captured],
+            "declarations": [{"seat": s, "value": k, "cards": [*cs]}
+                             for s, k, cs in declarations] if declarations else [],
+            "good_play": [*good_play],
+            "announcements": {**announcements},
             "announce_due": self._announce_due,
-            "match_scores": list(self._scores),
+            "match_scores": [*scores],
         }
+
+    def _shared_view(self) -> _SharedView:
+        """Build and keep :attr:`_view` from the state as it is now."""
+        phase = self._phase
+        view = self._view = (
+            phase._value_, phase is _ACTION, (*map(len, self._piles),), (*self._scores,))
+        return view
+
+    def _claims_view(self) -> _ClaimsView:
+        """Build and keep :attr:`_claims` from the state as it is now."""
+        good_play = self._good_play
+        announced = self._announced
+        claims: _ClaimsView = (
+            tuple([(s, k, tuple(map(_code, cs))) for s, k, cs in self._declared]),
+            tuple([s for s, on in enumerate(good_play) if on]) if True in good_play else (),
+            {str(s): v for s, v in enumerate(announced) if v} if any(announced) else {},
+        )
+        self._claims = claims
+        return claims
+
+    def _hand_codes(self, seat: int) -> list[str]:
+        """The codes of the known cards of ``seat``'s hand, in hand order; kept in
+        :attr:`_codes` when the whole hand is known (then a play keeps them in step)."""
+        own = self._hands[seat]
+        if all_known(own):
+            codes = self._codes[seat] = list(map(_code, own))
+            return codes
+        return [c.code for c in own if c is not None]
 
     def copy(self) -> TressetteMatch:
         """An independent copy (cards are immutable, so lists are copied one level deep)."""
@@ -771,6 +840,8 @@ class TressetteMatch(MatchProgress):
         new._declared = list(self._declared)
         new._good_play = list(self._good_play)
         new._announced = list(self._announced)
+        new._sizes = list(self._sizes)
+        new._codes = [None] * self._n  # read again on demand: the lists are the original's
         return new
 
     # -- testing aid -------------------------------------------------------------------------
@@ -824,6 +895,9 @@ class TressetteMatch(MatchProgress):
         ]
         state._to_act = (leader + len(trick)) % state._n
         state._phase = Phase.ACTION
+        state._sizes = list(map(len, state._hands))
+        state._codes = [None] * state._n
+        state._view = state._claims = None
         return state
 
 
