@@ -7,9 +7,11 @@ network lab (``LAB_FILES``) are the exception where the lab is required
 (``P2PCARDS_REQUIRE_NETLAB=1``, which ``.ci/run`` sets): there they always run, so every case
 of direct play across routers is checked by CI.
 
-The suite runs on two pytest-xdist workers (``-n 2 --dist loadfile --no-loadscope-reorder`` in
+The suite runs on three pytest-xdist workers (``-n 3 --dist loadfile --no-loadscope-reorder`` in
 ``pyproject.toml``: a test file stays on one worker, so its module fixtures are built once, and
-the files are handed out in the order :func:`longest_first` gives them); ``pytest -n 0`` runs
+the files are handed out in the order :func:`longest_first` gives them). Three on a 2-core
+machine, because many process tests spend seconds waiting for a timer (a liveness limit, a
+code's expiry, a reconnect) during which a third worker uses the idle core; ``pytest -n 0`` runs
 it in one process. Tests therefore never share a port, a file outside ``tmp_path`` or a
 ``P2PCARDS_HOME``.
 
