@@ -574,3 +574,37 @@ def test_sette_e_mezzo_never_offers_more_actions_than_its_bound(
             state.next_hand()
         else:
             break
+
+
+@pytest.mark.parametrize("game", GAMES)
+@settings(max_examples=3, deadline=None)
+@given(seed=st.integers(0, 2**32 - 1), data=st.data())
+def test_hand_card_reads_the_card_the_seats_observation_lists(
+        game: str, seed: int, data: st.DataObject) -> None:
+    """In random full-information plays of each game, ``hand_card(seat, i)`` is the card at
+    position ``i`` of ``observation(seat)["hand"]`` for every seat and position (the games that
+    override the default must read the same hand in the same order)."""
+    import random
+
+    from p2pcards.cards import card
+    from p2pcards.games import get_game
+    from p2pcards.offline.simulate import RandomDealer
+
+    players = data.draw(st.sampled_from([count for name, count in CASES if name == game]))
+    spec = get_game(game)
+    state = spec.new_match(spec.preset(players=players))
+    rng = random.Random(seed)
+    dealer = RandomDealer(rng)
+    checked = 0
+    for _ in range(300):
+        if state.match_over:
+            break
+        for seat in range(players):
+            hand = state.observation(seat)["hand"]
+            assert [state.hand_card(seat, i) for i in range(len(hand))] == [
+                card(code) for code in hand]
+            checked += len(hand)
+        if not dealer.step(state):
+            legal = state.legal_actions()
+            state.apply(legal[rng.randrange(len(legal))])
+    assert checked > 0

@@ -55,7 +55,7 @@ from __future__ import annotations
 import enum
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, fields, replace
-from typing import Any, ClassVar, Protocol
+from typing import Any, ClassVar, Protocol, cast
 
 from ..cards import HIDDEN, Card, Deck, card
 
@@ -476,6 +476,17 @@ class MatchProgress:
         """
         raise IllegalMove("no-claim", "no out-of-turn claim is open now", seat=seat)
 
+    def hand_card(self, seat: int, position: int) -> Card:
+        """The card at ``position`` of ``seat``'s hand, in the order of that seat's observation
+        (``observation(seat)["hand"]``): the card a :attr:`Zone.SHOW` chance step shows, read
+        with full information (a simulation completing its chance steps).
+
+        The default builds the seat's whole observation to read one card; a game with shown
+        cards overrides it to read its own hand list (same card, same order).
+        """
+        code: str = cast("MatchState", self).observation(seat)["hand"][position]
+        return card(code)
+
     def legal_action_bound(self) -> int | None:
         """The most legal actions any decision of a match with this state's config can offer,
         when the game can state it, or ``None`` (the default) when it does not.
@@ -584,6 +595,10 @@ class MatchState(Protocol):
 
     def apply_claim(self, seat: int, action: Action) -> None:
         """Apply ``seat``'s out-of-turn claim or raise :class:`IllegalMove`."""
+        ...
+
+    def hand_card(self, seat: int, position: int) -> Card:
+        """The card at ``position`` of ``seat``'s hand (see :meth:`MatchProgress.hand_card`)."""
         ...
 
     def legal_action_bound(self) -> int | None:

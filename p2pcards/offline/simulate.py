@@ -11,10 +11,12 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from ..bots.base import Bot, choose_claim
-from ..cards import Card, card
+from ..cards import Card
 from ..games.base import Action, GameSpec, HandResult, MatchState, Phase, Zone
 
 __all__ = ["RandomDealer", "SimulatedMatch", "fulfil_chance", "play_hand", "play_match"]
+
+_SHOW = Zone.SHOW
 
 
 @dataclass
@@ -28,17 +30,18 @@ class SimulatedMatch:
 
 def fulfil_chance(state: MatchState, shuffled: Sequence[Card]) -> list[Card]:
     """Complete the pending chance steps with full information from ``shuffled`` (this hand's
-    deck order); a shown card (``Zone.SHOW``) is read from its owner's hand. Returns the cards."""
-    hands: dict[int, list[str]] = {}
+    deck order); a shown card (``Zone.SHOW``) is read from its owner's hand with
+    :meth:`~p2pcards.games.base.MatchState.hand_card`. Returns the cards."""
     revealed: list[Card] = []
+    append = revealed.append
+    show = _SHOW
     for step in state.pending_chance():
-        if step.zone is Zone.SHOW:
-            assert step.seat is not None
-            if step.seat not in hands:
-                hands[step.seat] = state.observation(step.seat)["hand"]
-            revealed.append(card(hands[step.seat][step.position]))
+        if step.zone is show:
+            seat = step.seat
+            assert seat is not None
+            append(state.hand_card(seat, step.position))
         else:
-            revealed.append(shuffled[step.position])
+            append(shuffled[step.position])
     state.complete_chance(list(revealed))
     return revealed
 
