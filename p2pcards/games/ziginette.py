@@ -515,6 +515,15 @@ class ZiginetteMatch(BankingMatch):
         return (dead, " ".join([_rank(r) for r in dead]) or "—",
                 tuple([c.code for c in sorted(self._matched, key=_card_order)]))
 
+    def hand_card(self, seat: int, position: int) -> Card:
+        """The card at ``position`` of ``seat``'s ``hand`` as its observation lists it (the
+        board cards it has a bet on, in board order), without building the observation.
+        :class:`IndexError` past the end, as the observation's list gives."""
+        if not (isinstance(seat, int) and 0 <= seat < self._n):
+            self._check_seat(seat)
+        placed = [code for code, bets in self._board_bets.items() if seat in bets]
+        return card(placed[position])
+
     def copy(self) -> ZiginetteMatch:
         other = super().copy()
         assert isinstance(other, ZiginetteMatch)
