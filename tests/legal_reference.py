@@ -314,7 +314,7 @@ def ziginette_legal_actions(state: Any) -> list[Action]:
         return [Action("deal-again"), Action("pass-bank")]
     out = [Action("done")]
     for board_card in state._board:
-        if seat in state._board_bets[board_card]:
+        if seat in state._board_bets[board_card.code]:
             continue
         low, high = state._bet_range(seat, state._committed(seat), state._bank_free())
         out.extend(Action("bet", value=board_card.code, amount=a)

@@ -5,9 +5,10 @@ rebuild from the state's fields, nothing kept between calls), and Ziginette's ru
 the bets on the board equal fresh sums, also on copies that play on apart, and in every seat's
 live view (which holds ``None`` for the cards it has not seen), where the legal actions also
 equal the reference enumeration's; Sette e mezzo's kept facts of each hand (over 7½, two-card
-7½) equal fresh ones there too; the remembered bet runs and chance steps equal freshly made
-ones; and a chance batch that repeats a card is refused when the card is an equal object of its
-own as when it is the deck's own."""
+7½) equal fresh ones there too; ``hand_card`` reads each card of every seat's observed hand;
+the remembered bet runs and chance steps equal freshly made ones; and a chance batch that
+repeats a card is refused when the card is an equal object of its own as when it is the deck's
+own."""
 
 from __future__ import annotations
 
@@ -135,6 +136,7 @@ def _check_views(game: str, state: Any) -> None:
         expected = reference(state, seat)
         assert view == expected
         assert repr(view) == repr(expected)  # the same types and the same order of keys
+        _check_hand_cards(state, seat, expected["hand"])
         _spoil(view)
         assert repr(state.observation(seat)) == repr(expected)  # nothing kept was handed out
     if game == "sette-e-mezzo":  # the kept facts of each hand
@@ -147,6 +149,15 @@ def _check_views(game: str, state: Any) -> None:
         assert state._live_total() == sum(sum(bets.values()) for bets in on_board)
         for seat in range(state.config.players):
             assert state._committed(seat) == sum(bets.get(seat, 0) for bets in on_board)
+
+
+def _check_hand_cards(state: Any, seat: int, hand: list[str]) -> None:
+    """``hand_card`` reads every card of ``seat``'s observed ``hand`` (the card a shown card's
+    chance step takes), and nothing past its end."""
+    for position, code in enumerate(hand):
+        assert state.hand_card(seat, position) == card(code)
+    with pytest.raises(IndexError):
+        state.hand_card(seat, len(hand))
 
 
 def _play(game: str, state: MatchState, rng: random.Random, steps: int,

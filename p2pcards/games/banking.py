@@ -291,6 +291,9 @@ class BankingMatch(MatchProgress):
         if len(given) != len(steps):
             raise BadChance(f"{len(given)} cards given for {len(steps)} pending chance steps")
         seen = self._seen
+        if len(steps) == 1 and not self._drawing:
+            self._complete_one(steps, given)
+            return
         fresh: set[int] = set()
         shown: list[int] = []
         canonical = _INDEX_OF_CANONICAL
@@ -320,6 +323,26 @@ class BankingMatch(MatchProgress):
             self._banker = draw_winner(cards)
             self._phase = Phase.SHUFFLE
             return
+        self._on_chance(steps, given)
+
+    def _complete_one(self, steps: tuple[ChanceStep, ...], given: list[Card | None]) -> None:
+        """:meth:`complete_chance` of a batch of one step (a card turned, hit or shown), with
+        the same checks in the same order."""
+        step = steps[0]
+        c = given[0]
+        if c is None:
+            if step.visible_to == ALL_SEATS:
+                raise BadChance(f"the public card at {_where(step)} must be revealed, not None")
+        else:
+            index = _INDEX_OF_CANONICAL.get(id(c))
+            if index is None:
+                index = self._deck_index(c, step)
+            if step.zone is _SHOW:
+                self._check_shown(step, c)
+            elif index in self._seen:
+                raise BadChance(f"{c.code} at {_where(step)} was already dealt in this deck")
+            self._seen.add(index)
+        self._pending = ()
         self._on_chance(steps, given)
 
     def _deck_index(self, c: object, step: ChanceStep) -> int:

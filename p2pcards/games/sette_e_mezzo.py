@@ -688,6 +688,18 @@ class SetteMatch(BankingMatch):
         return (codes, hidden, tag + " ".join(codes) + tail, tag + " ".join(hidden) + tail,
                 known, _own_total(cards))
 
+    def hand_card(self, seat: int, position: int) -> Card:
+        """The card at ``position`` of ``seat``'s own ``hand`` as its observation lists it (the
+        cards this view knows, hole card first), read from the hand itself: what a shown
+        card's chance step shows, without building the seat's whole observation.
+        :class:`IndexError` past the end, as the observation's list gives."""
+        if not (isinstance(seat, int) and 0 <= seat < self._n):
+            self._check_seat(seat)
+        hand: list[Card] | None = self._known(seat)
+        if hand is None:  # a hole card hidden from this view is not in its own ``hand``
+            hand = [c for c in self._cards[seat] if c is not None]
+        return hand[position]
+
     def copy(self) -> SetteMatch:
         other = super().copy()
         assert isinstance(other, SetteMatch)

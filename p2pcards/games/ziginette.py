@@ -105,6 +105,22 @@ class ZiginetteConfig(BankingConfig):
     GAME = "ziginette"
 
 
+_TURN_BATCHES: tuple[tuple[ChanceStep, ...], ...] = tuple(
+    (table_step(position, None),) for position in range(40))
+"""Per deck position, the chance batch turning it up alone: made once, as the steps are."""
+_DEAL_BATCHES: dict[tuple[int, int], tuple[ChanceStep, ...]] = {}
+
+
+def _deal_batch(first: int, banker: int) -> tuple[ChanceStep, ...]:
+    """The chance batch of a deal from deck position ``first``: two board cards, then the
+    banker's card in front of ``banker``; made once per position and banker."""
+    batch = _DEAL_BATCHES.get((first, banker))
+    if batch is None:
+        batch = _DEAL_BATCHES[first, banker] = (
+            table_step(first, None), table_step(first + 1, None), table_step(first + 2, banker))
+    return batch
+
+
 class _Stage(enum.Enum):
     LIMITS = "limits"
     DEAL = "deal"
@@ -121,6 +137,7 @@ _TURNING = _Stage.TURNING
 _CHOICE = _Stage.CHOICE
 _DONE_STAGE = _Stage.DONE
 _ACTION = Phase.ACTION
+_CHANCE = Phase.CHANCE
 
 
 class ZiginetteMatch(BankingMatch):
@@ -141,10 +158,13 @@ class ZiginetteMatch(BankingMatch):
     def _reset_hand(self) -> None:
         self._stage = _LIMITS
         self._board: list[Card] = []
-        self._board_bets: dict[Card, dict[int, int]] = {}
+        self._board_bets: dict[str, dict[int, int]] = {}
+        """Per board card's code, in board order, its bets (seat -> amount): keyed by the code
+        a ``bet`` names, so a bet finds its card without making or hashing a card."""
         self._banker_card: Card | None = None
         self._dead: set[int] = set()
-        self._matched: set[Card] = set()
+        self._matched: list[Card] = []
+        """The board cards matched this deal (each leaves the board, so never twice)."""
         self._bet_queue: list[int] = []
         self._staked: dict[int, int] = {}
         self._clear_open_bets()
@@ -177,7 +197,8 @@ class ZiginetteMatch(BankingMatch):
 
     def bets_on(self, board_card: Card) -> dict[int, int]:
         """The bets on a board card, seat -> amount."""
-        return dict(self._board_bets.get(board_card, {}))
+        bets = self._board_bets.get(board_card.code) if isinstance(board_card, Card) else None
+        return {} if bets is None else dict(bets)
 
     @property
     def playettes(self) -> int:
@@ -213,11 +234,9 @@ class ZiginetteMatch(BankingMatch):
     def _start_deal(self) -> None:
         assert self._banker is not None
         self._stage = _DEAL
-        self._request((
-            table_step(self._take_position(), None),
-            table_step(self._take_position(), None),
-            table_step(self._take_position(), self._banker),
-        ))
+        first = self._next_pos
+        self._next_pos = first + 3
+        self._request(_deal_batch(first, self._banker))
 
     def _betting_round(self) -> None:
         assert self._banker is not None
@@ -240,7 +259,10 @@ class ZiginetteMatch(BankingMatch):
             self._choice("the deck ran out")
             return
         self._stage = _TURNING
-        self._request((table_step(self._take_position(), None),))
+        position = self._next_pos
+        self._next_pos = position + 1
+        self._pending = _TURN_BATCHES[position]
+        self._phase = _CHANCE
 
     def _choice(self, why: str) -> None:
         assert self._banker is not None
@@ -249,74 +271,91 @@ class ZiginetteMatch(BankingMatch):
         self._act(self._banker)
 
     def _on_chance(self, steps: tuple[ChanceStep, ...], cards: list[Card | None]) -> None:
-        known = [c for c in cards if c is not None]
-        assert len(known) == len(cards)  # every Ziginette card is public
-        assert self._banker is not None
         if self._stage is _DEAL:
-            if len({c.rank for c in known}) < 3:
-                self._playettes += 1
-                self._last_event = (f"playette ({' '.join(c.code for c in known)}): "
-                                    "the cards are shuffled and dealt again")
-                self._stage = _LIMITS
-                self._phase = Phase.SHUFFLE
-                return
-            self._board = known[:2]
-            self._board_bets = {c: {} for c in self._board}
-            self._board_view = None
-            self._clear_open_bets()
-            self._banker_card = known[2]
-            self._turned = list(known)
-            self._turned_codes = [c.code for c in known]
-            self._last_event = ""
-            self._betting_round()
+            self._on_deal(cards)
             return
-        new = known[0]
+        new = cards[0]
+        assert new is not None and len(cards) == 1  # one public card turned at a time
         self._turned.append(new)
         self._turned_codes.append(new.code)
-        assert self._banker_card is not None
-        if new.rank == self._banker_card.rank:
-            for board_card in self._board:
-                for seat, amount in sorted(self._board_bets[board_card].items()):
-                    self._pay(self._banker, seat, amount, f"banker matched: paid on "
-                              f"{board_card.code}")
-            self._board_bets = {c: {} for c in self._board}
-            self._board_view = None
-            self._clear_open_bets()
-            self._last_event = f"{new.code} matches the banker's card: the bank pays every bet"
-            self._stage = _DONE_STAGE
-            self._finish_hand(self._pass_bank_from(self._banker))
+        rank = new.rank
+        banker_card = self._banker_card
+        assert banker_card is not None
+        if rank == banker_card.rank:
+            self._bank_pays(new)
             return
-        match = None
         for board_card in self._board:
-            if board_card.rank == new.rank:
-                match = board_card
-                break
-        if match is not None:
-            for seat, amount in sorted(self._board_bets[match].items()):
-                self._pay(seat, self._banker, amount, f"{match.code} matched")
-            self._board.remove(match)
-            self._take_off_board(self._board_bets.pop(match))
-            self._board_view = None
-            self._matched.add(match)
-            self._dead.add(new.rank)
-            self._dead_view = None
-            self._last_event = f"{new.code} matches {match.code}: the bank collects its bets"
-            if not self._board:
-                self._choice("every board card is matched")
-            elif self._live_total() == 0:
-                self._betting_round()
-            else:
-                self._turn_card()
-            return
-        if new.rank in self._dead:
+            if board_card.rank == rank:
+                self._bank_collects(board_card, new)
+                return
+        if rank in self._dead:
             self._last_event = f"{new.code} is dead"
             self._turn_card()
             return
         self._board.append(new)
-        self._board_bets[new] = {}
+        self._board_bets[new.code] = {}
         self._board_view = None
         self._last_event = f"{new.code} is a new board card"
         self._betting_round()
+
+    def _on_deal(self, cards: list[Card | None]) -> None:
+        """The two board cards and the banker's card are turned: a playette (two of one rank)
+        deals again, otherwise the first betting round starts."""
+        known = [c for c in cards if c is not None]
+        assert len(known) == len(cards)  # every Ziginette card is public
+        if len({c.rank for c in known}) < 3:
+            self._playettes += 1
+            self._last_event = (f"playette ({' '.join(c.code for c in known)}): "
+                                "the cards are shuffled and dealt again")
+            self._stage = _LIMITS
+            self._phase = Phase.SHUFFLE
+            return
+        self._board = known[:2]
+        self._board_bets = {c.code: {} for c in self._board}
+        self._board_view = None
+        self._clear_open_bets()
+        self._banker_card = known[2]
+        self._turned = list(known)
+        self._turned_codes = [c.code for c in known]
+        self._last_event = ""
+        self._betting_round()
+
+    def _bank_pays(self, new: Card) -> None:
+        """``new`` has the banker's rank: the bank pays every bet on the board, the hand ends."""
+        banker = self._banker
+        assert banker is not None
+        for code, bets in self._board_bets.items():
+            for seat, amount in sorted(bets.items()):
+                self._pay(banker, seat, amount, f"banker matched: paid on {code}")
+        self._board_bets = {c.code: {} for c in self._board}
+        self._board_view = None
+        self._clear_open_bets()
+        self._last_event = f"{new.code} matches the banker's card: the bank pays every bet"
+        self._stage = _DONE_STAGE
+        self._finish_hand(self._pass_bank_from(banker))
+
+    def _bank_collects(self, match: Card, new: Card) -> None:
+        """``new`` has the rank of the board card ``match``: the bank collects its bets, it
+        leaves the board and its rank dies."""
+        banker = self._banker
+        assert banker is not None
+        code = match.code
+        bets = self._board_bets.pop(code)
+        for seat, amount in sorted(bets.items()):
+            self._pay(seat, banker, amount, f"{code} matched")
+        self._board.remove(match)
+        self._take_off_board(bets)
+        self._board_view = None
+        self._matched.append(match)
+        self._dead.add(new.rank)
+        self._dead_view = None
+        self._last_event = f"{new.code} matches {code}: the bank collects its bets"
+        if not self._board:
+            self._choice("every board card is matched")
+        elif self._open_total == 0:
+            self._betting_round()
+        else:
+            self._turn_card()
 
     # ------------------------------------------------------------------ actions
 
@@ -335,7 +374,7 @@ class ZiginetteMatch(BankingMatch):
         low, high = self._bet_range(seat, self._open_by_seat.get(seat, 0), bank_free)
         if low <= high:
             # the sorted order: bets by board card code, then amount; ``done`` after them
-            open_codes = sorted([c.code for c, bets in self._board_bets.items()
+            open_codes = sorted([code for code, bets in self._board_bets.items()
                                  if seat not in bets])
             for code in open_codes:
                 out += amount_list("bet", low, high, code)
@@ -374,17 +413,12 @@ class ZiginetteMatch(BankingMatch):
         if action.kind != "bet":
             raise IllegalMove("bet-or-done", f"seat {seat} may bet on a board card or be done, "
                               f"not {action.kind!r}", seat)
-        try:
-            target = card(action.value)
-        except ValueError:
-            raise IllegalMove("not-on-board", f"{action.value!r} is not a card code",
-                              seat) from None
-        bets = self._board_bets.get(target)
+        code = action.value
+        bets = self._board_bets.get(code) if type(code) is str else None
         if bets is None:
-            raise IllegalMove("not-on-board", f"{target.code} is not a board card open to bets",
-                              seat)
+            code, bets = self._bets_named(code, seat)
         if seat in bets:
-            raise IllegalMove("already-bet", f"seat {seat} already bet on {target.code}", seat)
+            raise IllegalMove("already-bet", f"seat {seat} already bet on {code}", seat)
         self._check_bet(action, seat, self._committed(seat), self._bank_free())
         amount = action.amount
         bets[seat] = amount
@@ -393,6 +427,20 @@ class ZiginetteMatch(BankingMatch):
         self._open_total += amount
         self._staked[seat] = self._staked.get(seat, 0) + amount
         self._stake_amounts[seat] += amount
+
+    def _bets_named(self, value: object, seat: int) -> tuple[str, dict[int, int]]:
+        """The code and bets of the board card a ``bet``'s ``value`` names when it is not
+        plainly one of the codes on the board; :class:`IllegalMove` (``not-on-board``) if it
+        is no card code or no board card open to bets."""
+        try:
+            target = card(value)  # type: ignore[arg-type]  # anything else is not a code
+        except ValueError:
+            raise IllegalMove("not-on-board", f"{value!r} is not a card code", seat) from None
+        bets = self._board_bets.get(target.code)
+        if bets is None:
+            raise IllegalMove("not-on-board", f"{target.code} is not a board card open to bets",
+                              seat)
+        return target.code, bets
 
     # ------------------------------------------------------------------ result
 
@@ -452,8 +500,7 @@ class ZiginetteMatch(BankingMatch):
         lines = self._card_lines
         cards = []
         texts = []
-        for c, bets in self._board_bets.items():  # keys in board order
-            code = c.code
+        for code, bets in self._board_bets.items():  # keys in board order
             line = lines.get(code)
             if line is None or line[0] is not bets or line[1] != len(bets):
                 line = lines[code] = _card_line(code, bets)
@@ -467,6 +514,15 @@ class ZiginetteMatch(BankingMatch):
         dead = tuple(sorted(self._dead))
         return (dead, " ".join([_rank(r) for r in dead]) or "—",
                 tuple([c.code for c in sorted(self._matched, key=_card_order)]))
+
+    def hand_card(self, seat: int, position: int) -> Card:
+        """The card at ``position`` of ``seat``'s ``hand`` as its observation lists it (the
+        board cards it has a bet on, in board order), without building the observation.
+        :class:`IndexError` past the end, as the observation's list gives."""
+        if not (isinstance(seat, int) and 0 <= seat < self._n):
+            self._check_seat(seat)
+        placed = [code for code, bets in self._board_bets.items() if seat in bets]
+        return card(placed[position])
 
     def copy(self) -> ZiginetteMatch:
         other = super().copy()
