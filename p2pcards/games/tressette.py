@@ -53,8 +53,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
-from operator import attrgetter
-from typing import Any, NamedTuple
+from typing import Any
 
 from ..cards import ITALIAN_40, Card, Deck, italian_39
 from .base import (
@@ -78,6 +77,7 @@ from .base import (
     flags_of,
     sort_actions,
 )
+from .tressette_kept import KeptViews, Played
 from .tressette_rules import (
     COUNT_SIGNALS,
     NAPOLI,
@@ -107,9 +107,6 @@ __all__ = [
     "UnknownHand",
     "WrongPhase",
 ]
-
-_code = attrgetter("code")
-"""A card's code, read in C (for ``map`` over a hand)."""
 
 TARGET_POINTS = 31
 GAMES_TO_WIN = 3
@@ -157,38 +154,6 @@ class TressetteConfig(VariantConfig):
             "choices": ("to_31", "three_games"),
         },
     )
-
-
-class _Played(NamedTuple):
-    """One card of the current or last trick, with the signal it carried (a named tuple: one is
-    made at every play)."""
-
-    seat: int
-    card: Card
-    signal: str = ""
-    amount: int = 0
-
-    def to_wire(self) -> dict[str, Any]:
-        out: dict[str, Any] = {"seat": self.seat, "card": self.card.code}
-        if self.signal:
-            out["signal"] = self.signal
-        if self.signal == "count":
-            out["amount"] = self.amount
-        return out
-
-
-_SharedView = tuple[str, bool, tuple[int, ...], tuple[int, ...]]
-"""The parts of every seat's observation that change only with the phase, a closed trick or the
-match scores: the phase's text, whether a seat is to act, the captured counts and the match
-scores. Built once after such a change and kept until the next one: a plain tuple of immutable
-values, unpacked in one step."""
-
-_ClaimsView = tuple[tuple[tuple[int, str, tuple[str, ...]], ...], tuple[int, ...], dict[str, str]]
-"""The claims every seat sees, which change only with a declaration or an announcement: the
-declarations (seat, kind, card codes), the good-play seats and the announcements (a private map,
-handed out only as copies)."""
-
-_ACTION = Phase.ACTION
 
 
 _NO_SIGNAL: tuple[tuple[str, int], ...] = (("", 0),)
@@ -268,12 +233,8 @@ class TressetteMatch(MatchProgress):
         self._dealt: list[tuple[Card | None, ...]] = [() for _ in range(n)]
         self._leader = self._hand_number % n
         self._to_act = self._leader
-        self._trick: list[_Played] = []
-        self._last_trick: tuple[_Played, ...] = ()
-        self._trick_wire: list[dict[str, Any]] = []
-        self._last_wire: tuple[dict[str, Any], ...] = ()
-        """The wire forms of the current and last trick's plays, made once per play: the
-        observations hand out copies of them."""
+        self._trick: list[Played] = []
+        self._last_trick: tuple[Played, ...] = ()
         self._listed: Sequence[Action] = ()
         """The actions :meth:`legal_actions` listed for this very state, if it was asked."""
         self._piles: list[list[Card]] = [[] for _ in range(self._sides)]
@@ -286,17 +247,9 @@ class TressetteMatch(MatchProgress):
         self._announced: list[str] = [""] * n
         self._announce_due: int | None = None
         self._result: HandResult | None = None
-        self._view: _SharedView | None = None
-        """What every seat's observation shares, kept until the state changes it (``None``:
-        to be built): every change of what it holds sets it back to ``None``."""
-        self._claims: _ClaimsView | None = None
-        """The claims of every seat's observation, kept until a declaration or an announcement
-        (``None``: to be built)."""
-        self._sizes = [0] * n
-        """The size of each seat's hand, kept in step with the hands."""
-        self._codes: list[list[str] | None] = [None] * n
-        """Per seat, the codes of its hand when every card of it is known (``None``: to be
-        read): a play deletes the code at the slot it takes the card from."""
+        self._kept = KeptViews(n)
+        """The kept parts of this hand's observations (:mod:`~.tressette_kept`), told of every
+        change of what they depend on."""
 
     # -- protocol properties ---------------------------------------------------------------
 
@@ -358,7 +311,6 @@ class TressetteMatch(MatchProgress):
             raise WrongPhase(f"begin_hand needs the shuffle phase, not {self._phase.value}")
         self._reset_hand()
         self._phase = Phase.CHANCE
-        self._view = None
 
     def pending_chance(self) -> tuple[ChanceStep, ...]:
         """Deck position ``i`` to the hand of seat ``i % players``, seen by that seat only."""
@@ -384,10 +336,8 @@ class TressetteMatch(MatchProgress):
         for seat, hand in enumerate(self._hands):
             hand.extend(revealed[seat::n])
         self._dealt = [tuple(h) for h in self._hands]
-        self._sizes = list(map(len, self._hands))
-        self._codes = [None] * n
+        self._kept.dealt(self._hands)
         self._phase = Phase.ACTION
-        self._view = None
 
     def _distinct_deck_objects(self, cards: Sequence[Card]) -> bool:
         """Whether ``cards`` are distinct objects of this match's deck: then each is a card of
@@ -464,8 +414,7 @@ class TressetteMatch(MatchProgress):
             assert card is not None
             self._play_out(seat, index_in_hand(self._hands[seat], card), action)
             return
-        self._claims = None  # a declaration or an announcement changes the claims
-        self._view = None  # and an announcement may end the hand
+        self._kept.forget_claims()
         if self._phase is not Phase.ACTION:
             raise IllegalMove(
                 "wrong-phase", f"no action is expected in the {self._phase.value} phase", seat
@@ -531,15 +480,11 @@ class TressetteMatch(MatchProgress):
         c = action.card
         assert c is not None
         self._hands[seat].pop(slot)
-        self._sizes[seat] -= 1
-        codes = self._codes[seat]
-        if codes is not None:
-            del codes[slot]
         self._played.add(c)
         self._plays[seat] += 1
-        played = _Played(seat, c, action.value, action.amount)
+        played = Played(seat, c, action.value, action.amount)
         self._trick.append(played)
-        self._trick_wire.append(played.to_wire())
+        self._kept.played(seat, slot, played)
         self._to_act = (seat + 1) % self._n
         if len(self._trick) == self._n:
             self._close_trick()
@@ -586,15 +531,13 @@ class TressetteMatch(MatchProgress):
                 )
 
     def _close_trick(self) -> None:
-        self._view = None  # the piles change, and the phase if the hand ends
+        self._kept.trick_closed()
         trick = [(p.seat, p.card) for p in self._trick]
         winner = trick_winner(trick)
         side = winner if self._n == 3 else winner % 2
         self._piles[side] += [c for _, c in trick]
         self._last_trick = tuple(self._trick)
         self._trick = []
-        self._last_wire = tuple(self._trick_wire)
-        self._trick_wire = []
         self._tricks_done += 1
         self._leader = self._to_act = winner
         if self._good_play[winner] and not self._announced[winner]:
@@ -734,7 +677,7 @@ class TressetteMatch(MatchProgress):
             lines = (*lines, ScoreLine("game won", totals, points))
         self._result = HandResult(lines=lines, points=points)
         self._phase = Phase.HAND_OVER
-        self._view = None
+        self._kept.forget()
 
     def hand_result(self) -> HandResult:
         """The breakdown of the hand just finished (see :func:`tressette_rules.score_lines`;
@@ -749,7 +692,7 @@ class TressetteMatch(MatchProgress):
             raise WrongPhase(f"next_hand needs the hand_over phase, not {self._phase.value}")
         for side, pts in enumerate(self._result.points):
             self._scores[side] += pts
-        self._view = None
+        self._kept.forget()
         top = max(self._scores)
         target = TARGET_POINTS if self.config.match == "to_31" else GAMES_TO_WIN
         if top >= target and self._scores.count(top) == 1:
@@ -768,14 +711,17 @@ class TressetteMatch(MatchProgress):
         declared cards are public; no other card of another seat appears.
 
         A fresh dict with fresh lists and maps at every call: what it shares with other seats
-        and other plays of the same trick is read from :meth:`_shared_view`, and the seat's
-        hand codes are kept between calls, then copied."""
+        and other plays of the same trick, and the seat's hand codes, are read from the kept
+        views (:class:`~.tressette_kept.KeptViews`), then copied."""
         if type(seat) is not int or not 0 <= seat < self._n:
             self._check_seat(seat)
-        view = self._view or self._shared_view()
-        phase, acting, captured, scores = view
-        declarations, good_play, announcements = self._claims or self._claims_view()
-        codes = self._codes[seat] or self._hand_codes(seat)
+        kept = self._kept
+        phase, acting, captured, scores = kept.view or kept.shared(
+            self._phase, self._piles, self._scores)
+        declarations, good_play, announcements = kept.claims or kept.claims_of(
+            self._declared, self._good_play, self._announced)
+        codes = kept.codes[seat] or kept.hand_codes(seat, self._hands[seat])
+        sizes = kept.sizes
         return {  # [*x] copies as list(x) does, without the call
             "seat": seat,
             "phase": phase,
@@ -783,10 +729,10 @@ class TressetteMatch(MatchProgress):
             "to_act": self._to_act if acting else None,
             "leader": self._leader,
             "hand": [*codes],
-            "hand_unknown": self._sizes[seat] - len(codes),
-            "hand_sizes": [*self._sizes],
-            "trick": [play.copy() for play in self._trick_wire],
-            "last_trick": [play.copy() for play in self._last_wire],
+            "hand_unknown": sizes[seat] - len(codes),
+            "hand_sizes": [*sizes],
+            "trick": [play.copy() for play in kept.trick_wire],
+            "last_trick": [play.copy() for play in kept.last_wire],
             "tricks_done": self._tricks_done,
             "captured_counts": [*captured],
             "declarations": [{"seat": s, "value": k, "cards": [*cs]}
@@ -797,34 +743,6 @@ class TressetteMatch(MatchProgress):
             "match_scores": [*scores],
         }
 
-    def _shared_view(self) -> _SharedView:
-        """Build and keep :attr:`_view` from the state as it is now."""
-        phase = self._phase
-        view = self._view = (
-            phase._value_, phase is _ACTION, (*map(len, self._piles),), (*self._scores,))
-        return view
-
-    def _claims_view(self) -> _ClaimsView:
-        """Build and keep :attr:`_claims` from the state as it is now."""
-        good_play = self._good_play
-        announced = self._announced
-        claims: _ClaimsView = (
-            tuple([(s, k, tuple(map(_code, cs))) for s, k, cs in self._declared]),
-            tuple([s for s, on in enumerate(good_play) if on]) if True in good_play else (),
-            {str(s): v for s, v in enumerate(announced) if v} if any(announced) else {},
-        )
-        self._claims = claims
-        return claims
-
-    def _hand_codes(self, seat: int) -> list[str]:
-        """The codes of the known cards of ``seat``'s hand, in hand order; kept in
-        :attr:`_codes` when the whole hand is known (then a play keeps them in step)."""
-        own = self._hands[seat]
-        if all_known(own):
-            codes = self._codes[seat] = list(map(_code, own))
-            return codes
-        return [c.code for c in own if c is not None]
-
     def copy(self) -> TressetteMatch:
         """An independent copy (cards are immutable, so lists are copied one level deep)."""
         new = object.__new__(TressetteMatch)
@@ -833,15 +751,13 @@ class TressetteMatch(MatchProgress):
         new._hands = [list(h) for h in self._hands]
         new._dealt = list(self._dealt)
         new._trick = list(self._trick)
-        new._trick_wire = list(self._trick_wire)
         new._piles = [list(p) for p in self._piles]
         new._played = set(self._played)
         new._plays = list(self._plays)
         new._declared = list(self._declared)
         new._good_play = list(self._good_play)
         new._announced = list(self._announced)
-        new._sizes = list(self._sizes)
-        new._codes = [None] * self._n  # read again on demand: the lists are the original's
+        new._kept = self._kept.copy()
         return new
 
     # -- testing aid -------------------------------------------------------------------------
@@ -885,8 +801,7 @@ class TressetteMatch(MatchProgress):
         state._piles = piles
         state._played = set(trick) | {c for p in piles for c in p}
         state._leader = leader
-        state._trick = [_Played((leader + i) % state._n, c) for i, c in enumerate(trick)]
-        state._trick_wire = [p.to_wire() for p in state._trick]
+        state._trick = [Played((leader + i) % state._n, c) for i, c in enumerate(trick)]
         for p in state._trick:
             state._plays[p.seat] = 1
         state._dealt = [
@@ -895,9 +810,9 @@ class TressetteMatch(MatchProgress):
         ]
         state._to_act = (leader + len(trick)) % state._n
         state._phase = Phase.ACTION
-        state._sizes = list(map(len, state._hands))
-        state._codes = [None] * state._n
-        state._view = state._claims = None
+        state._kept = KeptViews(state._n)
+        state._kept.dealt(state._hands)
+        state._kept.trick_wire = [p.to_wire() for p in state._trick]
         return state
 
 
