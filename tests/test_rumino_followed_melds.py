@@ -73,6 +73,30 @@ def test_a_tracker_walking_several_cards_at_a_time_splits_as_a_fresh_search(seed
         assert tracker.split(places) == reference_best_split(hand)
 
 
+@settings(max_examples=120, deadline=None)
+@given(seed=st.integers(0, 2**32 - 1), rich=st.booleans(), asked_drawn=st.booleans())
+def test_a_tracker_following_turns_splits_as_a_fresh_search(seed: int, rich: bool,
+                                                            asked_drawn: bool) -> None:
+    """Turns of a seat: a draw, then a discard of any card, the hand of eight asked or not (an
+    environment asks for it, the engine alone does not); a drawn or discarded card often lies
+    in no meld, and the melds of the hand before are kept with their choice."""
+    rng = random.Random(seed)
+    deck = list(_RICH if rich else FRENCH_108.cards)
+    rng.shuffle(deck)
+    tracker = MeldTracker()
+    hand = [deck.pop() for _ in range(7)]
+    for _ in range(25):
+        for asked in (True, asked_drawn):
+            if asked:
+                places = hand_places(hand)
+                assert places is not None
+                assert tracker.split(places) == reference_best_split(hand)
+            if len(hand) == 7:
+                hand.insert(rng.randrange(8), deck.pop())
+            else:
+                deck.insert(0, hand.pop(rng.randrange(8)))
+
+
 @settings(max_examples=60, deadline=None)
 @given(seed=st.integers(0, 2**32 - 1))
 def test_a_tracker_asked_for_unrelated_hands_splits_as_a_fresh_search(seed: int) -> None:

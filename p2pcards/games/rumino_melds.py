@@ -227,14 +227,18 @@ class MeldTracker:
     with at most two cards more (and any cards less) than the last one asked for gets its
     melds from that hand's (those without the cards gone, plus the melds holding each new
     card, found among the cards of its rank, of its suit and the jokers) instead of a search
-    of the whole hand. Every other hand is searched afresh. The answer is the
-    :func:`split_at` of the same places, found the same way."""
+    of the whole hand. Every other hand is searched afresh. When the cards gone and the cards
+    new lie in no meld, the melds are the last hand's and so is the choice among them: only
+    the loose cards change. The answer is the :func:`split_at` of the same places, found the
+    same way."""
 
-    __slots__ = ("_key", "_melds")
+    __slots__ = ("_key", "_melds", "_split")
 
     def __init__(self) -> None:
         self._key: tuple[int, ...] = ()
         self._melds: list[tuple[int, ...]] | None = []
+        self._split: Split | None = None
+        """The split of the hand at ``_key`` (``None`` before the first ask)."""
 
     def split(self, places: Sequence[int]) -> Split:
         """:func:`split_at` of ``places``, remembering its melds for the next hand."""
@@ -242,8 +246,13 @@ class MeldTracker:
         found = _SPLITS.get(key)
         if found is None:
             melds = self._followed(key)
-            found = _remember(key, _melds_of(key) if melds is None else melds)
-        self._key, self._melds = key, found[1]
+            if melds is None:
+                found = _remember(key, _melds_of(key))
+            elif melds is self._melds and melds and self._split is not None:
+                found = _keep(key, _same_melds(self._split, key), melds)
+            else:
+                found = _remember(key, melds)
+        self._key, self._melds, self._split = key, found[1], found[0]
         return found[0]
 
     def split_hand(self, hand: Sequence[Card | None]) -> Split | None:
@@ -260,7 +269,8 @@ class MeldTracker:
 
     def _followed(self, key: tuple[int, ...]) -> list[tuple[int, ...]] | None:
         """The melds of ``key`` from the last hand's, when at most two of its cards are new
-        (``None`` otherwise, or when a hand holds a card twice)."""
+        (``None`` otherwise, or when a hand holds a card twice): the last hand's very list
+        when they are the same melds."""
         last, melds = self._key, self._melds
         if melds is None:
             return None
@@ -271,38 +281,62 @@ class MeldTracker:
             gone = set(last).difference(held)
             if len(gone) == 1:
                 (place,) = gone
-                return [meld for meld in melds if place not in meld]
+                kept = [meld for meld in melds if place not in meld]
+                return melds if len(kept) == len(melds) else kept
         added = held.difference(last)
         if len(added) == 1 and len(key) == len(last) + 1:
-            return sorted(melds + _melds_holding(key, *added))
+            new = _melds_holding(key, *added)
+            return sorted(melds + new) if new else melds
         return _followed_apart(last, melds, key, held, added)
 
 
 def _followed_apart(last: tuple[int, ...], melds: list[tuple[int, ...]], key: tuple[int, ...],
                     held: set[int], added: set[int]) -> list[tuple[int, ...]] | None:
     """The melds of the hand at ``key`` (whose places are ``held``, none twice) from those of
-    the hand at ``last``, when at most two of its cards (``added``) are new; else ``None``."""
+    the hand at ``last``, when at most two of its cards (``added``) are new; else ``None``.
+    The list is ``melds`` itself when no meld is gone and none is new."""
     if len(added) > _NEW_CARDS_FOLLOWED:
         return None
+    followed = melds
     if len(held) - len(added) != len(last):
         gone = set(last).difference(held)
-        melds = [meld for meld in melds if gone.isdisjoint(meld)]
+        kept = [meld for meld in melds if gone.isdisjoint(meld)]
+        if len(kept) != len(melds):
+            followed = kept
     if not added:
-        return melds
+        return followed
     hand = [place for place in key if place not in added]
+    new: list[tuple[int, ...]] = []
     for place in sorted(added):
         insort(hand, place)
-        melds = melds + _melds_holding(tuple(hand), place)
-    return sorted(melds)
+        new += _melds_holding(tuple(hand), place)
+    return sorted(followed + new) if new else followed
 
 
 def _remember(key: tuple[int, ...], melds: list[tuple[int, ...]] | None
               ) -> tuple[Split, list[tuple[int, ...]] | None]:
     """Keep and return the split of the hand at ``key`` (whose melds are ``melds``)."""
+    return _keep(key, _split_with(key, melds), melds)
+
+
+def _keep(key: tuple[int, ...], split: Split, melds: list[tuple[int, ...]] | None
+          ) -> tuple[Split, list[tuple[int, ...]] | None]:
+    """Keep and return ``split``, the split of the hand at ``key`` whose melds are ``melds``."""
     if len(_SPLITS) >= _SPLITS_KEPT:
         _SPLITS.clear()
-    found = _SPLITS[key] = (_split_with(key, melds), melds)
+    found = _SPLITS[key] = (split, melds)
     return found
+
+
+def _same_melds(split: Split, key: tuple[int, ...]) -> Split:
+    """The split of the hand at ``key`` whose melds are those of the hand ``split`` was made
+    of (the cards gone and the cards new lie in no meld). The search runs over the cards in
+    melds only and adds the others' value at the end, so it lays the same melds: only the
+    loose cards and the deadwood change."""
+    laid = {_PLACE[c.code] for meld in split.melds for c in meld}
+    loose = [i for i in key if i not in laid]
+    return Split(split.melds, tuple(map(DECK_ORDER.__getitem__, loose)),
+                 sum(map(_VALUE.__getitem__, loose)))
 
 
 def _melds_of(key: tuple[int, ...]) -> list[tuple[int, ...]] | None:
