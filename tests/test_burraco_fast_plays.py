@@ -21,11 +21,14 @@ from p2pcards.games.base import Phase
 from p2pcards.games.burraco import BurracoMatch, meld_text
 from p2pcards.games.burraco_melds import (
     Meld,
+    hand_codes,
     one_card_extensions,
     one_card_growths,
     read_meld,
     read_run,
     sort_key,
+    with_code,
+    without_codes,
 )
 from p2pcards.games.burraco_plays import CARDS, ORDINAL, hand_mask, hand_melds
 from p2pcards.games.burraco_scoring import card_value, cards_value
@@ -228,3 +231,25 @@ def test_cards_value_read_from_the_table_is_the_sum_of_card_values(held: list[Ca
     expected = sum(card_value(c) for c in held)
     assert cards_value(held) == expected
     assert cards_value(c for c in held) == expected
+
+
+@settings(max_examples=300, deadline=None)
+@given(hand=st.lists(st.sampled_from((*FRENCH_108.cards, *_ODD_CARDS)), max_size=30,
+                     unique=True),
+       data=st.data())
+def test_a_hands_codes_patched_by_a_card_in_or_out_are_those_sorted_afresh(
+        hand: list[Card], data: st.DataObject) -> None:
+    """The codes of a hand kept in step with a card drawn and with cards melded or discarded
+    equal :func:`hand_codes` of the new hand, or are ``None`` (then sorted afresh) only when a
+    card whose code is not of the deck is in play; the kept list itself is never changed."""
+    codes = hand_codes(hand)
+    kept = list(codes)
+    odd = any(c.code not in ORDINAL for c in hand)  # a joker of another deck has a deck code
+    new = data.draw(st.sampled_from([c for c in FRENCH_108.cards if c not in hand]))
+    added = with_code(codes, new.code)
+    assert added == (None if odd else hand_codes([*hand, new]))
+    gone = data.draw(st.lists(st.sampled_from(hand), unique=True)) if hand else []
+    removed = without_codes(codes, [c.code for c in gone])
+    assert removed == (None if odd else hand_codes([c for c in hand if c not in gone]))
+    assert without_codes(codes, [new.code]) is None
+    assert codes == kept

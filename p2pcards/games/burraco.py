@@ -95,6 +95,8 @@ from .burraco_melds import (
     hand_codes,
     read_meld,
     three_card_melds,
+    with_code,
+    without_codes,
 )
 from .burraco_plays import CARDS, FAST_HAND_SIZE, ORDINAL, HandMelds, plays
 from .burraco_scoring import SideTally, score_hand
@@ -200,9 +202,6 @@ class BurracoMatch(MatchProgress):
         if not isinstance(config, BurracoConfig):
             raise GameError(f"burraco needs a BurracoConfig, got {type(config).__name__}")
         self.config = config
-        self._templates = tuple(_observation_template(seat, config.target)
-                                for seat in range(PLAYERS))
-        """Per seat, a dict with the observation's keys in order (copied, then filled)."""
         self._n = PLAYERS
         self._sides = 2
         self._deck = FRENCH_108
@@ -366,7 +365,9 @@ class BurracoMatch(MatchProgress):
         self._pending = ()
         self._pending_kind = None
         self._hands[seat].append(given)
-        self._hand_views[seat] = None
+        view = self._hand_views[seat]
+        if view is not None:
+            self._hand_views[seat] = with_code(view, given.code)
         self._stock_next += 1
         self._stage = "play"
         self._phase = self._after_chance
@@ -552,7 +553,9 @@ class BurracoMatch(MatchProgress):
         rest = self._take_from_hand(seat, from_hand)
         self._turn_end(seat).check_rest(rest, meld)
         self._hands[seat] = rest
-        self._hand_views[seat] = None
+        view = self._hand_views[seat]
+        if view is not None:
+            self._hand_views[seat] = without_codes(view, [c.code for c in from_hand])
         self._seen.update(from_hand)
         if index == len(self._melds[side]):
             self._melds[side].append(meld)
@@ -586,7 +589,9 @@ class BurracoMatch(MatchProgress):
                 raise error
         side = seat % 2
         self._hands[seat] = rest
-        self._hand_views[seat] = None
+        view = self._hand_views[seat]
+        if view is not None:
+            self._hand_views[seat] = without_codes(view, (c.code,))
         self._seen.add(c)
         self._discard.append(c)
         self._discard_codes.append(c.code)
@@ -694,29 +699,24 @@ class BurracoMatch(MatchProgress):
         phase = self._phase
         pozzetto_of = self._pozzetto_of
         taken_single = self._taken_single
-        obs = self._templates[seat].copy()
-        obs["seat"] = seat
-        obs["phase"] = _PHASE_VALUES[phase]
-        obs["hand_number"] = self._hand_number
-        obs["first_player"] = self._hand_number % PLAYERS
-        obs["to_act"] = self._to_act if phase is Phase.ACTION else None
-        obs["stage"] = self._stage
-        obs["hand"] = hand[:]
-        obs["hand_sizes"] = list(map(len, self._hands))
-        obs["melds"] = [[list(m) for m in first[0]], [list(m) for m in second[0]]]
-        obs["our_melds"] = ours[1]
-        obs["their_melds"] = theirs[1]
-        obs["discard_pile"] = self._discard_codes[:]
-        obs["stock_size"] = _DECK_SIZE - self._stock_next
-        obs["pozzetti"] = pozzetto_of.count(None)
-        obs["pozzetto_taken"] = [pozzetto_of[0] is not None, pozzetto_of[1] is not None]
-        obs["face_down_pozzetto"] = sorted(self._face_down) if self._face_down else []
-        obs["cannot_discard"] = taken_single.code if taken_single else None
-        obs["stalemate_turns"] = self._stalemate
-        obs["end_reason"] = self._end_reason
-        obs["match_scores"] = self._match_scores[:]
-        obs["winner"] = self._winner
-        return obs
+        number = self._hand_number
+        return {
+            "game": "burraco", "seat": seat, "side": side, "players": PLAYERS,
+            "phase": _PHASE_VALUES[phase], "hand_number": number,
+            "first_player": number % PLAYERS,
+            "to_act": self._to_act if phase is Phase.ACTION else None, "stage": self._stage,
+            "hand": hand[:], "hand_sizes": list(map(len, self._hands)),
+            "melds": [[*map(list, first[0])], [*map(list, second[0])]],
+            "our_melds": ours[1], "their_melds": theirs[1],
+            "discard_pile": self._discard_codes[:], "stock_size": _DECK_SIZE - self._stock_next,
+            "pozzetti": pozzetto_of.count(None),
+            "pozzetto_taken": [pozzetto_of[0] is not None, pozzetto_of[1] is not None],
+            "face_down_pozzetto": sorted(self._face_down) if self._face_down else [],
+            "cannot_discard": taken_single.code if taken_single else None,
+            "stalemate_turns": self._stalemate, "end_reason": self._end_reason,
+            "target": self.config.target, "match_scores": self._match_scores[:],
+            "winner": self._winner,
+        }
 
     def _side_view(self, side: int) -> SideView:
         """The side's melds as codes and as :func:`meld_text`, kept until the melds change
@@ -826,31 +826,11 @@ SideView = tuple[tuple[tuple[str, ...], ...], str]
 """A side's melds as codes (each as it lies) and as :func:`meld_text`."""
 
 
-def _observation_template(seat: int, target: int) -> dict[str, Any]:
-    """The keys of ``seat``'s observation in their order, with the values that never change
-    during a match (the others are filled by :meth:`BurracoMatch.observation`)."""
-    return {
-        "game": "burraco", "seat": seat, "side": seat % 2, "players": PLAYERS, "phase": None,
-        "hand_number": None, "first_player": None, "to_act": None, "stage": None,
-        "hand": None, "hand_sizes": None, "melds": None, "our_melds": None,
-        "their_melds": None, "discard_pile": None, "stock_size": None, "pozzetti": None,
-        "pozzetto_taken": None, "face_down_pozzetto": None, "cannot_discard": None,
-        "stalemate_turns": None, "end_reason": None, "target": target, "match_scores": None,
-        "winner": None,
-    }
-
-
 def meld_text(melds: Sequence[Meld]) -> str:
     """A side's melds as the screen shows them: ``#1 ...   #2 ... (clean burraco)``."""
     if not melds:
         return "—"
-    parts = []
-    for i, m in enumerate(melds):
-        mark = ""
-        if m.burraco:
-            mark = " (clean burraco)" if m.clean else " (dirty burraco)"
-        parts.append(f"#{i + 1} {m}{mark}")
-    return "   ".join(parts)
+    return "   ".join([f"#{i} {m.shown}" for i, m in enumerate(melds, 1)])
 
 
 SPEC = GameSpec(

@@ -31,6 +31,7 @@ Every error is a :class:`MeldError` with a stable ``rule`` id (the ids are liste
 
 from __future__ import annotations
 
+from bisect import insort
 from collections.abc import Container, Iterable, Sequence
 from dataclasses import dataclass
 from functools import cached_property
@@ -55,6 +56,8 @@ __all__ = [
     "sort_key",
     "three_card_melds",
     "three_card_melds_of",
+    "with_code",
+    "without_codes",
 ]
 
 _SUIT_ORDER = {s: i for i, s in enumerate((*FRENCH_SUITS, JOKER_SUIT))}
@@ -94,8 +97,41 @@ def hand_codes(hand: Sequence[Card | None]) -> list[str]:
     try:
         codes.sort(key=_SORTED_PLACE.__getitem__)
     except KeyError:  # a card of another deck, which only a testing aid can place
-        return [c.code for c in sorted((c for c in hand if c is not None), key=sort_key)]
+        return _UnplacedCodes(
+            c.code for c in sorted((c for c in hand if c is not None), key=sort_key))
     return codes
+
+
+class _UnplacedCodes(list[str]):
+    """Codes of a hand that holds a card of another deck (only a testing aid places one):
+    :func:`with_code` and :func:`without_codes` cannot place a code among them."""
+
+
+def with_code(codes: list[str], code: str) -> list[str] | None:
+    """A new list: ``codes`` (a hand's, as :func:`hand_codes` orders them) with ``code`` added
+    in its place; ``None`` when a code is not of the deck (then :func:`hand_codes` is needed)."""
+    if type(codes) is not list:
+        return None
+    out = codes[:]
+    try:
+        insort(out, code, key=_SORTED_PLACE.__getitem__)
+    except KeyError:
+        return None
+    return out
+
+
+def without_codes(codes: list[str], removed: Iterable[str]) -> list[str] | None:
+    """A new list: ``codes`` (as :func:`hand_codes` orders them) less one of each of
+    ``removed``; ``None`` when one is missing or a code is not of the deck."""
+    if type(codes) is not list:
+        return None
+    out = codes[:]
+    try:
+        for code in removed:
+            out.remove(code)
+    except ValueError:
+        return None
+    return out
 
 
 def _codes(cards: Iterable[Card]) -> str:
@@ -162,6 +198,14 @@ class Meld:
         """The cards' codes as they lie, computed once: observations show every meld at every
         decision."""
         return tuple([c.code for c in self.cards])
+
+    @cached_property
+    def shown(self) -> str:
+        """The cards' codes and, for a burraco, whether it is clean or dirty: how a side's
+        melds show it after its number (computed once)."""
+        if len(self.cards) < 7:
+            return self._text
+        return f"{self._text} ({'clean' if self.wild is None else 'dirty'} burraco)"
 
     @cached_property
     def _text(self) -> str:
