@@ -73,7 +73,11 @@ HIDDEN_SUIT = "?"
 HIDDEN_CODE = "??"
 
 
-@dataclass(frozen=True, order=True, slots=True)
+_INTERNED: dict[tuple[object, ...], Card] = {}
+"""Every card made so far, by its compared fields: the one object of each (rank, suit, copy)."""
+
+
+@dataclass(frozen=True, order=True, slots=True, init=False)
 class Card:
     """One physical card.
 
@@ -81,6 +85,13 @@ class Card:
     cards and 0 for a joker; ``suit`` is one letter; ``copy`` is 0 for single-deck cards and 1 or 2
     for the two copies of the French double deck (jokers are copies 1..4 of rank 0, suit ``X``).
     Ordering is (rank, suit, copy); it is only used to make outputs deterministic.
+
+    Cards are interned: there is one object per (rank, suit, copy), and ``Card(...)``,
+    :func:`card`, every deck, :func:`copy.copy`, :func:`copy.deepcopy`, :mod:`pickle` and
+    :func:`dataclasses.replace` all hand out that object. Two cards are therefore equal exactly
+    when they are the same object, so equality and hashing are identity's (the hash is not the
+    same from one process to the next, as a text's is not). The table keeps every card ever
+    made; the package only makes the cards of its decks and :data:`HIDDEN`.
     """
 
     rank: int
@@ -90,8 +101,34 @@ class Card:
     """The card's stable text code (see the module docstring), computed once when the card is
     made: engines, encoders and the table read it at every step."""
 
-    def __post_init__(self) -> None:
-        object.__setattr__(self, "code", _code_of(self.rank, self.suit, self.copy))
+    def __new__(cls, rank: int, suit: str, copy: int = 0) -> Card:
+        """The one card of (rank, suit, copy), made the first time it is asked for."""
+        key = (rank, suit, copy) if cls is Card else (cls, rank, suit, copy)
+        found = _INTERNED.get(key)
+        if found is None:
+            found = _INTERNED.setdefault(key, _new_card(cls, rank, suit, copy))
+        return found
+
+    def __eq__(self, other: object) -> bool:
+        if other.__class__ is self.__class__:
+            return self is other
+        return NotImplemented
+
+    def __ne__(self, other: object) -> bool:
+        if other.__class__ is self.__class__:
+            return self is not other
+        return NotImplemented
+
+    __hash__ = object.__hash__
+
+    def __reduce__(self) -> tuple[type[Card], tuple[int, str, int]]:
+        return (self.__class__, (self.rank, self.suit, self.copy))
+
+    def __copy__(self) -> Card:
+        return self
+
+    def __deepcopy__(self, memo: dict[int, object]) -> Card:
+        return self
 
     @property
     def name(self) -> str:
@@ -111,6 +148,17 @@ class Card:
 
     def __repr__(self) -> str:
         return f"Card({self.code})"
+
+
+def _new_card(cls: type[Card], rank: int, suit: str, copy: int) -> Card:
+    """A new card object with its code, not yet in the table (only :meth:`Card.__new__` calls
+    this)."""
+    made = object.__new__(cls)
+    object.__setattr__(made, "rank", rank)
+    object.__setattr__(made, "suit", suit)
+    object.__setattr__(made, "copy", copy)
+    object.__setattr__(made, "code", _code_of(rank, suit, copy))
+    return made
 
 
 def _code_of(rank: int, suit: str, copy: int) -> str:
