@@ -7,8 +7,7 @@ live view (which holds ``None`` for the cards it has not seen), where the legal 
 equal the reference enumeration's; Sette e mezzo's kept facts of each hand (over 7½, two-card
 7½) equal fresh ones there too; ``hand_card`` reads each card of every seat's observed hand;
 the remembered bet runs and chance steps equal freshly made ones; and a chance batch that
-repeats a card is refused when the card is an equal object of its own as when it is the deck's
-own."""
+repeats a card is refused however the repeated card was made."""
 
 from __future__ import annotations
 

@@ -67,7 +67,8 @@ def decisions(game: str, config: Any, seed: int, limit: int) -> Iterator[tuple[M
 
 
 def fresh(action: Action) -> Action:
-    """An action equal to ``action`` but another object, its cards other objects too."""
+    """An action equal to ``action`` but another object, made from its wire form (its cards are
+    the interned ones: see :class:`~p2pcards.cards.Card`)."""
     return Action.from_wire(action.to_wire())
 
 
