@@ -355,7 +355,8 @@ class TressetteMatch(MatchProgress):
         led = self._trick[0].card.suit if self._trick else None
         playable = [c for c in known if c.suit == led] if led is not None else []
         # "declare" sorts before "play"; the plays come out in order card by card
-        declarations = self._legal_declarations(seat, known)
+        # a seat declares before its second card at the latest
+        declarations = self._legal_declarations(seat, known) if self._plays[seat] < 2 else None
         out = sort_actions(declarations) if declarations else []
         out += play_actions(sorted(playable or known, key=action_card_order),
                             true_signals(known, led) if self.config.signals else _NO_SIGNAL)

@@ -312,15 +312,16 @@ _SIGNAL_SETS: dict[tuple[str | int | None, ...], tuple[tuple[str, int], ...]] = 
 has a few hundred such keys."""
 
 
-def true_signals(hand: Iterable[Card], led: str | None) -> tuple[tuple[str, int], ...]:
+def true_signals(hand: Sequence[Card], led: str | None) -> tuple[tuple[str, int], ...]:
     """The signals a play from a fully known ``hand`` may carry when ``led`` is the suit led
     (``None``: a lead), as ``(value, amount)`` in :class:`~.base.Action` order: no signal,
     ``best`` (a lead) or ``count`` with the cards held of the suit led (a follow), then each of
     ``none``, ``one``, ``two`` that is true of the hand."""
-    counts = suit_counts(hand)
-    key = (led, *counts.values())
+    suits = [c.suit for c in hand]
+    key = (led, *map(suits.count, ITALIAN_SUITS))  # the suit counts, counted in C
     signals = _SIGNAL_SETS.get(key)
     if signals is None:
+        counts = suit_counts(hand)
         held = set(counts.values())
         first = ("best", 0) if led is None else ("count", counts[led])
         signals = _SIGNAL_SETS[key] = (
