@@ -79,20 +79,18 @@ from .base import (
 )
 from .tressette_kept import KeptViews, Played
 from .tressette_rules import (
-    COUNT_SIGNALS,
-    NAPOLI,
-    SIGNALS,
+    already_declared,
+    announcement_fault,
     announcement_of,
     announcement_points,
-    combination_error,
+    buongioco_fault,
     combination_points,
     combinations_held,
-    holds_combination,
-    parse_announcement,
+    good_play_fault,
     score_lines,
-    signal_true,
-    suit_counts,
+    signal_fault,
     trick_winner,
+    true_signals,
 )
 from .tricks import action_card_order, all_known, index_in_hand
 
@@ -157,14 +155,6 @@ class TressetteConfig(VariantConfig):
 
 
 _NO_SIGNAL: tuple[tuple[str, int], ...] = (("", 0),)
-_COUNTS_IN_ORDER = tuple(sorted(COUNT_SIGNALS.items()))
-"""The count signals by name (``none``, ``one``, ``two``): their order among a card's plays."""
-
-_SIGNAL_SETS: dict[tuple[str | int | None, ...], tuple[tuple[str, int], ...]] = {}
-"""The signals a play may carry, by the suit led and the hand's count of each suit (in
-``ITALIAN_SUITS`` order): what they are depends on nothing else, and a hand of at most 13 cards
-has a few hundred such keys."""
-
 _PLAY_ACTIONS: dict[tuple[tuple[str, int], ...], dict[str, tuple[Action, ...]]] = {}
 """The play actions of one card with each of a set of signals, by signal set and card code:
 actions are immutable, so every state lists the same objects instead of building new ones. The
@@ -365,26 +355,13 @@ class TressetteMatch(MatchProgress):
         led = self._trick[0].card.suit if self._trick else None
         playable = [c for c in known if c.suit == led] if led is not None else []
         # "declare" sorts before "play"; the plays come out in order card by card
-        declarations = self._legal_declarations(seat, known)
+        # a seat declares before its second card at the latest
+        declarations = self._legal_declarations(seat, known) if self._plays[seat] < 2 else None
         out = sort_actions(declarations) if declarations else []
         out += play_actions(sorted(playable or known, key=action_card_order),
-                            self._true_signals(known, led))
+                            true_signals(known, led) if self.config.signals else _NO_SIGNAL)
         self._listed = out
         return list(out)
-
-    def _true_signals(self, hand: list[Card], led: str | None) -> tuple[tuple[str, int], ...]:
-        """The signals a play may carry, as ``(value, amount)`` in :class:`Action` order."""
-        if not self.config.signals:
-            return _NO_SIGNAL
-        counts = suit_counts(hand)
-        key = (led, *counts.values())
-        signals = _SIGNAL_SETS.get(key)
-        if signals is None:
-            held = set(counts.values())
-            first = ("best", 0) if led is None else ("count", counts[led])
-            signals = _SIGNAL_SETS[key] = (
-                ("", 0), first, *((name, 0) for name, n in _COUNTS_IN_ORDER if n in held))
-        return signals
 
     def _legal_declarations(self, seat: int, hand: list[Card]) -> list[Action]:
         mode = self.config.declarations
@@ -392,7 +369,7 @@ class TressetteMatch(MatchProgress):
             return [
                 Action("declare", cards=cards, value=kind)
                 for kind, cards in combinations_held(hand)
-                if not self._already_declared(seat, kind, cards)
+                if not already_declared(self._declared, seat, kind, cards)
             ]
         if mode == "good-play" and self._plays[seat] == 0 and not self._good_play[seat]:
             return [Action("declare", value="good-play")] if announcement_of(hand) else []
@@ -472,7 +449,10 @@ class TressetteMatch(MatchProgress):
                     seat,
                 )
         if action.value or action.amount:
-            self._check_signal(seat, action, c, led)
+            fault = signal_fault(seat, action.value, action.amount, c, led, hand,
+                                 self.config.signals)
+            if fault is not None:
+                raise IllegalMove(*fault, seat)
         self._play_out(seat, at if at >= 0 else hand.index(None), action)
 
     def _play_out(self, seat: int, slot: int, action: Action) -> None:
@@ -488,47 +468,6 @@ class TressetteMatch(MatchProgress):
         self._to_act = (seat + 1) % self._n
         if len(self._trick) == self._n:
             self._close_trick()
-
-    def _check_signal(self, seat: int, action: Action, c: Card, led: str | None) -> None:
-        value, amount = action.value, action.amount
-        if not value:
-            if amount:
-                raise IllegalMove("bad-signal", "an amount needs the 'count' signal", seat)
-            return
-        if not self.config.signals:
-            raise IllegalMove(
-                "signals-not-allowed", f"signal {value!r} on {c.code}: this variant has none", seat
-            )
-        if value not in SIGNALS:
-            raise IllegalMove(
-                "bad-signal", f"{value!r} is not a signal (one of {', '.join(SIGNALS)})", seat
-            )
-        if value == "best" and led is not None:
-            raise IllegalMove("bad-signal", f"only a lead may ask 'best', not {c.code}", seat)
-        if value == "count" and led is None:
-            raise IllegalMove("bad-signal", f"the lead {c.code} cannot carry a 'count'", seat)
-        if value != "count" and amount:
-            raise IllegalMove("bad-signal", f"signal {value!r} takes no amount", seat)
-        if amount < 0:
-            raise IllegalMove("bad-signal", f"a count of {amount} cards is negative", seat)
-        hand = self._hands[seat]
-        if value == "count" and (not 0 <= amount <= len(hand) or (c.suit == led) != (amount >= 1)):
-            raise IllegalMove(
-                "false-signal",
-                f"seat {seat} played {c.code} but signalled {amount} card(s) of suit {led}",
-                seat,
-            )
-        if value == "two" and len(hand) < 2:
-            raise IllegalMove(
-                "false-signal", f"seat {seat} signalled 'two' holding {len(hand)} card(s)", seat
-            )
-        if all_known(hand):
-            known = [h for h in hand if h is not None]
-            if not signal_true(known, value, amount, led):
-                what = f"{value} {amount}" if value == "count" else value
-                raise IllegalMove(
-                    "false-signal", f"seat {seat}'s signal {what!r} with {c.code} is false", seat
-                )
 
     def _close_trick(self) -> None:
         self._kept.trick_closed()
@@ -547,12 +486,6 @@ class TressetteMatch(MatchProgress):
             if self._announce_due is None:
                 self._finish_hand()
 
-    def _already_declared(self, seat: int, kind: str, cards: Sequence[Card]) -> bool:
-        for s, k, cs in self._declared:
-            if s == seat and k == kind and (kind != NAPOLI or cs[0].suit == cards[0].suit):
-                return True
-        return False
-
     def _apply_declare(self, seat: int, action: Action) -> None:
         mode = self.config.declarations
         if mode == "none":
@@ -567,56 +500,18 @@ class TressetteMatch(MatchProgress):
             self._declare_buongioco(seat, action)
 
     def _declare_good_play(self, seat: int, action: Action) -> None:
-        if action.value != "good-play" or action.cards:
-            raise IllegalMove(
-                "bad-declaration",
-                f"the only declaration is 'good-play' without cards, not {action.value!r}",
-                seat,
-            )
-        if self._plays[seat] > 0:
-            raise IllegalMove(
-                "declaration-too-late",
-                f"seat {seat} may declare good play only before its first card",
-                seat,
-            )
-        if self._good_play[seat]:
-            raise IllegalMove(
-                "duplicate-declaration", f"seat {seat} already declared good play", seat
-            )
-        hand = self._hands[seat]
-        if None not in hand and not announcement_of(c for c in hand if c is not None):
-            raise IllegalMove(
-                "false-declaration", f"seat {seat} declared good play holding no meld", seat
-            )
+        fault = good_play_fault(seat, action.value, action.cards, self._plays[seat],
+                                self._good_play[seat], self._hands[seat])
+        if fault is not None:
+            raise IllegalMove(*fault, seat)
         self._good_play[seat] = True
 
     def _declare_buongioco(self, seat: int, action: Action) -> None:
         kind, cards = action.value, action.cards
-        problem = combination_error(kind, cards)
-        if problem is not None:
-            raise IllegalMove("bad-declaration", f"seat {seat}'s declaration: {problem}", seat)
-        if self._plays[seat] >= 2:
-            raise IllegalMove(
-                "declaration-too-late",
-                f"seat {seat} may declare {kind} only before playing its second card",
-                seat,
-            )
-        if self._already_declared(seat, kind, cards):
-            raise IllegalMove(
-                "duplicate-declaration", f"seat {seat} already declared these {kind}", seat
-            )
-        codes = " ".join(c.code for c in cards)
-        hand = self._hands[seat]
-        missing = next((c for c in cards if self._known_elsewhere(seat, c)), None)
-        if missing is not None or (
-            None not in hand
-            and not holds_combination([c for c in hand if c is not None], kind, cards)
-        ):
-            raise IllegalMove(
-                "false-declaration",
-                f"seat {seat} declared {kind} {codes} but does not hold exactly those cards",
-                seat,
-            )
+        fault = buongioco_fault(seat, kind, cards, self._plays[seat], self._declared,
+                                self._hands, self._played)
+        if fault is not None:
+            raise IllegalMove(*fault, seat)
         self._declared.append((seat, kind, tuple(cards)))
 
     def _apply_announce(self, seat: int, action: Action) -> None:
@@ -629,19 +524,9 @@ class TressetteMatch(MatchProgress):
             )
         if action.card is not None or action.cards or action.amount:
             raise IllegalMove("malformed-action", "an announcement carries only its 'value'", seat)
-        try:
-            parse_announcement(action.value)
-        except ValueError as exc:
-            raise IllegalMove("bad-announcement", f"seat {seat}: {exc}", seat) from None
-        dealt = self._dealt[seat]
-        if None not in dealt:
-            truth = announcement_of(c for c in dealt if c is not None)
-            if truth != action.value:
-                raise IllegalMove(
-                    "false-announcement",
-                    f"seat {seat} announced {action.value!r} but held {truth or 'no meld'!r}",
-                    seat,
-                )
+        fault = announcement_fault(seat, action.value, self._dealt[seat])
+        if fault is not None:
+            raise IllegalMove(*fault, seat)
         self._announced[seat] = action.value
         self._announce_due = None
         if all(not h for h in self._hands) and not self._trick:

@@ -16,11 +16,11 @@ worth nothing).
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Collection, Iterable, Sequence
 
 from ..cards import ITALIAN_SUITS, Card
 from .base import ScoreLine
-from .tricks import action_card_order
+from .tricks import action_card_order, all_known
 
 __all__ = [
     "CAPTURE_ORDER",
@@ -29,20 +29,26 @@ __all__ = [
     "MELD_PARTS",
     "NAPOLI",
     "SIGNALS",
+    "already_declared",
+    "announcement_fault",
     "announcement_of",
+    "buongioco_fault",
     "announcement_points",
     "card_thirds",
     "combination_error",
     "combination_points",
     "combinations_held",
+    "good_play_fault",
     "holds_combination",
     "parse_announcement",
     "score_lines",
+    "signal_fault",
     "signal_true",
     "strength",
     "suit_counts",
     "thirds_to_points",
     "trick_winner",
+    "true_signals",
 ]
 
 CAPTURE_ORDER: tuple[int, ...] = (3, 2, 1, 10, 9, 8, 7, 6, 5, 4)
@@ -213,7 +219,161 @@ def announcement_points(value: str) -> int:
     return sum(_PART_POINTS[p] for p in parse_announcement(value))
 
 
+# -- Claims: the checks of a declaration and of an announcement ---------------------------------
+
+Declared = tuple[int, str, tuple[Card, ...]]
+"""A Buongioco declaration made: the seat, the kind and the cards named."""
+
+
+def already_declared(declared: Iterable[Declared], seat: int, kind: str,
+                     cards: Sequence[Card]) -> bool:
+    """Whether ``seat`` already declared the combination ``kind`` of ``cards`` (well formed):
+    a napoli of the same suit, or the same rank kind."""
+    for s, k, cs in declared:
+        if s == seat and k == kind and (kind != NAPOLI or cs[0].suit == cards[0].suit):
+            return True
+    return False
+
+
+def good_play_fault(seat: int, value: str, cards: Sequence[Card], plays: int, declared: bool,
+                    hand: Sequence[Card | None]) -> tuple[str, str] | None:
+    """Why ``seat`` may not declare good play with an action of ``value`` and ``cards``, as
+    ``(rule, sentence)``, or ``None`` if it may: ``plays`` is the cards it played this hand,
+    ``declared`` whether it already declared good play, ``hand`` its hand (``None``: an unknown
+    card; holding a meld is checked only when every card is known)."""
+    if value != "good-play" or cards:
+        return ("bad-declaration",
+                f"the only declaration is 'good-play' without cards, not {value!r}")
+    if plays > 0:
+        return ("declaration-too-late",
+                f"seat {seat} may declare good play only before its first card")
+    if declared:
+        return "duplicate-declaration", f"seat {seat} already declared good play"
+    if None not in hand and not announcement_of(c for c in hand if c is not None):
+        return "false-declaration", f"seat {seat} declared good play holding no meld"
+    return None
+
+
+def buongioco_fault(seat: int, kind: str, cards: Sequence[Card], plays: int,
+                    declared: Sequence[Declared], hands: Sequence[Sequence[Card | None]],
+                    played: Collection[Card]) -> tuple[str, str] | None:
+    """Why ``seat`` may not declare the Buongioco combination ``kind`` of ``cards``, as
+    ``(rule, sentence)``, or ``None`` if it may: its shape, ``plays`` (the cards it played this
+    hand: at most one), the declarations made so far, and its truth. A named card known to be
+    elsewhere (among ``played`` or in another seat's hand) makes it false; the whole claim is
+    checked against the seat's hand when every card of it is known."""
+    problem = combination_error(kind, cards)
+    if problem is not None:
+        return "bad-declaration", f"seat {seat}'s declaration: {problem}"
+    if plays >= 2:
+        return ("declaration-too-late",
+                f"seat {seat} may declare {kind} only before playing its second card")
+    if already_declared(declared, seat, kind, cards):
+        return "duplicate-declaration", f"seat {seat} already declared these {kind}"
+    hand = hands[seat]
+    others = [h for s, h in enumerate(hands) if s != seat]
+    elsewhere = any(c in played or any(c in h for h in others) for c in cards)
+    if elsewhere or (
+        None not in hand
+        and not holds_combination([c for c in hand if c is not None], kind, cards)
+    ):
+        codes = " ".join(c.code for c in cards)
+        return ("false-declaration",
+                f"seat {seat} declared {kind} {codes} but does not hold exactly those cards")
+    return None
+
+
+def announcement_fault(seat: int, value: str,
+                       dealt: Sequence[Card | None]) -> tuple[str, str] | None:
+    """Why ``seat``'s announcement ``value`` is wrong, as ``(rule, sentence)``, or ``None``:
+    not a canonical announcement, or (when every card of its ``dealt`` hand is known) not the
+    announcement of that hand's melds."""
+    try:
+        parse_announcement(value)
+    except ValueError as exc:
+        return "bad-announcement", f"seat {seat}: {exc}"
+    if None not in dealt:
+        truth = announcement_of(c for c in dealt if c is not None)
+        if truth != value:
+            return ("false-announcement",
+                    f"seat {seat} announced {value!r} but held {truth or 'no meld'!r}")
+    return None
+
+
 # -- Signals ----------------------------------------------------------------------------------
+
+
+_COUNTS_IN_ORDER = tuple(sorted(COUNT_SIGNALS.items()))
+"""The count signals by name (``none``, ``one``, ``two``): their order among a card's plays."""
+
+_SIGNAL_SETS: dict[tuple[str | int | None, ...], tuple[tuple[str, int], ...]] = {}
+"""The signals a play may carry, by the suit led and the hand's count of each suit (in
+``ITALIAN_SUITS`` order): what they are depends on nothing else, and a hand of at most 13 cards
+has a few hundred such keys."""
+
+
+def true_signals(hand: Sequence[Card], led: str | None) -> tuple[tuple[str, int], ...]:
+    """The signals a play from a fully known ``hand`` may carry when ``led`` is the suit led
+    (``None``: a lead), as ``(value, amount)`` in :class:`~.base.Action` order: no signal,
+    ``best`` (a lead) or ``count`` with the cards held of the suit led (a follow), then each of
+    ``none``, ``one``, ``two`` that is true of the hand."""
+    suits = [c.suit for c in hand]
+    key = (led, *map(suits.count, ITALIAN_SUITS))  # the suit counts, counted in C
+    signals = _SIGNAL_SETS.get(key)
+    if signals is None:
+        counts = suit_counts(hand)
+        held = set(counts.values())
+        first = ("best", 0) if led is None else ("count", counts[led])
+        signals = _SIGNAL_SETS[key] = (
+            ("", 0), first, *((name, 0) for name, n in _COUNTS_IN_ORDER if n in held))
+    return signals
+
+
+def signal_fault(
+    seat: int, value: str, amount: int, card: Card, led: str | None,
+    hand: Sequence[Card | None], allowed: bool,
+) -> tuple[str, str] | None:
+    """Why ``seat``'s play of ``card`` may not carry signal ``value`` (``""``: none) with
+    ``amount``, as ``(rule, sentence)``, or ``None`` if it may. ``led`` is the suit led
+    (``None``: a lead), ``hand`` the seat's hand before the play (``None``: an unknown card),
+    ``allowed`` whether the variant has signals. The form and the public facts are always
+    checked, the signal's truth only when every card of ``hand`` is known."""
+    if not value:
+        return ("bad-signal", "an amount needs the 'count' signal") if amount else None
+    fault = _signal_form_fault(value, amount, card, led, allowed)
+    if fault is not None:
+        return "bad-signal" if allowed else "signals-not-allowed", fault
+    if value == "count" and (not 0 <= amount <= len(hand) or (card.suit == led) != (amount >= 1)):
+        return ("false-signal",
+                f"seat {seat} played {card.code} but signalled {amount} card(s) of suit {led}")
+    if value == "two" and len(hand) < 2:
+        return "false-signal", f"seat {seat} signalled 'two' holding {len(hand)} card(s)"
+    if all_known(hand):
+        known = [h for h in hand if h is not None]
+        if not signal_true(known, value, amount, led):
+            what = f"{value} {amount}" if value == "count" else value
+            return "false-signal", f"seat {seat}'s signal {what!r} with {card.code} is false"
+    return None
+
+
+def _signal_form_fault(
+    value: str, amount: int, card: Card, led: str | None, allowed: bool
+) -> str | None:
+    """Why a signal is malformed whatever the hand (no signals in the variant, an unknown
+    value, a ``best`` on a follow or a ``count`` on a lead, a wrong amount), or ``None``."""
+    if not allowed:
+        return f"signal {value!r} on {card.code}: this variant has none"
+    if value not in SIGNALS:
+        return f"{value!r} is not a signal (one of {', '.join(SIGNALS)})"
+    if value == "best" and led is not None:
+        return f"only a lead may ask 'best', not {card.code}"
+    if value == "count" and led is None:
+        return f"the lead {card.code} cannot carry a 'count'"
+    if value != "count" and amount:
+        return f"signal {value!r} takes no amount"
+    if amount < 0:
+        return f"a count of {amount} cards is negative"
+    return None
 
 
 def signal_true(hand: Sequence[Card], value: str, amount: int, led: str | None) -> bool:
