@@ -10,7 +10,8 @@ hand" (follow suit when able).
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
+from itertools import combinations
 from typing import cast
 
 from ..cards import ITALIAN_40, Card
@@ -131,14 +132,64 @@ def known_hand(seat: int, hand: Sequence[Card | None]) -> list[Card]:
 def discard_choices(hand: list[Card]) -> list[Action]:
     """Every discard of 1..``WIDOW_SIZE`` cards, already in :func:`sort_actions` order
     (see :func:`combinations_in_order`), so that the ~800 actions need no sort."""
-    return actions_with_cards("discard", combinations_in_order(sorted(set(hand)),
-                                                               WIDOW_SIZE))
+    return _cards_actions("discard", combinations_in_order(sorted(set(hand)), WIDOW_SIZE))
 
 
 def take_choices(widow: Sequence[Card], discarded: int) -> list[Action]:
     """Every take of as many widow cards as were discarded: combinations of one size of a
     sorted list come out in sorted order."""
-    from itertools import combinations
+    return _cards_actions("take", combinations(sorted(widow), discarded))
 
-    k = discarded
-    return actions_with_cards("take", combinations(sorted(widow), k))
+
+class _OpenAction:
+    """An object laid out as :class:`Action` (the same slots, in the same order) but without
+    its frozen guard, so that its fields are filled in with plain slot stores; assigning
+    ``__class__ = Action`` then makes it an :class:`Action` like any other (Python allows the
+    assignment between classes of the same layout, and checks that they are)."""
+
+    __slots__ = ("kind", "card", "cards", "value", "amount")
+    kind: str
+    card: Card | None
+    cards: tuple[Card, ...]
+    value: str
+    amount: int
+
+
+def _fits_action() -> bool:
+    """Whether an :class:`_OpenAction` can become an :class:`Action` equal to one made by the
+    constructor: the same slots, which the ``__class__`` assignment also checks."""
+    if Action.__slots__ != _OpenAction.__slots__:
+        return False
+    probe = _OpenAction()
+    probe.kind, probe.card, probe.cards, probe.value, probe.amount = "discard", None, (), "", 0
+    try:
+        probe.__class__ = cast("type[_OpenAction]", Action)
+    except TypeError:
+        return False
+    return cast(object, probe) == Action("discard")
+
+
+def _open_actions(kind: str, combos: Iterable[tuple[Card, ...]]) -> list[Action]:
+    """``[Action(kind, cards=c) for c in combos]``, each made as an :class:`_OpenAction` and
+    turned into an :class:`Action`: about half the instructions of
+    :func:`~p2pcards.games.base.actions_with_cards`, whose five guarded field assignments per
+    action cost more than the object itself (the ~800 discards of every discard decision were
+    over half the engine's work)."""
+    out: list[Action] = []
+    append = out.append
+    action_class = cast("type[_OpenAction]", Action)
+    for combo in combos:
+        action = _OpenAction()
+        action.kind = kind
+        action.card = None
+        action.cards = combo
+        action.value = ""
+        action.amount = 0
+        action.__class__ = action_class
+        append(cast(Action, action))
+    return out
+
+
+_cards_actions = _open_actions if _fits_action() else actions_with_cards
+"""How the discards and takes are made: as :class:`_OpenAction` objects turned into actions
+when the layouts fit (always, unless :class:`Action` gains a field), else the plain way."""
