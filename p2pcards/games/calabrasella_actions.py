@@ -10,7 +10,7 @@ hand" (follow suit when able).
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from itertools import combinations
 from typing import cast
 
@@ -176,7 +176,7 @@ def _open_actions(kind: str, combos: Iterable[tuple[Card, ...]]) -> list[Action]
     action cost more than the object itself (the ~800 discards of every discard decision were
     over half the engine's work)."""
     out: list[Action] = []
-    append = out.append
+    append = cast("Callable[[_OpenAction], None]", out.append)
     action_class = cast("type[_OpenAction]", Action)
     for combo in combos:
         action = _OpenAction()
@@ -186,7 +186,7 @@ def _open_actions(kind: str, combos: Iterable[tuple[Card, ...]]) -> list[Action]
         action.value = ""
         action.amount = 0
         action.__class__ = action_class
-        append(cast(Action, action))
+        append(action)
     return out
 
 
