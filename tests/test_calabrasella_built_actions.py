@@ -73,3 +73,14 @@ def test_a_built_discard_is_applied_like_a_constructed_one() -> None:
     assert sorted(reversed(built)) == built
     assert dataclasses.replace(built[-1], kind="take") == Action("take",
                                                                  cards=built[-1].cards)
+
+
+@settings(max_examples=150, deadline=None)
+@given(hand=st.lists(ANY_CARD, max_size=14))
+def test_a_hand_put_in_order_by_places_equals_the_plain_sort(hand: list[Card]) -> None:
+    """The discards' cards in order, read by the deck cards' places, are the very objects
+    ``sorted(set(hand))`` gives, for deck cards, cards made anew and a mix of both."""
+    ordered = calabrasella_actions._sorted_distinct(hand)
+    plain = sorted(set(hand))
+    assert ordered == plain
+    assert all(a is b for a, b in zip(ordered, plain, strict=True))

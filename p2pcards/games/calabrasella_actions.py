@@ -82,6 +82,8 @@ _DECK_PLAYS: tuple[Action, ...] = tuple(
     Action("play", card=c) for c in sorted(ITALIAN_40.cards, key=lambda c: (c.rank, c.suit,
                                                                              c.copy)))
 """The ``play`` of every card of the deck, in :func:`sort_actions` order."""
+_DECK_IN_ORDER: tuple[Card, ...] = tuple(cast(Card, a.card) for a in _DECK_PLAYS)
+"""The deck's own card objects in their order (that of their plays)."""
 _DECK_PLAY_AT: dict[int, int] = {id(a.card): i for i, a in enumerate(_DECK_PLAYS)}
 """By the identity of a deck card (``id`` of one of ``ITALIAN_40.cards``, which live as long
 as the program), the position of its ``play`` in :data:`_DECK_PLAYS`."""
@@ -132,7 +134,18 @@ def known_hand(seat: int, hand: Sequence[Card | None]) -> list[Card]:
 def discard_choices(hand: list[Card]) -> list[Action]:
     """Every discard of 1..``WIDOW_SIZE`` cards, already in :func:`sort_actions` order
     (see :func:`combinations_in_order`), so that the ~800 actions need no sort."""
-    return _cards_actions("discard", combinations_in_order(sorted(set(hand)), WIDOW_SIZE))
+    return _cards_actions("discard", combinations_in_order(_sorted_distinct(hand), WIDOW_SIZE))
+
+
+def _sorted_distinct(cards: Sequence[Card]) -> list[Card]:
+    """``sorted(set(cards))``: the deck's own card objects put in order by their places in
+    :data:`_DECK_PLAYS` (no card hashed or compared, each a Python call), other cards the
+    plain way."""
+    try:
+        return list(map(_DECK_IN_ORDER.__getitem__,
+                        sorted(set(map(_DECK_PLAY_AT.__getitem__, map(id, cards))))))
+    except KeyError:  # a card made elsewhere (equal to a deck card or not)
+        return sorted(set(cards))
 
 
 def take_choices(widow: Sequence[Card], discarded: int) -> list[Action]:
