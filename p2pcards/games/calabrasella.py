@@ -458,7 +458,7 @@ class CalabrasellaMatch(MatchProgress):
     def _apply_deny(self, seat: int, action: Action) -> None:
         check_shape(seat, action, card_=False, cards=False)
         assert self._called is not None and self._declarer is not None
-        if self._called in self._hands[seat]:
+        if _position(self._hands[seat], self._called) >= 0:
             raise IllegalMove("false-denial", f"seat {seat} denied holding {self._called.code}, "
                               f"which it holds", seat)
         self._answers.append((seat, "deny"))
@@ -596,8 +596,11 @@ class CalabrasellaMatch(MatchProgress):
             # them all rather than guess
             self._hands[seat] = [None] * (len(hand) - 1)
             return
-        self._check_holds(seat, c)
-        hand.remove(c if c in hand else None)
+        at = _position(hand, c)
+        if at < 0:  # not a card of the hand (which holds only deck cards): maybe an unseen one
+            self._check_holds(seat, c)
+            at = hand.index(None)
+        del hand[at]
 
     def _check_holds(self, seat: int, c: Card) -> None:
         """Raise unless ``c`` is in ``seat``'s hand or may be one of its unseen cards."""

@@ -10,7 +10,8 @@ hand" (follow suit when able).
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Iterable, Sequence
+from itertools import combinations
 from typing import cast
 
 from ..cards import ITALIAN_40, Card
@@ -81,6 +82,8 @@ _DECK_PLAYS: tuple[Action, ...] = tuple(
     Action("play", card=c) for c in sorted(ITALIAN_40.cards, key=lambda c: (c.rank, c.suit,
                                                                              c.copy)))
 """The ``play`` of every card of the deck, in :func:`sort_actions` order."""
+_DECK_IN_ORDER: tuple[Card, ...] = tuple(cast(Card, a.card) for a in _DECK_PLAYS)
+"""The deck's own card objects in their order (that of their plays)."""
 _DECK_PLAY_AT: dict[int, int] = {id(a.card): i for i, a in enumerate(_DECK_PLAYS)}
 """By the identity of a deck card (``id`` of one of ``ITALIAN_40.cards``, which live as long
 as the program), the position of its ``play`` in :data:`_DECK_PLAYS`."""
@@ -131,14 +134,75 @@ def known_hand(seat: int, hand: Sequence[Card | None]) -> list[Card]:
 def discard_choices(hand: list[Card]) -> list[Action]:
     """Every discard of 1..``WIDOW_SIZE`` cards, already in :func:`sort_actions` order
     (see :func:`combinations_in_order`), so that the ~800 actions need no sort."""
-    return actions_with_cards("discard", combinations_in_order(sorted(set(hand)),
-                                                               WIDOW_SIZE))
+    return _cards_actions("discard", combinations_in_order(_sorted_distinct(hand), WIDOW_SIZE))
+
+
+def _sorted_distinct(cards: Sequence[Card]) -> list[Card]:
+    """``sorted(set(cards))``: the deck's own card objects put in order by their places in
+    :data:`_DECK_PLAYS` (no card hashed or compared, each a Python call), other cards the
+    plain way."""
+    try:
+        return list(map(_DECK_IN_ORDER.__getitem__,
+                        sorted(set(map(_DECK_PLAY_AT.__getitem__, map(id, cards))))))
+    except KeyError:  # a card made elsewhere (equal to a deck card or not)
+        return sorted(set(cards))
 
 
 def take_choices(widow: Sequence[Card], discarded: int) -> list[Action]:
     """Every take of as many widow cards as were discarded: combinations of one size of a
     sorted list come out in sorted order."""
-    from itertools import combinations
+    return _cards_actions("take", combinations(sorted(widow), discarded))
 
-    k = discarded
-    return actions_with_cards("take", combinations(sorted(widow), k))
+
+class _OpenAction:
+    """An object laid out as :class:`Action` (the same slots, in the same order) but without
+    its frozen guard, so that its fields are filled in with plain slot stores; assigning
+    ``__class__ = Action`` then makes it an :class:`Action` like any other (Python allows the
+    assignment between classes of the same layout, and checks that they are)."""
+
+    __slots__ = ("kind", "card", "cards", "value", "amount")
+    kind: str
+    card: Card | None
+    cards: tuple[Card, ...]
+    value: str
+    amount: int
+
+
+def _fits_action() -> bool:
+    """Whether an :class:`_OpenAction` can become an :class:`Action` equal to one made by the
+    constructor: the same slots, which the ``__class__`` assignment also checks."""
+    if Action.__slots__ != _OpenAction.__slots__:
+        return False
+    probe = _OpenAction()
+    probe.kind, probe.card, probe.cards, probe.value, probe.amount = "discard", None, (), "", 0
+    try:
+        probe.__class__ = cast("type[_OpenAction]", Action)
+    except TypeError:
+        return False
+    return cast(object, probe) == Action("discard")
+
+
+def _open_actions(kind: str, combos: Iterable[tuple[Card, ...]]) -> list[Action]:
+    """``[Action(kind, cards=c) for c in combos]``, each made as an :class:`_OpenAction` and
+    turned into an :class:`Action`: about half the instructions of
+    :func:`~p2pcards.games.base.actions_with_cards`, whose five guarded field assignments per
+    action cost more than the object itself (the ~800 discards of every discard decision were
+    over half the engine's work)."""
+    out: list[Action] = []
+    append = cast("Callable[[_OpenAction], None]", out.append)
+    action_class = cast("type[_OpenAction]", Action)
+    for combo in combos:
+        action = _OpenAction()
+        action.kind = kind
+        action.card = None
+        action.cards = combo
+        action.value = ""
+        action.amount = 0
+        action.__class__ = action_class
+        append(action)
+    return out
+
+
+_cards_actions = _open_actions if _fits_action() else actions_with_cards
+"""How the discards and takes are made: as :class:`_OpenAction` objects turned into actions
+when the layouts fit (always, unless :class:`Action` gains a field), else the plain way."""
