@@ -15,6 +15,11 @@ code's expiry, a reconnect) during which a third worker uses the idle core; ``py
 it in one process. Tests therefore never share a port, a file outside ``tmp_path`` or a
 ``P2PCARDS_HOME``.
 
+The ``p2pcards`` processes the tests start (``Peer`` of ``test_net_processes.py`` and
+``web_support.py``, ``RelayProcess``) are forked by ``tests/starter.py`` from two interpreters
+per test process that have already imported the package, and run as ``python -m p2pcards``
+runs; ``P2PCARDS_TEST_START=spawn`` starts each as ``python -m p2pcards`` instead.
+
 Tests marked ``@pytest.mark.browser`` drive a headless Chromium (``tests/browser.py``). Where no
 browser is installed they are skipped, and the run ends with one sentence that says so and how
 to install it; with ``P2PCARDS_REQUIRE_BROWSER=1`` (``.ci/run`` sets it) they run anyway and
