@@ -27,6 +27,7 @@ Where forking is not available (no :func:`os.fork` or :func:`os.pidfd_open`), or
 from __future__ import annotations
 
 import atexit
+import contextlib
 import itertools
 import json
 import locale
@@ -326,7 +327,7 @@ def _serve(requests: socket.socket) -> None:
                     raise _Child(json.loads(message))
                 for descriptor in fds[1:]:
                     os.close(descriptor)
-                reply.sendall(b"%d\n" % pid)
+                _tell(reply, pid)
                 pidfd = os.pidfd_open(pid)
                 running[pidfd] = (pid, reply)
                 events.register(pidfd, selectors.EVENT_READ)
@@ -336,8 +337,15 @@ def _serve(requests: socket.socket) -> None:
                 events.unregister(pidfd)
                 os.close(pidfd)
                 _, status = os.waitpid(pid, 0)
-                reply.sendall(b"%d\n" % os.waitstatus_to_exitcode(status))
+                _tell(reply, os.waitstatus_to_exitcode(status))
                 reply.close()
+
+
+def _tell(reply: socket.socket, number: int) -> None:
+    """Send ``number`` as a line on ``reply``; a test that no longer listens (it let go of the
+    process without waiting for it) is not told."""
+    with contextlib.suppress(OSError):
+        reply.sendall(b"%d\n" % number)
 
 
 def _take_streams(fds: Sequence[int]) -> None:
