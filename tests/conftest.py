@@ -15,6 +15,11 @@ code's expiry, a reconnect) during which a third worker uses the idle core; ``py
 it in one process. Tests therefore never share a port, a file outside ``tmp_path`` or a
 ``P2PCARDS_HOME``.
 
+The ``p2pcards`` processes the tests start (``Peer`` of ``test_net_processes.py`` and
+``web_support.py``, ``RelayProcess``) are forked by ``tests/starter.py`` from two interpreters
+per test process that have already imported the package, and run as ``python -m p2pcards``
+runs; ``P2PCARDS_TEST_START=spawn`` starts each as ``python -m p2pcards`` instead.
+
 Tests marked ``@pytest.mark.browser`` drive a headless Chromium (``tests/browser.py``). Where no
 browser is installed they are skipped, and the run ends with one sentence that says so and how
 to install it; with ``P2PCARDS_REQUIRE_BROWSER=1`` (``.ci/run`` sets it) they run anyway and
@@ -23,10 +28,13 @@ fail with that sentence, so CI never skips them.
 
 from __future__ import annotations
 
+import contextlib
+import importlib
 import os
 import shutil
 import sys
 import tempfile
+from pathlib import Path
 
 import pytest
 from browser import SKIP_PREFIX, browser_required, missing_browser
@@ -115,6 +123,32 @@ def longest_first(items: list[pytest.Item]) -> None:
     then every other file in collection order (a stable sort, the same in every worker)."""
     rank = {name: position for position, name in enumerate(LONGEST_FILES)}
     items.sort(key=lambda item: rank.get(item.path.name, len(rank)))
+
+
+def pytest_collection(session: pytest.Session) -> None:
+    """In an xdist worker, import the test files from this worker's share of the list onward
+    first (worker ``i`` of ``n`` starts ``i/n`` of the way in), then let the collection import
+    the rest in its order. pytest rewrites the asserts of every test file it imports (several
+    seconds of CPU over the whole suite) and keeps the result beside the bytecode; the workers
+    start together, so in the same order each would rewrite every file itself, and this way
+    each rewrites about its own share and finds the others' already kept. What is collected,
+    and in which order, is the same in every worker."""
+    share = _worker_share()
+    if share is None:
+        return
+    files = sorted(Path(__file__).parent.glob("test_*.py"))
+    for path in files[len(files) * share[0] // share[1]:]:
+        with contextlib.suppress(Exception):  # the collection reports the failure itself
+            importlib.import_module(path.stem)
+
+
+def _worker_share() -> tuple[int, int] | None:
+    """This xdist worker's number and the number of workers (``None`` outside a worker)."""
+    worker = os.environ.get("PYTEST_XDIST_WORKER", "")
+    count = os.environ.get("PYTEST_XDIST_WORKER_COUNT", "")
+    if not worker.startswith("gw") or not worker[2:].isdigit() or not count.isdigit():
+        return None
+    return int(worker[2:]), int(count)
 
 
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:

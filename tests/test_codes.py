@@ -186,44 +186,63 @@ def test_a_code_expires(tmp_path: Path, relay: RelayProcess) -> None:
 
 
 def join_with_the_newest_code(hosting: Peer, tmp_path: Path, address: str,
-                              attempts: int = 5) -> Peer:
+                              attempts: int = 5, shown: int | None = None) -> Peer:
     """A friend that joins with a code the host has just offered: the friend's process is
     started first (``join -`` reads its code from standard input once it has started, which
     on a loaded machine may take longer than a short code lives), then it is given the next
-    code the host prints, with the code's whole time ahead of it. A friend told that its code
-    is no longer offered all the same tries again (a few times at most)."""
+    code the host prints after the ``shown`` first ones (all those printed so far, unless
+    given), with the code's whole time ahead of it, and the friend is returned while it
+    plays. A friend told that its code is no longer offered all the same tries again (a few
+    times at most)."""
     for attempt in range(attempts):
-        shown = [m[1] for m in (re.match(CODE_LINE, line) for line in list(hosting.out)) if m]
+        if shown is None or attempt:
+            shown = len([line for line in list(hosting.out) if re.match(CODE_LINE, line)])
         friend = Peer(tmp_path / f"friend{attempt}", "join", "-", "--relay", address, "--bot",
                       stdin="")
-        fresh = nth_code(hosting, len(shown) + 1)
+        fresh = nth_code(hosting, shown + 1)
         assert friend.process.stdin is not None
         friend.process.stdin.write(fresh + "\n")
         friend.process.stdin.flush()
-        expired = f"p2pcards: nobody offers the code {fresh} at the relay {address} now"
-        if friend.finish() != 3 or not friend.stderr.startswith(expired):
+        if not told_nobody_offers(friend, fresh, address):
             return friend
     raise AssertionError(f"no code lived long enough for a friend to claim it in {attempts} tries")
 
 
+def told_nobody_offers(friend: Peer, code: str, address: str) -> bool:
+    """Whether ``friend`` ends saying that nobody offers ``code`` now (waits for that answer or
+    for the line saying that the code opened the host's invite); a friend the code let in plays
+    on."""
+    expired = f"p2pcards: nobody offers the code {code} at the relay {address} now"
+    opened = f"the code {code} opened the invite of the host "
+    end = time.monotonic() + DEADLINE
+    while time.monotonic() < end:
+        if any(line.startswith(opened) for line in list(friend.out)):
+            return False
+        if friend.process.poll() is not None:
+            return friend.finish() == 3 and friend.stderr.startswith(expired)
+        time.sleep(0.02)
+    raise AssertionError(f"the friend neither opened {code} nor was told that nobody offers it: "
+                         f"{friend.out} {friend.err}")
+
+
 def test_the_relay_drops_a_code_nobody_claims_and_the_host_offers_a_new_one(
         tmp_path: Path) -> None:
-    """A relay whose operator holds codes for 15 s: the host's first code ends at the relay,
-    the host offers a new one, the old one is refused and a fresh one seats a friend (a friend
-    already started, given the next code the host offers: on a loaded machine a process may
-    take seconds to start, and 15 s leave the claim time enough beside busy processes)."""
-    relay = RelayProcess(tmp_path / "relay.log", "--code-ttl", "15")
+    """A relay whose operator holds codes for 10 s: the host's first code ends at the relay,
+    the host offers a new one, which seats a friend (a friend already started while the first
+    code lived, given the second code as soon as the host offers it: on a loaded machine a
+    process may take seconds to start, and 10 s leave the claim time enough beside busy
+    processes), and the old code is refused."""
+    relay = RelayProcess(tmp_path / "relay.log", "--code-ttl", "10")
     try:
         address = f"127.0.0.1:{relay.port}"
         hosting = Peer(tmp_path / "host", "host", *BRISCOLA_2, "--relay", address,
                        "--code", "--bot")
         first = hosting.wait_for(CODE_LINE)[1]
-        assert hosting.wait_for(OFFER)[1] == "15 seconds"
-        nth_code(hosting, 2)
+        assert hosting.wait_for(OFFER)[1] == "10 seconds"
+        friend = join_with_the_newest_code(hosting, tmp_path, address, shown=1)
         stale = Peer(tmp_path / "stale", "join", first, "--relay", address, "--bot")
         assert stale.finish() == 3 and stale.stderr.startswith(
             f"p2pcards: nobody offers the code {first} at the relay {address} now"), stale.stderr
-        friend = join_with_the_newest_code(hosting, tmp_path, address)
         assert (friend.finish(), hosting.finish()) == (0, 0), (friend.stderr, hosting.stderr)
         assert "event=mailbox-ended" in relay.log() and "reason=code-expired" in relay.log()
     finally:

@@ -19,6 +19,7 @@ from pathlib import Path
 
 import pytest
 import trio
+from starter import Process, start
 
 from p2pcards.net.errors import PeerGone
 from p2pcards.net.framed import FramedStream
@@ -32,19 +33,24 @@ BRISCOLA_2 = ("--game", "briscola", "--variant", "italian", "--players", "2")
 
 
 class Peer:
-    """A ``python -m p2pcards`` process whose output is collected line by line; ``script``
-    runs that Python file instead (a test's patched program) with the same arguments;
-    ``wrap`` is a command prefix (``ip netns exec NS`` of :mod:`netlab`)."""
+    """A ``p2pcards`` process (:func:`starter.start`: forked from an interpreter that has
+    imported the package, and run as ``python -m p2pcards`` runs) whose output is collected
+    line by line; ``script`` runs that Python file instead (a test's patched program) with the
+    same arguments; ``wrap`` is a command prefix (``ip netns exec NS`` of :mod:`netlab`)."""
 
     def __init__(self, home: Path, *args: str, stdin: str | None = None,
                  script: Path | None = None, wrap: tuple[str, ...] = ()) -> None:
         env = dict(os.environ, P2PCARDS_HOME=str(home), PYTHONUNBUFFERED="1")
         self.args = args
-        program = [str(script)] if script is not None else ["-m", "p2pcards"]
-        self.process = subprocess.Popen(
-            [*wrap, sys.executable, *program, *args], env=env, text=True,
-            stdin=subprocess.PIPE if stdin is not None else subprocess.DEVNULL,
-            stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+        streams = {"stdin": subprocess.PIPE if stdin is not None else subprocess.DEVNULL,
+                   "stdout": subprocess.PIPE, "stderr": subprocess.PIPE}
+        self.process: Process
+        if script is None and not wrap:
+            self.process = start(args, env=env, **streams)
+        else:
+            program = [str(script)] if script is not None else ["-m", "p2pcards"]
+            self.process = subprocess.Popen([*wrap, sys.executable, *program, *args], env=env,
+                                            text=True, **streams)
         self.out: list[str] = []
         self.err: list[str] = []
         self._threads = [threading.Thread(target=self._collect, args=(s, d), daemon=True)

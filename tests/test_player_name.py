@@ -6,12 +6,12 @@ from __future__ import annotations
 import os
 import pty
 import subprocess
-import sys
 import threading
 import time
 from pathlib import Path
 
 import pytest
+from starter import start
 from test_net_processes import DEADLINE, Peer
 
 from p2pcards.records.player_name import ask_name, check_name, login_name, store_name, stored_name
@@ -55,14 +55,14 @@ def test_end_of_input_while_asked_plays_under_the_login(tmp_path: Path,
 
 
 class TerminalPeer:
-    """A ``python -m p2pcards`` process whose standard input is a pseudo-terminal."""
+    """A ``p2pcards`` process (:func:`starter.start`) whose standard input is a
+    pseudo-terminal."""
 
     def __init__(self, home: Path, *args: str) -> None:
         self.master, slave = pty.openpty()
         env = dict(os.environ, P2PCARDS_HOME=str(home), PYTHONUNBUFFERED="1")
-        self.process = subprocess.Popen([sys.executable, "-m", "p2pcards", *args], env=env,
-                                        stdin=slave, stdout=subprocess.PIPE,
-                                        stderr=subprocess.PIPE, text=True)
+        self.process = start(args, env=env, stdin=slave, stdout=subprocess.PIPE,
+                             stderr=subprocess.PIPE)
         os.close(slave)
         self.out: list[str] = []
         self._reader = threading.Thread(target=self._collect, daemon=True)

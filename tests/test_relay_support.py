@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
+import os
 import signal
 import subprocess
-import sys
 import time
 from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
@@ -12,6 +12,7 @@ from pathlib import Path
 from typing import Any
 
 import trio
+from starter import start
 
 from p2pcards.bots import make_bot
 from p2pcards.relay import RelayConnection, RelayLimits, RelayServer, connect
@@ -33,17 +34,16 @@ DEADLINE = 300.0
 
 
 class RelayProcess:
-    """``p2pcards relay`` in a subprocess on a free loopback port; logs in a file. Unless
+    """``p2pcards relay`` in a process of its own (:func:`starter.start`) on a free loopback
+    port; logs in a file. Unless
     ``args`` say otherwise (the last value of an option counts), the per-address caps are
     :data:`LOOPBACK_CAPS`."""
 
     def __init__(self, log_path: Path, *args: str) -> None:
         self.log_path = log_path
         self._log = log_path.open("wb")
-        self.proc = subprocess.Popen(
-            [sys.executable, "-m", "p2pcards", "relay", "--listen", "127.0.0.1:0",
-             *LOOPBACK_CAPS, *args],
-            stdout=subprocess.DEVNULL, stderr=self._log)
+        self.proc = start(["relay", "--listen", "127.0.0.1:0", *LOOPBACK_CAPS, *args],
+                          env=os.environ, stdout=subprocess.DEVNULL, stderr=self._log)
         self.port = self._wait_port()
 
     def _wait_port(self) -> int:

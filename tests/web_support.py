@@ -17,6 +17,7 @@ from pathlib import Path
 from typing import Any
 
 import trio
+from starter import start
 from wsproto import ConnectionType, WSConnection
 from wsproto.events import (
     AcceptConnection,
@@ -126,14 +127,14 @@ class WebSocketClient:
 
 
 class Peer:
-    """A ``p2pcards`` process (``sys.executable -m p2pcards``, so PYTHONPATH applies) whose
-    output is read by a thread; :meth:`wait_for` returns the first line matching a pattern."""
+    """A ``p2pcards`` process (:func:`starter.start`, run as ``python -m p2pcards`` runs, so
+    PYTHONPATH applies) whose output is read by a thread; :meth:`wait_for` returns the first
+    line matching a pattern."""
 
     def __init__(self, args: list[str], home: Path) -> None:
         env = dict(os.environ, P2PCARDS_HOME=str(home), PYTHONUNBUFFERED="1")
-        self.process = subprocess.Popen(
-            [sys.executable, "-m", "p2pcards", *args], stdin=subprocess.DEVNULL,
-            stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, env=env)
+        self.process = start(args, env=env, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
+                             stderr=subprocess.STDOUT)
         self.lines: list[str] = []
         self._seen = threading.Condition()
         threading.Thread(target=self._read, daemon=True).start()
