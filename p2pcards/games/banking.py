@@ -509,23 +509,30 @@ class BankingMatch(MatchProgress):
         (:meth:`_shared_view`) with the seat's own keys, the phase and the seat to act set."""
         if not (isinstance(seat, int) and 0 <= seat < self._n):
             self._check_seat(seat)
-        view = self._shared_view().copy()
+        ledger = self._ledger
+        banker = self._banker
+        shared = self._shared
+        if shared is None or self._shared_key != (ledger, banker, self._minimum, self._maximum,
+                                                  self._hand_number, self._winner, self._drawn):
+            shared = self._shared_view()  # made again where its inputs changed
+        view = shared.copy()
         view["seat"] = seat
         view["side"] = seat
-        if self._phase is _ACTION:
+        phase = self._phase
+        if phase is _ACTION:
             view["phase"] = _ACTION_TEXT
             view["to_act"] = self._to_act
         else:
-            view["phase"] = _PHASE_VALUES[self._phase]
-        if seat == self._banker:
+            view["phase"] = _PHASE_VALUES[phase]
+        if seat == banker:
             view["bank"] = "you"
-        limits = view["limits"]
+        limits = shared["limits"]
         if limits is not None:
-            view["limits"] = list(limits)
-        balances = self._ledger.balances
-        view["balances"] = list(balances)
-        view["drawn"] = list(view["drawn"])
-        view["match_scores"] = list(balances)
+            view["limits"] = [*limits]
+        balances = ledger.balances
+        view["balances"] = [*balances]
+        view["drawn"] = [*shared["drawn"]]
+        view["match_scores"] = [*balances]
         return view
 
     def _shared_view(self) -> dict[str, Any]:
