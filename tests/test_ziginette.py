@@ -10,6 +10,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from p2pcards.bots import RandomBot, make_bot
+from p2pcards.cards import card
 from p2pcards.games import get_game
 from p2pcards.games.base import Action, IllegalMove, Phase
 from p2pcards.games.ziginette import ZiginetteMatch
@@ -119,6 +120,27 @@ def test_limits_and_bet_checks() -> None:
     with pytest.raises(IllegalMove) as err:
         state.apply(Action("bet", value="5D", amount=3))
     assert err.value.rule == "bank-cannot-cover"
+
+
+def test_a_bet_names_its_board_card_by_code() -> None:
+    """A bet finds its board card by the code it names; a text that is no card code, a card
+    that is not on the board and a value that is no text each get their own sentence."""
+    state = match(2, chips=10)
+    d = Dealer(state, [["KS", "2C"], ["3C", "5D", "7S"]])
+    d.act("minimum 1", "maximum 10")
+    cases = [(Action("bet", value="ZZ", amount=1), "'ZZ' is not a card code"),
+             (Action("bet", value="4C", amount=1), "4C is not a board card open to bets"),
+             (Action("bet", value=5, amount=1), "5 is not a card code")]  # type: ignore[arg-type]
+    for bad, message in cases:
+        with pytest.raises(IllegalMove) as err:
+            state.apply(bad)
+        assert err.value.rule == "not-on-board" and message in str(err.value)
+
+    class Code(str):
+        """A text that is a card code, of another type than ``str``."""
+
+    state.apply(Action("bet", value=Code("5D"), amount=2))
+    assert state.bets_on(card("5D")) == {1: 2}
 
 
 @settings(max_examples=12, deadline=None)

@@ -33,6 +33,7 @@ import copy as _copy
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
+from operator import sub as _sub
 from typing import Any, ClassVar
 
 from ..cards import ITALIAN_40, ITALIAN_SUITS, Card, Deck
@@ -455,8 +456,9 @@ class BankingMatch(MatchProgress):
         if self._phase is not _HAND_OVER:
             self._need(Phase.HAND_OVER, "hand_result")
         assert self._banker is not None and self._next_banker is not None
-        zeros = (0,) * self._n
-        deltas = self._ledger.deltas(self._hand_start)
+        zeros = _zeros(self._n)
+        # the ledger's deltas (both ledgers have this table's seats), subtracted in C
+        deltas = tuple(map(_sub, self._ledger.balances, self._hand_start.balances))
         marks = _mark(self._n, self._banker)
         nxt = _mark(self._n, self._next_banker)
         lines = (
@@ -474,13 +476,15 @@ class BankingMatch(MatchProgress):
         if self._phase is not _HAND_OVER:
             self._need(Phase.HAND_OVER, "hand_result")  # the message it always had
         assert self._banker is not None and self._next_banker is not None
-        solvent = self._ledger.solvent()
-        over = (self._hand_number + 1 >= self.config.hands or len(solvent) < 2
-                or (self.config.until_broke and bool(self._ledger.broke())))
+        balances = self._ledger.balances
+        broke = balances.count(0)  # balances are non-negative: the others are solvent
+        config = self.config
+        over = (self._hand_number + 1 >= config.hands or self._n - broke < 2
+                or (config.until_broke and broke > 0))
         self._banker = self._next_banker
         if over:
-            best = max(self._ledger.balances)
-            top = [s for s in range(self._n) if self._ledger.balances[s] == best]
+            best = max(balances)
+            top = [s for s in range(self._n) if balances[s] == best]
             self._winner = top[0] if len(top) == 1 else None
             self._phase = Phase.MATCH_OVER
             return
@@ -505,23 +509,30 @@ class BankingMatch(MatchProgress):
         (:meth:`_shared_view`) with the seat's own keys, the phase and the seat to act set."""
         if not (isinstance(seat, int) and 0 <= seat < self._n):
             self._check_seat(seat)
-        view = self._shared_view().copy()
+        ledger = self._ledger
+        banker = self._banker
+        shared = self._shared
+        if shared is None or self._shared_key != (ledger, banker, self._minimum, self._maximum,
+                                                  self._hand_number, self._winner, self._drawn):
+            shared = self._shared_view()  # made again where its inputs changed
+        view = shared.copy()
         view["seat"] = seat
         view["side"] = seat
-        if self._phase is _ACTION:
+        phase = self._phase
+        if phase is _ACTION:
             view["phase"] = _ACTION_TEXT
             view["to_act"] = self._to_act
         else:
-            view["phase"] = _PHASE_VALUES[self._phase]
-        if seat == self._banker:
+            view["phase"] = _PHASE_VALUES[phase]
+        if seat == banker:
             view["bank"] = "you"
-        limits = view["limits"]
+        limits = shared["limits"]
         if limits is not None:
-            view["limits"] = list(limits)
-        balances = self._ledger.balances
-        view["balances"] = list(balances)
-        view["drawn"] = list(view["drawn"])
-        view["match_scores"] = list(balances)
+            view["limits"] = [*limits]
+        balances = ledger.balances
+        view["balances"] = [*balances]
+        view["drawn"] = [*shared["drawn"]]
+        view["match_scores"] = [*balances]
         return view
 
     def _shared_view(self) -> dict[str, Any]:
@@ -629,6 +640,12 @@ class BankingMatch(MatchProgress):
     def copy(self) -> BankingMatch:
         """An independent deep copy (the ledger itself is frozen and shared)."""
         return _copy.deepcopy(self)
+
+
+@lru_cache(maxsize=16)
+def _zeros(players: int) -> tuple[int, ...]:
+    """``0`` for each of ``players`` seats: the points of a hand result's information lines."""
+    return (0,) * players
 
 
 @lru_cache(maxsize=256)

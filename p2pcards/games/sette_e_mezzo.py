@@ -173,6 +173,18 @@ _SEVEN_ONLY = (Action("seven-and-a-half"),)
 _BUST_ONLY = (Action("bust"),)
 
 
+_HIT_BATCHES: dict[tuple[int, int], tuple[ChanceStep, ...]] = {}
+
+
+def _hit_batch(position: int, seat: int) -> tuple[ChanceStep, ...]:
+    """The chance batch of a hit: deck ``position`` face up into ``seat``'s hand; made once
+    per position and seat, as the steps are."""
+    batch = _HIT_BATCHES.get((position, seat))
+    if batch is None:
+        batch = _HIT_BATCHES[position, seat] = (hand_step(position, seat, True),)
+    return batch
+
+
 _SEAT_KEYS = tuple(str(s) for s in range(8))
 """Seat numbers as the text keys of a view's ``status``."""
 _SEAT_TAGS = tuple(f"[{s}] " for s in range(8))
@@ -491,7 +503,7 @@ class SetteMatch(BankingMatch):
         if self._next_pos >= self._deck_size:
             raise IllegalMove("deck-empty", "the deck is exhausted: nobody can hit", seat)
         self._after_chance = "hit" if seat != self._banker else "banker"
-        self._request((hand_step(self._take_position(), seat, True),))
+        self._request(_hit_batch(self._take_position(), seat))
 
     def _apply_punter(self, action: Action, seat: int) -> None:
         hand = self._cards[seat]
@@ -559,7 +571,7 @@ class SetteMatch(BankingMatch):
         assert banker_cards is not None
         b_total = best_total(banker_cards)
         b_bust = min_total(banker_cards) > TARGET
-        b_seven = two_card_seven(banker_cards)
+        b_seven = len(banker_cards) == 2 and b_total == TARGET  # two_card_seven
         losses: list[tuple[int, int, str]] = []
         wins: list[tuple[int, int, str]] = []
         for seat in self._order:
@@ -568,16 +580,17 @@ class SetteMatch(BankingMatch):
             bet = self._bets[seat]
             if self._status[seat] == _Status.BUST or min_total(cards) > TARGET:
                 continue  # collected when the punter busted
-            if two_card_seven(cards):
+            total = best_total(cards)
+            if len(cards) == 2 and total == TARGET:  # a two-card 7½
                 if not b_seven:
                     wins.append((seat, 2 * bet, "two-card 7½ paid 2:1"))
             elif b_seven:
                 losses.append((seat, bet, "banker's two-card 7½"))
             elif b_bust:
                 wins.append((seat, bet, "banker bust"))
-            elif best_total(cards) > b_total:
+            elif total > b_total:
                 wins.append((seat, bet, "higher"))
-            elif best_total(cards) < b_total:
+            elif total < b_total:
                 losses.append((seat, bet, "lower"))
         for seat, amount, why in losses:
             self._pay(seat, bank, amount, why)
@@ -603,8 +616,13 @@ class SetteMatch(BankingMatch):
         sevens: list[int | None] = []
         for s in range(self._n):
             cards = self._known(s) if s in self._cards else None
-            totals.append(None if cards is None else best_total(cards))
-            sevens.append(None if cards is None else int(two_card_seven(cards)))
+            if cards is None:
+                totals.append(None)
+                sevens.append(None)
+                continue
+            total = best_total(cards)  # once: a two-card 7½ is two cards totalling 15
+            totals.append(total)
+            sevens.append(int(len(cards) == 2 and total == TARGET))
         return (ScoreLine("total (half-points)", tuple(totals), zeros),
                 ScoreLine("two-card 7½", tuple(sevens), zeros))
 
