@@ -608,3 +608,33 @@ def test_hand_card_reads_the_card_the_seats_observation_lists(
             legal = state.legal_actions()
             state.apply(legal[rng.randrange(len(legal))])
     assert checked > 0
+
+
+_ANY_NUMBER = (st.integers() | st.floats(allow_nan=True, allow_infinity=True) | st.booleans()
+               | st.integers(-2**70, 2**70) | st.floats(-1e40, 1e40))
+
+
+@settings(max_examples=400, deadline=None)
+@given(score=_ANY_NUMBER | st.none(), sizes=st.lists(_ANY_NUMBER, min_size=3, max_size=3),
+       flag=_ANY_NUMBER)
+def test_numbers_of_any_size_round_to_float32_as_numpy_rounds_them(
+        score: object, sizes: list[object], flag: object) -> None:
+    """The numeric entries are packed into the vector without numpy's conversion of a list:
+    for numbers of any size (beyond ``float32``'s range, beyond ``2**53``, NaN and the
+    infinities, ``-0.0``, bools) the bytes are those numpy's slice assignment writes, and a
+    number numpy refuses (an integer too large for a ``float``) raises the same error."""
+    values = {"score": score, "sizes": sizes, "flag": flag}
+    numbers = [0 if score is None else score, *sizes, flag]
+    expected = np.zeros(len(numbers), dtype=np.float32)
+    encoder = ObservationEncoder(_SMALL_LAYOUT)
+    start = _SMALL_LAYOUT.players + len(_SMALL_LAYOUT.card_keys) * len(_SMALL_LAYOUT.deck)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")  # numpy's warning of a cast to infinity
+        try:
+            expected[:] = numbers
+        except OverflowError:
+            with pytest.raises(OverflowError):
+                encoder.encode(values, 0)
+            return
+    vector = encoder.encode(values, 0)
+    assert vector[start:start + len(numbers)].tobytes() == expected.tobytes()
