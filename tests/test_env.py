@@ -638,3 +638,21 @@ def test_numbers_of_any_size_round_to_float32_as_numpy_rounds_them(
             return
     vector = encoder.encode(values, 0)
     assert vector[start:start + len(numbers)].tobytes() == expected.tobytes()
+
+
+@settings(max_examples=200, deadline=None)
+@given(seed=st.integers(0, 2**64), length=st.integers(0, 110), draws=st.integers(0, 3))
+def test_shuffled_deck_shuffles_as_random_shuffle(seed: int, length: int, draws: int) -> None:
+    """The environment's shuffle gives ``random.shuffle``'s order and leaves the generator in
+    the same state (so equal seeds still give equal episodes), for decks of any length."""
+    import random
+
+    from p2pcards.offline.simulate import shuffled_deck
+
+    cards = [object() for _ in range(length)]
+    ours, theirs = random.Random(seed), random.Random(seed)
+    for _ in range(draws):
+        expected = list(cards)
+        theirs.shuffle(expected)
+        assert shuffled_deck(ours, cards) == expected
+        assert ours.getstate() == theirs.getstate()

@@ -65,7 +65,7 @@ from pettingzoo.utils.wrappers.order_enforcing import (
 from ..cards import Card, Deck
 from ..games import get_game
 from ..games.base import Action, GameSpec, MatchState, Phase
-from .simulate import RandomDealer, fulfil_chance
+from .simulate import RandomDealer, fulfil_chance, shuffled_deck
 
 __all__ = ["TEXT_BUCKETS", "EnvError", "ObservationEncoder", "ObservationLayout", "CardGameEnv",
            "OrderEnforcingEnv", "default_max_actions", "env", "raw_env"]
@@ -660,8 +660,7 @@ class CardGameEnv(AECEnv):  # type: ignore[misc]
                 self._set_infos(seat)
                 return
             if phase is Phase.SHUFFLE:
-                self._shuffled = list(state.deck.cards)
-                self._rng.shuffle(self._shuffled)
+                self._shuffled = shuffled_deck(self._rng, state.deck.cards)
                 state.begin_hand()
             elif phase is Phase.CHANCE:
                 fulfil_chance(state, self._shuffled)
