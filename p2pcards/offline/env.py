@@ -310,16 +310,21 @@ def _number_lines(number_keys: tuple[tuple[str, int], ...],
                   listed: frozenset[str]) -> list[str]:
     """The generated lines reading the numeric keys into one flat list ``numbers``: a key
     wider than one entry, or one in ``listed`` (seen holding a list), gives its list's items
-    when it holds a list of exactly its width, else :func:`_key_entries`; any other key gives
-    its value as it is, or 0 for ``None`` (a trump not taken yet, nothing due). Then one type
-    check of the whole list: anything but plain numbers goes through ``numbers_not_plain``."""
+    when it holds a list of exactly its width, zeros for an empty list (as
+    :func:`_key_entries` gives them, without its call), else :func:`_key_entries`; any other
+    key gives its value as it is, or 0 for ``None`` (a trump not taken yet, nothing due). Then
+    one type check of the whole list: anything but plain numbers goes through
+    ``numbers_not_plain``."""
     lines = []
     items = []
     for i, (key, width) in enumerate(number_keys):
         lines.append(f"    v{i} = get({key!r})")
         if width > 1 or key in listed:
             lines.append(f"    if type(v{i}) is not list or len(v{i}) != {width}:")
-            lines.append(f"        v{i} = key_entries(v{i}, {width})")
+            lines.append(f"        if type(v{i}) is list and not v{i}:")
+            lines.append(f"            v{i} = ({'0.0, ' * width})")
+            lines.append("        else:")
+            lines.append(f"            v{i} = key_entries(v{i}, {width})")
             items.append(f"*v{i}")
         else:
             lines.append(f"    if v{i} is None:")
