@@ -608,3 +608,51 @@ def test_hand_card_reads_the_card_the_seats_observation_lists(
             legal = state.legal_actions()
             state.apply(legal[rng.randrange(len(legal))])
     assert checked > 0
+
+
+_ANY_NUMBER = (st.integers() | st.floats(allow_nan=True, allow_infinity=True) | st.booleans()
+               | st.integers(-2**70, 2**70) | st.floats(-1e40, 1e40))
+
+
+@settings(max_examples=400, deadline=None)
+@given(score=_ANY_NUMBER | st.none(), sizes=st.lists(_ANY_NUMBER, min_size=3, max_size=3),
+       flag=_ANY_NUMBER)
+def test_numbers_of_any_size_round_to_float32_as_numpy_rounds_them(
+        score: object, sizes: list[object], flag: object) -> None:
+    """The numeric entries are packed into the vector without numpy's conversion of a list:
+    for numbers of any size (beyond ``float32``'s range, beyond ``2**53``, NaN and the
+    infinities, ``-0.0``, bools) the bytes are those numpy's slice assignment writes, and a
+    number numpy refuses (an integer too large for a ``float``) raises the same error."""
+    values = {"score": score, "sizes": sizes, "flag": flag}
+    numbers = [0 if score is None else score, *sizes, flag]
+    expected = np.zeros(len(numbers), dtype=np.float32)
+    encoder = ObservationEncoder(_SMALL_LAYOUT)
+    start = _SMALL_LAYOUT.players + len(_SMALL_LAYOUT.card_keys) * len(_SMALL_LAYOUT.deck)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")  # numpy's warning of a cast to infinity
+        try:
+            expected[:] = numbers
+        except OverflowError:
+            with pytest.raises(OverflowError):
+                encoder.encode(values, 0)
+            return
+    vector = encoder.encode(values, 0)
+    assert vector[start:start + len(numbers)].tobytes() == expected.tobytes()
+
+
+@settings(max_examples=200, deadline=None)
+@given(seed=st.integers(0, 2**64), length=st.integers(0, 110), draws=st.integers(0, 3))
+def test_shuffled_deck_shuffles_as_random_shuffle(seed: int, length: int, draws: int) -> None:
+    """The environment's shuffle gives ``random.shuffle``'s order and leaves the generator in
+    the same state (so equal seeds still give equal episodes), for decks of any length."""
+    import random
+
+    from p2pcards.offline.simulate import shuffled_deck
+
+    cards = [object() for _ in range(length)]
+    ours, theirs = random.Random(seed), random.Random(seed)
+    for _ in range(draws):
+        expected = list(cards)
+        theirs.shuffle(expected)
+        assert shuffled_deck(ours, cards) == expected
+        assert ours.getstate() == theirs.getstate()

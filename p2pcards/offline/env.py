@@ -47,6 +47,7 @@ from __future__ import annotations
 
 import hashlib
 import random
+import struct
 from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass
 from functools import cache, lru_cache
@@ -64,7 +65,7 @@ from pettingzoo.utils.wrappers.order_enforcing import (
 from ..cards import Card, Deck
 from ..games import get_game
 from ..games.base import Action, GameSpec, MatchState, Phase
-from .simulate import RandomDealer, fulfil_chance
+from .simulate import RandomDealer, fulfil_chance, shuffled_deck
 
 __all__ = ["TEXT_BUCKETS", "EnvError", "ObservationEncoder", "ObservationLayout", "CardGameEnv",
            "OrderEnforcingEnv", "default_max_actions", "env", "raw_env"]
@@ -277,50 +278,95 @@ def _key_entries(value: object, size: int) -> list[Any]:
     return _padded_numbers(value, size)
 
 
-NumberReader = Callable[[Callable[[str], Any]], list[Any]]
-"""Reads an observation's numeric keys, given the observation's ``get``."""
+Encode = Callable[[Mapping[str, Any], int], "np.ndarray[Any, Any]"]
+"""A compiled encoder: an observation and its seat to a fresh vector."""
 
 
-def _compile_number_reader(number_keys: tuple[tuple[str, int], ...],
-                           listed: frozenset[str]) -> NumberReader:
-    """A function that reads the numeric keys of an observation (given its ``get``) into one
-    flat list: a key wider than one entry, or one in ``listed`` (seen holding a list), gives
-    its list's items when it holds a list of exactly its width, else :func:`_key_entries`;
-    any other key gives its value as it is, or 0 for ``None`` (a trump not taken yet, nothing
-    due), for the caller to check (the common case is a plain number).
+def _card_key_lines(i: int, key: str) -> list[str]:
+    """The generated lines adding the entries of card key ``key`` (the ``i``-th) to ``ones``:
+    a list of card codes all in the deck in one pass in C (``map`` of the key's lookup), a
+    single code through the map's ``get``, anything else (nested values, codes off the deck)
+    through :func:`_add_card_entries`."""
+    return [
+        f"    c = get({key!r})",
+        "    if c:",
+        "        if type(c) is list and type(c[0]) is str:",
+        "            mark = len(ones)",
+        "            try:",
+        f"                ones += map(index_of_{i}, c)",
+        "            except (KeyError, TypeError):",
+        "                del ones[mark:]",
+        f"                add_card_entries(c, at_{i}, ones)",
+        "        elif type(c) is str:",
+        f"            c = at_get_{i}(c)",
+        "            if c is not None:",
+        "                ones.append(c)",
+        "        else:",
+        f"            add_card_entries(c, at_{i}, ones)",
+    ]
 
-    It is generated as straight-line code once per layout: the keys are written as literals
-    (``repr`` of each text), so a read is one list display with no loop over the keys."""
-    lines = ["def read_numbers(get):"]
+
+def _number_lines(number_keys: tuple[tuple[str, int], ...],
+                  listed: frozenset[str]) -> list[str]:
+    """The generated lines reading the numeric keys into one flat list ``numbers``: a key
+    wider than one entry, or one in ``listed`` (seen holding a list), gives its list's items
+    when it holds a list of exactly its width, zeros for an empty list (as
+    :func:`_key_entries` gives them, without its call), else :func:`_key_entries`; any other
+    key gives its value as it is, or 0 for ``None`` (a trump not taken yet, nothing due). Then
+    one type check of the whole list: anything but plain numbers goes through
+    ``numbers_not_plain``."""
+    lines = []
     items = []
     for i, (key, width) in enumerate(number_keys):
         lines.append(f"    v{i} = get({key!r})")
         if width > 1 or key in listed:
             lines.append(f"    if type(v{i}) is not list or len(v{i}) != {width}:")
-            lines.append(f"        v{i} = key_entries(v{i}, {width})")
+            lines.append(f"        if type(v{i}) is list and not v{i}:")
+            lines.append(f"            v{i} = ({'0.0, ' * width})")
+            lines.append("        else:")
+            lines.append(f"            v{i} = key_entries(v{i}, {width})")
             items.append(f"*v{i}")
         else:
             lines.append(f"    if v{i} is None:")
             lines.append(f"        v{i} = 0")
             items.append(f"v{i}")
-    lines.append("    return [" + ", ".join(items) + "]")
-    namespace: dict[str, Any] = {"key_entries": _key_entries}
-    exec("\n".join(lines), namespace)  # noqa: S102 - text made above from the layout's keys
-    return cast(NumberReader, namespace["read_numbers"])
+    lines.append("    numbers = [" + ", ".join(items) + "]")
+    lines.append("    if not plain_types(map(type, numbers)):")
+    lines.append("        numbers = numbers_not_plain(numbers, get)")
+    return lines
+
+
+def _text_key_lines(i: int, key: str, offset: int) -> list[str]:
+    """The generated lines adding the hashed entries of text key ``key`` (the ``i``-th, whose
+    block starts at ``offset``): a text by its bucket, a map or list of texts through
+    :func:`_text_entries` and the key's memo."""
+    return [
+        f"    t = get({key!r})",
+        "    if t is not None:",
+        "        if type(t) is str:",
+        f"            ones.append({offset} + bucket(t))",
+        "        else:",
+        f"            ones += text_entries(t, {offset}, memo_{i})",
+    ]
 
 
 class ObservationEncoder:
     """The vector of :class:`ObservationLayout`, its per-key tables built once per layout.
 
-    :meth:`encode` makes one pass over the layout's keys: the positions of the 1.0 entries (the
-    seat, cards under their keys, hashed texts) are collected as a list and the numeric entries
-    (contiguous in the layout) as another, then written into a zeroed ``float32`` array with one
-    indexed and one slice assignment. The commonest shapes (a list of card codes, a plain number
-    or ``None``, a full list of numbers, a text) take a path without calls; a map or list of
-    texts (bids or states by seat) is remembered whole per key, since the same ones come back
-    step after step; anything else goes through the general helpers, which give the entries the
-    layout defines (``tests/test_env.py`` compares the vector with a plain encoding over values
-    of any shape and over random plays of every game)."""
+    :meth:`encode` calls a function generated once per layout: straight-line code with the
+    layout's keys as literals (``repr`` of each text) and no loop over the keys. It collects the
+    positions of the 1.0 entries (the seat, cards under their keys, hashed texts) as a list and
+    the numeric entries (contiguous in the layout) as another, then writes them into a zeroed
+    ``float32`` array: the ones with one indexed assignment, the numbers packed in place by a
+    :class:`struct.Struct` of the layout (half the cost of numpy's conversion of a list; each
+    number rounds to ``float32`` as numpy rounds it, and a number too large for a ``float``,
+    which the packing refuses, goes to numpy's slice assignment, which raises as before).
+    The commonest shapes (a list of card codes, a plain number or ``None``, a full list of
+    numbers, a text) take a path without calls; a map or list of texts (bids or states by
+    seat) is remembered whole per key, since the same ones come back step after step; anything
+    else goes through the general helpers, which give the entries the layout defines
+    (``tests/test_env.py`` compares the vector with a plain encoding over values of any shape
+    and over random plays of every game)."""
 
     def __init__(self, layout: ObservationLayout, listed: frozenset[str] = frozenset()) -> None:
         """The encoder of ``layout``; ``listed`` names numeric keys of width 1 that may hold a
@@ -329,62 +375,48 @@ class ObservationEncoder:
         self.listed = listed
         """The numeric keys of width 1 read as lists first (the environment's survey names
         those it saw holding lists)."""
-        offset = layout.players
-        self._card_at: list[tuple[str, dict[str, int], Callable[[str], int]]] = []
-        """Per card key, each card code's entry in the vector, and that map's lookup."""
-        for key in layout.card_keys:
-            at = {code: offset + i for i, code in enumerate(layout.deck)}
-            self._card_at.append((key, at, at.__getitem__))
-            offset += len(layout.deck)
         self._number_keys = tuple(key for key, _ in layout.number_keys)
         self._number_widths = tuple(width for _, width in layout.number_keys)
-        self._read_numbers = _compile_number_reader(layout.number_keys, listed)
-        self._numbers_start = offset
-        offset += sum(self._number_widths)
-        self._numbers_end = offset
-        self._text_slots: list[tuple[str, int, dict[object, list[int]]]] = []
-        """Per text key, its first entry and its memo of the entries of maps and lists."""
-        for key in layout.text_keys:
-            self._text_slots.append((key, offset, {}))
-            offset += TEXT_BUCKETS
+        self._encode = self._compile(layout, listed)
 
     def encode(self, observation: Mapping[str, Any], seat: int) -> np.ndarray[Any, Any]:
         """A fresh ``float32`` vector of one seat's observation."""
-        ones = [seat]
-        get = observation.get
-        for key, at, index_of in self._card_at:
-            value = get(key)
-            if not value:
-                continue
-            kind = type(value)
-            if kind is list and type(value[0]) is str:
-                mark = len(ones)
-                try:  # the usual list of card codes, all in the deck: one pass in C
-                    ones.extend(map(index_of, value))
-                    continue
-                except (KeyError, TypeError):  # a code off the deck, a nested item
-                    del ones[mark:]
-            elif kind is str:
-                i = at.get(value)
-                if i is not None:
-                    ones.append(i)
-                continue
-            _add_card_entries(value, at, ones)
-        numbers = self._read_numbers(get)
-        if not _NUMBER_TYPES.issuperset(map(type, numbers)):
-            numbers = self._numbers_not_plain(numbers, get)
-        for key, offset, memo in self._text_slots:
-            text = get(key)
-            if text is None:
-                continue
-            if type(text) is str:
-                ones.append(offset + _bucket(text))
-            else:
-                ones.extend(_text_entries(text, offset, memo))
-        vector = np.zeros(self.size, dtype=np.float32)
-        vector.put(ones, 1.0)
-        vector[self._numbers_start:self._numbers_end] = numbers
-        return vector
+        return self._encode(observation, seat)
+
+    def _compile(self, layout: ObservationLayout, listed: frozenset[str]) -> Encode:
+        """The generated ``encode`` of ``layout`` (see the class docstring)."""
+        namespace: dict[str, Any] = {
+            "add_card_entries": _add_card_entries, "key_entries": _key_entries,
+            "plain_types": _NUMBER_TYPES.issuperset, "numbers_not_plain": self._numbers_not_plain,
+            "bucket": _bucket, "text_entries": _text_entries, "zeros": np.zeros,
+            "float32": np.float32, "struct_error": struct.error}
+        lines = ["def encode(observation, seat):", "    get = observation.get",
+                 "    ones = [seat]"]
+        offset = layout.players
+        for i, key in enumerate(layout.card_keys):
+            at = {code: offset + j for j, code in enumerate(layout.deck)}
+            namespace.update({f"at_{i}": at, f"index_of_{i}": at.__getitem__,
+                              f"at_get_{i}": at.get})
+            lines += _card_key_lines(i, key)
+            offset += len(layout.deck)
+        lines += _number_lines(layout.number_keys, listed)
+        numbers_start = offset
+        offset += sum(self._number_widths)
+        numbers_end = offset
+        for i, key in enumerate(layout.text_keys):
+            namespace[f"memo_{i}"] = {}
+            lines += _text_key_lines(i, key, offset)
+            offset += TEXT_BUCKETS
+        namespace["pack_numbers"] = struct.Struct(f"{numbers_end - numbers_start}f").pack_into
+        lines += [f"    vector = zeros({self.size}, dtype=float32)",
+                  "    vector.put(ones, 1.0)",
+                  "    try:",
+                  f"        pack_numbers(vector, {4 * numbers_start}, *numbers)",
+                  "    except struct_error:",
+                  f"        vector[{numbers_start}:{numbers_end}] = numbers",
+                  "    return vector"]
+        exec("\n".join(lines), namespace)  # noqa: S102 - text made above from the layout
+        return cast(Encode, namespace["encode"])
 
     def _numbers_not_plain(self, read: list[Any], get: Callable[[str], Any]) -> list[Any]:
         """The numeric entries when the straight read holds anything but plain numbers: its
@@ -633,8 +665,7 @@ class CardGameEnv(AECEnv):  # type: ignore[misc]
                 self._set_infos(seat)
                 return
             if phase is Phase.SHUFFLE:
-                self._shuffled = list(state.deck.cards)
-                self._rng.shuffle(self._shuffled)
+                self._shuffled = shuffled_deck(self._rng, state.deck.cards)
                 state.begin_hand()
             elif phase is Phase.CHANCE:
                 fulfil_chance(state, self._shuffled)
