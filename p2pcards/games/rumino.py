@@ -121,6 +121,7 @@ from .rumino_turns import (
     take_from_hand,
     turn_actions,
 )
+from .rumino_view import seat_observation
 
 __all__ = [
     "ELIMINATION",
@@ -689,9 +690,19 @@ class RuminoMatch(MatchProgress):
     # ------------------------------------------------------------------ views
 
     def observation(self, seat: int) -> dict[str, Any]:
-        """What ``seat`` sees (:func:`~.rumino_view.observation`), its hand facts kept."""
+        """What ``seat`` sees (:func:`~.rumino_view.observation`), its hand facts kept and
+        the rest of the state handed over at once (:func:`~.rumino_view.seat_observation`)."""
         self._check_seat(seat)
-        return self._kept.observation(self, seat)
+        kept = self._kept
+        facts, template = kept.facts(self)
+        hands = self._hands
+        hand = hands[seat]
+        own = [c.code for c in hand if c is not None]
+        return seat_observation(
+            seat, facts, template, phase=self._phase, to_act=self._to_act, drawn=self._drawn,
+            own=own, split=kept.split(seat, hand) if own else None,
+            hand_sizes=[*map(len, hands)], discards=self._pile.codes(),
+            stock_size=self.stock_size, claimants=self.claimants(), offering=bool(self._offers))
 
     def copy(self) -> RuminoMatch:
         """An independent copy (explicit, no deepcopy)."""
