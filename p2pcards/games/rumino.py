@@ -117,6 +117,7 @@ from .rumino_turns import (
     claim_options,
     claimed_six,
     deal_steps,
+    is_shared_discard,
     next_seat,
     take_from_hand,
     turn_actions,
@@ -462,7 +463,13 @@ class RuminoMatch(MatchProgress):
         ``knock-over-limit``, ``not-a-rumino``, ``card-not-in-deck``, ``card-not-in-hand``,
         ``discard-taken-upcard``.
         """
-        self._kept.forget()
+        kept = self._kept
+        if kept.listed(action) and is_shared_discard(action):
+            kept.forget()
+            assert action.card is not None
+            self._discard_listed(self._to_act, action.card)
+            return
+        kept.forget()
         seat = self._to_act
         if self._phase is not Phase.ACTION:
             raise IllegalMove("wrong-phase",
@@ -577,6 +584,22 @@ class RuminoMatch(MatchProgress):
             raise IllegalMove("discard-taken-upcard", f"seat {seat} cannot discard {c.code}, "
                               "the upcard it has just taken", seat)
         self._hands[seat] = self._take_from_hand(seat, [c])
+        self._put_on_pile(seat, c)
+
+    def _discard_listed(self, seat: int, c: Card) -> None:
+        """The discard of ``c`` that :meth:`legal_actions` listed for this state (one of the
+        shared discards of :func:`~.rumino_turns.turn_actions`): the seat has drawn, its hand
+        is all known and of the French deck, holds ``c`` and ``c`` is not the upcard just
+        taken, so only the first card of ``c``'s code leaves the hand, as
+        :func:`~.rumino_turns.take_from_hand` takes it."""
+        hand = self._hands[seat]
+        code = c.code
+        del hand[[None if held is None else held.code for held in hand].index(code)]
+        self._put_on_pile(seat, c)
+
+    def _put_on_pile(self, seat: int, c: Card) -> None:
+        """``seat``'s discard ``c``, out of its hand, goes on the pile and ends the turn (and
+        the hand when the stock is empty)."""
         self._seen.add(c)
         self._pile.push(c)
         self._drawn = False
@@ -586,7 +609,8 @@ class RuminoMatch(MatchProgress):
             return
         self._discarder = seat
         self._claim_open = True
-        self._to_act = next_seat(seat, self._playing, self._n)
+        playing = self._playing  # the seats of the hand in seat order, from the first player
+        self._to_act = playing[(playing.index(seat) + 1) % len(playing)]
 
     def _end_hand(self, how: HandEnd) -> None:
         self._kept.forget_facts()

@@ -12,6 +12,8 @@ match ends). Lists handed out are fresh copies, never the kept ones.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Sequence
+from itertools import repeat
+from operator import is_
 from typing import Any
 
 from ..cards import Card
@@ -88,6 +90,12 @@ class KeptViews:
         facts."""
         self._facts = None
         self._template = {}
+
+    def listed(self, action: Action) -> bool:
+        """Whether ``action`` is one of the very objects of the legal actions kept for this
+        state (never after :meth:`forget`): an action its listing has checked."""
+        kept = self._legal
+        return kept is not None and any(map(is_, kept, repeat(action)))
 
     def legal_actions(self, listing: Callable[[], list[Action]]) -> list[Action]:
         """A fresh copy of the legal actions of this state, listed by ``listing`` once."""

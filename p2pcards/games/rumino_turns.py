@@ -46,6 +46,7 @@ __all__ = [
     "claim_options",
     "claimed_six",
     "deal_steps",
+    "is_shared_discard",
     "next_seat",
     "take_from_hand",
     "turn_actions",
@@ -161,6 +162,16 @@ _KNOCK = Action("knock")
 _DISCARD_AT: tuple[Action, ...] = tuple(Action("discard", c) for c in DECK_ORDER)
 """The discard of each card, by its place in :data:`~.rumino_melds.DECK_ORDER`."""
 _PLACE_OF_CODE: dict[str, int] = {c.code: i for i, c in enumerate(DECK_ORDER)}
+
+
+def is_shared_discard(action: Action) -> bool:
+    """Whether ``action`` is the discard :func:`turn_actions` lists for a card of the French
+    deck in a hand of its cards with no rumino (one object per card, shared by every state)."""
+    card = action.card
+    if card is None:
+        return False
+    place = _PLACE_OF_CODE.get(card.code)
+    return place is not None and _DISCARD_AT[place] is action
 
 
 def check_shape(action: Action, seat: int, *, card: bool = False, cards: bool = False,
