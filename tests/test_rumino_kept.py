@@ -11,9 +11,11 @@ from hypothesis import strategies as st
 
 from p2pcards.cards import FRENCH_108, card
 from p2pcards.games import get_game
-from p2pcards.games.base import Action, Phase
+from p2pcards.games.base import ALL_SEATS, Action, ChanceStep, Phase, Zone
 from p2pcards.games.rumino import RuminoMatch
+from p2pcards.games.rumino_config import HAND_SIZE
 from p2pcards.games.rumino_kept import DiscardPile
+from p2pcards.games.rumino_turns import deal_steps, draw_steps
 from p2pcards.offline.simulate import RandomDealer
 
 
@@ -80,3 +82,20 @@ def test_a_listed_discard_leaves_the_state_a_checked_one_leaves(players: int,
             assert twin.observation(seat) == state.observation(seat)
         assert twin.legal_actions() == state.legal_actions()
     assert discards or state.match_over
+
+
+@settings(max_examples=100, deadline=None)
+@given(order=st.permutations(range(6)).flatmap(
+           lambda seats: st.integers(1, 6).map(lambda k: tuple(seats[:k]))),
+       position=st.integers(0, 107), seat=st.integers(0, 5))
+def test_shared_chance_steps_equal_fresh_ones(order: tuple[int, ...], position: int,
+                                              seat: int) -> None:
+    """The deal's and a draw's chance steps, made once and shared, are the steps made
+    afresh."""
+    k = len(order)
+    fresh = [ChanceStep(i, Zone.HAND, order[i % k], frozenset({order[i % k]}))
+             for i in range(HAND_SIZE * k)]
+    fresh.append(ChanceStep(HAND_SIZE * k, Zone.DISCARD, None, ALL_SEATS))
+    assert deal_steps(order) == deal_steps(list(order)) == tuple(fresh)
+    assert draw_steps(position, seat) == (
+        ChanceStep(position, Zone.HAND, seat, frozenset({seat})),)

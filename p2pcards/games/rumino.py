@@ -117,6 +117,7 @@ from .rumino_turns import (
     claim_options,
     claimed_six,
     deal_steps,
+    draw_steps,
     is_shared_discard,
     next_seat,
     take_from_hand,
@@ -532,7 +533,7 @@ class RuminoMatch(MatchProgress):
                 raise IllegalMove("stock-empty", "the stock is empty", seat)
             position = self._next_pos
             self._next_pos += 1
-            self._pending = (ChanceStep(position, Zone.HAND, seat, frozenset({seat})),)
+            self._pending = draw_steps(position, seat)
             self._pending_kind = _Pending.DRAW
             self._claim_open = False
             self._phase = Phase.CHANCE
