@@ -134,3 +134,29 @@ def test_copies_keep_observations_of_their_own(seed: int, players: int) -> None:
             _assert_plain(twin, twin_rng)
     for twin in twins:
         _assert_plain(twin, rng)
+
+
+@settings(max_examples=15, deadline=None)
+@given(seed=st.integers(0, 2**32 - 1), players=st.integers(2, 6))
+def test_changing_a_handed_out_observation_changes_no_later_one(seed: int,
+                                                                players: int) -> None:
+    """Every list of an observation (and every list in it) is the caller's own: filling them
+    with junk changes neither the next observation of the same state nor a later one."""
+    spec = get_game("rumino")
+    state = spec.new_match(spec.preset(players=players))
+    assert isinstance(state, RuminoMatch)
+    rng = random.Random(seed)
+    shuffled: list[Card] = []
+    for _ in range(120):
+        if state.match_over:
+            break
+        for seat in range(players):
+            handed = state.observation(seat)
+            for value in handed.values():
+                if isinstance(value, list):
+                    for item in value:
+                        if isinstance(item, list):
+                            item.append("junk")
+                    value.append("junk")
+            assert state.observation(seat) == _plain_observation(state, seat)
+        shuffled = _step(state, rng, shuffled)

@@ -117,10 +117,13 @@ from .rumino_turns import (
     claim_options,
     claimed_six,
     deal_steps,
+    draw_steps,
+    is_shared_discard,
     next_seat,
     take_from_hand,
     turn_actions,
 )
+from .rumino_view import seat_observation
 
 __all__ = [
     "ELIMINATION",
@@ -461,7 +464,13 @@ class RuminoMatch(MatchProgress):
         ``knock-over-limit``, ``not-a-rumino``, ``card-not-in-deck``, ``card-not-in-hand``,
         ``discard-taken-upcard``.
         """
-        self._kept.forget()
+        kept = self._kept
+        if kept.listed(action) and is_shared_discard(action):
+            kept.forget()
+            assert action.card is not None
+            self._discard_listed(self._to_act, action.card)
+            return
+        kept.forget()
         seat = self._to_act
         if self._phase is not Phase.ACTION:
             raise IllegalMove("wrong-phase",
@@ -524,7 +533,7 @@ class RuminoMatch(MatchProgress):
                 raise IllegalMove("stock-empty", "the stock is empty", seat)
             position = self._next_pos
             self._next_pos += 1
-            self._pending = (ChanceStep(position, Zone.HAND, seat, frozenset({seat})),)
+            self._pending = draw_steps(position, seat)
             self._pending_kind = _Pending.DRAW
             self._claim_open = False
             self._phase = Phase.CHANCE
@@ -576,6 +585,22 @@ class RuminoMatch(MatchProgress):
             raise IllegalMove("discard-taken-upcard", f"seat {seat} cannot discard {c.code}, "
                               "the upcard it has just taken", seat)
         self._hands[seat] = self._take_from_hand(seat, [c])
+        self._put_on_pile(seat, c)
+
+    def _discard_listed(self, seat: int, c: Card) -> None:
+        """The discard of ``c`` that :meth:`legal_actions` listed for this state (one of the
+        shared discards of :func:`~.rumino_turns.turn_actions`): the seat has drawn, its hand
+        is all known and of the French deck, holds ``c`` and ``c`` is not the upcard just
+        taken, so only the first card of ``c``'s code leaves the hand, as
+        :func:`~.rumino_turns.take_from_hand` takes it."""
+        hand = self._hands[seat]
+        code = c.code
+        del hand[[None if held is None else held.code for held in hand].index(code)]
+        self._put_on_pile(seat, c)
+
+    def _put_on_pile(self, seat: int, c: Card) -> None:
+        """``seat``'s discard ``c``, out of its hand, goes on the pile and ends the turn (and
+        the hand when the stock is empty)."""
         self._seen.add(c)
         self._pile.push(c)
         self._drawn = False
@@ -585,7 +610,8 @@ class RuminoMatch(MatchProgress):
             return
         self._discarder = seat
         self._claim_open = True
-        self._to_act = next_seat(seat, self._playing, self._n)
+        playing = self._playing  # the seats of the hand in seat order, from the first player
+        self._to_act = playing[(playing.index(seat) + 1) % len(playing)]
 
     def _end_hand(self, how: HandEnd) -> None:
         self._kept.forget_facts()
@@ -689,9 +715,19 @@ class RuminoMatch(MatchProgress):
     # ------------------------------------------------------------------ views
 
     def observation(self, seat: int) -> dict[str, Any]:
-        """What ``seat`` sees (:func:`~.rumino_view.observation`), its hand facts kept."""
+        """What ``seat`` sees (:func:`~.rumino_view.observation`), its hand facts kept and
+        the rest of the state handed over at once (:func:`~.rumino_view.seat_observation`)."""
         self._check_seat(seat)
-        return self._kept.observation(self, seat)
+        kept = self._kept
+        facts, template = kept.facts(self)
+        hands = self._hands
+        hand = hands[seat]
+        own = [c.code for c in hand if c is not None]
+        return seat_observation(
+            seat, facts, template, phase=self._phase, to_act=self._to_act, drawn=self._drawn,
+            own=own, split=kept.split(seat, hand) if own else None,
+            hand_sizes=[*map(len, hands)], discards=self._pile.codes(),
+            stock_size=self.stock_size, claimants=self.claimants(), offering=bool(self._offers))
 
     def copy(self) -> RuminoMatch:
         """An independent copy (explicit, no deepcopy)."""

@@ -12,12 +12,14 @@ match ends). Lists handed out are fresh copies, never the kept ones.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Sequence
+from itertools import repeat
+from operator import is_
 from typing import Any
 
 from ..cards import Card
 from .base import Action
 from .rumino_melds import MeldTracker, Split
-from .rumino_view import HandFacts, RuminoView, facts_template, hand_facts, observed
+from .rumino_view import HandFacts, RuminoView, facts_template, hand_facts
 
 __all__ = ["DiscardPile", "KeptViews"]
 
@@ -89,6 +91,12 @@ class KeptViews:
         self._facts = None
         self._template = {}
 
+    def listed(self, action: Action) -> bool:
+        """Whether ``action`` is one of the very objects of the legal actions kept for this
+        state (never after :meth:`forget`): an action its listing has checked."""
+        kept = self._legal
+        return kept is not None and any(map(is_, kept, repeat(action)))
+
     def legal_actions(self, listing: Callable[[], list[Action]]) -> list[Action]:
         """A fresh copy of the legal actions of this state, listed by ``listing`` once."""
         kept = self._legal
@@ -112,11 +120,12 @@ class KeptViews:
         self._split_seat, self._split = seat, split
         return split
 
-    def observation(self, match: RuminoView, seat: int) -> dict[str, Any]:
-        """What ``seat`` sees in ``match`` (:func:`~.rumino_view.observation`), with the hand
-        facts and their template kept until :meth:`forget_facts`."""
+    def facts(self, match: RuminoView) -> tuple[HandFacts, dict[str, Any]]:
+        """The hand facts of ``match`` (:func:`~.rumino_view.hand_facts`) and their
+        :func:`~.rumino_view.facts_template`, kept until :meth:`forget_facts`. The template
+        is only ever copied, never handed out."""
         facts = self._facts
         if facts is None:
             facts = self._facts = hand_facts(match)
             self._template = facts_template(facts)
-        return observed(match, seat, facts, self._template)
+        return facts, self._template

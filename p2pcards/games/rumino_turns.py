@@ -13,6 +13,7 @@ normative.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Sequence
+from functools import lru_cache
 
 from ..cards import Card, Deck
 from .base import (
@@ -46,6 +47,8 @@ __all__ = [
     "claim_options",
     "claimed_six",
     "deal_steps",
+    "draw_steps",
+    "is_shared_discard",
     "next_seat",
     "take_from_hand",
     "turn_actions",
@@ -65,7 +68,26 @@ def next_seat(seat: int, among: Iterable[int], players: int) -> int:
 
 def deal_steps(order: Sequence[int]) -> tuple[ChanceStep, ...]:
     """The deal to the seats of ``order``: deck position ``i < 7k`` face down to the
-    ``i % k``-th of them, then the upcard face up for everyone."""
+    ``i % k``-th of them, then the upcard face up for everyone. Made once per order and
+    shared (the steps are immutable)."""
+    return _deal_steps(tuple(order))
+
+
+def draw_steps(position: int, seat: int) -> tuple[ChanceStep, ...]:
+    """The draw of deck ``position`` by ``seat`` from the stock, seen by ``seat`` only. Made
+    once per position and seat and shared (the step is immutable)."""
+    return _draw_steps(position, seat)
+
+
+@lru_cache(maxsize=4096)
+def _draw_steps(position: int, seat: int) -> tuple[ChanceStep, ...]:
+    """:func:`draw_steps`, made afresh."""
+    return (ChanceStep(position, Zone.HAND, seat, frozenset({seat})),)
+
+
+@lru_cache(maxsize=4096)
+def _deal_steps(order: tuple[int, ...]) -> tuple[ChanceStep, ...]:
+    """:func:`deal_steps`, made afresh."""
     k = len(order)
     steps = [
         ChanceStep(i, Zone.HAND, order[i % k], frozenset({order[i % k]}))
@@ -161,6 +183,16 @@ _KNOCK = Action("knock")
 _DISCARD_AT: tuple[Action, ...] = tuple(Action("discard", c) for c in DECK_ORDER)
 """The discard of each card, by its place in :data:`~.rumino_melds.DECK_ORDER`."""
 _PLACE_OF_CODE: dict[str, int] = {c.code: i for i, c in enumerate(DECK_ORDER)}
+
+
+def is_shared_discard(action: Action) -> bool:
+    """Whether ``action`` is the discard :func:`turn_actions` lists for a card of the French
+    deck in a hand of its cards with no rumino (one object per card, shared by every state)."""
+    card = action.card
+    if card is None:
+        return False
+    place = _PLACE_OF_CODE.get(card.code)
+    return place is not None and _DISCARD_AT[place] is action
 
 
 def check_shape(action: Action, seat: int, *, card: bool = False, cards: bool = False,

@@ -27,6 +27,7 @@ __all__ = [
     "hand_facts",
     "observation",
     "observed",
+    "seat_observation",
     "shown_rumino",
 ]
 
@@ -210,6 +211,53 @@ def observed(match: RuminoView, seat: int, facts: HandFacts,
         obs["rumino"] = shown_rumino(facts.rumino_seat, facts.rumino_cards,
                                      facts.rumino_claimed)
     obs["payout"] = list(facts.payout)
+    return obs
+
+
+def seat_observation(seat: int, facts: HandFacts, template: dict[str, Any], *, phase: Phase,
+                     to_act: int, drawn: bool, own: list[str], split: Split | None,
+                     hand_sizes: list[int], discards: list[str], stock_size: int,
+                     claimants: frozenset[int], offering: bool) -> dict[str, Any]:
+    """:func:`observed`, from the parts of the state a match hands over at once instead of
+    asking its queries one by one: ``own`` is a fresh list of the codes of ``seat``'s known
+    cards and ``split`` their best split (``None`` when ``own`` is empty or the hand is not
+    all known), ``hand_sizes`` and ``discards`` fresh lists, the rest as the queries of
+    :class:`RuminoView` give them. Equal to :func:`observed` key for key, value for value."""
+    obs = template.copy()
+    obs["seat"] = seat
+    obs["phase"] = _PHASE_VALUES[phase]
+    obs["playing"] = [*facts.playing]
+    obs["in_game"] = [*facts.in_game]
+    obs["out"] = [*facts.out]
+    acting = phase is Phase.ACTION
+    if acting:
+        obs["to_act"] = to_act
+    obs["drawn"] = drawn
+    obs["hand"] = own
+    obs["hand_sizes"] = hand_sizes
+    if split is None:
+        obs["melds"] = []
+    else:
+        melds = [[c.code for c in meld] for meld in split.melds]
+        obs["melds"] = melds
+        if melds:
+            obs["melds_text"] = " | ".join([" ".join(meld) for meld in melds])
+        obs["deadwood"] = split.deadwood
+    if discards:
+        obs["upcard"] = discards[-1]
+    obs["discards"] = discards
+    obs["stock_size"] = stock_size
+    obs["claimants"] = sorted(claimants)
+    obs["scores"] = [*facts.scores]
+    obs["paid"] = [*facts.paid]
+    rebuys = facts.rebuys
+    obs["rebuys"] = [*rebuys]
+    if acting and offering and to_act == seat:
+        obs["rebuy_price"] = rebuy_price(facts.stake, rebuys[seat])
+    if facts.rumino_seat is not None:
+        obs["rumino"] = shown_rumino(facts.rumino_seat, facts.rumino_cards,
+                                     facts.rumino_claimed)
+    obs["payout"] = [*facts.payout]
     return obs
 
 
