@@ -98,7 +98,7 @@ from .burraco_melds import (
     with_code,
     without_codes,
 )
-from .burraco_plays import CARDS, FAST_HAND_SIZE, ORDINAL, HandMelds, plays
+from .burraco_plays import CARDS, ORDINAL, HandMelds, plays
 from .burraco_scoring import SideTally, score_hand
 from .burraco_turns import (
     TurnEnd,
@@ -402,12 +402,11 @@ class BurracoMatch(MatchProgress):
         if len(known) != len(hand):
             raise UnknownHand(f"seat {seat}'s hand is not known in this view, so no legal "
                               "actions")
-        if len(known) >= FAST_HAND_SIZE:
-            listed = plays(known, self._melds[seat % 2], self._taken_single,
-                           self._hand_melds.get(seat))
-            if listed is not None:
-                actions, self._hand_melds[seat] = listed
-                return actions
+        listed = plays(known, self._melds[seat % 2], self._taken_single,
+                       self._hand_melds.get(seat), self._pozzetto_of[seat % 2] is not None)
+        if listed is not None:
+            actions, self._hand_melds[seat] = listed
+            return actions
         return play_actions(known, self._turn_end(seat), three_card_melds(known))
 
     def _turn_end(self, seat: int) -> TurnEnd:
