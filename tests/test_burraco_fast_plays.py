@@ -17,7 +17,7 @@ from legal_reference import three_card_melds as reference_three_card_melds
 
 from p2pcards.cards import FRENCH_108, FRENCH_SUITS, Card
 from p2pcards.games import get_game
-from p2pcards.games.base import Phase
+from p2pcards.games.base import Action, Phase
 from p2pcards.games.burraco import BurracoMatch, meld_text
 from p2pcards.games.burraco_melds import (
     Meld,
@@ -308,3 +308,35 @@ def test_an_addition_that_makes_the_burraco_lets_the_last_card_close() -> None:
         legal = state.legal_actions()
         assert legal == burraco_legal_actions(state)
         assert any(a.kind == "add" for a in legal) is expected
+
+
+@settings(max_examples=10, deadline=None)
+@given(seed=st.integers(0, 2**32 - 1))
+def test_a_listed_meld_or_addition_applied_as_listed_is_an_equal_ones_play(seed: int) -> None:
+    """A meld or addition applied as the very object the legal actions listed (which skips
+    the checks) leaves the state an equal action read from the wire (which is checked) leaves:
+    the same observations for every seat and the same legal actions."""
+    spec = get_game("burraco")
+    state = spec.new_match(spec.preset(players=4))
+    rng = random.Random(seed)
+    dealer = RandomDealer(rng)
+    for _ in range(600):
+        if dealer.step(state):
+            continue
+        if state.phase is not Phase.ACTION:
+            return
+        legal = state.legal_actions()
+        keep_going = [a for a in legal if a.kind != "discard"]
+        pool = keep_going if keep_going and rng.random() < 0.75 else legal
+        action = pool[rng.randrange(len(pool))]
+        if action.kind in ("meld", "add"):
+            other = state.copy()
+            other.apply(Action.from_wire(action.to_wire()))
+            state.apply(action)
+            assert [other.observation(s) for s in range(4)] == [
+                state.observation(s) for s in range(4)]
+            assert other.phase is state.phase
+            if state.phase is Phase.ACTION:
+                assert other.legal_actions() == state.legal_actions()
+        else:
+            state.apply(action)
