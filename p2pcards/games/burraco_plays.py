@@ -34,7 +34,7 @@ from operator import attrgetter, itemgetter
 from typing import Any, cast
 
 from ..cards import FRENCH_108, FRENCH_SUITS, JOKER_SUIT, Card
-from .base import Action
+from .base import Action, actions_with_cards
 from .burraco_melds import Meld, may_extend, one_card_growths, sort_key
 
 __all__ = [
@@ -369,7 +369,8 @@ def _entry(combo: tuple[int, ...], rank: int) -> MeldEntry:
     entry = _ENTRIES.get(combo)
     if entry is None:
         x, y, z = combo
-        entry = _ENTRIES[combo] = (combo, Action("meld", cards=(CARDS[x], CARDS[y], CARDS[z])),
+        meld = actions_with_cards("meld", [(CARDS[x], CARDS[y], CARDS[z])])[0]
+        entry = _ENTRIES[combo] = (combo, meld,
                                    _POWERS[x] | _POWERS[y] | _POWERS[z], rank)
     return entry
 
@@ -456,8 +457,26 @@ def _add_entries(old: Meld, index: int, c: Card) -> tuple[AddEntry, ...]:
             if len(_PICKERS) >= _PICKERS_MOST:
                 _PICKERS.clear()
             pick = _PICKERS[layout] = itemgetter(*layout)
-        out.append(((pick(ordinals), number), Action("add", cards=pick(pool), amount=number)))
+        out.append(((pick(ordinals), number), _addition(pick(pool), number)))
     return tuple(out)
+
+
+_new_object = object.__new__
+_SETTERS = tuple(Action.__dict__[name].__set__
+                 for name in ("kind", "card", "cards", "value", "amount"))
+
+
+def _addition(cards: tuple[Card, ...], number: int) -> Action:
+    """``Action("add", cards=cards, amount=number)``, an equal action made without the frozen
+    dataclass's guarded field assignments (as :func:`~.base.actions_with_cards` makes its)."""
+    action: Action = _new_object(Action)
+    set_kind, set_card, set_cards, set_value, set_amount = _SETTERS
+    set_kind(action, "add")
+    set_card(action, None)
+    set_cards(action, cards)
+    set_value(action, "")
+    set_amount(action, number)
+    return action
 
 
 _PICKERS: dict[tuple[int, ...], itemgetter[Any]] = {}
