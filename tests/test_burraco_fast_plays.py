@@ -17,7 +17,7 @@ from legal_reference import three_card_melds as reference_three_card_melds
 
 from p2pcards.cards import FRENCH_108, FRENCH_SUITS, Card
 from p2pcards.games import get_game
-from p2pcards.games.base import Phase
+from p2pcards.games.base import Action, Phase
 from p2pcards.games.burraco import BurracoMatch, meld_text
 from p2pcards.games.burraco_melds import (
     Meld,
@@ -253,3 +253,90 @@ def test_a_hands_codes_patched_by_a_card_in_or_out_are_those_sorted_afresh(
     assert removed == (None if odd else hand_codes([c for c in hand if c not in gone]))
     assert without_codes(codes, [new.code]) is None
     assert codes == kept
+
+
+@settings(max_examples=300, deadline=None)
+@given(seed=st.integers(0, 2**32 - 1), size=st.integers(0, 6), pozzetto=st.booleans(),
+       taken=st.sampled_from(("none", "held", "melded")))
+def test_the_plays_of_a_small_hand_are_the_references(
+        seed: int, size: int, pozzetto: bool, taken: str) -> None:
+    """A hand of a few cards, with or without its side's pozzetto, a burraco on the table or
+    not, and a card taken alone from the pile (held, or already melded): the listed plays,
+    which must leave a card to discard or close, equal the plain enumeration's."""
+    rng = random.Random(seed)
+    pool = list(FRENCH_108.cards)
+    rng.shuffle(pool)
+    melds: list[tuple[Card, ...]] = []
+    used: set[Card] = set()
+    for meld in reference_three_card_melds(pool[:40]):
+        if len(melds) < 4 and not used & set(meld.cards) and rng.random() < 0.5:
+            for _ in range(rng.choice((0, 0, 2, 3, 4))):
+                grown = [g for c in pool[40:] if c not in used and c not in meld.cards
+                         for g in reference_one_card_extensions(meld, c)]
+                if grown:
+                    meld = rng.choice(grown)
+            melds.append(meld.cards)
+            used |= set(meld.cards)
+    free = [c for c in pool if c not in used]
+    threes = reference_three_card_melds(free[:30])
+    if size >= 3 and threes and rng.random() < 0.7:  # a hand that can meld
+        trio = rng.choice(threes).cards
+        free = [*trio, *(c for c in free if c not in trio)]
+    fits = [c for c in free[:60] for m in melds if reference_one_card_extensions(read_meld(m), c)]
+    if fits and rng.random() < 0.7:  # a hand that can add to a meld
+        free.remove(fits[0])
+        free.insert(rng.randrange(min(size, 2) + 1), fits[0])
+    hand = free[:size]
+    single = None
+    if taken == "held" and hand:
+        single = rng.choice(hand)
+    elif taken == "melded":
+        single = free[size]
+    state = BurracoMatch.from_position(
+        get_game("burraco").preset(players=4), [hand, [], [], []], melds=(melds, ()),
+        pozzetti_taken=(pozzetto, False), taken_single=single)
+    assert state.legal_actions() == burraco_legal_actions(state)
+
+
+def test_an_addition_that_makes_the_burraco_lets_the_last_card_close() -> None:
+    """Two cards left, the side's pozzetto taken and no burraco yet: adding the seventh card to
+    a run is listed (the last card then closes), adding a sixth one is not."""
+    config = get_game("burraco").preset(players=4)
+    for run, expected in (("3H1 4H1 5H1 6H1 7H1 8H1", True), ("3H1 4H1 5H1 6H1 7H1", False)):
+        state = BurracoMatch.from_position(config, [["9H1", "KS1"], [], [], []],
+                                           melds=([run], ()), pozzetti_taken=(True, False))
+        legal = state.legal_actions()
+        assert legal == burraco_legal_actions(state)
+        assert any(a.kind == "add" for a in legal) is expected
+
+
+@settings(max_examples=10, deadline=None)
+@given(seed=st.integers(0, 2**32 - 1))
+def test_a_listed_meld_or_addition_applied_as_listed_is_an_equal_ones_play(seed: int) -> None:
+    """A meld or addition applied as the very object the legal actions listed (which skips
+    the checks) leaves the state an equal action read from the wire (which is checked) leaves:
+    the same observations for every seat and the same legal actions."""
+    spec = get_game("burraco")
+    state = spec.new_match(spec.preset(players=4))
+    rng = random.Random(seed)
+    dealer = RandomDealer(rng)
+    for _ in range(600):
+        if dealer.step(state):
+            continue
+        if state.phase is not Phase.ACTION:
+            return
+        legal = state.legal_actions()
+        keep_going = [a for a in legal if a.kind != "discard"]
+        pool = keep_going if keep_going and rng.random() < 0.75 else legal
+        action = pool[rng.randrange(len(pool))]
+        if action.kind in ("meld", "add"):
+            other = state.copy()
+            other.apply(Action.from_wire(action.to_wire()))
+            state.apply(action)
+            assert [other.observation(s) for s in range(4)] == [
+                state.observation(s) for s in range(4)]
+            assert other.phase is state.phase
+            if state.phase is Phase.ACTION:
+                assert other.legal_actions() == state.legal_actions()
+        else:
+            state.apply(action)

@@ -98,7 +98,7 @@ from .burraco_melds import (
     with_code,
     without_codes,
 )
-from .burraco_plays import CARDS, FAST_HAND_SIZE, ORDINAL, HandMelds, plays
+from .burraco_plays import CARDS, ORDINAL, HandMelds, plays
 from .burraco_scoring import SideTally, score_hand
 from .burraco_turns import (
     TurnEnd,
@@ -131,6 +131,8 @@ STALEMATE_TURNS = 4
 _DRAW = (Action("draw"),)
 _DRAW_OR_TAKE = (Action("draw"), Action("take"))
 """The draw stage's actions, sorted (immutable, so made once)."""
+_LAYS = frozenset(("meld", "add"))
+"""The kinds of action that lay cards on the table."""
 _DECK_SET = frozenset(FRENCH_108.cards)
 _DECK_SIZE = len(FRENCH_108)
 _PHASE_VALUES = {phase: phase.value for phase in Phase}
@@ -402,12 +404,11 @@ class BurracoMatch(MatchProgress):
         if len(known) != len(hand):
             raise UnknownHand(f"seat {seat}'s hand is not known in this view, so no legal "
                               "actions")
-        if len(known) >= FAST_HAND_SIZE:
-            listed = plays(known, self._melds[seat % 2], self._taken_single,
-                           self._hand_melds.get(seat))
-            if listed is not None:
-                actions, self._hand_melds[seat] = listed
-                return actions
+        listed = plays(known, self._melds[seat % 2], self._taken_single,
+                       self._hand_melds.get(seat), self._pozzetto_of[seat % 2] is not None)
+        if listed is not None:
+            actions, self._hand_melds[seat] = listed
+            return actions
         return play_actions(known, self._turn_end(seat), three_card_melds(known))
 
     def _turn_end(self, seat: int) -> TurnEnd:
@@ -444,8 +445,14 @@ class BurracoMatch(MatchProgress):
 
         Rule ids are listed in ``protocol/games/burraco.md``.
         """
+        listed = self._legal_memo
         self._legal_memo = None
         seat = self._to_act
+        if listed and type(action) is Action and action.kind in _LAYS:
+            for other in listed:  # one of the very actions listed for this state: legal
+                if other is action:
+                    self._lay_listed(seat, action)
+                    return
         if self._phase is not Phase.ACTION:
             raise IllegalMove("wrong-phase", f"no action can be made in phase "
                               f"{self._phase.value}", seat)
@@ -552,6 +559,31 @@ class BurracoMatch(MatchProgress):
             raise IllegalMove(exc.rule, str(exc), seat) from None
         rest = self._take_from_hand(seat, from_hand)
         self._turn_end(seat).check_rest(rest, meld)
+        self._lay(seat, meld, index, from_hand, rest)
+
+    def _lay_listed(self, seat: int, action: Action) -> None:
+        """Apply a ``meld`` or ``add`` that :meth:`legal_actions` listed for this very state
+        (the same object), so legal: only its effect is worked out, as :meth:`_apply_meld`
+        works it out."""
+        melds = self._melds[seat % 2]
+        meld = read_meld(action.cards)
+        if action.kind == "meld":
+            index = len(melds)
+            from_hand: tuple[Card, ...] = meld.cards
+        else:
+            index = action.amount - 1
+            old = melds[index]
+            old_codes = old.codes
+            from_hand = tuple([c for c in meld.cards if c.code not in old_codes])
+            if len(from_hand) != len(meld.cards) - len(old_codes):
+                from_hand = tuple(c for c in meld.cards if c not in old.cards)
+        self._lay(seat, meld, index, from_hand, self._take_from_hand(seat, from_hand))
+
+    def _lay(self, seat: int, meld: Meld, index: int, from_hand: tuple[Card, ...],
+             rest: list[Card | None]) -> None:
+        """``seat`` lays ``meld`` as its side's meld number ``index + 1`` (new, or grown) with
+        ``from_hand`` from its hand, keeping ``rest``; an emptied hand takes the pozzetto."""
+        side = seat % 2
         self._hands[seat] = rest
         view = self._hand_views[seat]
         if view is not None:

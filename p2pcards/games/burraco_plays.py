@@ -34,7 +34,7 @@ from operator import attrgetter, itemgetter
 from typing import Any, cast
 
 from ..cards import FRENCH_108, FRENCH_SUITS, JOKER_SUIT, Card
-from .base import Action
+from .base import Action, actions_with_cards
 from .burraco_melds import Meld, may_extend, one_card_growths, sort_key
 
 __all__ = [
@@ -127,14 +127,18 @@ def hand_mask(known: Iterable[Card]) -> int:
 
 
 def plays(known: list[Card], melds: Sequence[Meld], taken_single: Card | None,
-          before: HandMelds | None) -> tuple[list[Action], HandMelds] | None:
-    """The sorted plays of a seat holding ``known`` (at least :data:`FAST_HAND_SIZE` cards)
-    once it has drawn, its side's ``melds`` on the table and ``taken_single`` the card it took
-    alone from the pile this turn, as :func:`~.burraco_turns.play_actions` lists them, and the
-    hand's
-    three-card melds (give them back as ``before`` at the seat's next decision; ``None`` lists
-    them afresh). ``None`` when a card is not of the deck (only a testing aid can place one):
-    the general path lists those."""
+          before: HandMelds | None, pozzetto_taken: bool = False
+          ) -> tuple[list[Action], HandMelds] | None:
+    """The sorted plays of a seat holding ``known`` once it has drawn, its side's ``melds`` on
+    the table, ``taken_single`` the card it took alone from the pile this turn and
+    ``pozzetto_taken`` whether its side has taken its pozzetto, as
+    :func:`~.burraco_turns.play_actions` lists them, and the hand's three-card melds (give them
+    back as ``before`` at the seat's next decision; ``None`` lists them afresh). ``None`` when a
+    card is not of the deck (only a testing aid can place one): the general path lists those.
+
+    A hand of :data:`FAST_HAND_SIZE` cards or more keeps at least two after any play but a
+    discard, so only the card taken alone is refused; a smaller hand's plays are then held to
+    what the end of the turn demands (:func:`_tight_plays`)."""
     ordinal = ORDINAL
     found = list(map(ordinal.get, map(_CODE, known)))
     if None in found:
@@ -159,8 +163,10 @@ def plays(known: list[Card], melds: Sequence[Meld], taken_single: Card | None,
                 continue
         adds += _additions(old, index, hand)
     ordinals.sort()
-    if taken_single is not None:
-        refused = ordinal[taken_single.code]
+    refused = -1 if taken_single is None else ordinal.get(taken_single.code, -1)
+    if len(ordinals) < FAST_HAND_SIZE:
+        return _tight_plays(ordinals, melds, refused, pozzetto_taken, adds, threes), threes
+    if refused >= 0:
         ordinals = [o for o in ordinals if o != refused]
     if adds:
         adds.sort()
@@ -173,6 +179,57 @@ def plays(known: list[Card], melds: Sequence[Meld], taken_single: Card | None,
     else:
         out += map(_SECOND, threes[1])
     return out, threes
+
+
+def _tight_plays(ordinals: list[int], melds: Sequence[Meld], refused: int,
+                 pozzetto_taken: bool, adds: list[AddEntry], threes: HandMelds) -> list[Action]:
+    """The plays of a hand of fewer than :data:`FAST_HAND_SIZE` cards (``ordinals``, sorted),
+    its additions and three-card melds listed, held to what the end of the turn demands
+    (:meth:`~.burraco_turns.TurnEnd.check_rest` and :meth:`~.TurnEnd.discard_error`): a card
+    to keep that may be discarded, or, once the side has its pozzetto, a last card that closes
+    (a natural card, not the one taken alone, with a burraco on the side's table)."""
+    size = len(ordinals)
+    has_burraco = any([len(m.cards) >= 7 for m in melds])
+    set_ranks = {m.rank for m in melds if m.kind == "set"}
+
+    def closes(last: int, burraco: bool) -> bool:
+        """Whether a hand left with the one card ``last`` can end the turn."""
+        if last == refused:
+            return False
+        return not pozzetto_taken or (burraco and not _WILD_MASK >> last & 1)
+
+    out: list[Action] = []
+    adds.sort()
+    for key, action in adds:
+        if size > 2:
+            out.append(action)
+        elif size == 1:
+            if not pozzetto_taken:
+                out.append(action)
+        else:
+            grown = key[0]
+            last = ordinals[1] if ordinals[0] in grown else ordinals[0]
+            if closes(last, has_burraco or len(grown) >= 7):
+                out.append(action)
+    for o in ordinals:
+        if o == refused:
+            continue
+        if size == 1 and pozzetto_taken and not (has_burraco and not _WILD_MASK >> o & 1):
+            continue
+        out.append(_DISCARDS[o])
+    for entry in threes[1]:
+        if entry[3] in set_ranks:
+            continue
+        if size == 3:
+            if pozzetto_taken:
+                continue
+        elif size == 4:
+            bits = entry[2]
+            last = next(o for o in ordinals if not bits >> o & 1)
+            if not closes(last, has_burraco):
+                continue
+        out.append(entry[1])
+    return out
 
 
 def hand_melds(hand: int, before: HandMelds | None) -> HandMelds:
@@ -312,7 +369,8 @@ def _entry(combo: tuple[int, ...], rank: int) -> MeldEntry:
     entry = _ENTRIES.get(combo)
     if entry is None:
         x, y, z = combo
-        entry = _ENTRIES[combo] = (combo, Action("meld", cards=(CARDS[x], CARDS[y], CARDS[z])),
+        meld = actions_with_cards("meld", [(CARDS[x], CARDS[y], CARDS[z])])[0]
+        entry = _ENTRIES[combo] = (combo, meld,
                                    _POWERS[x] | _POWERS[y] | _POWERS[z], rank)
     return entry
 
@@ -399,8 +457,26 @@ def _add_entries(old: Meld, index: int, c: Card) -> tuple[AddEntry, ...]:
             if len(_PICKERS) >= _PICKERS_MOST:
                 _PICKERS.clear()
             pick = _PICKERS[layout] = itemgetter(*layout)
-        out.append(((pick(ordinals), number), Action("add", cards=pick(pool), amount=number)))
+        out.append(((pick(ordinals), number), _addition(pick(pool), number)))
     return tuple(out)
+
+
+_new_object = object.__new__
+_SETTERS = tuple(Action.__dict__[name].__set__
+                 for name in ("kind", "card", "cards", "value", "amount"))
+
+
+def _addition(cards: tuple[Card, ...], number: int) -> Action:
+    """``Action("add", cards=cards, amount=number)``, an equal action made without the frozen
+    dataclass's guarded field assignments (as :func:`~.base.actions_with_cards` makes its)."""
+    action: Action = _new_object(Action)
+    set_kind, set_card, set_cards, set_value, set_amount = _SETTERS
+    set_kind(action, "add")
+    set_card(action, None)
+    set_cards(action, cards)
+    set_value(action, "")
+    set_amount(action, number)
+    return action
 
 
 _PICKERS: dict[tuple[int, ...], itemgetter[Any]] = {}
