@@ -457,26 +457,9 @@ def _add_entries(old: Meld, index: int, c: Card) -> tuple[AddEntry, ...]:
             if len(_PICKERS) >= _PICKERS_MOST:
                 _PICKERS.clear()
             pick = _PICKERS[layout] = itemgetter(*layout)
-        out.append(((pick(ordinals), number), _addition(pick(pool), number)))
+        out.append(((pick(ordinals), number),
+                    actions_with_cards("add", (pick(pool),), number)[0]))
     return tuple(out)
-
-
-_new_object = object.__new__
-_SETTERS = tuple(Action.__dict__[name].__set__
-                 for name in ("kind", "card", "cards", "value", "amount"))
-
-
-def _addition(cards: tuple[Card, ...], number: int) -> Action:
-    """``Action("add", cards=cards, amount=number)``, an equal action made without the frozen
-    dataclass's guarded field assignments (as :func:`~.base.actions_with_cards` makes its)."""
-    action: Action = _new_object(Action)
-    set_kind, set_card, set_cards, set_value, set_amount = _SETTERS
-    set_kind(action, "add")
-    set_card(action, None)
-    set_cards(action, cards)
-    set_value(action, "")
-    set_amount(action, number)
-    return action
 
 
 _PICKERS: dict[tuple[int, ...], itemgetter[Any]] = {}
